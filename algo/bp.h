@@ -1,0 +1,71 @@
+/*
+ * Hierarchical belief propagation (Felzenszwalb & Huttenlocher 2004) with the GPU seeds'
+ * data layout: every level of data costs and messages lives in one workspace, [y][d][x]
+ * with each row split by checkerboard colour, so one colour's pixels are contiguous and the
+ * per-disparity loops vectorise across x. Storage is float or IEEE half (arithmetic in float).
+ *
+ * Definitions that the other backends reproduce exactly:
+ *   level 0  D(x,y,d) = lambda * min(|L(x,y) - R(x - min_disp - d, y)|, data_k);
+ *            a disparity that leaves the right image costs lambda * data_k (the truncation).
+ *   coarse   sum of the 2x2 children in the order (0,0) (1,0) (0,1) (1,1), absent ones skipped.
+ *   message  to neighbour q: h = D + the three other incoming in the order up, down, left,
+ *            right; forward then backward pass with slope 1; cap at min h + disc_k; subtract
+ *            the mean (sum in ascending d, divided by ndisp). Messages into a pixel from outside
+ *            the image are 0.
+ *   output   argmin over d of D + up + down + left + right; ties to the smaller d.
+ */
+#ifndef JD_ALGO_BP_H
+#define JD_ALGO_BP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jd_exec.h"
+#include "jd_image.h"
+#include "jd_params.h"
+
+/** Workspace bytes jd_bp_ref() needs. */
+size_t jd_bp_mem_required(const struct jd_match_params *p, int width, int height, int nworkers);
+
+/**
+ * The BP matcher (float or fp16 storage per p->bp.fp16).
+ * @retval 0 success
+ * @retval -ENOMEM workspace smaller than jd_bp_mem_required()
+ */
+int jd_bp_ref(const struct jd_match_params *p, const struct jd_image *left,
+	      const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
+	      const struct jd_exec *ex);
+
+/**
+ * One message update on a single disparity vector, in place: h holds D + the three incoming
+ * messages; on return it is the outgoing message. The arithmetic every backend mirrors.
+ */
+void jd_bp_message_1d(float *h, int ndisp, float disc_k);
+
+/** Level-0 inputs as float, smoothed when sigma > 0. tmp: width*height floats. */
+void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, float *tmp);
+
+static inline float jd_bp_data_cost(const struct jd_match_params *p, const float *lrow,
+				    const float *rrow, int x, int d)
+{
+	int xr = x - p->min_disp - d;
+	float diff;
+
+	if (xr < 0) {
+		return p->bp.lambda * p->bp.data_k;
+	}
+	diff = lrow[x] - rrow[xr];
+	diff = diff < 0.0f ? -diff : diff;
+	return p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k);
+}
+
+/*
+ * The straightforward single-thread float implementation ([y][x][d], one message at a time),
+ * kept as the yardstick `jetdepth bench` measures jd_bp_ref() against. Same output as
+ * jd_bp_ref() in float mode, bit for bit.
+ */
+size_t jd_bp_naive_mem_required(const struct jd_match_params *p, int width, int height);
+int jd_bp_naive(const struct jd_match_params *p, const struct jd_image *left,
+		const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes);
+
+#endif

@@ -1,0 +1,72 @@
+/* Internals shared by the bp_*.c files of the reference BP. */
+#ifndef JD_ALGO_BP_PRIV_H
+#define JD_ALGO_BP_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bp.h"
+#include "jd_half.h"
+
+enum { JD__FROM_UP, JD__FROM_DOWN, JD__FROM_LEFT, JD__FROM_RIGHT, JD__NDIR };
+
+/* Pixels per vectorised chunk of one checkerboard row: 32 floats per disparity row of h. */
+#define JD__BP_CHUNK 32
+
+/*
+ * One pyramid level. Row y of colour c = (x + y) & 1 holds pixels x = 2i + ((y + c) & 1) at
+ * slot 1 + i; slot 0 and the slots past the last pixel are write-only sinks for messages sent
+ * off the image edge, so the vector loops need no edge tests.
+ */
+struct jd__bp_level {
+	int w, h;
+	int hp; /* slots per (row, colour, disparity) */
+	void *data;
+	void *msg[JD__NDIR];
+};
+
+struct jd__bp_scratch {
+	float *in[5]; /* fp16 mode: converted data + 4 incoming, [nd][CHUNK] */
+	float *h;     /* [nd][CHUNK] */
+};
+
+struct jd__bp_ctx {
+	const struct jd_match_params *p;
+	int nd;
+	int fp16;
+	float disc_k;
+	struct jd__bp_level lv[JD_BP_LEVELS_MAX];
+	struct jd__bp_scratch *scratch; /* one per worker */
+	float *lf, *rf, *tmp;           /* level-0 input images */
+};
+
+static inline size_t jd__bp_slot(const struct jd__bp_level *lv, int nd, int x, int y, int d)
+{
+	return ((size_t)(2 * y + ((x + y) & 1)) * nd + d) * lv->hp + 1 + (x >> 1);
+}
+
+/* Start of (row y, colour c, d = 0, i = 0). */
+static inline size_t jd__bp_row(const struct jd__bp_level *lv, int nd, int y, int c)
+{
+	return (size_t)(2 * y + c) * nd * lv->hp + 1;
+}
+
+static inline float jd__bp_get(const void *base, size_t i, int fp16)
+{
+	return fp16 ? jd_half_to_float(((const uint16_t *)base)[i]) : ((const float *)base)[i];
+}
+
+static inline void jd__bp_put(void *base, size_t i, float v, int fp16)
+{
+	if (fp16) {
+		((uint16_t *)base)[i] = jd_float_to_half(v);
+	} else {
+		((float *)base)[i] = v;
+	}
+}
+
+void jd__bp_data_pyramid(const struct jd__bp_ctx *ctx, const struct jd_exec *ex);
+void jd__bp_run_level(const struct jd__bp_ctx *ctx, int level, const struct jd_exec *ex);
+void jd__bp_select(const struct jd__bp_ctx *ctx, struct jd_disp *out, const struct jd_exec *ex);
+
+#endif

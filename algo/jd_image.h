@@ -1,0 +1,45 @@
+/* Non-owning views of images and disparity maps; memory belongs to the caller. */
+#ifndef JD_ALGO_JD_IMAGE_H
+#define JD_ALGO_JD_IMAGE_H
+
+#include <math.h>
+#include <stdint.h>
+
+/** 8-bit gray image view; stride in bytes. */
+struct jd_image {
+	uint8_t *data;
+	int width;
+	int height;
+	int stride;
+};
+
+/** Disparity map view in pixels (left view); stride in floats. */
+struct jd_disp {
+	float *data;
+	int width;
+	int height;
+	int stride;
+};
+
+/*
+ * One value marks an invalid disparity everywhere (failed check, no texture, border):
+ * +inf, which is also what the Middlebury PFM convention stores, so maps go to disk unchanged.
+ */
+#define JD_DISP_INVALID INFINITY
+
+static inline const uint8_t *jd_image_row(const struct jd_image *im, int y)
+{
+	return im->data + (long)y * im->stride;
+}
+
+static inline float *jd_disp_row(const struct jd_disp *d, int y)
+{
+	return d->data + (long)y * d->stride;
+}
+
+static inline int jd_disp_is_valid(float v)
+{
+	return isfinite(v);
+}
+
+#endif

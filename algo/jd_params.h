@@ -1,0 +1,83 @@
+/* Matcher parameters, their defaults (algorithms.md) and validation at the boundary. */
+#ifndef JD_ALGO_JD_PARAMS_H
+#define JD_ALGO_JD_PARAMS_H
+
+#include <stddef.h>
+
+enum jd_algo {
+	JD_ALGO_SAD,
+	JD_ALGO_SGM,
+	JD_ALGO_BP,
+};
+
+enum jd_sgm_cost {
+	JD_SGM_COST_CENSUS, /* 9x7 census, Hamming distance 0..62 */
+	JD_SGM_COST_AD,     /* absolute intensity difference 0..255 */
+};
+
+/* Largest disparity count any matcher accepts; users ask for 512, we allow headroom. */
+#define JD_NDISP_MAX 1024
+#define JD_SAD_WINDOW_MAX 31
+#define JD_BP_LEVELS_MAX 8
+/* SGM path costs stay below this, so int16 and fp16 hold them exactly (algorithms.md). */
+#define JD_SGM_PATH_COST_LIMIT 2048
+
+struct jd_sad_params {
+	int window;   /* odd, 1..JD_SAD_WINDOW_MAX */
+	int lr_check; /* left-right check (winners more than 1 apart are invalid) */
+	int fill;     /* fill those from the farther valid neighbour on the row */
+	int median;   /* 3x3 median on the result */
+};
+
+struct jd_sgm_params {
+	enum jd_sgm_cost cost;
+	int paths;       /* 4 or 8 */
+	int p1;          /* small-change penalty */
+	int p2;          /* large-change penalty, > p1 */
+	int p2_adapt;    /* intensity step that halves P2 (0 = constant P2) */
+	int subpixel;    /* parabola through the three costs around the minimum */
+	int lr_check;    /* left-right consistency */
+	int lr_max_diff; /* allowed |dL - dR| in pixels */
+	int uniqueness;  /* percent margin the best cost must beat the others by; 0 = off */
+	int fill;        /* fill invalid pixels from the farther valid neighbour on the row */
+	int median;      /* 3x3 median on the result */
+};
+
+struct jd_bp_params {
+	int levels;
+	int iters;
+	float lambda;
+	float data_k;
+	float disc_k; /* 0: ndisp / 7.5 as in the seed */
+	float sigma;  /* Gaussian pre-smoothing; 0 = off */
+	int fp16;     /* store data costs and messages as IEEE half */
+};
+
+struct jd_match_params {
+	enum jd_algo algo;
+	int ndisp;    /* disparities min_disp .. min_disp + ndisp - 1 */
+	int min_disp; /* >= 0 */
+	struct jd_sad_params sad;
+	struct jd_sgm_params sgm;
+	struct jd_bp_params bp;
+};
+
+/** Fill @p p with the reference defaults for @p algo. */
+void jd_params_default(struct jd_match_params *p, enum jd_algo algo, int ndisp);
+
+/**
+ * Check every parameter against an image size.
+ * @retval 0 valid
+ * @retval -EINVAL invalid; @p err names the option and the value
+ */
+int jd_params_validate(const struct jd_match_params *p, int width, int height, char *err,
+		       size_t errlen);
+
+const char *jd_algo_name(enum jd_algo algo);
+/** @retval 0 and *out set, or -EINVAL for an unknown name */
+int jd_algo_parse(const char *name, enum jd_algo *out);
+
+/** Effective BP discontinuity cap (disc_k or ndisp / 7.5). */
+float jd_bp_disc_k(const struct jd_match_params *p);
+
+#endif

@@ -1,0 +1,236 @@
+#include "sad.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "jd_carve.h"
+#include "postfilter.h"
+
+/*
+ * Running sums (the thesis's own advice): column sums over the window height are updated
+ * by one entering and one leaving row, then a sliding sum across x gives each window's SAD,
+ * so the cost per pixel and disparity does not depend on the window size.
+ * Column sums fit uint16: 31 rows * 255 = 7905.
+ */
+
+struct sad_scratch {
+	uint16_t *colsum; /* [ndisp][padw] */
+	uint8_t *lrow;    /* [padw] */
+	uint8_t *rrow;    /* [padw + dmax] */
+	uint32_t *best;   /* [width] */
+	int *bestd;       /* [width] */
+	uint32_t *best_r; /* [width] right-view winner cost, for the left-right check */
+	int *bestd_r;     /* [width] */
+};
+
+struct sad_job {
+	const struct jd_match_params *p;
+	const struct jd_image *l, *r;
+	const struct jd_disp *out;
+	struct sad_scratch *scratch;
+	int band;
+};
+
+static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, int nworkers,
+		   struct sad_scratch *s)
+{
+	int rad = p->sad.window / 2;
+	int padw = w + 2 * rad;
+	int dmax = p->min_disp + p->ndisp - 1;
+
+	for (int i = 0; i < nworkers; i++) {
+		struct sad_scratch t;
+
+		t.colsum = jd_carve(c, sizeof(uint16_t) * (size_t)p->ndisp * padw);
+		t.lrow = jd_carve(c, (size_t)padw * 2);
+		t.rrow = jd_carve(c, (size_t)(padw + dmax) * 2);
+		t.best = jd_carve(c, sizeof(uint32_t) * w);
+		t.bestd = jd_carve(c, sizeof(int) * w);
+		t.best_r = jd_carve(c, sizeof(uint32_t) * w);
+		t.bestd_r = jd_carve(c, sizeof(int) * w);
+		if (s) {
+			s[i] = t;
+		}
+	}
+}
+
+size_t jd_sad_mem_required(const struct jd_match_params *p, int width, int height, int nworkers)
+{
+	struct jd_carve c;
+
+	jd_carve_init(&c, NULL, 0);
+	jd_carve(&c, sizeof(struct sad_scratch) * nworkers);
+	jd_carve(&c, sizeof(float) * width * height);
+	layout(&c, p, width, nworkers, NULL);
+	return jd_carve_total(&c);
+}
+
+static inline int clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/* Edge-replicated copies of one left and one right row (row index clamped too). */
+static void pad_rows(const struct jd_image *l, const struct jd_image *r, int y, int rad, int dmax,
+		     uint8_t *lrow, uint8_t *rrow)
+{
+	int w = l->width;
+	int yy = clampi(y, 0, l->height - 1);
+	const uint8_t *ls = jd_image_row(l, yy);
+	const uint8_t *rs = jd_image_row(r, yy);
+
+	for (int i = 0; i < w + 2 * rad; i++) {
+		lrow[i] = ls[clampi(i - rad, 0, w - 1)];
+	}
+	for (int i = 0; i < w + 2 * rad + dmax; i++) {
+		rrow[i] = rs[clampi(i - rad - dmax, 0, w - 1)];
+	}
+}
+
+/* colsum[d][i] += sign * |L(i) - R(i - d)| for one padded row pair. */
+static void accumulate_row(uint16_t *colsum, const uint8_t *lrow, const uint8_t *rrow, int padw,
+			   int ndisp, int min_disp, int dmax, int sign)
+{
+	for (int d = 0; d < ndisp; d++) {
+		uint16_t *cs = colsum + (size_t)d * padw;
+		const uint8_t *rr = rrow + dmax - (min_disp + d);
+
+		if (sign > 0) {
+			for (int i = 0; i < padw; i++) {
+				int diff = lrow[i] - rr[i];
+				cs[i] = (uint16_t)(cs[i] + (diff < 0 ? -diff : diff));
+			}
+		} else {
+			for (int i = 0; i < padw; i++) {
+				int diff = lrow[i] - rr[i];
+				cs[i] = (uint16_t)(cs[i] - (diff < 0 ? -diff : diff));
+			}
+		}
+	}
+}
+
+static void select_row(const struct sad_scratch *s, const struct jd_match_params *p, int w,
+		       int padw, float *out)
+{
+	int win = p->sad.window;
+
+	for (int x = 0; x < w; x++) {
+		s->best[x] = UINT32_MAX;
+		s->bestd[x] = 0;
+		s->best_r[x] = UINT32_MAX;
+		s->bestd_r[x] = -1;
+	}
+	for (int d = 0; d < p->ndisp; d++) {
+		const uint16_t *cs = s->colsum + (size_t)d * padw;
+		int shift = p->min_disp + d;
+		uint32_t sum = 0;
+
+		for (int i = 0; i < win; i++) {
+			sum += cs[i];
+		}
+		for (int x = 0; x < w; x++) {
+			if (sum < s->best[x]) {
+				s->best[x] = sum;
+				s->bestd[x] = d;
+			}
+			/* The same window is the right view's candidate at x - shift. */
+			if (x >= shift && sum < s->best_r[x - shift]) {
+				s->best_r[x - shift] = sum;
+				s->bestd_r[x - shift] = d;
+			}
+			if (x + win < padw) {
+				sum += (uint32_t)cs[x + win] - cs[x];
+			}
+		}
+	}
+	for (int x = 0; x < w; x++) {
+		int d = s->bestd[x];
+		int xr = x - p->min_disp - d;
+
+		out[x] = (float)(p->min_disp + d);
+		if (p->sad.lr_check &&
+		    (xr < 0 || s->bestd_r[xr] < 0 ||
+		     (s->bestd_r[xr] > d ? s->bestd_r[xr] - d : d - s->bestd_r[xr]) > 1)) {
+			out[x] = JD_DISP_INVALID;
+		}
+	}
+}
+
+static int band_rows(int height, int nworkers)
+{
+	int rows = height / (nworkers * 4);
+
+	return rows < 16 ? 16 : rows;
+}
+
+static void sad_band(void *ctx, int item, int worker)
+{
+	const struct sad_job *job = ctx;
+	const struct jd_match_params *p = job->p;
+	const struct sad_scratch *s = &job->scratch[worker];
+	int w = job->l->width;
+	int h = job->l->height;
+	int rad = p->sad.window / 2;
+	int padw = w + 2 * rad;
+	int dmax = p->min_disp + p->ndisp - 1;
+	int y0 = item * job->band;
+	int y1 = y0 + job->band < h ? y0 + job->band : h;
+
+	memset(s->colsum, 0, sizeof(uint16_t) * (size_t)p->ndisp * padw);
+	for (int y = y0 - rad; y <= y0 + rad; y++) {
+		pad_rows(job->l, job->r, y, rad, dmax, s->lrow, s->rrow);
+		accumulate_row(s->colsum, s->lrow, s->rrow, padw, p->ndisp, p->min_disp, dmax, 1);
+	}
+	for (int y = y0; y < y1; y++) {
+		if (y > y0) {
+			pad_rows(job->l, job->r, y + rad, rad, dmax, s->lrow, s->rrow);
+			accumulate_row(s->colsum, s->lrow, s->rrow, padw, p->ndisp, p->min_disp,
+				       dmax, 1);
+			pad_rows(job->l, job->r, y - rad - 1, rad, dmax, s->lrow, s->rrow);
+			accumulate_row(s->colsum, s->lrow, s->rrow, padw, p->ndisp, p->min_disp,
+				       dmax, -1);
+		}
+		select_row(s, p, w, padw, jd_disp_row(job->out, y));
+	}
+}
+
+int jd_sad_ref(const struct jd_match_params *p, const struct jd_image *left,
+	       const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
+	       const struct jd_exec *ex)
+{
+	int nworkers = jd_exec_workers(ex);
+	struct jd_carve c;
+	struct sad_job job;
+
+	jd_carve_init(&c, ws, ws_bytes);
+	job.scratch = jd_carve(&c, sizeof(struct sad_scratch) * nworkers);
+	float *median_in = jd_carve(&c, sizeof(float) * left->width * left->height);
+	if (!job.scratch || !median_in) {
+		return -ENOMEM;
+	}
+	layout(&c, p, left->width, nworkers, job.scratch);
+	if (c.overflow) {
+		return -ENOMEM;
+	}
+	job.p = p;
+	job.l = left;
+	job.r = right;
+	job.out = out;
+	job.band = band_rows(left->height, nworkers);
+	jd_exec_run(ex, (left->height + job.band - 1) / job.band, sad_band, &job);
+	if (p->sad.lr_check && p->sad.fill) {
+		jd_fill_invalid_ref(out, ex);
+	}
+	if (p->sad.median) {
+		struct jd_disp raw = *out;
+
+		raw.data = median_in;
+		raw.stride = raw.width;
+		for (int y = 0; y < out->height; y++) {
+			memcpy(jd_disp_row(&raw, y), jd_disp_row(out, y), sizeof(float) * out->width);
+		}
+		jd_median3x3_ref(&raw, out, ex);
+	}
+	return 0;
+}

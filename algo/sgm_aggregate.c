@@ -1,0 +1,223 @@
+#include "sgm.h"
+
+#include <string.h>
+
+#include "jd_carve.h"
+
+/*
+ * Path costs are int16: every L_r is at most max cost + P2 < 2048 (checked by
+ * jd_params_validate), so with a sentinel of 0x3fff no sum below can overflow.
+ * Row buffers keep one entry per x plus a zero entry on each side (x = -1 and x = width):
+ * a path that enters from outside the image sees L = 0 and min = 0, which gives L_r = C there.
+ * Each disparity vector has a sentinel slot on each side for the d - 1 and d + 1 neighbours.
+ */
+#define SENTINEL 0x3fff
+
+/* The three directions that come from the previous row, and the one along the row. */
+enum { ROW_VERT, ROW_DIAG, ROW_ANTI, ROW_PATHS };
+
+struct sweep_buf {
+	int16_t *lr[ROW_PATHS][2];   /* [2 rows][(width + 2) * (ndisp + 2)] */
+	int16_t *mins[ROW_PATHS][2]; /* [2 rows][width + 2] */
+	int16_t *horiz[2];           /* previous and current pixel along the row */
+};
+
+static void sweep_layout(struct jd_carve *c, int w, int nd, struct sweep_buf *b)
+{
+	size_t vec = (size_t)(w + 2) * (nd + 2);
+
+	for (int k = 0; k < ROW_PATHS; k++) {
+		for (int r = 0; r < 2; r++) {
+			int16_t *lr = jd_carve(c, sizeof(int16_t) * vec);
+			int16_t *mn = jd_carve(c, sizeof(int16_t) * (w + 2));
+
+			if (b) {
+				b->lr[k][r] = lr;
+				b->mins[k][r] = mn;
+			}
+		}
+	}
+	for (int r = 0; r < 2; r++) {
+		int16_t *h = jd_carve(c, sizeof(int16_t) * (nd + 2));
+		if (b) {
+			b->horiz[r] = h;
+		}
+	}
+}
+
+size_t jd_sgm_sweep_mem_required(int width, int ndisp)
+{
+	struct jd_carve c;
+
+	jd_carve_init(&c, NULL, 0);
+	sweep_layout(&c, width, ndisp, NULL);
+	return jd_carve_total(&c);
+}
+
+static void init_vec(int16_t *v, int nd)
+{
+	v[0] = SENTINEL;
+	memset(v + 1, 0, sizeof(int16_t) * nd);
+	v[nd + 1] = SENTINEL;
+}
+
+static void sweep_init(const struct sweep_buf *b, int w, int nd)
+{
+	for (int k = 0; k < ROW_PATHS; k++) {
+		for (int r = 0; r < 2; r++) {
+			for (int x = 0; x < w + 2; x++) {
+				init_vec(b->lr[k][r] + (size_t)x * (nd + 2), nd);
+			}
+			memset(b->mins[k][r], 0, sizeof(int16_t) * (w + 2));
+		}
+	}
+}
+
+static inline int16_t min16(int16_t a, int16_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * One step of L_r(p,d) = C(p,d) + min(L(p-r,d), L(p-r,d+-1) + P1, min L(p-r) + P2) - min L(p-r),
+ * added into the sweep's sum. prev and cur point at d = 0 with sentinels at [-1] and [nd].
+ * Returns min over d of the new L_r.
+ */
+static inline int16_t path_step(const int16_t *restrict prev, int16_t prev_min,
+				const uint8_t *restrict cost, int16_t *restrict cur,
+				uint16_t *restrict sum, int nd, int16_t p1, int16_t p2)
+{
+	int16_t lim = (int16_t)(prev_min + p2);
+	int16_t best = SENTINEL;
+
+	for (int d = 0; d < nd; d++) {
+		int16_t near = (int16_t)(min16(prev[d - 1], prev[d + 1]) + p1);
+		int16_t v = min16(min16(prev[d], near), lim);
+		int16_t l = (int16_t)(cost[d] + v - prev_min);
+
+		cur[d] = l;
+		sum[d] = (uint16_t)(sum[d] + l);
+		best = min16(best, l);
+	}
+	return best;
+}
+
+/*
+ * Hirschmueller's intensity-adaptive P2: a large step in the guide image along the path makes
+ * a disparity jump cheaper, P2' = max(P1 + 1, P2 * T / (T + |dI|)); T = 0 keeps P2 constant.
+ * Integer arithmetic, so every backend reproduces it exactly, and P2' <= P2 keeps the bound.
+ */
+static inline int16_t adapt_p2(int p1, int p2, int t, int i0, int i1)
+{
+	int diff = i0 > i1 ? i0 - i1 : i1 - i0;
+	int v;
+
+	if (t == 0) {
+		return (int16_t)p2;
+	}
+	v = p2 * t / (t + diff);
+	return (int16_t)(v > p1 + 1 ? v : p1 + 1);
+}
+
+struct sweep_job {
+	const struct jd_match_params *p;
+	const struct jd_image *img;
+	int w, h;
+	const uint8_t *cost;
+	uint16_t *sum[2];
+	struct sweep_buf buf[2];
+};
+
+/* dir = +1: rows top to bottom, x left to right; dir = -1: the mirror image. */
+static void run_sweep(const struct sweep_job *job, int which)
+{
+	const struct jd_match_params *p = job->p;
+	const struct sweep_buf *b = &job->buf[which];
+	int dir = which == 0 ? 1 : -1;
+	int w = job->w, h = job->h, nd = p->ndisp, vs = nd + 2;
+	int diagonals = p->sgm.paths == 8;
+	int16_t p1 = (int16_t)p->sgm.p1, p2 = (int16_t)p->sgm.p2;
+	int t = p->sgm.p2_adapt;
+	int cur = 0;
+
+	sweep_init(b, w, nd);
+	memset(job->sum[which], 0, sizeof(uint16_t) * (size_t)w * h * nd);
+	for (int yi = 0; yi < h; yi++) {
+		int y = dir > 0 ? yi : h - 1 - yi;
+		int prv = cur ^ 1;
+		int16_t hmin = 0;
+		int hc = 0;
+		const uint8_t *irow = jd_image_row(job->img, y);
+		const uint8_t *prow = jd_image_row(job->img, y - dir < 0 || y - dir >= h ? y : y - dir);
+
+		init_vec(b->horiz[0], nd);
+		init_vec(b->horiz[1], nd);
+		for (int xi = 0; xi < w; xi++) {
+			int x = dir > 0 ? xi : w - 1 - xi;
+			size_t pix = (size_t)y * w + x;
+			const uint8_t *c = job->cost + pix * nd;
+			uint16_t *s = job->sum[which] + pix * nd;
+			/* Row-buffer slots: x itself, and the upstream neighbours along x. */
+			int sx = x + 1, sback = x + 1 - dir, sfwd = x + 1 + dir;
+
+			/* Guide-image neighbours along each path (clamped: path starts ignore them). */
+			int xb = x - dir < 0 || x - dir >= w ? x : x - dir;
+			int xf = x + dir < 0 || x + dir >= w ? x : x + dir;
+			int i0 = irow[x];
+			int16_t p2h = adapt_p2(p1, p2, t, i0, irow[xb]);
+			int16_t p2v = adapt_p2(p1, p2, t, i0, prow[x]);
+			int16_t p2d = adapt_p2(p1, p2, t, i0, prow[xb]);
+			int16_t p2a = adapt_p2(p1, p2, t, i0, prow[xf]);
+
+			hmin = path_step(b->horiz[hc ^ 1] + 1, hmin, c, b->horiz[hc] + 1, s, nd, p1,
+					 p2h);
+			hc ^= 1;
+			b->mins[ROW_VERT][cur][sx] =
+				path_step(b->lr[ROW_VERT][prv] + (size_t)sx * vs + 1,
+					  b->mins[ROW_VERT][prv][sx], c,
+					  b->lr[ROW_VERT][cur] + (size_t)sx * vs + 1, s, nd, p1, p2v);
+			if (diagonals) {
+				b->mins[ROW_DIAG][cur][sx] =
+					path_step(b->lr[ROW_DIAG][prv] + (size_t)sback * vs + 1,
+						  b->mins[ROW_DIAG][prv][sback], c,
+						  b->lr[ROW_DIAG][cur] + (size_t)sx * vs + 1, s, nd,
+						  p1, p2d);
+				b->mins[ROW_ANTI][cur][sx] =
+					path_step(b->lr[ROW_ANTI][prv] + (size_t)sfwd * vs + 1,
+						  b->mins[ROW_ANTI][prv][sfwd], c,
+						  b->lr[ROW_ANTI][cur] + (size_t)sx * vs + 1, s, nd,
+						  p1, p2a);
+			}
+		}
+		cur = prv;
+	}
+}
+
+static void sweep_task(void *ctx, int item, int worker)
+{
+	(void)worker;
+	run_sweep(ctx, item);
+}
+
+void jd_sgm_aggregate_ref(const struct jd_match_params *p, const struct jd_image *guide,
+			  const uint8_t *cost, uint16_t *s_fwd, uint16_t *s_bwd, void *sweep_ws,
+			  const struct jd_exec *ex)
+{
+	struct sweep_job job;
+	size_t one = jd_sgm_sweep_mem_required(guide->width, p->ndisp);
+	struct jd_carve c;
+
+	job.p = p;
+	job.img = guide;
+	job.w = guide->width;
+	job.h = guide->height;
+	job.cost = cost;
+	job.sum[0] = s_fwd;
+	job.sum[1] = s_bwd;
+	for (int i = 0; i < 2; i++) {
+		jd_carve_init(&c, (uint8_t *)sweep_ws + i * one, one);
+		sweep_layout(&c, guide->width, p->ndisp, &job.buf[i]);
+	}
+	/* The two sweeps are independent: one per worker when there are two. */
+	jd_exec_run(ex, 2, sweep_task, &job);
+}

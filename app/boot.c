@@ -1,0 +1,63 @@
+#include "boot.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "../algo/matcher.h"
+
+enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT, R_COUNT };
+
+int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
+		 int with_gt, FILE *log)
+{
+	size_t npix = (size_t)w * h;
+	void *r[R_COUNT] = {0};
+	char tag[32];
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->ws_bytes = jd_match_mem_required(p, w, h, threads);
+	snprintf(tag, sizeof(tag), "matcher.%s", jd_algo_name(p->algo));
+	jd_budget_init(&b->budget);
+	jd_budget_add(&b->budget, "frame.left", npix);
+	jd_budget_add(&b->budget, "frame.right", npix);
+	jd_budget_add(&b->budget, "disparity", sizeof(float) * npix);
+	jd_budget_add(&b->budget, tag, b->ws_bytes);
+	if (with_gt) {
+		jd_budget_add(&b->budget, "ground-truth", sizeof(float) * npix);
+	}
+	if (log) {
+		jd_budget_print(&b->budget, log);
+	}
+	rc = jd_arena_init(&b->arena, "host", b->budget.total);
+	if (!rc) {
+		rc = jd_arena_take_budget(&b->arena, &b->budget, r);
+	}
+	if (rc) {
+		fprintf(stderr, "jetdepth: boot: %s\n", jd_arena_last_error(&b->arena));
+		jd_arena_deinit(&b->arena);
+		return rc;
+	}
+	jd_arena_seal(&b->arena);
+	b->left = (struct jd_image){r[R_LEFT], w, h, w};
+	b->right = (struct jd_image){r[R_RIGHT], w, h, w};
+	b->disp = (struct jd_disp){r[R_DISP], w, h, w};
+	b->gt = (struct jd_disp){with_gt ? r[R_GT] : NULL, w, h, w};
+	b->ws = r[R_WS];
+	rc = jd_workers_init(&b->workers, threads);
+	if (rc) {
+		fprintf(stderr, "jetdepth: boot: cannot start %d worker threads\n", threads);
+		jd_arena_deinit(&b->arena);
+		return rc;
+	}
+	return 0;
+}
+
+void jd_boot_deinit(struct jd_boot *b)
+{
+	if (!b) {
+		return;
+	}
+	jd_workers_deinit(&b->workers);
+	jd_arena_deinit(&b->arena);
+}

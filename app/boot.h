@@ -1,0 +1,35 @@
+/*
+ * Boot for the commands that match: size every buffer from the parameters, print the budget,
+ * map one arena, carve it, seal it, start the workers. After jd_boot_init() nothing allocates.
+ */
+#ifndef JD_APP_BOOT_H
+#define JD_APP_BOOT_H
+
+#include <stdio.h>
+
+#include "../algo/jd_image.h"
+#include "../algo/jd_params.h"
+#include "../hal/pool.h"
+#include "../hal/workers.h"
+
+struct jd_boot {
+	struct jd_budget budget;
+	struct jd_arena arena;
+	struct jd_workers workers;
+	struct jd_image left, right; /* frame buffers in the arena */
+	struct jd_disp disp, gt;     /* gt only when asked for */
+	void *ws;
+	size_t ws_bytes;
+};
+
+/**
+ * @param with_gt also carve a ground-truth map (the synthetic camera provides one)
+ * @param log     where the budget goes (NULL: silent)
+ * @retval 0, or a negative errno with the reason printed to stderr
+ */
+int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
+		 int with_gt, FILE *log);
+
+void jd_boot_deinit(struct jd_boot *b);
+
+#endif

@@ -1,0 +1,230 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../hal/workers.h"
+
+const char jd_cli_matcher_help[] =
+	"matcher options:\n"
+	"  --algo bp|sgm|sad      matcher (default sgm)\n"
+	"  --ndisp N              disparity count, 2..1024 (default 64)\n"
+	"  --min-disp N           smallest disparity (default 0)\n"
+	"  --backend cpu          compute backend (cpu: the portable C reference)\n"
+	"  --threads N            worker threads (default: all CPUs)\n"
+	" SAD:\n"
+	"  --window N             odd window side, 1..31 (default 11)\n"
+	"  --[no-]lr-check --[no-]fill --[no-]median   as for SGM (default on)\n"
+	" SGM:\n"
+	"  --cost census|ad       matching cost (default census 9x7)\n"
+	"  --paths 4|8            aggregation paths (default 8)\n"
+	"  --p1 N --p2 N          smoothness penalties (default 25, 200)\n"
+	"  --p2-adapt T           P2 halves at an intensity step of T, 0 = constant (default 4)\n"
+	"  --[no-]subpixel        parabola refinement (default on)\n"
+	"  --[no-]lr-check        left-right check (default on), --lr-max-diff N (1)\n"
+	"  --uniqueness PCT       uniqueness margin in percent, 0 = off (default 5)\n"
+	"  --[no-]fill            fill invalid pixels from the farther neighbour (default on)\n"
+	"  --[no-]median          3x3 median (default on)\n"
+	" BP:\n"
+	"  --levels N --iters N   pyramid levels and iterations per level (default 5, 7)\n"
+	"  --lambda F --data-k F  data cost weight and cap (default 0.1, 15)\n"
+	"  --disc-k F             discontinuity cap (default ndisp / 7.5)\n"
+	"  --sigma F              Gaussian pre-smoothing (default 0)\n"
+	"  --fp16 | --float       message storage (default float)\n";
+
+static const struct option matcher_options[] = {
+	{"algo", required_argument, NULL, OPT_ALGO},
+	{"ndisp", required_argument, NULL, OPT_NDISP},
+	{"min-disp", required_argument, NULL, OPT_MIN_DISP},
+	{"window", required_argument, NULL, OPT_WINDOW},
+	{"cost", required_argument, NULL, OPT_COST},
+	{"paths", required_argument, NULL, OPT_PATHS},
+	{"p1", required_argument, NULL, OPT_P1},
+	{"p2", required_argument, NULL, OPT_P2},
+	{"p2-adapt", required_argument, NULL, OPT_P2_ADAPT},
+	{"subpixel", no_argument, NULL, OPT_SUBPIXEL},
+	{"no-subpixel", no_argument, NULL, OPT_NO_SUBPIXEL},
+	{"lr-check", no_argument, NULL, OPT_LR_CHECK},
+	{"no-lr-check", no_argument, NULL, OPT_NO_LR_CHECK},
+	{"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
+	{"uniqueness", required_argument, NULL, OPT_UNIQUENESS},
+	{"fill", no_argument, NULL, OPT_FILL},
+	{"no-fill", no_argument, NULL, OPT_NO_FILL},
+	{"median", no_argument, NULL, OPT_MEDIAN},
+	{"no-median", no_argument, NULL, OPT_NO_MEDIAN},
+	{"levels", required_argument, NULL, OPT_LEVELS},
+	{"iters", required_argument, NULL, OPT_ITERS},
+	{"lambda", required_argument, NULL, OPT_LAMBDA},
+	{"data-k", required_argument, NULL, OPT_DATA_K},
+	{"disc-k", required_argument, NULL, OPT_DISC_K},
+	{"sigma", required_argument, NULL, OPT_SIGMA},
+	{"fp16", no_argument, NULL, OPT_FP16},
+	{"float", no_argument, NULL, OPT_FLOAT},
+	{"backend", required_argument, NULL, OPT_BACKEND},
+	{"threads", required_argument, NULL, OPT_THREADS},
+};
+
+int jd_cli_add_matcher_options(struct option *opts, int n)
+{
+	for (size_t i = 0; i < sizeof(matcher_options) / sizeof(matcher_options[0]); i++) {
+		opts[n++] = matcher_options[i];
+	}
+	return n;
+}
+
+int jd_cli_int(const char *opt, const char *arg, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || errno || v < INT_MIN || v > INT_MAX) {
+		fprintf(stderr, "jetdepth: %s %s: not a whole number\n", opt, arg);
+		return -EINVAL;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int jd_cli_float(const char *opt, const char *arg, float *out)
+{
+	char *end;
+	float v;
+
+	errno = 0;
+	v = strtof(arg, &end);
+	if (end == arg || *end != '\0' || errno || v != v) {
+		fprintf(stderr, "jetdepth: %s %s: not a number\n", opt, arg);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int jd_cli_size(const char *opt, const char *arg, int *w, int *h)
+{
+	char extra;
+
+	if (sscanf(arg, "%dx%d%c", w, h, &extra) != 2 || *w < 8 || *h < 8 || *w > 16384 ||
+	    *h > 16384) {
+		fprintf(stderr, "jetdepth: %s %s: expected WIDTHxHEIGHT, each 8..16384\n", opt,
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 1 when the option parsed, else the parse error. */
+static int consumed(int rc)
+{
+	return rc ? rc : 1;
+}
+
+int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, int *threads)
+{
+	switch (opt) {
+	case OPT_ALGO:
+		if (jd_algo_parse(arg, &p->algo)) {
+			fprintf(stderr, "jetdepth: --algo %s: must be bp, sgm or sad\n", arg);
+			return -EINVAL;
+		}
+		return 1;
+	case OPT_NDISP:
+		return consumed(jd_cli_int("--ndisp", arg, &p->ndisp));
+	case OPT_MIN_DISP:
+		return consumed(jd_cli_int("--min-disp", arg, &p->min_disp));
+	case OPT_WINDOW:
+		return consumed(jd_cli_int("--window", arg, &p->sad.window));
+	case OPT_COST:
+		if (strcmp(arg, "census") == 0) {
+			p->sgm.cost = JD_SGM_COST_CENSUS;
+		} else if (strcmp(arg, "ad") == 0) {
+			p->sgm.cost = JD_SGM_COST_AD;
+		} else {
+			fprintf(stderr, "jetdepth: --cost %s: must be census or ad\n", arg);
+			return -EINVAL;
+		}
+		return 1;
+	case OPT_PATHS:
+		return consumed(jd_cli_int("--paths", arg, &p->sgm.paths));
+	case OPT_P1:
+		return consumed(jd_cli_int("--p1", arg, &p->sgm.p1));
+	case OPT_P2:
+		return consumed(jd_cli_int("--p2", arg, &p->sgm.p2));
+	case OPT_P2_ADAPT:
+		return consumed(jd_cli_int("--p2-adapt", arg, &p->sgm.p2_adapt));
+	case OPT_SUBPIXEL:
+	case OPT_NO_SUBPIXEL:
+		p->sgm.subpixel = opt == OPT_SUBPIXEL;
+		return 1;
+	case OPT_LR_CHECK:
+	case OPT_NO_LR_CHECK:
+		p->sgm.lr_check = opt == OPT_LR_CHECK;
+		p->sad.lr_check = p->sgm.lr_check;
+		return 1;
+	case OPT_LR_MAX_DIFF:
+		return consumed(jd_cli_int("--lr-max-diff", arg, &p->sgm.lr_max_diff));
+	case OPT_UNIQUENESS:
+		return consumed(jd_cli_int("--uniqueness", arg, &p->sgm.uniqueness));
+	case OPT_FILL:
+	case OPT_NO_FILL:
+		p->sgm.fill = opt == OPT_FILL;
+		p->sad.fill = p->sgm.fill;
+		return 1;
+	case OPT_MEDIAN:
+	case OPT_NO_MEDIAN:
+		p->sgm.median = opt == OPT_MEDIAN;
+		p->sad.median = p->sgm.median;
+		return 1;
+	case OPT_LEVELS:
+		return consumed(jd_cli_int("--levels", arg, &p->bp.levels));
+	case OPT_ITERS:
+		return consumed(jd_cli_int("--iters", arg, &p->bp.iters));
+	case OPT_LAMBDA:
+		return consumed(jd_cli_float("--lambda", arg, &p->bp.lambda));
+	case OPT_DATA_K:
+		return consumed(jd_cli_float("--data-k", arg, &p->bp.data_k));
+	case OPT_DISC_K:
+		return consumed(jd_cli_float("--disc-k", arg, &p->bp.disc_k));
+	case OPT_SIGMA:
+		return consumed(jd_cli_float("--sigma", arg, &p->bp.sigma));
+	case OPT_FP16:
+	case OPT_FLOAT:
+		p->bp.fp16 = opt == OPT_FP16;
+		return 1;
+	case OPT_BACKEND:
+		/* Only the reference exists until the NEON and CUDA backends land. */
+		if (strcmp(arg, "cpu") != 0 && strcmp(arg, "auto") != 0) {
+			fprintf(stderr, "jetdepth: --backend %s: this build has only cpu\n", arg);
+			return -EINVAL;
+		}
+		return 1;
+	case OPT_THREADS:
+		if (jd_cli_int("--threads", arg, threads)) {
+			return -EINVAL;
+		}
+		if (*threads < 1 || *threads > JD_WORKERS_MAX) {
+			fprintf(stderr, "jetdepth: --threads %d: must be between 1 and %d\n",
+				*threads, JD_WORKERS_MAX);
+			return -EINVAL;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int jd_cli_validate(const struct jd_match_params *p, int w, int h)
+{
+	char err[256];
+
+	if (jd_params_validate(p, w, h, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+		return JD_EXIT_USAGE;
+	}
+	return 0;
+}

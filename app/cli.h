@@ -1,0 +1,69 @@
+/* Shared command-line plumbing: exit codes, strict number parsing, matcher options. */
+#ifndef JD_APP_CLI_H
+#define JD_APP_CLI_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+#include "../algo/jd_params.h"
+
+enum { JD_EXIT_OK = 0, JD_EXIT_RUNTIME = 1, JD_EXIT_USAGE = 2 };
+
+/* getopt_long codes of the matcher options (above the single-letter range). */
+enum {
+	OPT_ALGO = 1000,
+	OPT_NDISP,
+	OPT_MIN_DISP,
+	OPT_WINDOW,
+	OPT_COST,
+	OPT_PATHS,
+	OPT_P1,
+	OPT_P2,
+	OPT_P2_ADAPT,
+	OPT_SUBPIXEL,
+	OPT_NO_SUBPIXEL,
+	OPT_LR_CHECK,
+	OPT_NO_LR_CHECK,
+	OPT_LR_MAX_DIFF,
+	OPT_UNIQUENESS,
+	OPT_FILL,
+	OPT_NO_FILL,
+	OPT_MEDIAN,
+	OPT_NO_MEDIAN,
+	OPT_LEVELS,
+	OPT_ITERS,
+	OPT_LAMBDA,
+	OPT_DATA_K,
+	OPT_DISC_K,
+	OPT_SIGMA,
+	OPT_FP16,
+	OPT_FLOAT,
+	OPT_BACKEND,
+	OPT_THREADS,
+	OPT_CMD_BASE, /* commands number their own options from here */
+};
+
+/** Append the matcher options to a getopt_long table; returns the new count. */
+int jd_cli_add_matcher_options(struct option *opts, int n);
+
+/** Help text for the matcher options. */
+extern const char jd_cli_matcher_help[];
+
+/**
+ * Apply one matcher option.
+ * @retval 1 consumed
+ * @retval 0 not a matcher option
+ * @retval -EINVAL bad value (message printed)
+ */
+int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, int *threads);
+
+/** Parse a whole decimal int; prints "OPTION VALUE: reason" and returns -EINVAL otherwise. */
+int jd_cli_int(const char *opt, const char *arg, int *out);
+int jd_cli_float(const char *opt, const char *arg, float *out);
+/** Parse WIDTHxHEIGHT. */
+int jd_cli_size(const char *opt, const char *arg, int *w, int *h);
+
+/** Validate p for a size; prints the error and returns JD_EXIT_USAGE, or 0. */
+int jd_cli_validate(const struct jd_match_params *p, int w, int h);
+
+#endif

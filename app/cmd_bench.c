@@ -1,0 +1,190 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algo/bp.h"
+#include "../algo/matcher.h"
+#include "../algo/synth.h"
+#include "../hal/clock.h"
+#include "boot.h"
+#include "../algo/jd_status.h"
+#include "cli.h"
+#include "commands.h"
+
+enum { OPT_SIZE = OPT_CMD_BASE, OPT_RUNS, OPT_BASELINE, OPT_HELP };
+
+struct bench_case {
+	enum jd_algo algo;
+	int w, h, ndisp;
+	int fp16;     /* BP storage */
+	int naive;    /* the straightforward single-thread BP yardstick */
+};
+
+/* The foundation issue's table: SGM census 8 paths, BP seed defaults, SAD 11x11. */
+static const struct bench_case default_cases[] = {
+	{JD_ALGO_SGM, 450, 375, 64, 0, 0},  {JD_ALGO_SGM, 1242, 375, 128, 0, 0},
+	{JD_ALGO_BP, 384, 288, 16, 0, 0},   {JD_ALGO_BP, 384, 288, 16, 1, 0},
+	{JD_ALGO_BP, 384, 288, 16, 0, 1},   {JD_ALGO_BP, 450, 375, 64, 0, 0},
+	{JD_ALGO_BP, 450, 375, 64, 1, 0},   {JD_ALGO_BP, 450, 375, 64, 0, 1},
+	{JD_ALGO_SAD, 640, 480, 64, 0, 0},
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void label(const struct jd_match_params *p, const struct bench_case *c, char *s,
+		  size_t n)
+{
+	switch (p->algo) {
+	case JD_ALGO_SGM:
+		snprintf(s, n, "sgm %s/%d", p->sgm.cost == JD_SGM_COST_AD ? "ad" : "census",
+			 p->sgm.paths);
+		break;
+	case JD_ALGO_BP:
+		snprintf(s, n, "bp %s%s", p->bp.fp16 ? "fp16" : "float", c->naive ? " naive" : "");
+		break;
+	case JD_ALGO_SAD:
+		snprintf(s, n, "sad %dx%d", p->sad.window, p->sad.window);
+		break;
+	}
+}
+
+static int run_case(const struct jd_match_params *base, const struct bench_case *c, int runs,
+		    int threads)
+{
+	struct jd_match_params p = *base;
+	struct jd_boot b;
+	uint64_t t[256];
+	char name[48];
+	int nthreads = c->naive ? 1 : threads;
+
+	p.algo = c->algo;
+	p.ndisp = c->ndisp;
+	p.bp.fp16 = c->fp16;
+	if (jd_cli_validate(&p, c->w, c->h)) {
+		return -1;
+	}
+	if (c->naive) {
+		/* The yardstick sizes its own workspace; boot carves the biggest of the two. */
+		p.bp.fp16 = 0;
+	}
+	if (jd_boot_init(&b, &p, c->w, c->h, nthreads, 0, NULL)) {
+		return -1;
+	}
+	size_t naive_bytes = jd_bp_naive_mem_required(&p, c->w, c->h);
+	void *naive_ws = NULL;
+	if (c->naive && !(naive_ws = malloc(naive_bytes))) {
+		fprintf(stderr, "jetdepth: bench: out of memory for the naive baseline\n");
+		jd_boot_deinit(&b);
+		return -1;
+	}
+	jd_synth_render(0, p.ndisp, &b.left, &b.right, NULL);
+	for (int i = -1; i < runs; i++) {
+		uint64_t t0 = jd_clock_ns();
+		int rc = c->naive ? jd_bp_naive(&p, &b.left, &b.right, &b.disp, naive_ws,
+						naive_bytes)
+				  : jd_match_run(&p, &b.left, &b.right, &b.disp, b.ws, b.ws_bytes,
+						 &b.workers.exec);
+		if (rc) {
+			fprintf(stderr, "jetdepth: bench: %s\n", jd_strerror(rc));
+			break;
+		}
+		if (i >= 0) {
+			t[i] = jd_clock_ns() - t0; /* run -1 is the warm-up */
+		}
+	}
+	qsort(t, (size_t)runs, sizeof(t[0]), cmp_u64);
+	double med = (double)t[runs / 2] / 1e6;
+	double mpd = (double)c->w * c->h * c->ndisp / (med * 1e-3) / 1e6;
+	label(&p, c, name, sizeof(name));
+	printf("%-18s %-8s %5dx%-5d %6d %7d %10.2f %10.2f %12.1f %10.1f\n", name, "cpu", c->w,
+	       c->h, c->ndisp, nthreads, med, (double)t[0] / 1e6, mpd,
+	       (double)(c->naive ? naive_bytes : b.budget.total) / (1 << 20));
+	free(naive_ws);
+	jd_boot_deinit(&b);
+	return 0;
+}
+
+static void help(FILE *f)
+{
+	fprintf(f, "usage: jetdepth bench [--runs N] [--algo A --size WxH --ndisp N] [options]\n\n"
+		   "Times the matchers on the built-in synthetic scene and prints one row per "
+		   "case:\nmedian and best ms per frame (after one warm-up run), Mpix*disp/s, and "
+		   "the memory the\ncase boots with. Without --algo/--size it runs the standard "
+		   "table (see docs/perf.md).\n\n"
+		   "  --runs N       timed runs per case (default 5, at most 256)\n"
+		   "  --size WxH     one custom case (with --algo and --ndisp)\n"
+		   "  --baseline     with a custom BP case, also time the naive single-thread "
+		   "BP\n\n%s",
+		jd_cli_matcher_help);
+}
+
+int jd_cmd_bench(int argc, char **argv)
+{
+	struct option opts[64];
+	int n = jd_cli_add_matcher_options(opts, 0);
+	struct jd_match_params p;
+	int threads = jd_workers_cpu_count(), runs = 5, w = 0, h = 0, baseline = 0, custom = 0;
+	int opt, rc;
+
+	opts[n++] = (struct option){"size", required_argument, NULL, OPT_SIZE};
+	opts[n++] = (struct option){"runs", required_argument, NULL, OPT_RUNS};
+	opts[n++] = (struct option){"baseline", no_argument, NULL, OPT_BASELINE};
+	opts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	opts[n] = (struct option){0};
+	jd_params_default(&p, JD_ALGO_SGM, 64);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		rc = jd_cli_matcher_option(opt, optarg, &p, &threads);
+		if (rc < 0) {
+			return JD_EXIT_USAGE;
+		}
+		if (rc > 0) {
+			custom |= opt == OPT_ALGO || opt == OPT_NDISP;
+			continue;
+		}
+		if (opt == OPT_SIZE) {
+			if (jd_cli_size("--size", optarg, &w, &h)) {
+				return JD_EXIT_USAGE;
+			}
+			custom = 1;
+		} else if (opt == OPT_RUNS) {
+			if (jd_cli_int("--runs", optarg, &runs) || runs < 1 || runs > 256) {
+				fprintf(stderr, "jetdepth: --runs %s: must be 1..256\n", optarg);
+				return JD_EXIT_USAGE;
+			}
+		} else if (opt == OPT_BASELINE) {
+			baseline = 1;
+		} else if (opt == OPT_HELP || opt == 'h') {
+			help(stdout);
+			return JD_EXIT_OK;
+		} else {
+			help(stderr);
+			return JD_EXIT_USAGE;
+		}
+	}
+	printf("%-18s %-8s %11s %6s %7s %10s %10s %12s %10s\n", "matcher", "backend", "size",
+	       "ndisp", "threads", "median ms", "best ms", "Mpix*disp/s", "mem MiB");
+	rc = JD_EXIT_OK;
+	if (custom) {
+		struct bench_case c = {p.algo, w ? w : 450, h ? h : 375, p.ndisp, p.bp.fp16, 0};
+		if (run_case(&p, &c, runs, threads)) {
+			return JD_EXIT_USAGE;
+		}
+		if (baseline && p.algo == JD_ALGO_BP) {
+			c.naive = 1;
+			rc = run_case(&p, &c, runs, threads) ? JD_EXIT_RUNTIME : JD_EXIT_OK;
+		}
+		return rc;
+	}
+	for (size_t i = 0; i < sizeof(default_cases) / sizeof(default_cases[0]); i++) {
+		if (run_case(&p, &default_cases[i], runs, threads)) {
+			rc = JD_EXIT_RUNTIME;
+		}
+	}
+	return rc;
+}

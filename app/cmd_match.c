@@ -1,0 +1,134 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algo/matcher.h"
+#include "../hal/clock.h"
+#include "boot.h"
+#include "../algo/jd_status.h"
+#include "cli.h"
+#include "commands.h"
+#include "image_io.h"
+
+enum { OPT_OUT = OPT_CMD_BASE, OPT_COLOR, OPT_QUIET, OPT_HELP };
+
+static void help(FILE *f)
+{
+	fprintf(f, "usage: jetdepth match LEFT RIGHT -o OUT.pfm|OUT.png [--color VIEW.png] "
+		   "[options]\n\n"
+		   "Match a rectified stereo pair (PGM/PPM, PNG or JPEG; colour is converted to "
+		   "gray).\n"
+		   "OUT.pfm: float disparity, invalid = inf (Middlebury). OUT.png: 16-bit, "
+		   "disparity * 256, 0 = invalid (KITTI).\n"
+		   "Outputs are written only when the whole map was computed.\n\n"
+		   "  -o, --output FILE      disparity map (required)\n"
+		   "      --color FILE       also write a colour-mapped PNG for people\n"
+		   "  -q, --quiet            no budget and timing lines\n"
+		   "  -h, --help\n\n%s",
+		jd_cli_matcher_help);
+}
+
+int jd_cmd_match(int argc, char **argv)
+{
+	struct option opts[64];
+	int n = jd_cli_add_matcher_options(opts, 0);
+	struct jd_match_params p;
+	const char *out = NULL, *color = NULL;
+	int threads = jd_workers_cpu_count(), quiet = 0, opt, rc;
+	struct jd_image l, r;
+	struct jd_boot boot;
+	char err[512];
+
+	opts[n++] = (struct option){"output", required_argument, NULL, OPT_OUT};
+	opts[n++] = (struct option){"color", required_argument, NULL, OPT_COLOR};
+	opts[n++] = (struct option){"quiet", no_argument, NULL, OPT_QUIET};
+	opts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	opts[n] = (struct option){0};
+	jd_params_default(&p, JD_ALGO_SGM, 64);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		rc = jd_cli_matcher_option(opt, optarg, &p, &threads);
+		if (rc < 0) {
+			return JD_EXIT_USAGE;
+		}
+		if (rc > 0) {
+			continue;
+		}
+		switch (opt) {
+		case 'o':
+		case OPT_OUT:
+			out = optarg;
+			break;
+		case OPT_COLOR:
+			color = optarg;
+			break;
+		case 'q':
+		case OPT_QUIET:
+			quiet = 1;
+			break;
+		case 'h':
+		case OPT_HELP:
+			help(stdout);
+			return JD_EXIT_OK;
+		default:
+			help(stderr);
+			return JD_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2 || !out) {
+		fprintf(stderr, "jetdepth match: need LEFT RIGHT and -o OUT (see --help)\n");
+		return JD_EXIT_USAGE;
+	}
+	if (p.ndisp < 2 || p.ndisp > JD_NDISP_MAX) {
+		/* Known bad before any file is read. */
+		return jd_cli_validate(&p, 1 << 14, 1 << 14);
+	}
+	if (jd_image_read(argv[optind], &l, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+		return JD_EXIT_RUNTIME;
+	}
+	if (jd_image_read(argv[optind + 1], &r, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+		free(l.data);
+		return JD_EXIT_RUNTIME;
+	}
+	rc = JD_EXIT_RUNTIME;
+	if (l.width != r.width || l.height != r.height) {
+		fprintf(stderr, "jetdepth: %s is %dx%d but %s is %dx%d: a stereo pair must match\n",
+			argv[optind], l.width, l.height, argv[optind + 1], r.width, r.height);
+		goto out;
+	}
+	if ((rc = jd_cli_validate(&p, l.width, l.height))) {
+		goto out;
+	}
+	rc = JD_EXIT_RUNTIME;
+	if (jd_boot_init(&boot, &p, l.width, l.height, threads, 0, quiet ? NULL : stderr)) {
+		goto out;
+	}
+	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);
+	memcpy(boot.right.data, r.data, (size_t)r.width * r.height);
+	uint64_t t0 = jd_clock_ns();
+	int mrc = jd_match_run(&p, &boot.left, &boot.right, &boot.disp, boot.ws, boot.ws_bytes,
+			       &boot.workers.exec);
+	uint64_t t1 = jd_clock_ns();
+	if (mrc) {
+		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));
+	} else if (jd_disp_write(out, &boot.disp, err, sizeof(err)) ||
+		   (color && jd_color_png_write(color, &boot.disp, (float)p.min_disp,
+						(float)(p.min_disp + p.ndisp - 1), err,
+						sizeof(err)))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+	} else {
+		if (!quiet) {
+			fprintf(stderr, "%s %dx%d ndisp %d: %.1f ms on %d thread(s) -> %s\n",
+				jd_algo_name(p.algo), l.width, l.height, p.ndisp,
+				(double)(t1 - t0) / 1e6, threads, out);
+		}
+		rc = JD_EXIT_OK;
+	}
+	jd_boot_deinit(&boot);
+out:
+	free(l.data);
+	free(r.data);
+	return rc;
+}

@@ -1,0 +1,498 @@
+#include "image_io.h"
+
+#include <errno.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <turbojpeg.h>
+#include <unistd.h>
+
+#define ERR(code, ...)                                                                        \
+	do {                                                                                  \
+		snprintf(err, errlen, __VA_ARGS__);                                          \
+		rc = (code);                                                                  \
+		goto out;                                                                     \
+	} while (0)
+
+static uint8_t luma(int r, int g, int b)
+{
+	return (uint8_t)(0.299 * r + 0.587 * g + 0.114 * b + 0.5);
+}
+
+static int read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+	int rc = 0;
+
+	*buf = NULL;
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return errno == ENOENT ? -ENOENT : -EIO;
+	}
+	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+		ERR(-EIO, "%s: cannot read (not a regular file?)", path);
+	}
+	if (n == 0) {
+		ERR(-EINVAL, "%s: empty file", path);
+	}
+	*buf = malloc((size_t)n);
+	if (!*buf) {
+		ERR(-ENOMEM, "%s: out of memory for %ld bytes", path, n);
+	}
+	if (fread(*buf, 1, (size_t)n, f) != (size_t)n) {
+		ERR(-EIO, "%s: short read", path);
+	}
+	*len = (size_t)n;
+out:
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	fclose(f);
+	return rc;
+}
+
+static int check_size(const char *path, long w, long h, char *err, size_t errlen)
+{
+	if (w < 1 || h < 1 || w > JD_IMAGE_MAX_SIDE || h > JD_IMAGE_MAX_SIDE) {
+		snprintf(err, errlen, "%s: image size %ldx%ld outside 1..%d", path, w, h,
+			 JD_IMAGE_MAX_SIDE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Parse one header number of a PNM/PFM file, skipping white space and # comments. */
+static int pnm_number(const unsigned char *buf, size_t len, size_t *pos, long *v)
+{
+	size_t p = *pos;
+
+	for (;;) {
+		while (p < len && (buf[p] == ' ' || buf[p] == '\t' || buf[p] == '\r' ||
+				   buf[p] == '\n')) {
+			p++;
+		}
+		if (p < len && buf[p] == '#') {
+			while (p < len && buf[p] != '\n') {
+				p++;
+			}
+			continue;
+		}
+		break;
+	}
+	if (p >= len || buf[p] < '0' || buf[p] > '9') {
+		return -EINVAL;
+	}
+	*v = 0;
+	while (p < len && buf[p] >= '0' && buf[p] <= '9') {
+		*v = *v * 10 + (buf[p++] - '0');
+		if (*v > 1000000) {
+			return -EINVAL;
+		}
+	}
+	*pos = p;
+	return 0;
+}
+
+static int read_pnm(const char *path, const unsigned char *buf, size_t len, struct jd_image *out,
+		    char *err, size_t errlen)
+{
+	int color = buf[1] == '6';
+	size_t pos = 2;
+	long w, h, maxv;
+	int rc = 0;
+
+	if (pnm_number(buf, len, &pos, &w) || pnm_number(buf, len, &pos, &h) ||
+	    pnm_number(buf, len, &pos, &maxv)) {
+		ERR(-EINVAL, "%s: malformed P%c header", path, buf[1]);
+	}
+	if ((rc = check_size(path, w, h, err, errlen))) {
+		goto out;
+	}
+	if (maxv < 1 || maxv > 255) {
+		ERR(-EINVAL, "%s: maxval %ld: only 8-bit images (maxval 1..255) are supported", path,
+		    maxv);
+	}
+	pos++; /* the single white-space byte after maxval */
+	size_t need = (size_t)w * h * (color ? 3 : 1);
+	if (pos > len || len - pos < need) {
+		ERR(-EINVAL, "%s: truncated: %zu pixel bytes expected, %zu present", path, need,
+		    pos > len ? 0 : len - pos);
+	}
+	out->data = malloc((size_t)w * h);
+	if (!out->data) {
+		ERR(-ENOMEM, "%s: out of memory", path);
+	}
+	out->width = (int)w;
+	out->height = (int)h;
+	out->stride = (int)w;
+	for (size_t i = 0; i < (size_t)w * h; i++) {
+		const unsigned char *px = buf + pos + i * (color ? 3 : 1);
+		int v = color ? luma(px[0], px[1], px[2]) : px[0];
+		out->data[i] = (uint8_t)(maxv == 255 ? v : (v * 255 + maxv / 2) / maxv);
+	}
+out:
+	return rc;
+}
+
+static int read_png(const char *path, const unsigned char *buf, size_t len, struct jd_image *out,
+		    char *err, size_t errlen)
+{
+	png_image img;
+	unsigned char *rgb = NULL;
+	int rc = 0;
+
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_memory(&img, buf, len)) {
+		ERR(-EINVAL, "%s: not a readable PNG: %s", path, img.message);
+	}
+	if ((rc = check_size(path, img.width, img.height, err, errlen))) {
+		goto out;
+	}
+	img.format = PNG_FORMAT_RGB;
+	rgb = malloc(PNG_IMAGE_SIZE(img));
+	out->data = malloc((size_t)img.width * img.height);
+	if (!rgb || !out->data) {
+		ERR(-ENOMEM, "%s: out of memory", path);
+	}
+	if (!png_image_finish_read(&img, NULL, rgb, 0, NULL)) {
+		ERR(-EINVAL, "%s: corrupt or truncated PNG: %s", path, img.message);
+	}
+	out->width = (int)img.width;
+	out->height = (int)img.height;
+	out->stride = out->width;
+	for (size_t i = 0; i < (size_t)img.width * img.height; i++) {
+		out->data[i] = luma(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]);
+	}
+out:
+	png_image_free(&img);
+	free(rgb);
+	if (rc) {
+		free(out->data);
+		out->data = NULL;
+	}
+	return rc;
+}
+
+static int read_jpeg(const char *path, const unsigned char *buf, size_t len, struct jd_image *out,
+		     char *err, size_t errlen)
+{
+	tjhandle tj = tjInitDecompress();
+	int w, h, sub, cs, rc = 0;
+
+	if (!tj) {
+		ERR(-EIO, "%s: cannot start the JPEG decoder", path);
+	}
+	if (tjDecompressHeader3(tj, buf, (unsigned long)len, &w, &h, &sub, &cs) != 0) {
+		ERR(-EINVAL, "%s: not a readable JPEG: %s", path, tjGetErrorStr2(tj));
+	}
+	if ((rc = check_size(path, w, h, err, errlen))) {
+		goto out;
+	}
+	out->data = malloc((size_t)w * h);
+	if (!out->data) {
+		ERR(-ENOMEM, "%s: out of memory", path);
+	}
+	/* A truncated or corrupt stream is an error, not a warning with grey rows. */
+	if (tjDecompress2(tj, buf, (unsigned long)len, out->data, w, w, h, TJPF_GRAY,
+			  TJFLAG_STOPONWARNING) != 0) {
+		ERR(-EINVAL, "%s: corrupt or truncated JPEG: %s", path, tjGetErrorStr2(tj));
+	}
+	out->width = w;
+	out->height = h;
+	out->stride = w;
+out:
+	if (tj) {
+		tjDestroy(tj);
+	}
+	if (rc) {
+		free(out->data);
+		out->data = NULL;
+	}
+	return rc;
+}
+
+int jd_image_read(const char *path, struct jd_image *out, char *err, size_t errlen)
+{
+	unsigned char *buf;
+	size_t len;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = read_file(path, &buf, &len, err, errlen))) {
+		return rc;
+	}
+	if (len >= 2 && buf[0] == 'P' && (buf[1] == '5' || buf[1] == '6')) {
+		rc = read_pnm(path, buf, len, out, err, errlen);
+	} else if (len >= 8 && png_sig_cmp(buf, 0, 8) == 0) {
+		rc = read_png(path, buf, len, out, err, errlen);
+	} else if (len >= 3 && buf[0] == 0xff && buf[1] == 0xd8 && buf[2] == 0xff) {
+		rc = read_jpeg(path, buf, len, out, err, errlen);
+	} else {
+		snprintf(err, errlen, "%s: unknown image format (expected PGM/PPM, PNG or JPEG)",
+			 path);
+		rc = -EINVAL;
+	}
+	free(buf);
+	return rc;
+}
+
+int jd_pfm_read(const char *path, struct jd_disp *out, char *err, size_t errlen)
+{
+	unsigned char *buf;
+	size_t len, pos = 2;
+	long w, h;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = read_file(path, &buf, &len, err, errlen))) {
+		return rc;
+	}
+	if (len < 3 || buf[0] != 'P' || buf[1] != 'f') {
+		ERR(-EINVAL, "%s: not a gray PFM (expected magic 'Pf')", path);
+	}
+	if (pnm_number(buf, len, &pos, &w) || pnm_number(buf, len, &pos, &h)) {
+		ERR(-EINVAL, "%s: malformed PFM header", path);
+	}
+	if ((rc = check_size(path, w, h, err, errlen))) {
+		goto out;
+	}
+	while (pos < len && (buf[pos] == ' ' || buf[pos] == '\n' || buf[pos] == '\r')) {
+		pos++;
+	}
+	char *end;
+	double scale = strtod((const char *)buf + pos, &end);
+	if (end == (const char *)buf + pos || scale == 0.0) {
+		ERR(-EINVAL, "%s: malformed PFM scale", path);
+	}
+	pos = (size_t)((const unsigned char *)end - buf) + 1;
+	if (pos > len || len - pos < (size_t)w * h * 4) {
+		ERR(-EINVAL, "%s: truncated: %zu bytes of pixels expected", path, (size_t)w * h * 4);
+	}
+	out->data = malloc(sizeof(float) * w * h);
+	if (!out->data) {
+		ERR(-ENOMEM, "%s: out of memory", path);
+	}
+	out->width = (int)w;
+	out->height = (int)h;
+	out->stride = (int)w;
+	for (long y = 0; y < h; y++) {
+		const unsigned char *src = buf + pos + (size_t)(h - 1 - y) * w * 4;
+		for (long x = 0; x < w; x++) {
+			const unsigned char *b = src + x * 4;
+			uint32_t u = scale < 0 ? (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+							 (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24
+					       : (uint32_t)b[3] | (uint32_t)b[2] << 8 |
+							 (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+			memcpy(&out->data[y * w + x], &u, 4);
+		}
+	}
+out:
+	free(buf);
+	return rc;
+}
+
+/* Open a temporary file beside path; *tmp receives its name. */
+static FILE *open_tmp(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
+{
+	int fd;
+	FILE *f;
+
+	snprintf(tmp, tmplen, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		return NULL;
+	}
+	f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+	}
+	return f;
+}
+
+/* Close, and rename into place only when everything was written. */
+static int commit_tmp(FILE *f, int ok, const char *tmp, const char *path, char *err,
+		      size_t errlen)
+{
+	if (fflush(f) != 0 || ferror(f)) {
+		ok = 0;
+	}
+	if (fclose(f) != 0) {
+		ok = 0;
+	}
+	if (!ok || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+		unlink(tmp);
+		return -EIO;
+	}
+	return 0;
+}
+
+int jd_pfm_write(const char *path, const struct jd_disp *d, char *err, size_t errlen)
+{
+	char tmp[4096];
+	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
+	int ok = 1;
+
+	if (!f) {
+		return -EIO;
+	}
+	fprintf(f, "Pf\n%d %d\n-1\n", d->width, d->height);
+	for (int y = d->height - 1; y >= 0 && ok; y--) {
+		const float *row = jd_disp_row(d, y);
+		for (int x = 0; x < d->width; x++) {
+			uint32_t u;
+			unsigned char b[4];
+			memcpy(&u, &row[x], 4);
+			b[0] = (unsigned char)u;
+			b[1] = (unsigned char)(u >> 8);
+			b[2] = (unsigned char)(u >> 16);
+			b[3] = (unsigned char)(u >> 24);
+			ok &= fwrite(b, 1, 4, f) == 4;
+		}
+	}
+	return commit_tmp(f, ok, tmp, path, err, errlen);
+}
+
+/* One PNG writer for 8-bit RGB and 16-bit gray rows (libpng's classic API). */
+static int write_png_rows(const char *path, int w, int h, int color, const void *pixels,
+			  char *err, size_t errlen)
+{
+	char tmp[4096];
+	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
+	png_structp png = NULL;
+	png_infop info = NULL;
+	volatile int ok = 0;
+
+	if (!f) {
+		return -EIO;
+	}
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	info = png ? png_create_info_struct(png) : NULL;
+	if (png && info && setjmp(png_jmpbuf(png)) == 0) {
+		size_t rowbytes = (size_t)w * (color ? 3 : 2);
+		png_init_io(png, f);
+		png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, color ? 8 : 16,
+			     color ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+			     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+		png_write_info(png, info);
+		if (!color) {
+			png_set_swap(png); /* our 16-bit samples are host order */
+		}
+		for (int y = 0; y < h; y++) {
+			png_write_row(png, (png_const_bytep)pixels + (size_t)y * rowbytes);
+		}
+		png_write_end(png, NULL);
+		ok = 1;
+	}
+	png_destroy_write_struct(&png, &info);
+	return commit_tmp(f, ok, tmp, path, err, errlen);
+}
+
+int jd_png16_write(const char *path, const struct jd_disp *d, char *err, size_t errlen)
+{
+	uint16_t *px = malloc(sizeof(uint16_t) * d->width * d->height);
+	int rc;
+
+	if (!px) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	for (int y = 0; y < d->height; y++) {
+		const float *row = jd_disp_row(d, y);
+		for (int x = 0; x < d->width; x++) {
+			float v = row[x];
+			float s = jd_disp_is_valid(v) && v > 0.0f ? v * 256.0f + 0.5f : 0.0f;
+			px[(size_t)y * d->width + x] = (uint16_t)(s > 65535.0f ? 65535.0f : s);
+		}
+	}
+	rc = write_png_rows(path, d->width, d->height, 0, px, err, errlen);
+	free(px);
+	return rc;
+}
+
+/* A perceptually ordered ramp (blue -> cyan -> yellow -> red) in 5 stops. */
+static void ramp(float t, unsigned char *rgb)
+{
+	static const float stops[5][3] = {
+		{0.05f, 0.05f, 0.5f}, {0.0f, 0.6f, 1.0f}, {0.5f, 1.0f, 0.5f}, {1.0f, 0.85f, 0.0f},
+		{0.8f, 0.0f, 0.0f}};
+	float s = t * 4.0f;
+	int i = s >= 4.0f ? 3 : (int)s;
+	float a = s - (float)i;
+
+	for (int c = 0; c < 3; c++) {
+		float v = stops[i][c] + (stops[i + 1][c] - stops[i][c]) * a;
+		rgb[c] = (unsigned char)(v * 255.0f + 0.5f);
+	}
+}
+
+int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, float dmax,
+		       char *err, size_t errlen)
+{
+	unsigned char *px = malloc((size_t)3 * d->width * d->height);
+	float span = dmax > dmin ? dmax - dmin : 1.0f;
+	int rc;
+
+	if (!px) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	for (int y = 0; y < d->height; y++) {
+		const float *row = jd_disp_row(d, y);
+		for (int x = 0; x < d->width; x++) {
+			unsigned char *o = px + 3 * ((size_t)y * d->width + x);
+			if (!jd_disp_is_valid(row[x])) {
+				o[0] = o[1] = o[2] = 0;
+				continue;
+			}
+			float t = (row[x] - dmin) / span;
+			ramp(t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t), o);
+		}
+	}
+	rc = write_png_rows(path, d->width, d->height, 1, px, err, errlen);
+	free(px);
+	return rc;
+}
+
+int jd_pgm_write(const char *path, const struct jd_image *im, char *err, size_t errlen)
+{
+	char tmp[4096];
+	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
+	int ok = 1;
+
+	if (!f) {
+		return -EIO;
+	}
+	fprintf(f, "P5\n%d %d\n255\n", im->width, im->height);
+	for (int y = 0; y < im->height; y++) {
+		ok &= fwrite(jd_image_row(im, y), 1, (size_t)im->width, f) == (size_t)im->width;
+	}
+	return commit_tmp(f, ok, tmp, path, err, errlen);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+int jd_disp_write(const char *path, const struct jd_disp *d, char *err, size_t errlen)
+{
+	if (has_suffix(path, ".pfm")) {
+		return jd_pfm_write(path, d, err, errlen);
+	}
+	if (has_suffix(path, ".png")) {
+		return jd_png16_write(path, d, err, errlen);
+	}
+	snprintf(err, errlen, "%s: unknown output format (use .pfm or .png)", path);
+	return -EINVAL;
+}

@@ -24,7 +24,10 @@ static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, i
 		for (int k = 0; k < 5; k++) {
 			t.in[k] = ctx->fp16 ? jd_carve(c, sizeof(float) * nd * JD__BP_CHUNK) : NULL;
 		}
-		t.h = jd_carve(c, sizeof(float) * nd * JD__BP_CHUNK);
+		t.h = jd_carve(c, sizeof(float) * JD__NDIR * nd * JD__BP_CHUNK);
+		for (int k = 0; k < 6; k++) {
+			t.row[k] = jd_carve(c, sizeof(float) * (w + 2));
+		}
 		if (sc) {
 			sc[i] = t;
 		}

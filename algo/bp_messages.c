@@ -1,3 +1,4 @@
+#include <math.h>
 #include <string.h>
 
 #include "bp_priv.h"
@@ -10,26 +11,55 @@ static inline float minf(float a, float b)
 }
 
 /*
- * h[d][j] = D + a + b + c, then the message update of jd_bp_message_1d() on every column j,
- * written so the compiler vectorises across j. Inputs have row stride s; h has stride CH.
+ * Pass 1 for all four outgoing messages at once, so each input row is read once: build
+ * h_k = D + the three incoming other than the one from neighbour k (in the order up, down,
+ * left, right) and run the forward pass. Inputs have row stride s; h[k] has stride CH.
  */
-static void compute_messages(const float *restrict dat, const float *restrict a,
-			     const float *restrict b, const float *restrict c, size_t s,
-			     float *restrict h, int len, int nd, float disc_k, float *restrict lo)
+static inline void build_forward(const float *restrict dat, const float *restrict u,
+				 const float *restrict dn, const float *restrict l,
+				 const float *restrict r, size_t s, float *restrict h, int len,
+				 int nd)
 {
-	float sum[CH];
+	/* The previous disparity's values live in small local arrays the vectoriser can see. */
+	float pu[CH], pd[CH], pl[CH], pr[CH];
 
 	for (int d = 0; d < nd; d++) {
+		const float *D = dat + (size_t)d * s, *U = u + (size_t)d * s;
+		const float *N = dn + (size_t)d * s, *L = l + (size_t)d * s, *R = r + (size_t)d * s;
+		float *hu = h + (size_t)d * CH, *hd = hu + (size_t)nd * CH;
+		float *hl = hd + (size_t)nd * CH, *hr = hl + (size_t)nd * CH;
+		float step = d > 0 ? 1.0f : INFINITY; /* d = 0 has no lower neighbour */
+
+		if (d == 0) {
+			for (int j = 0; j < len; j++) {
+				pu[j] = pd[j] = pl[j] = pr[j] = 0.0f;
+			}
+		}
 		for (int j = 0; j < len; j++) {
-			size_t k = (size_t)d * s + j;
-			h[d * CH + j] = dat[k] + a[k] + b[k] + c[k];
+			float du = D[j] + U[j];
+			float dud = du + N[j];
+
+			pu[j] = minf(D[j] + N[j] + L[j] + R[j], pu[j] + step);
+			pd[j] = minf(du + L[j] + R[j], pd[j] + step);
+			pl[j] = minf(dud + R[j], pl[j] + step);
+			pr[j] = minf(dud + L[j], pr[j] + step);
+			hu[j] = pu[j];
+			hd[j] = pd[j];
+			hl[j] = pl[j];
+			hr[j] = pr[j];
 		}
 	}
-	for (int d = 1; d < nd; d++) {
-		for (int j = 0; j < len; j++) {
-			h[d * CH + j] = minf(h[d * CH + j], h[(d - 1) * CH + j] + 1.0f);
-		}
-	}
+}
+
+/*
+ * Passes 2-4 of jd_bp_message_1d() on every column j of one h, then the store with the mean
+ * subtracted (converted to half in fp16 mode).
+ */
+static inline void finish_store(float *restrict h, int len, int nd, float disc_k, void *dst,
+				size_t off, size_t ds, int fp16)
+{
+	float lo[CH], sum[CH];
+
 	for (int j = 0; j < len; j++) {
 		lo[j] = h[(nd - 1) * CH + j];
 	}
@@ -50,24 +80,48 @@ static void compute_messages(const float *restrict dat, const float *restrict a,
 		}
 	}
 	for (int j = 0; j < len; j++) {
-		lo[j] = sum[j] / (float)nd; /* lo now holds the mean */
+		lo[j] = sum[j] / (float)nd; /* the mean */
+	}
+	for (int d = 0; d < nd; d++) {
+		if (fp16) {
+			uint16_t *o = (uint16_t *)dst + off + (size_t)d * ds;
+			for (int j = 0; j < len; j++) {
+				o[j] = jd_float_to_half(h[d * CH + j] - lo[j]);
+			}
+		} else {
+			float *o = (float *)dst + off + (size_t)d * ds;
+			for (int j = 0; j < len; j++) {
+				o[j] = h[d * CH + j] - lo[j];
+			}
+		}
 	}
 }
 
-static void store_messages(const float *restrict h, const float *restrict mean, void *dst,
-			   size_t off, size_t s, int len, int nd, int fp16)
+/* Targets of the four messages of one chunk: array and first slot, or NULL off the image. */
+struct targets {
+	void *dst[JD__NDIR];
+	size_t off[JD__NDIR];
+};
+
+/* Full chunks get a constant trip count so the compiler drops the loop remainders. */
+static void send_chunk(const float *const in[5], size_t s, float *h, int len, int nd,
+		       float disc_k, const struct targets *t, size_t ds, int fp16)
 {
-	for (int d = 0; d < nd; d++) {
-		if (fp16) {
-			uint16_t *o = (uint16_t *)dst + off + (size_t)d * s;
-			for (int j = 0; j < len; j++) {
-				o[j] = jd_float_to_half(h[d * CH + j] - mean[j]);
-			}
+	if (len == CH) {
+		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, CH, nd);
+	} else {
+		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, len, nd);
+	}
+	for (int k = 0; k < JD__NDIR; k++) {
+		float *hk = h + (size_t)k * nd * CH;
+
+		if (!t->dst[k]) {
+			continue;
+		}
+		if (len == CH) {
+			finish_store(hk, CH, nd, disc_k, t->dst[k], t->off[k], ds, fp16);
 		} else {
-			float *o = (float *)dst + off + (size_t)d * s;
-			for (int j = 0; j < len; j++) {
-				o[j] = h[d * CH + j] - mean[j];
-			}
+			finish_store(hk, len, nd, disc_k, t->dst[k], t->off[k], ds, fp16);
 		}
 	}
 }
@@ -76,15 +130,30 @@ static void store_messages(const float *restrict h, const float *restrict mean, 
 static void row_update(const struct jd__bp_ctx *ctx, const struct jd__bp_level *lv, int y, int c,
 		       const struct jd__bp_scratch *sc)
 {
-	int nd = ctx->nd, par = (y + c) & 1;
+	int nd = ctx->nd, par = (y + c) & 1, other = c ^ 1;
 	int n = (lv->w - par + 1) / 2;
 	size_t own = jd__bp_row(lv, nd, y, c);
+	size_t same = jd__bp_row(lv, nd, y, other);
+	struct targets t;
+
+	/*
+	 * The message sent up lands in the upper pixel's from-down array, and so on. Left
+	 * neighbour is slot i + par - 1 of the other colour, the right one slot i + par.
+	 */
+	t.dst[JD__FROM_UP] = y > 0 ? lv->msg[JD__FROM_DOWN] : NULL;
+	t.off[JD__FROM_UP] = y > 0 ? jd__bp_row(lv, nd, y - 1, other) : 0;
+	t.dst[JD__FROM_DOWN] = y < lv->h - 1 ? lv->msg[JD__FROM_UP] : NULL;
+	t.off[JD__FROM_DOWN] = y < lv->h - 1 ? jd__bp_row(lv, nd, y + 1, other) : 0;
+	t.dst[JD__FROM_LEFT] = lv->msg[JD__FROM_RIGHT];
+	t.off[JD__FROM_LEFT] = same + par - 1;
+	t.dst[JD__FROM_RIGHT] = lv->msg[JD__FROM_LEFT];
+	t.off[JD__FROM_RIGHT] = same + par;
 
 	for (int i0 = 0; i0 < n; i0 += CH) {
 		int len = n - i0 < CH ? n - i0 : CH;
 		const float *in[5];
+		struct targets ti = t;
 		size_t s;
-		float mean[CH];
 
 		if (ctx->fp16) {
 			const void *src[5] = {lv->data, lv->msg[0], lv->msg[1], lv->msg[2],
@@ -107,30 +176,10 @@ static void row_update(const struct jd__bp_ctx *ctx, const struct jd__bp_level *
 			}
 			s = lv->hp;
 		}
-		const float *u = in[1], *dn = in[2], *l = in[3], *r = in[4];
-		int other = c ^ 1;
-
-		if (y > 0) {
-			compute_messages(in[0], dn, l, r, s, sc->h, len, nd, ctx->disc_k, mean);
-			store_messages(sc->h, mean, lv->msg[JD__FROM_DOWN],
-				       jd__bp_row(lv, nd, y - 1, other) + i0, lv->hp, len, nd,
-				       ctx->fp16);
+		for (int k = 0; k < JD__NDIR; k++) {
+			ti.off[k] += i0;
 		}
-		if (y < lv->h - 1) {
-			compute_messages(in[0], u, l, r, s, sc->h, len, nd, ctx->disc_k, mean);
-			store_messages(sc->h, mean, lv->msg[JD__FROM_UP],
-				       jd__bp_row(lv, nd, y + 1, other) + i0, lv->hp, len, nd,
-				       ctx->fp16);
-		}
-		/* Left neighbour is slot i + par - 1 of the other colour, right one i + par. */
-		compute_messages(in[0], u, dn, r, s, sc->h, len, nd, ctx->disc_k, mean);
-		store_messages(sc->h, mean, lv->msg[JD__FROM_RIGHT],
-			       jd__bp_row(lv, nd, y, other) + i0 + par - 1, lv->hp, len, nd,
-			       ctx->fp16);
-		compute_messages(in[0], u, dn, l, s, sc->h, len, nd, ctx->disc_k, mean);
-		store_messages(sc->h, mean, lv->msg[JD__FROM_LEFT],
-			       jd__bp_row(lv, nd, y, other) + i0 + par, lv->hp, len, nd,
-			       ctx->fp16);
+		send_chunk(in, s, sc->h, len, nd, ctx->disc_k, &ti, lv->hp, ctx->fp16);
 	}
 }
 
@@ -148,25 +197,42 @@ static void iter_row(void *arg, int y, int worker)
 	row_update(job->ctx, job->lv, y, job->colour, &job->ctx->scratch[worker]);
 }
 
-/* Children start from their parent's messages (coarse-to-fine initialisation). */
+/*
+ * Children start from their parent's messages. Child slot i of row y is x = 2i + par, so its
+ * parent (i, y / 2) alternates colour with i: even slots read one parent colour run, odd slots
+ * the other, both at slot i / 2. Raw copies: fp16 bits need no conversion.
+ */
 static void transfer_row(void *arg, int y, int worker)
 {
 	const struct iter_job *job = arg;
 	const struct jd__bp_ctx *ctx = job->ctx;
 	const struct jd__bp_level *lv = job->lv, *pa = &ctx->lv[job->level + 1];
-	int nd = ctx->nd;
+	int nd = ctx->nd, py = y / 2;
 
 	(void)worker;
 	for (int k = 0; k < JD__NDIR; k++) {
-		for (int x = 0; x < lv->w; x++) {
+		for (int c = 0; c < 2; c++) {
+			int n = jd__bp_count(lv->w, y, c);
+
 			for (int d = 0; d < nd; d++) {
-				size_t from = jd__bp_slot(pa, nd, x / 2, y / 2, d);
-				size_t to = jd__bp_slot(lv, nd, x, y, d);
+				size_t to = jd__bp_row(lv, nd, y, c) + (size_t)d * lv->hp;
+				size_t ev = jd__bp_row(pa, nd, py, py & 1) + (size_t)d * pa->hp;
+				size_t od = jd__bp_row(pa, nd, py, (py + 1) & 1) + (size_t)d * pa->hp;
+
 				if (ctx->fp16) {
-					((uint16_t *)lv->msg[k])[to] =
-						((const uint16_t *)pa->msg[k])[from];
+					uint16_t *dst = (uint16_t *)lv->msg[k] + to;
+					const uint16_t *a = (const uint16_t *)pa->msg[k] + ev;
+					const uint16_t *b = (const uint16_t *)pa->msg[k] + od;
+					for (int i = 0; i < n; i++) {
+						dst[i] = (i & 1) ? b[i >> 1] : a[i >> 1];
+					}
 				} else {
-					((float *)lv->msg[k])[to] = ((const float *)pa->msg[k])[from];
+					float *dst = (float *)lv->msg[k] + to;
+					const float *a = (const float *)pa->msg[k] + ev;
+					const float *b = (const float *)pa->msg[k] + od;
+					for (int i = 0; i < n; i++) {
+						dst[i] = (i & 1) ? b[i >> 1] : a[i >> 1];
+					}
 				}
 			}
 		}

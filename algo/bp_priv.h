@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bp.h"
 #include "jd_half.h"
@@ -11,7 +12,7 @@
 enum { JD__FROM_UP, JD__FROM_DOWN, JD__FROM_LEFT, JD__FROM_RIGHT, JD__NDIR };
 
 /* Pixels per vectorised chunk of one checkerboard row: 32 floats per disparity row of h. */
-#define JD__BP_CHUNK 32
+#define JD__BP_CHUNK 128
 
 /*
  * One pyramid level. Row y of colour c = (x + y) & 1 holds pixels x = 2i + ((y + c) & 1) at
@@ -26,8 +27,9 @@ struct jd__bp_level {
 };
 
 struct jd__bp_scratch {
-	float *in[5]; /* fp16 mode: converted data + 4 incoming, [nd][CHUNK] */
-	float *h;     /* [nd][CHUNK] */
+	float *in[5];  /* fp16 mode: converted data + 4 incoming, [nd][CHUNK] */
+	float *h;      /* [4 messages][nd][CHUNK] */
+	float *row[6]; /* one image row each, for the per-row helpers */
 };
 
 struct jd__bp_ctx {
@@ -49,6 +51,37 @@ static inline size_t jd__bp_slot(const struct jd__bp_level *lv, int nd, int x, i
 static inline size_t jd__bp_row(const struct jd__bp_level *lv, int nd, int y, int c)
 {
 	return (size_t)(2 * y + c) * nd * lv->hp + 1;
+}
+
+/* n values of one storage row as float (fp16 converted), written so it vectorises. */
+static inline void jd__bp_load(const void *base, size_t off, float *restrict dst, int n, int fp16)
+{
+	if (fp16) {
+		const uint16_t *src = (const uint16_t *)base + off;
+		for (int i = 0; i < n; i++) {
+			dst[i] = jd_half_to_float(src[i]);
+		}
+	} else {
+		memcpy(dst, (const float *)base + off, sizeof(float) * n);
+	}
+}
+
+static inline void jd__bp_store(void *base, size_t off, const float *restrict src, int n, int fp16)
+{
+	if (fp16) {
+		uint16_t *dst = (uint16_t *)base + off;
+		for (int i = 0; i < n; i++) {
+			dst[i] = jd_float_to_half(src[i]);
+		}
+	} else {
+		memcpy((float *)base + off, src, sizeof(float) * n);
+	}
+}
+
+/* Pixels of colour c in row y: x = 2i + ((y + c) & 1) < w. */
+static inline int jd__bp_count(int w, int y, int c)
+{
+	return (w - ((y + c) & 1) + 1) / 2;
 }
 
 static inline float jd__bp_get(const void *base, size_t i, int fp16)

@@ -5,32 +5,46 @@ struct select_job {
 	struct jd_disp *out;
 };
 
+/* argmin over d of D + up + down + left + right, one colour run at a time (vectorises). */
 static void select_row(void *arg, int y, int worker)
 {
 	const struct select_job *job = arg;
 	const struct jd__bp_ctx *ctx = job->ctx;
 	const struct jd__bp_level *lv = &ctx->lv[0];
+	const struct jd__bp_scratch *sc = &ctx->scratch[worker];
 	float *out = jd_disp_row(job->out, y);
+	float *best = sc->row[5];
+	int *bestd = (int *)sc->h;
 	int nd = ctx->nd;
 
-	(void)worker;
-	for (int x = 0; x < lv->w; x++) {
-		int best = 0;
-		float bestv = 0.0f;
+	for (int c = 0; c < 2; c++) {
+		int par = (y + c) & 1, n = jd__bp_count(lv->w, y, c);
+		size_t row = jd__bp_row(lv, nd, y, c);
 
+		for (int i = 0; i < n; i++) {
+			best[i] = INFINITY;
+			bestd[i] = 0;
+		}
 		for (int d = 0; d < nd; d++) {
-			size_t i = jd__bp_slot(lv, nd, x, y, d);
-			float v = jd__bp_get(lv->data, i, ctx->fp16) +
-				  jd__bp_get(lv->msg[JD__FROM_UP], i, ctx->fp16) +
-				  jd__bp_get(lv->msg[JD__FROM_DOWN], i, ctx->fp16) +
-				  jd__bp_get(lv->msg[JD__FROM_LEFT], i, ctx->fp16) +
-				  jd__bp_get(lv->msg[JD__FROM_RIGHT], i, ctx->fp16);
-			if (d == 0 || v < bestv) {
-				bestv = v;
-				best = d;
+			size_t off = row + (size_t)d * lv->hp;
+			const float *D = sc->row[0], *U = sc->row[1], *N = sc->row[2];
+			const float *L = sc->row[3], *R = sc->row[4];
+
+			jd__bp_load(lv->data, off, sc->row[0], n, ctx->fp16);
+			for (int k = 0; k < JD__NDIR; k++) {
+				jd__bp_load(lv->msg[k], off, sc->row[k + 1], n, ctx->fp16);
+			}
+			for (int i = 0; i < n; i++) {
+				float v = D[i] + U[i] + N[i] + L[i] + R[i];
+				int better = v < best[i];
+
+				best[i] = better ? v : best[i];
+				bestd[i] = better ? d : bestd[i];
 			}
 		}
-		out[x] = (float)(ctx->p->min_disp + best);
+		for (int i = 0; i < n; i++) {
+			out[2 * i + par] = (float)(ctx->p->min_disp + bestd[i]);
+		}
 	}
 }
 

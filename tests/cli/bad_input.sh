@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Bad input through the CLI: each case must exit with the right code, print one line naming
+# the file, option or value, and leave the output path untouched.
+# usage: bad_input.sh JETDEPTH
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+cases=0
+
+"$bin" synth "$tmp/l.pgm" "$tmp/r.pgm" "$tmp/gt.pfm" --size 96x64 --ndisp 16 || exit 1
+"$bin" synth "$tmp/small.pgm" "$tmp/small_r.pgm" --size 64x48 --ndisp 16 || exit 1
+printf 'XX\n1 1\n255\n\0' >"$tmp/magic.pgm"
+head -c 200 "$tmp/l.pgm" >"$tmp/trunc.pgm"
+printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR' >"$tmp/trunc.png"
+printf '\xff\xd8\xff\xe0garbage' >"$tmp/corrupt.jpg"
+printf 'Pf\n96 64\n-1\n' >"$tmp/trunc.pfm"
+mkdir -p "$tmp/gtdir"
+
+# expect CODE NEEDLE -- ARGS...: run, check the exit code, stderr and the output file.
+expect() {
+	local code=$1 needle=$2
+	shift 3
+	cases=$((cases + 1))
+	printf 'old' >"$tmp/out.pfm"
+	"$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	local rc=$?
+	if [ "$rc" -ne "$code" ]; then
+		echo "FAIL: jetdepth $*: exit $rc, want $code"; cat "$tmp/stderr"
+		fails=$((fails + 1)); return
+	fi
+	if ! grep -qF -- "$needle" "$tmp/stderr"; then
+		echo "FAIL: jetdepth $*: stderr lacks '$needle':"; cat "$tmp/stderr"
+		fails=$((fails + 1)); return
+	fi
+	if [ "$(cat "$tmp/out.pfm")" != "old" ] || ls "$tmp"/out.pfm.tmp.* >/dev/null 2>&1; then
+		echo "FAIL: jetdepth $*: the output path was touched"
+		fails=$((fails + 1)); return
+	fi
+	echo "ok: jetdepth $* -> $rc: $(head -n 1 "$tmp/stderr")"
+}
+
+L=$tmp/l.pgm R=$tmp/r.pgm O=$tmp/out.pfm
+expect 1 "$tmp/missing.pgm: cannot open" -- match "$tmp/missing.pgm" "$R" -o "$O" --ndisp 16
+expect 1 "$tmp/magic.pgm: unknown image format" -- match "$tmp/magic.pgm" "$R" -o "$O" --ndisp 16
+expect 1 "$tmp/trunc.pgm: truncated" -- match "$L" "$tmp/trunc.pgm" -o "$O" --ndisp 16
+expect 1 "$tmp/trunc.png" -- match "$tmp/trunc.png" "$R" -o "$O" --ndisp 16
+expect 1 "$tmp/corrupt.jpg" -- match "$L" "$tmp/corrupt.jpg" -o "$O" --ndisp 16
+expect 1 "a stereo pair must match" -- match "$L" "$tmp/small.pgm" -o "$O" --ndisp 16
+expect 2 "--ndisp 0" -- match "$L" "$R" -o "$O" --ndisp 0
+expect 2 "--ndisp 200: with --min-disp 0 it exceeds the image width 96" -- match "$L" "$R" -o "$O" --ndisp 200
+expect 2 "--ndisp abc: not a whole number" -- match "$L" "$R" -o "$O" --ndisp abc
+expect 2 "--window 0" -- match "$L" "$R" -o "$O" --algo sad --ndisp 16 --window 0
+expect 2 "--window 4" -- match "$L" "$R" -o "$O" --algo sad --ndisp 16 --window 4
+expect 2 "--p2 5: must be larger than --p1" -- match "$L" "$R" -o "$O" --ndisp 16 --p1 10 --p2 5
+expect 2 "--p2 100000: too large" -- match "$L" "$R" -o "$O" --ndisp 16 --p2 100000
+expect 2 "--p1 -3" -- match "$L" "$R" -o "$O" --ndisp 16 --p1 -3
+expect 2 "--algo foo" -- match "$L" "$R" -o "$O" --algo foo
+expect 2 "--levels 0" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --levels 0
+expect 2 "--lambda nan" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --lambda nan
+expect 2 "--threads 0" -- match "$L" "$R" -o "$O" --threads 0
+expect 2 "need LEFT RIGHT" -- match "$L" -o "$O"
+expect 2 "unrecognized option" -- match "$L" "$R" -o "$O" --bogus
+expect 2 "unknown command 'frobnicate'" -- frobnicate
+expect 1 "/nonexistent-dir/out.pfm" -- match "$L" "$R" -o /nonexistent-dir/out.pfm --ndisp 16
+expect 1 "unknown output format" -- match "$L" "$R" -o "$tmp/out.bmp" --ndisp 16
+expect 1 "gt.pfm: cannot open" -- eval "$tmp/gt.pfm" "$tmp/gtdir"
+expect 1 "$tmp/trunc.pfm: truncated" -- eval "$tmp/trunc.pfm" "$tmp"
+expect 1 "not a gray PFM" -- eval "$L" "$tmp"
+expect 2 "--frames -1" -- run --frames -1
+expect 2 "--size 10: expected WIDTHxHEIGHT" -- run --size 10
+
+# A good run still works and replaces the old output atomically.
+printf 'old' >"$O"
+if "$bin" match -q "$L" "$R" -o "$O" --ndisp 16 && [ "$(head -c 2 "$O")" = "Pf" ]; then
+	echo "ok: a good run writes the PFM"
+else
+	echo "FAIL: the good run did not write the PFM"; fails=$((fails + 1))
+fi
+echo "$((cases + 1 - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The CLI's everyday paths: --help everywhere, exit codes, match -> eval on the synthetic
+# scene, every output format, the demo run, and a one-case bench table.
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 n=0
+check() { # check DESCRIPTION COMMAND...
+	local what=$1; shift
+	n=$((n + 1))
+	if "$@" >"$tmp/log" 2>&1; then echo "ok: $what"; else
+		echo "FAIL: $what"; cat "$tmp/log"; fails=$((fails + 1)); fi
+}
+for c in "" run match eval bench synth; do
+	check "help $c" bash -c "'$bin' $c --help | grep -q usage"
+done
+check "version" bash -c "'$bin' --version | grep -q '^jetdepth '"
+"$bin" synth "$tmp/l.pgm" "$tmp/r.pgm" "$tmp/gt.pfm" --size 200x120 --ndisp 32
+mkdir -p "$tmp/truth" && cp "$tmp/gt.pfm" "$tmp/truth/"
+for a in sgm bp sad; do
+	check "match $a writes pfm, png and colour" "$bin" match -q "$tmp/l.pgm" "$tmp/r.pgm" \
+		-o "$tmp/$a.pfm" --color "$tmp/$a.color.png" --algo $a --ndisp 32
+	check "match $a png16" "$bin" match -q "$tmp/l.pgm" "$tmp/r.pgm" -o "$tmp/$a.png" \
+		--algo $a --ndisp 32
+	check "png16 is 16-bit" bash -c "[ \"\$(od -An -tu1 -j24 -N1 '$tmp/$a.png' | tr -d ' ')\" = 16 ]"
+	check "eval $a on the synthetic truth under 10%" "$bin" eval "$tmp/$a.pfm" "$tmp/truth" \
+		--max-bad 10
+done
+check "eval fails above the limit" bash -c "! '$bin' eval '$tmp/sad.pfm' '$tmp/truth' --max-bad 0"
+check "run 2 frames" bash -c "'$bin' run --frames 2 --size 160x120 --ndisp 32 | grep -q '2 frame(s)'"
+check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
+check "bench one case" bash -c "'$bin' bench --algo sad --size 160x120 --ndisp 32 --runs 1 | grep -q 'sad 11x11'"
+check "run stops on SIGTERM" bash -c "'$bin' run --size 160x120 --ndisp 32 >'$tmp/run.log' & pid=\$!; sleep 1; kill -TERM \$pid; wait \$pid; grep -q 'frame(s)' '$tmp/run.log'"
+echo "$((n - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,56 @@
+/*
+ * A small ztest-like harness: checks that report file:line and a message, and a skip that
+ * exits 77 (CTest SKIP_RETURN_CODE) after saying why.
+ */
+#ifndef JD_TESTS_JD_TEST_H
+#define JD_TESTS_JD_TEST_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int jd_test_failures;
+
+#define JD_CHECK(cond, ...)                                                                   \
+	do {                                                                                  \
+		if (!(cond)) {                                                                \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,      \
+				#cond);                                                       \
+			fprintf(stderr, __VA_ARGS__);                                         \
+			fputc('\n', stderr);                                                  \
+			jd_test_failures++;                                                   \
+		}                                                                             \
+	} while (0)
+
+#define JD_SKIP(...)                                                                          \
+	do {                                                                                  \
+		printf("SKIP: ");                                                             \
+		printf(__VA_ARGS__);                                                          \
+		printf("\n");                                                                 \
+		exit(77);                                                                     \
+	} while (0)
+
+/* Print a summary and turn the failure count into the exit code. */
+static inline int jd_test_done(const char *name)
+{
+	if (jd_test_failures) {
+		fprintf(stderr, "%s: %d check(s) failed\n", name, jd_test_failures);
+		return 1;
+	}
+	printf("%s: all checks passed\n", name);
+	return 0;
+}
+
+/* Deterministic pseudo-random bytes for test images (xorshift32). */
+static inline unsigned jd_test_rand(unsigned *state)
+{
+	unsigned x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*state = x;
+	return x;
+}
+
+#endif

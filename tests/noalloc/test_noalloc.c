@@ -1,0 +1,92 @@
+/*
+ * After boot the frame loop allocates nothing. glibc lets a program interpose malloc and
+ * friends; these wrappers count every call (libc's own internal calls included) and forward
+ * to glibc's implementation.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "daemon.h"
+#include "jd_test.h"
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+
+static volatile long allocations;
+
+void *malloc(size_t n)
+{
+	allocations++;
+	return __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t m)
+{
+	allocations++;
+	return __libc_calloc(n, m);
+}
+
+void *realloc(void *p, size_t n)
+{
+	allocations++;
+	return __libc_realloc(p, n);
+}
+
+void *aligned_alloc(size_t a, size_t n)
+{
+	allocations++;
+	return __libc_memalign(a, n);
+}
+
+int posix_memalign(void **out, size_t a, size_t n)
+{
+	allocations++;
+	*out = __libc_memalign(a, n);
+	return *out ? 0 : 12;
+}
+
+void free(void *p)
+{
+	__libc_free(p);
+}
+
+int main(void)
+{
+	static const enum jd_algo algos[] = {JD_ALGO_SGM, JD_ALGO_BP, JD_ALGO_SAD};
+
+	for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
+		for (int fp16 = 0; fp16 <= (algos[a] == JD_ALGO_BP); fp16++) {
+			struct jd_match_params p;
+			struct jd_daemon d;
+			struct jd_frame_stats st;
+			long before;
+
+			jd_params_default(&p, algos[a], 32);
+			p.bp.fp16 = fp16;
+			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL) == 0, "boot");
+			/* Boot may allocate (threads, stdio); from here on nothing may. */
+			before = allocations;
+			for (int i = 0; i < 12; i++) {
+				JD_CHECK(jd_daemon_step(&d, &st) == 0, "frame %d", i);
+			}
+			JD_CHECK(allocations == before, "%s%s: %ld allocation(s) in 12 frames",
+				 jd_algo_name(algos[a]), fp16 ? " fp16" : "",
+				 allocations - before);
+			JD_CHECK(st.bad1 < 20.0, "the frames were real work: bad1 %.1f%%", st.bad1);
+			/* The sealed arena refuses any late request. */
+			void *late;
+			JD_CHECK(jd_arena_take(&d.boot.arena, 16, "late", &late) == -EPERM,
+				 "sealed");
+			jd_daemon_deinit(&d);
+		}
+	}
+	/* The counter works: an allocation is seen. */
+	long before = allocations;
+	void *x = malloc(10);
+	JD_CHECK(allocations == before + 1 && x, "the interposer counts");
+	free(x);
+	return jd_test_done("noalloc.frame_loop");
+}

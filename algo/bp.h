@@ -9,9 +9,10 @@
  *            a disparity that leaves the right image costs lambda * data_k (the truncation).
  *   coarse   sum of the 2x2 children in the order (0,0) (1,0) (0,1) (1,1), absent ones skipped.
  *   message  to neighbour q: h = D + the three other incoming in the order up, down, left,
- *            right; forward then backward pass with slope 1; cap at min h + disc_k; subtract
- *            the mean (sum in ascending d, divided by ndisp). Messages into a pixel from outside
- *            the image are 0.
+ *            right; forward pass with slope 1 (ascending d); backward pass with slope 1 and the
+ *            cap at min h + disc_k (descending d), summing the capped values in that same
+ *            descending order; subtract sum / ndisp. Messages into a pixel from outside the
+ *            image are 0.
  *   output   argmin over d of D + up + down + left + right; ties to the smaller d.
  */
 #ifndef JD_ALGO_BP_H

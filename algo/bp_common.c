@@ -9,19 +9,20 @@ static inline float minf(float a, float b)
 
 void jd_bp_message_1d(float *h, int nd, float disc_k)
 {
-	float lo, sum = 0.0f, mean;
+	float lo, cap, sum = 0.0f, mean;
 
+	/* The minimum of h is also the minimum after both passes, so the cap is known early. */
+	lo = h[0];
 	for (int d = 1; d < nd; d++) {
 		h[d] = minf(h[d], h[d - 1] + 1.0f);
-	}
-	lo = h[nd - 1];
-	for (int d = nd - 2; d >= 0; d--) {
-		h[d] = minf(h[d], h[d + 1] + 1.0f);
 		lo = minf(lo, h[d]);
 	}
-	lo += disc_k;
-	for (int d = 0; d < nd; d++) {
-		h[d] = minf(h[d], lo);
+	cap = lo + disc_k;
+	/* Backward pass, cap and sum in one descending sweep (capping inside is exact). */
+	h[nd - 1] = minf(h[nd - 1], cap);
+	sum = h[nd - 1];
+	for (int d = nd - 2; d >= 0; d--) {
+		h[d] = minf(minf(h[d], h[d + 1] + 1.0f), cap);
 		sum += h[d];
 	}
 	mean = sum / (float)nd;

@@ -17,11 +17,12 @@ static inline float minf(float a, float b)
  */
 static inline void build_forward(const float *restrict dat, const float *restrict u,
 				 const float *restrict dn, const float *restrict l,
-				 const float *restrict r, size_t s, float *restrict h, int len,
-				 int nd)
+				 const float *restrict r, size_t s, float *restrict h,
+				 float *restrict lo, int len, int nd)
 {
 	/* The previous disparity's values live in small local arrays the vectoriser can see. */
 	float pu[CH], pd[CH], pl[CH], pr[CH];
+	float mu[CH], md[CH], ml[CH], mr[CH];
 
 	for (int d = 0; d < nd; d++) {
 		const float *D = dat + (size_t)d * s, *U = u + (size_t)d * s;
@@ -33,6 +34,7 @@ static inline void build_forward(const float *restrict dat, const float *restric
 		if (d == 0) {
 			for (int j = 0; j < len; j++) {
 				pu[j] = pd[j] = pl[j] = pr[j] = 0.0f;
+				mu[j] = md[j] = ml[j] = mr[j] = INFINITY;
 			}
 		}
 		for (int j = 0; j < len; j++) {
@@ -43,55 +45,60 @@ static inline void build_forward(const float *restrict dat, const float *restric
 			pd[j] = minf(du + L[j] + R[j], pd[j] + step);
 			pl[j] = minf(dud + R[j], pl[j] + step);
 			pr[j] = minf(dud + L[j], pr[j] + step);
+			mu[j] = minf(mu[j], pu[j]);
+			md[j] = minf(md[j], pd[j]);
+			ml[j] = minf(ml[j], pl[j]);
+			mr[j] = minf(mr[j], pr[j]);
 			hu[j] = pu[j];
 			hd[j] = pd[j];
 			hl[j] = pl[j];
 			hr[j] = pr[j];
 		}
 	}
+	for (int j = 0; j < len; j++) {
+		lo[j] = mu[j];
+		lo[CH + j] = md[j];
+		lo[2 * CH + j] = ml[j];
+		lo[3 * CH + j] = mr[j];
+	}
 }
 
 /*
- * Passes 2-4 of jd_bp_message_1d() on every column j of one h, then the store with the mean
- * subtracted (converted to half in fp16 mode).
+ * The rest of jd_bp_message_1d() on every column j of one h: backward pass with the cap and
+ * the descending sum fused, then the store with the mean subtracted (half in fp16 mode).
  */
-static inline void finish_store(float *restrict h, int len, int nd, float disc_k, void *dst,
-				size_t off, size_t ds, int fp16)
+static inline void finish_store(float *restrict h, const float *restrict lo, int len, int nd,
+				float disc_k, void *dst, size_t off, size_t ds, int fp16)
 {
-	float lo[CH], sum[CH];
+	float cap[CH], sum[CH];
 
 	for (int j = 0; j < len; j++) {
-		lo[j] = h[(nd - 1) * CH + j];
+		cap[j] = lo[j] + disc_k;
+		h[(nd - 1) * CH + j] = minf(h[(nd - 1) * CH + j], cap[j]);
+		sum[j] = h[(nd - 1) * CH + j];
 	}
 	for (int d = nd - 2; d >= 0; d--) {
+		float *hd = h + (size_t)d * CH;
+		const float *hn = hd + CH;
+
 		for (int j = 0; j < len; j++) {
-			h[d * CH + j] = minf(h[d * CH + j], h[(d + 1) * CH + j] + 1.0f);
-			lo[j] = minf(lo[j], h[d * CH + j]);
+			hd[j] = minf(minf(hd[j], hn[j] + 1.0f), cap[j]);
+			sum[j] += hd[j];
 		}
 	}
 	for (int j = 0; j < len; j++) {
-		lo[j] += disc_k;
-		sum[j] = 0.0f;
-	}
-	for (int d = 0; d < nd; d++) {
-		for (int j = 0; j < len; j++) {
-			h[d * CH + j] = minf(h[d * CH + j], lo[j]);
-			sum[j] += h[d * CH + j];
-		}
-	}
-	for (int j = 0; j < len; j++) {
-		lo[j] = sum[j] / (float)nd; /* the mean */
+		sum[j] = sum[j] / (float)nd; /* the mean */
 	}
 	for (int d = 0; d < nd; d++) {
 		if (fp16) {
 			uint16_t *o = (uint16_t *)dst + off + (size_t)d * ds;
 			for (int j = 0; j < len; j++) {
-				o[j] = jd_float_to_half(h[d * CH + j] - lo[j]);
+				o[j] = jd_float_to_half(h[d * CH + j] - sum[j]);
 			}
 		} else {
 			float *o = (float *)dst + off + (size_t)d * ds;
 			for (int j = 0; j < len; j++) {
-				o[j] = h[d * CH + j] - lo[j];
+				o[j] = h[d * CH + j] - sum[j];
 			}
 		}
 	}
@@ -107,10 +114,12 @@ struct targets {
 static void send_chunk(const float *const in[5], size_t s, float *h, int len, int nd,
 		       float disc_k, const struct targets *t, size_t ds, int fp16)
 {
+	float lo[JD__NDIR * CH];
+
 	if (len == CH) {
-		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, CH, nd);
+		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, lo, CH, nd);
 	} else {
-		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, len, nd);
+		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, lo, len, nd);
 	}
 	for (int k = 0; k < JD__NDIR; k++) {
 		float *hk = h + (size_t)k * nd * CH;
@@ -119,9 +128,10 @@ static void send_chunk(const float *const in[5], size_t s, float *h, int len, in
 			continue;
 		}
 		if (len == CH) {
-			finish_store(hk, CH, nd, disc_k, t->dst[k], t->off[k], ds, fp16);
+			finish_store(hk, lo + k * CH, CH, nd, disc_k, t->dst[k], t->off[k], ds, fp16);
 		} else {
-			finish_store(hk, len, nd, disc_k, t->dst[k], t->off[k], ds, fp16);
+			finish_store(hk, lo + k * CH, len, nd, disc_k, t->dst[k], t->off[k], ds,
+				     fp16);
 		}
 	}
 }
@@ -187,14 +197,15 @@ struct iter_job {
 	const struct jd__bp_ctx *ctx;
 	const struct jd__bp_level *lv;
 	int level;
-	int colour;
+	int iter;
 };
 
 static void iter_row(void *arg, int y, int worker)
 {
 	const struct iter_job *job = arg;
 
-	row_update(job->ctx, job->lv, y, job->colour, &job->ctx->scratch[worker]);
+	/* Iteration t updates the pixels with (x + y + t) even, i.e. colour t & 1. */
+	row_update(job->ctx, job->lv, y, job->iter & 1, &job->ctx->scratch[worker]);
 }
 
 /*
@@ -202,39 +213,67 @@ static void iter_row(void *arg, int y, int worker)
  * parent (i, y / 2) alternates colour with i: even slots read one parent colour run, odd slots
  * the other, both at slot i / 2. Raw copies: fp16 bits need no conversion.
  */
+static void copy_run(const struct jd__bp_ctx *ctx, const struct jd__bp_level *lv, int k, int y,
+		     int c, int i0, int i1)
+{
+	const struct jd__bp_level *pa = lv + 1;
+	int nd = ctx->nd, py = y / 2;
+	size_t es = ctx->fp16 ? sizeof(uint16_t) : sizeof(float);
+
+	for (int d = 0; d < nd; d++) {
+		char *dst = (char *)lv->msg[k] + es * (jd__bp_row(lv, nd, y, c) + (size_t)d * lv->hp);
+		const char *a = (const char *)pa->msg[k] +
+				es * (jd__bp_row(pa, nd, py, py & 1) + (size_t)d * pa->hp);
+		const char *b = (const char *)pa->msg[k] +
+				es * (jd__bp_row(pa, nd, py, (py + 1) & 1) + (size_t)d * pa->hp);
+
+		if (ctx->fp16) {
+			uint16_t *o = (uint16_t *)dst;
+			for (int i = i0; i < i1; i++) {
+				o[i] = ((const uint16_t *)((i & 1) ? b : a))[i >> 1];
+			}
+		} else if (i0 == 0) {
+			/* Whole runs: two strided loops the compiler vectorises. */
+			float *o = (float *)dst;
+			for (int m = 0; 2 * m < i1; m++) {
+				o[2 * m] = ((const float *)a)[m];
+			}
+			for (int m = 0; 2 * m + 1 < i1; m++) {
+				o[2 * m + 1] = ((const float *)b)[m];
+			}
+		} else {
+			float *o = (float *)dst;
+			for (int i = i0; i < i1; i++) {
+				o[i] = ((const float *)((i & 1) ? b : a))[i >> 1];
+			}
+		}
+	}
+}
+
+/*
+ * Iteration 0 (colour 0 sends) overwrites every message a colour-1 pixel receives from inside
+ * the image, so colour 1 needs its parent's values only where a neighbour is missing: on the
+ * first and last row and column. The rest of colour 1 is left alone (half the copy traffic).
+ */
 static void transfer_row(void *arg, int y, int worker)
 {
 	const struct iter_job *job = arg;
-	const struct jd__bp_ctx *ctx = job->ctx;
-	const struct jd__bp_level *lv = job->lv, *pa = &ctx->lv[job->level + 1];
-	int nd = ctx->nd, py = y / 2;
+	const struct jd__bp_level *lv = job->lv;
+	int n0 = jd__bp_count(lv->w, y, 0), n1 = jd__bp_count(lv->w, y, 1);
+	int par1 = (y + 1) & 1;
 
 	(void)worker;
 	for (int k = 0; k < JD__NDIR; k++) {
-		for (int c = 0; c < 2; c++) {
-			int n = jd__bp_count(lv->w, y, c);
-
-			for (int d = 0; d < nd; d++) {
-				size_t to = jd__bp_row(lv, nd, y, c) + (size_t)d * lv->hp;
-				size_t ev = jd__bp_row(pa, nd, py, py & 1) + (size_t)d * pa->hp;
-				size_t od = jd__bp_row(pa, nd, py, (py + 1) & 1) + (size_t)d * pa->hp;
-
-				if (ctx->fp16) {
-					uint16_t *dst = (uint16_t *)lv->msg[k] + to;
-					const uint16_t *a = (const uint16_t *)pa->msg[k] + ev;
-					const uint16_t *b = (const uint16_t *)pa->msg[k] + od;
-					for (int i = 0; i < n; i++) {
-						dst[i] = (i & 1) ? b[i >> 1] : a[i >> 1];
-					}
-				} else {
-					float *dst = (float *)lv->msg[k] + to;
-					const float *a = (const float *)pa->msg[k] + ev;
-					const float *b = (const float *)pa->msg[k] + od;
-					for (int i = 0; i < n; i++) {
-						dst[i] = (i & 1) ? b[i >> 1] : a[i >> 1];
-					}
-				}
-			}
+		copy_run(job->ctx, lv, k, y, 0, 0, n0);
+		if (y == 0 || y == lv->h - 1) {
+			copy_run(job->ctx, lv, k, y, 1, 0, n1);
+			continue;
+		}
+		if (par1 == 0 && n1 > 0) {
+			copy_run(job->ctx, lv, k, y, 1, 0, 1); /* x = 0 */
+		}
+		if (n1 > 0 && 2 * (n1 - 1) + par1 == lv->w - 1) {
+			copy_run(job->ctx, lv, k, y, 1, n1 - 1, n1); /* x = w - 1 */
 		}
 	}
 }
@@ -252,9 +291,13 @@ void jd__bp_run_level(const struct jd__bp_ctx *ctx, int level, const struct jd_e
 	} else {
 		jd_exec_run(ex, lv->h, transfer_row, &job);
 	}
-	/* Iteration t updates the pixels with (x + y + t) even, i.e. colour t & 1. */
+	/*
+	 * One parallel sweep per iteration. A wavefront over bands (several iterations in
+	 * flight, to keep rows in cache) measured no faster: the update is compute-bound
+	 * (docs/perf.md).
+	 */
 	for (int t = 0; t < ctx->p->bp.iters; t++) {
-		job.colour = t & 1;
+		job.iter = t;
 		jd_exec_run(ex, lv->h, iter_row, &job);
 	}
 }

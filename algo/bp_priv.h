@@ -78,6 +78,18 @@ static inline void jd__bp_store(void *base, size_t off, const float *restrict sr
 	}
 }
 
+/* Float storage is read in place; fp16 is converted into buf first. */
+static inline void jd__bp_view(const void *base, size_t off, float *buf, int n, int fp16,
+			       const float **out)
+{
+	if (fp16) {
+		jd__bp_load(base, off, buf, n, 1);
+		*out = buf;
+	} else {
+		*out = (const float *)base + off;
+	}
+}
+
 /* Pixels of colour c in row y: x = 2i + ((y + c) & 1) < w. */
 static inline int jd__bp_count(int w, int y, int c)
 {

@@ -60,7 +60,6 @@ static void coarse_row(const struct jd__bp_ctx *ctx, int level, int y,
 {
 	const struct jd__bp_level *f = &ctx->lv[level - 1], *k = &ctx->lv[level];
 	int nd = ctx->nd, has_b1 = 2 * y + 1 < f->h;
-	float *c00 = sc->row[0], *c10 = sc->row[1], *c01 = sc->row[2], *c11 = sc->row[3];
 
 	for (int c = 0; c < 2; c++) {
 		int par = (y + c) & 1, n = jd__bp_count(k->w, y, c);
@@ -69,22 +68,27 @@ static void coarse_row(const struct jd__bp_ctx *ctx, int level, int y,
 		for (int d = 0; d < nd; d++) {
 			size_t dd = (size_t)d * f->hp;
 
-			jd__bp_load(f->data, jd__bp_row(f, nd, 2 * y, 0) + dd, c00, nf, ctx->fp16);
-			jd__bp_load(f->data, jd__bp_row(f, nd, 2 * y, 1) + dd, c10, nf, ctx->fp16);
+			const float *c00, *c10, *c01 = NULL, *c11 = NULL;
+
+			jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y, 0) + dd, sc->row[0], nf,
+				    ctx->fp16, &c00);
+			jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y, 1) + dd, sc->row[1], nf,
+				    ctx->fp16, &c10);
 			if (has_b1) {
-				jd__bp_load(f->data, jd__bp_row(f, nd, 2 * y + 1, 1) + dd, c01, nf,
-					    ctx->fp16);
-				jd__bp_load(f->data, jd__bp_row(f, nd, 2 * y + 1, 0) + dd, c11, nf,
-					    ctx->fp16);
+				jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y + 1, 1) + dd, sc->row[2],
+					    nf, ctx->fp16, &c01);
+				jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y + 1, 0) + dd, sc->row[3],
+					    nf, ctx->fp16, &c11);
 			}
 			for (int i = 0; i < n; i++) {
 				int s = 2 * i + par, x = 2 * s; /* child slot, child x of a = 0 */
 				int right = x + 1 < f->w;
-				float b10 = c10[s], b11 = c11[s];
+				float b10 = c10[s];
 				float v = 0.0f + c00[s];
 
 				v += right ? b10 : 0.0f;
 				if (has_b1) {
+					float b11 = c11[s];
 					v += c01[s];
 					v += right ? b11 : 0.0f;
 				}

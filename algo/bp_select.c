@@ -27,13 +27,13 @@ static void select_row(void *arg, int y, int worker)
 		}
 		for (int d = 0; d < nd; d++) {
 			size_t off = row + (size_t)d * lv->hp;
-			const float *D = sc->row[0], *U = sc->row[1], *N = sc->row[2];
-			const float *L = sc->row[3], *R = sc->row[4];
+			const float *in[5];
 
-			jd__bp_load(lv->data, off, sc->row[0], n, ctx->fp16);
+			jd__bp_view(lv->data, off, sc->row[0], n, ctx->fp16, &in[0]);
 			for (int k = 0; k < JD__NDIR; k++) {
-				jd__bp_load(lv->msg[k], off, sc->row[k + 1], n, ctx->fp16);
+				jd__bp_view(lv->msg[k], off, sc->row[k + 1], n, ctx->fp16, &in[k + 1]);
 			}
+			const float *D = in[0], *U = in[1], *N = in[2], *L = in[3], *R = in[4];
 			for (int i = 0; i < n; i++) {
 				float v = D[i] + U[i] + N[i] + L[i] + R[i];
 				int better = v < best[i];

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "bp_priv.h"
+#include "jd_compiler.h"
 
 #define CH JD__BP_CHUNK
 
@@ -111,10 +112,33 @@ struct targets {
 };
 
 /* Full chunks get a constant trip count so the compiler drops the loop remainders. */
-static void send_chunk(const float *const in[5], size_t s, float *h, int len, int nd,
+/*
+ * Ask for the destination lines before computing: the stores go to 4 * nd rows scattered
+ * through arrays far larger than the cache, and without this they stall on every line.
+ */
+static void prefetch_targets(const struct targets *t, int len, int nd, size_t ds, int fp16)
+{
+	size_t es = fp16 ? sizeof(uint16_t) : sizeof(float);
+
+	for (int k = 0; k < JD__NDIR; k++) {
+		if (!t->dst[k]) {
+			continue;
+		}
+		for (int d = 0; d < nd; d++) {
+			const char *row = (const char *)t->dst[k] + es * (t->off[k] + (size_t)d * ds);
+			for (size_t b = 0; b < es * (size_t)len; b += 64) {
+				__builtin_prefetch(row + b, 1, 3);
+			}
+		}
+	}
+}
+
+JD_VECTOR_CLONES static void send_chunk(const float *const in[5], size_t s, float *h, int len, int nd,
 		       float disc_k, const struct targets *t, size_t ds, int fp16)
 {
 	float lo[JD__NDIR * CH];
+
+	prefetch_targets(t, len, nd, ds, fp16);
 
 	if (len == CH) {
 		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, lo, CH, nd);

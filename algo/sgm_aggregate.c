@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "jd_carve.h"
+#include "jd_compiler.h"
 
 /*
  * Path costs are int16: every L_r is at most max cost + P2 < 2048 (checked by
@@ -129,7 +130,7 @@ struct sweep_job {
 };
 
 /* dir = +1: rows top to bottom, x left to right; dir = -1: the mirror image. */
-static void run_sweep(const struct sweep_job *job, int which)
+JD_VECTOR_CLONES static void run_sweep(const struct sweep_job *job, int which)
 {
 	const struct jd_match_params *p = job->p;
 	const struct sweep_buf *b = &job->buf[which];

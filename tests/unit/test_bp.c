@@ -64,6 +64,7 @@ static void test_fp16_large(int nd, const struct jd_exec *ex)
 	JD_CHECK(run_matcher(&p, &pr, jd_exec_workers(ex), ex) == 0, "fp16 run");
 	double ok = share_equal(&pr.d, shift + 4, (float)shift);
 	JD_CHECK(ok > 0.95, "fp16 ndisp %d finds the shift on %.3f of the pixels", nd, ok);
+	free_pair(&pr);
 }
 
 int main(void)

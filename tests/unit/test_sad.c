@@ -43,8 +43,10 @@ int main(void)
 	JD_CHECK(share_equal(&pr.d, 14, 9.0f) == 1.0, "min_disp 5");
 
 	/* Too small a workspace is refused, not overrun. */
-	JD_CHECK(jd_sad_ref(&p, &pr.l, &pr.r, &pr.d, malloc(64), 64, NULL) == -ENOMEM,
+	void *tiny = malloc(64);
+	JD_CHECK(jd_sad_ref(&p, &pr.l, &pr.r, &pr.d, tiny, 64, NULL) == -ENOMEM,
 		 "small workspace");
+	free(tiny);
 
 	/* Even window refused by validation with the option named. */
 	p.sad.window = 4;

@@ -14,12 +14,8 @@
 #include "jd_params.h"
 
 /* Census window 9 wide, 7 high: 62 comparisons (centre excluded) fit one uint64. */
-#ifndef JD_CENSUS_W
 #define JD_CENSUS_W 9
-#endif
-#ifndef JD_CENSUS_H
 #define JD_CENSUS_H 7
-#endif
 #define JD_CENSUS_BITS (JD_CENSUS_W * JD_CENSUS_H - 1)
 
 /** Largest matching cost of a cost type (also the cost of a disparity that leaves the image). */

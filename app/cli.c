@@ -67,12 +67,43 @@ static const struct option matcher_options[] = {
 	{"threads", required_argument, NULL, OPT_THREADS},
 };
 
-int jd_cli_add_matcher_options(struct option *opts, int n)
+void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts,
+		  const struct option *cmd_opts, struct jd_match_params *p, int *threads)
 {
+	size_t n = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->argc = argc;
+	c->argv = argv;
+	c->shortopts = shortopts;
+	c->p = p;
+	c->threads = threads;
 	for (size_t i = 0; i < sizeof(matcher_options) / sizeof(matcher_options[0]); i++) {
-		opts[n++] = matcher_options[i];
+		c->opts[n++] = matcher_options[i];
 	}
-	return n;
+	for (; cmd_opts && cmd_opts->name && n < JD_CLI_MAX_OPTIONS - 1; cmd_opts++) {
+		c->opts[n++] = *cmd_opts;
+	}
+	c->opts[n] = (struct option){0};
+	optind = 1;
+}
+
+int jd_cli_next(struct jd_cli *c)
+{
+	int opt;
+
+	while ((opt = getopt_long(c->argc, c->argv, c->shortopts, c->opts, NULL)) != -1) {
+		int rc = jd_cli_matcher_option(opt, optarg, c->p, c->threads);
+
+		if (rc < 0) {
+			return JD_CLI_BAD;
+		}
+		if (rc == 0) {
+			return opt;
+		}
+		c->seen[opt - OPT_ALGO] = 1;
+	}
+	return -1;
 }
 
 int jd_cli_int(const char *opt, const char *arg, int *out)

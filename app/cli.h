@@ -43,8 +43,30 @@ enum {
 	OPT_CMD_BASE, /* commands number their own options from here */
 };
 
-/** Append the matcher options to a getopt_long table; returns the new count. */
-int jd_cli_add_matcher_options(struct option *opts, int n);
+/** Returned by jd_cli_next() for a matcher option with a bad value (message printed). */
+#define JD_CLI_BAD (-2)
+#define JD_CLI_MAX_OPTIONS 64
+
+/* getopt_long over the matcher options plus one command's own (see jd_cli_next). */
+struct jd_cli {
+	int argc;
+	char **argv;
+	const char *shortopts;
+	struct option opts[JD_CLI_MAX_OPTIONS];
+	struct jd_match_params *p;
+	int *threads;
+	char seen[OPT_CMD_BASE - OPT_ALGO]; /* which matcher options were given */
+};
+
+/** Start parsing argv (argv[0] is the command name) with cmd_opts ({0}-terminated). */
+void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts,
+		  const struct option *cmd_opts, struct jd_match_params *p, int *threads);
+
+/**
+ * Apply matcher options as they come and return the next command option (its value in
+ * optarg), -1 at the end (operands start at optind), or JD_CLI_BAD.
+ */
+int jd_cli_next(struct jd_cli *c);
 
 /** Help text for the matcher options. */
 extern const char jd_cli_matcher_help[];

@@ -125,29 +125,23 @@ static void help(FILE *f)
 
 int jd_cmd_bench(int argc, char **argv)
 {
-	struct option opts[64];
-	int n = jd_cli_add_matcher_options(opts, 0);
+	static const struct option cmd_opts[] = {
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"runs", required_argument, NULL, OPT_RUNS},
+		{"baseline", no_argument, NULL, OPT_BASELINE},
+		{"help", no_argument, NULL, OPT_HELP},
+		{0}};
 	struct jd_match_params p;
+	struct jd_cli cli;
 	int threads = jd_workers_cpu_count(), runs = 5, w = 0, h = 0, baseline = 0, custom = 0;
 	int opt, rc;
 
-	opts[n++] = (struct option){"size", required_argument, NULL, OPT_SIZE};
-	opts[n++] = (struct option){"runs", required_argument, NULL, OPT_RUNS};
-	opts[n++] = (struct option){"baseline", no_argument, NULL, OPT_BASELINE};
-	opts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
-	opts[n] = (struct option){0};
 	jd_params_default(&p, JD_ALGO_SGM, 64);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		rc = jd_cli_matcher_option(opt, optarg, &p, &threads);
-		if (rc < 0) {
+	jd_cli_begin(&cli, argc, argv, "h", cmd_opts, &p, &threads);
+	while ((opt = jd_cli_next(&cli)) != -1) {
+		if (opt == JD_CLI_BAD) {
 			return JD_EXIT_USAGE;
-		}
-		if (rc > 0) {
-			custom |= opt == OPT_ALGO || opt == OPT_NDISP;
-			continue;
-		}
-		if (opt == OPT_SIZE) {
+		} else if (opt == OPT_SIZE) {
 			if (jd_cli_size("--size", optarg, &w, &h)) {
 				return JD_EXIT_USAGE;
 			}
@@ -167,6 +161,7 @@ int jd_cmd_bench(int argc, char **argv)
 			return JD_EXIT_USAGE;
 		}
 	}
+	custom |= cli.seen[OPT_ALGO - OPT_ALGO] || cli.seen[OPT_NDISP - OPT_ALGO];
 	printf("%-18s %-8s %11s %6s %7s %10s %10s %12s %10s\n", "matcher", "backend", "size",
 	       "ndisp", "threads", "median ms", "best ms", "Mpix*disp/s", "mem MiB");
 	rc = JD_EXIT_OK;

@@ -30,31 +30,26 @@ static void help(FILE *f)
 
 int jd_cmd_match(int argc, char **argv)
 {
-	struct option opts[64];
-	int n = jd_cli_add_matcher_options(opts, 0);
+	static const struct option cmd_opts[] = {
+		{"output", required_argument, NULL, OPT_OUT},
+		{"color", required_argument, NULL, OPT_COLOR},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"help", no_argument, NULL, OPT_HELP},
+		{0}};
 	struct jd_match_params p;
+	struct jd_cli cli;
 	const char *out = NULL, *color = NULL;
 	int threads = jd_workers_cpu_count(), quiet = 0, opt, rc;
 	struct jd_image l, r;
 	struct jd_boot boot;
 	char err[512];
 
-	opts[n++] = (struct option){"output", required_argument, NULL, OPT_OUT};
-	opts[n++] = (struct option){"color", required_argument, NULL, OPT_COLOR};
-	opts[n++] = (struct option){"quiet", no_argument, NULL, OPT_QUIET};
-	opts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
-	opts[n] = (struct option){0};
 	jd_params_default(&p, JD_ALGO_SGM, 64);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		rc = jd_cli_matcher_option(opt, optarg, &p, &threads);
-		if (rc < 0) {
-			return JD_EXIT_USAGE;
-		}
-		if (rc > 0) {
-			continue;
-		}
+	jd_cli_begin(&cli, argc, argv, "o:qh", cmd_opts, &p, &threads);
+	while ((opt = jd_cli_next(&cli)) != -1) {
 		switch (opt) {
+		case JD_CLI_BAD:
+			return JD_EXIT_USAGE;
 		case 'o':
 		case OPT_OUT:
 			out = optarg;

@@ -33,30 +33,25 @@ int jd_cmd_run(int argc, char **argv)
 {
 	/* stdout gets a static buffer so the first printf in the loop does not malloc one. */
 	static char outbuf[4096];
-	struct option opts[64];
-	int n = jd_cli_add_matcher_options(opts, 0);
+	static const struct option cmd_opts[] = {
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"frames", required_argument, NULL, OPT_FRAMES},
+		{"help", no_argument, NULL, OPT_HELP},
+		{0}};
 	struct jd_match_params p;
+	struct jd_cli cli;
 	int w = 450, h = 375, frames = 0, threads = jd_workers_cpu_count(), opt, rc;
 	struct jd_daemon d;
 	uint64_t total_ns = 0;
 	int done = 0;
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
-	opts[n++] = (struct option){"size", required_argument, NULL, OPT_SIZE};
-	opts[n++] = (struct option){"frames", required_argument, NULL, OPT_FRAMES};
-	opts[n++] = (struct option){"help", no_argument, NULL, OPT_HELP};
-	opts[n] = (struct option){0};
 	jd_params_default(&p, JD_ALGO_SGM, 64);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		rc = jd_cli_matcher_option(opt, optarg, &p, &threads);
-		if (rc < 0) {
+	jd_cli_begin(&cli, argc, argv, "h", cmd_opts, &p, &threads);
+	while ((opt = jd_cli_next(&cli)) != -1) {
+		if (opt == JD_CLI_BAD) {
 			return JD_EXIT_USAGE;
-		}
-		if (rc > 0) {
-			continue;
-		}
-		if (opt == OPT_SIZE) {
+		} else if (opt == OPT_SIZE) {
 			if (jd_cli_size("--size", optarg, &w, &h)) {
 				return JD_EXIT_USAGE;
 			}

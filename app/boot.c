@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../algo/matcher.h"
 
@@ -28,6 +29,16 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	}
 	if (log) {
 		jd_budget_print(&b->budget, log);
+	}
+	/* Refuse at boot, with the numbers, what the machine cannot hold (not an OOM later). */
+	size_t ram = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+	if (ram > 0 && b->budget.total > ram) {
+		fprintf(stderr,
+			"jetdepth: boot: memory budget %.1f MiB for %dx%d with ndisp %d (%s) exceeds "
+			"this machine's %.1f MiB; use a smaller --size or --ndisp\n",
+			(double)b->budget.total / (1 << 20), w, h, p->ndisp, jd_algo_name(p->algo),
+			(double)ram / (1 << 20));
+		return -ENOMEM;
 	}
 	rc = jd_arena_init(&b->arena, "host", b->budget.total);
 	if (!rc) {

@@ -15,6 +15,7 @@ fi
 ndisp=$(awk '/^ndisp:/ {print $2}' "$dir/meta.txt")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/../cli/emulator.sh" "$out"
 "$bin" match -q "$dir/left.pgm" "$dir/right.pgm" -o "$out/disp.pfm" --algo "$algo" \
 	--ndisp "$ndisp" "$@" || exit 1
 "$bin" eval "$out/disp.pfm" "$dir" --max-bad "$limit"

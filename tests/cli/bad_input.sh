@@ -6,6 +6,7 @@ set -u
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/emulator.sh" "$tmp"
 fails=0
 cases=0
 

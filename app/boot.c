@@ -9,7 +9,7 @@
 enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT, R_COUNT };
 
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int with_gt, FILE *log)
+		 int with_gt, const struct jd_board *board, FILE *log)
 {
 	size_t npix = (size_t)w * h;
 	void *r[R_COUNT] = {0};
@@ -38,6 +38,14 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 			"this machine's %.1f MiB; use a smaller --size or --ndisp\n",
 			(double)b->budget.total / (1 << 20), w, h, p->ndisp, jd_algo_name(p->algo),
 			(double)ram / (1 << 20));
+		return -ENOMEM;
+	}
+	if (board && b->budget.total > (size_t)board->memory_ceiling_mb << 20) {
+		fprintf(stderr,
+			"jetdepth: boot: memory budget %.1f MiB exceeds the board's ceiling of %ld MiB "
+			"(%s:%d); use a smaller --size or --ndisp\n",
+			(double)b->budget.total / (1 << 20), board->memory_ceiling_mb,
+			board->origin_ceiling.file, board->origin_ceiling.line);
 		return -ENOMEM;
 	}
 	rc = jd_arena_init(&b->arena, "host", b->budget.total);

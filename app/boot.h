@@ -9,6 +9,7 @@
 
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
+#include "../hal/board.h"
 #include "../hal/pool.h"
 #include "../hal/workers.h"
 
@@ -24,11 +25,12 @@ struct jd_boot {
 
 /**
  * @param with_gt also carve a ground-truth map (the synthetic camera provides one)
+ * @param board   its memory ceiling bounds the budget (NULL: only the machine's RAM does)
  * @param log     where the budget goes (NULL: silent)
  * @retval 0, or a negative errno with the reason printed to stderr
  */
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int with_gt, FILE *log);
+		 int with_gt, const struct jd_board *board, FILE *log);
 
 void jd_boot_deinit(struct jd_boot *b);
 

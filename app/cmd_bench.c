@@ -72,7 +72,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		/* The yardstick sizes its own workspace; boot carves the biggest of the two. */
 		p.bp.fp16 = 0;
 	}
-	if (jd_boot_init(&b, &p, c->w, c->h, nthreads, 0, NULL)) {
+	if (jd_boot_init(&b, &p, c->w, c->h, nthreads, 0, NULL, NULL)) {
 		return -1;
 	}
 	size_t naive_bytes = jd_bp_naive_mem_required(&p, c->w, c->h);

@@ -1,5 +1,6 @@
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../algo/jd_status.h"
@@ -7,7 +8,7 @@
 #include "commands.h"
 #include "daemon.h"
 
-enum { OPT_SIZE = OPT_CMD_BASE, OPT_FRAMES, OPT_HELP };
+enum { OPT_SIZE = OPT_CMD_BASE, OPT_FRAMES, OPT_BOARD, OPT_HELP };
 
 static volatile sig_atomic_t stop_requested;
 
@@ -25,7 +26,9 @@ static void help(FILE *f)
 		   "The camera is the built-in synthetic scene (a tilted table with boxes); each "
 		   "frame is\nchecked against its true disparity.\n\n"
 		   "  --frames N     stop after N frames (default 0 = run until signalled)\n"
-		   "  --size WxH     frame size (default 450x375)\n\n%s",
+		   "  --size WxH     frame size (default 450x375)\n"
+		   "  --board FILE   board file (boards/): checks the device tree, applies its\n"
+		   "                 defaults (options given here still win) and memory ceiling\n\n%s",
 		jd_cli_matcher_help);
 }
 
@@ -36,17 +39,40 @@ int jd_cmd_run(int argc, char **argv)
 	static const struct option cmd_opts[] = {
 		{"size", required_argument, NULL, OPT_SIZE},
 		{"frames", required_argument, NULL, OPT_FRAMES},
+		{"board", required_argument, NULL, OPT_BOARD},
 		{"help", no_argument, NULL, OPT_HELP},
 		{0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	int w = 450, h = 375, frames = 0, threads = jd_workers_cpu_count(), opt, rc;
 	struct jd_daemon d;
+	struct jd_board board;
 	uint64_t total_ns = 0;
 	int done = 0;
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
 	jd_params_default(&p, JD_ALGO_SGM, 64);
+	/* The board's defaults go first so that options on the command line override them. */
+	const char *board_path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--board") == 0 && i + 1 < argc) {
+			board_path = argv[i + 1];
+		} else if (strncmp(argv[i], "--board=", 8) == 0) {
+			board_path = argv[i] + 8;
+		}
+	}
+	if (board_path) {
+		char err[512];
+		const char *dt = getenv("JETDEPTH_DT_COMPATIBLE");
+
+		if (jd_board_load(board_path, &board, err, sizeof(err)) ||
+		    jd_board_validate(&board, dt ? dt : "/proc/device-tree/compatible", err,
+				      sizeof(err))) {
+			fprintf(stderr, "jetdepth: %s\n", err);
+			return JD_EXIT_RUNTIME;
+		}
+		jd_board_apply_defaults(&board, &p, &w, &h);
+	}
 	jd_cli_begin(&cli, argc, argv, "h", cmd_opts, &p, &threads);
 	while ((opt = jd_cli_next(&cli)) != -1) {
 		if (opt == JD_CLI_BAD) {
@@ -60,6 +86,8 @@ int jd_cmd_run(int argc, char **argv)
 				fprintf(stderr, "jetdepth: --frames %s: must be 0 or more\n", optarg);
 				return JD_EXIT_USAGE;
 			}
+		} else if (opt == OPT_BOARD) {
+			continue; /* loaded above */
 		} else if (opt == OPT_HELP || opt == 'h') {
 			help(stdout);
 			return JD_EXIT_OK;
@@ -75,9 +103,10 @@ int jd_cmd_run(int argc, char **argv)
 	if ((rc = jd_cli_validate(&p, w, h))) {
 		return rc;
 	}
-	printf("jetdepth run: synthetic camera %dx%d, %s, ndisp %d, %d thread(s)\n", w, h,
-	       jd_algo_name(p.algo), p.ndisp, threads);
-	if (jd_daemon_init(&d, &p, w, h, threads, stdout)) {
+	printf("jetdepth run: board %s, synthetic camera %dx%d, %s, ndisp %d, %d thread(s)\n",
+	       board_path ? board.name : "(built-in defaults)", w, h, jd_algo_name(p.algo), p.ndisp,
+	       threads);
+	if (jd_daemon_init(&d, &p, w, h, threads, board_path ? &board : NULL, stdout)) {
 		return JD_EXIT_RUNTIME;
 	}
 	signal(SIGINT, on_signal);

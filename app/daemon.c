@@ -8,11 +8,11 @@
 #include "../hal/clock.h"
 
 int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h,
-		   int threads, FILE *log)
+		   int threads, const struct jd_board *board, FILE *log)
 {
 	memset(d, 0, sizeof(*d));
 	d->p = *p;
-	return jd_boot_init(&d->boot, p, w, h, threads, 1, log);
+	return jd_boot_init(&d->boot, p, w, h, threads, 1, board, log);
 }
 
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)

@@ -26,7 +26,7 @@ struct jd_frame_stats {
 
 /** Boot: budget, pools (sealed), workers. @retval 0 or a negative errno (reason printed). */
 int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h,
-		   int threads, FILE *log);
+		   int threads, const struct jd_board *board, FILE *log);
 
 /** One frame; allocates nothing. @retval 0 or a negative errno from the matcher. */
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st);

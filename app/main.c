@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{"eval", jd_cmd_eval, "score a disparity map: jetdepth eval DISP.pfm GT_DIR"},
 	{"bench", jd_cmd_bench, "time the matchers and print a table"},
 	{"synth", jd_cmd_synth, "write the built-in synthetic stereo pair and its truth"},
+	{"board", jd_cmd_board, "check board files: jetdepth board check FILE..."},
 };
 
 static void usage(FILE *f)

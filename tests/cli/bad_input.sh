@@ -71,6 +71,13 @@ expect 1 "$tmp/trunc.pfm: truncated" -- eval "$tmp/trunc.pfm" "$tmp"
 expect 1 "not a gray PFM" -- eval "$L" "$tmp"
 expect 1 "exceeds this machine's" -- run --frames 1 --size 16384x16384 --ndisp 1024
 expect 2 "--frames -1" -- run --frames -1
+printf 'name x\nspeed fast\n' >"$tmp/bad.board"
+expect 1 "bad.board:2: speed: unknown key" -- run --frames 1 --board "$tmp/bad.board"
+expect 1 "bad.board:2" -- board check "$tmp/bad.board"
+printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 1\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/tiny.board"
+expect 1 "exceeds the board's ceiling of 1 MiB" -- run --frames 1 --board "$tmp/tiny.board"
+printf 'nvidia,p3768-0000+p3767-0000\0nvidia,p3767-0000\0nvidia,tegra234\0' >"$tmp/dt"
+JETDEPTH_DT_COMPATIBLE=$tmp/dt expect 1 "compatible nvidia,p3767-0005: not in" -- run --frames 1 --board "$(dirname "$0")/../../boards/orin-nano.board"
 expect 2 "--size 10: expected WIDTHxHEIGHT" -- run --size 10
 
 # A good run still works and replaces the old output atomically.

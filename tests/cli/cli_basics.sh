@@ -13,7 +13,7 @@ check() { # check DESCRIPTION COMMAND...
 	if "$@" >"$tmp/log" 2>&1; then echo "ok: $what"; else
 		echo "FAIL: $what"; cat "$tmp/log"; fails=$((fails + 1)); fi
 }
-for c in "" run match eval bench synth; do
+for c in "" run match eval bench synth board; do
 	check "help $c" bash -c "'$bin' $c --help | grep -q usage"
 done
 check "version" bash -c "'$bin' --version | grep -q '^jetdepth '"
@@ -31,6 +31,10 @@ done
 check "eval fails above the limit" bash -c "! '$bin' eval '$tmp/sad.pfm' '$tmp/truth' --max-bad 0"
 check "run 2 frames" bash -c "'$bin' run --frames 2 --size 160x120 --ndisp 32 | grep -q '2 frame(s)'"
 check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
+boards=$(cd "$(dirname "$0")/../../boards" && pwd)
+check "every shipped board parses" "$bin" board check "$boards"/*.board
+check "run with the host board" bash -c "'$bin' run --frames 1 --board '$boards/host.board' | grep -q 'board host'"
+check "run --board applies its defaults, options win" bash -c "JETDEPTH_DT_COMPATIBLE=<(printf 'nvidia,p3767-0005\\0') '$bin' run --frames 1 --board '$boards/orin-nano.board' --size 160x120 | grep -q '160x120, bp, ndisp 128'"
 check "bench one case" bash -c "'$bin' bench --algo sad --size 160x120 --ndisp 32 --runs 1 | grep -q 'sad 11x11'"
 check "run stops on SIGTERM" bash -c "'$bin' run --size 160x120 --ndisp 32 >'$tmp/run.log' & pid=\$!; sleep 1; kill -TERM \$pid; wait \$pid; grep -q 'frame(s)' '$tmp/run.log'"
 echo "$((n - fails)) passed, $fails failed"

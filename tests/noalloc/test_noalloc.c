@@ -66,7 +66,7 @@ int main(void)
 
 			jd_params_default(&p, algos[a], 32);
 			p.bp.fp16 = fp16;
-			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL) == 0, "boot");
+			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL, NULL) == 0, "boot");
 			/* Boot may allocate (threads, stdio); from here on nothing may. */
 			before = allocations;
 			for (int i = 0; i < 12; i++) {

@@ -1,11 +1,7 @@
 #include <math.h>
 
-#include "bp.h"
+#include "bp_priv.h"
 
-static inline float minf(float a, float b)
-{
-	return a < b ? a : b;
-}
 
 void jd_bp_message_1d(float *h, int nd, float disc_k)
 {
@@ -14,15 +10,15 @@ void jd_bp_message_1d(float *h, int nd, float disc_k)
 	/* The minimum of h is also the minimum after both passes, so the cap is known early. */
 	lo = h[0];
 	for (int d = 1; d < nd; d++) {
-		h[d] = minf(h[d], h[d - 1] + 1.0f);
-		lo = minf(lo, h[d]);
+		h[d] = jd__minf(h[d], h[d - 1] + 1.0f);
+		lo = jd__minf(lo, h[d]);
 	}
 	cap = lo + disc_k;
 	/* Backward pass, cap and sum in one descending sweep (capping inside is exact). */
-	h[nd - 1] = minf(h[nd - 1], cap);
+	h[nd - 1] = jd__minf(h[nd - 1], cap);
 	sum = h[nd - 1];
 	for (int d = nd - 2; d >= 0; d--) {
-		h[d] = minf(minf(h[d], h[d + 1] + 1.0f), cap);
+		h[d] = jd__minf(jd__minf(h[d], h[d + 1] + 1.0f), cap);
 		sum += h[d];
 	}
 	mean = sum / (float)nd;
@@ -31,10 +27,6 @@ void jd_bp_message_1d(float *h, int nd, float disc_k)
 	}
 }
 
-static inline int clampi(int v, int lo, int hi)
-{
-	return v < lo ? lo : (v > hi ? hi : v);
-}
 
 void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, float *tmp)
 {
@@ -69,7 +61,7 @@ void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, flo
 			const float *r = out + (size_t)y * w;
 			float s = k[0] * r[x];
 			for (int i = 1; i <= rad; i++) {
-				s += k[i] * (r[clampi(x - i, 0, w - 1)] + r[clampi(x + i, 0, w - 1)]);
+				s += k[i] * (r[jd_clampi(x - i, 0, w - 1)] + r[jd_clampi(x + i, 0, w - 1)]);
 			}
 			tmp[(size_t)y * w + x] = s;
 		}
@@ -78,8 +70,8 @@ void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, flo
 		for (int x = 0; x < w; x++) {
 			float s = k[0] * tmp[(size_t)y * w + x];
 			for (int i = 1; i <= rad; i++) {
-				s += k[i] * (tmp[(size_t)clampi(y - i, 0, h - 1) * w + x] +
-					     tmp[(size_t)clampi(y + i, 0, h - 1) * w + x]);
+				s += k[i] * (tmp[(size_t)jd_clampi(y - i, 0, h - 1) * w + x] +
+					     tmp[(size_t)jd_clampi(y + i, 0, h - 1) * w + x]);
 			}
 			out[(size_t)y * w + x] = s;
 		}

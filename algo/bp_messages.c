@@ -6,10 +6,6 @@
 
 #define CH JD__BP_CHUNK
 
-static inline float minf(float a, float b)
-{
-	return a < b ? a : b;
-}
 
 /*
  * Pass 1 for all four outgoing messages at once, so each input row is read once: build
@@ -42,14 +38,14 @@ static inline void build_forward(const float *restrict dat, const float *restric
 			float du = D[j] + U[j];
 			float dud = du + N[j];
 
-			pu[j] = minf(D[j] + N[j] + L[j] + R[j], pu[j] + step);
-			pd[j] = minf(du + L[j] + R[j], pd[j] + step);
-			pl[j] = minf(dud + R[j], pl[j] + step);
-			pr[j] = minf(dud + L[j], pr[j] + step);
-			mu[j] = minf(mu[j], pu[j]);
-			md[j] = minf(md[j], pd[j]);
-			ml[j] = minf(ml[j], pl[j]);
-			mr[j] = minf(mr[j], pr[j]);
+			pu[j] = jd__minf(D[j] + N[j] + L[j] + R[j], pu[j] + step);
+			pd[j] = jd__minf(du + L[j] + R[j], pd[j] + step);
+			pl[j] = jd__minf(dud + R[j], pl[j] + step);
+			pr[j] = jd__minf(dud + L[j], pr[j] + step);
+			mu[j] = jd__minf(mu[j], pu[j]);
+			md[j] = jd__minf(md[j], pd[j]);
+			ml[j] = jd__minf(ml[j], pl[j]);
+			mr[j] = jd__minf(mr[j], pr[j]);
 			hu[j] = pu[j];
 			hd[j] = pd[j];
 			hl[j] = pl[j];
@@ -75,7 +71,7 @@ static inline void finish_store(float *restrict h, const float *restrict lo, int
 
 	for (int j = 0; j < len; j++) {
 		cap[j] = lo[j] + disc_k;
-		h[(nd - 1) * CH + j] = minf(h[(nd - 1) * CH + j], cap[j]);
+		h[(nd - 1) * CH + j] = jd__minf(h[(nd - 1) * CH + j], cap[j]);
 		sum[j] = h[(nd - 1) * CH + j];
 	}
 	for (int d = nd - 2; d >= 0; d--) {
@@ -83,7 +79,7 @@ static inline void finish_store(float *restrict h, const float *restrict lo, int
 		const float *hn = hd + CH;
 
 		for (int j = 0; j < len; j++) {
-			hd[j] = minf(minf(hd[j], hn[j] + 1.0f), cap[j]);
+			hd[j] = jd__minf(jd__minf(hd[j], hn[j] + 1.0f), cap[j]);
 			sum[j] += hd[j];
 		}
 	}
@@ -220,7 +216,6 @@ static void row_update(const struct jd__bp_ctx *ctx, const struct jd__bp_level *
 struct iter_job {
 	const struct jd__bp_ctx *ctx;
 	const struct jd__bp_level *lv;
-	int level;
 	int iter;
 };
 
@@ -305,7 +300,7 @@ static void transfer_row(void *arg, int y, int worker)
 void jd__bp_run_level(const struct jd__bp_ctx *ctx, int level, const struct jd_exec *ex)
 {
 	const struct jd__bp_level *lv = &ctx->lv[level];
-	struct iter_job job = {ctx, lv, level, 0};
+	struct iter_job job = {ctx, lv, 0};
 
 	if (level == ctx->p->bp.levels - 1) {
 		size_t bytes = (size_t)2 * lv->h * ctx->nd * lv->hp * (ctx->fp16 ? 2 : 4);

@@ -42,11 +42,6 @@ struct jd__bp_ctx {
 	float *lf, *rf, *tmp;           /* level-0 input images */
 };
 
-static inline size_t jd__bp_slot(const struct jd__bp_level *lv, int nd, int x, int y, int d)
-{
-	return ((size_t)(2 * y + ((x + y) & 1)) * nd + d) * lv->hp + 1 + (x >> 1);
-}
-
 /* Start of (row y, colour c, d = 0, i = 0). */
 static inline size_t jd__bp_row(const struct jd__bp_level *lv, int nd, int y, int c)
 {
@@ -96,18 +91,10 @@ static inline int jd__bp_count(int w, int y, int c)
 	return (w - ((y + c) & 1) + 1) / 2;
 }
 
-static inline float jd__bp_get(const void *base, size_t i, int fp16)
+/* min with the operand order every backend uses (a < b ? a : b, exact, no NaN rules). */
+static inline float jd__minf(float a, float b)
 {
-	return fp16 ? jd_half_to_float(((const uint16_t *)base)[i]) : ((const float *)base)[i];
-}
-
-static inline void jd__bp_put(void *base, size_t i, float v, int fp16)
-{
-	if (fp16) {
-		((uint16_t *)base)[i] = jd_float_to_half(v);
-	} else {
-		((float *)base)[i] = v;
-	}
+	return a < b ? a : b;
 }
 
 void jd__bp_data_pyramid(const struct jd__bp_ctx *ctx, const struct jd_exec *ex);

@@ -27,6 +27,12 @@ struct jd_disp {
  */
 #define JD_DISP_INVALID INFINITY
 
+/* Clamp a coordinate into [lo, hi]: edge replication for windows that leave the image. */
+static inline int jd_clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : (v > hi ? hi : v);
+}
+
 static inline const uint8_t *jd_image_row(const struct jd_image *im, int y)
 {
 	return im->data + (long)y * im->stride;

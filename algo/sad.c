@@ -66,25 +66,21 @@ size_t jd_sad_mem_required(const struct jd_match_params *p, int width, int heigh
 	return jd_carve_total(&c);
 }
 
-static inline int clampi(int v, int lo, int hi)
-{
-	return v < lo ? lo : (v > hi ? hi : v);
-}
 
 /* Edge-replicated copies of one left and one right row (row index clamped too). */
 static void pad_rows(const struct jd_image *l, const struct jd_image *r, int y, int rad, int dmax,
 		     uint8_t *lrow, uint8_t *rrow)
 {
 	int w = l->width;
-	int yy = clampi(y, 0, l->height - 1);
+	int yy = jd_clampi(y, 0, l->height - 1);
 	const uint8_t *ls = jd_image_row(l, yy);
 	const uint8_t *rs = jd_image_row(r, yy);
 
 	for (int i = 0; i < w + 2 * rad; i++) {
-		lrow[i] = ls[clampi(i - rad, 0, w - 1)];
+		lrow[i] = ls[jd_clampi(i - rad, 0, w - 1)];
 	}
 	for (int i = 0; i < w + 2 * rad + dmax; i++) {
-		rrow[i] = rs[clampi(i - rad - dmax, 0, w - 1)];
+		rrow[i] = rs[jd_clampi(i - rad - dmax, 0, w - 1)];
 	}
 }
 
@@ -213,23 +209,20 @@ int jd_sad_ref(const struct jd_match_params *p, const struct jd_image *left,
 	if (c.overflow) {
 		return -ENOMEM;
 	}
+	/* With the median on, winners go to its input and the median writes out. */
+	struct jd_disp raw = {median_in, left->width, left->height, left->width};
+	struct jd_disp *sel = p->sad.median ? &raw : out;
+
 	job.p = p;
 	job.l = left;
 	job.r = right;
-	job.out = out;
+	job.out = sel;
 	job.band = band_rows(left->height, nworkers);
 	jd_exec_run(ex, (left->height + job.band - 1) / job.band, sad_band, &job);
 	if (p->sad.lr_check && p->sad.fill) {
-		jd_fill_invalid_ref(out, ex);
+		jd_fill_invalid_ref(sel, ex);
 	}
 	if (p->sad.median) {
-		struct jd_disp raw = *out;
-
-		raw.data = median_in;
-		raw.stride = raw.width;
-		for (int y = 0; y < out->height; y++) {
-			memcpy(jd_disp_row(&raw, y), jd_disp_row(out, y), sizeof(float) * out->width);
-		}
 		jd_median3x3_ref(&raw, out, ex);
 	}
 	return 0;

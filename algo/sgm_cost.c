@@ -5,10 +5,6 @@ struct census_job {
 	uint64_t *out;
 };
 
-static inline int clampi(int v, int lo, int hi)
-{
-	return v < lo ? lo : (v > hi ? hi : v);
-}
 
 int jd_sgm_cost_max(enum jd_sgm_cost cost)
 {
@@ -24,7 +20,7 @@ static void census_row(void *ctx, int y, int worker)
 
 	(void)worker;
 	for (int j = 0; j < JD_CENSUS_H; j++) {
-		rows[j] = jd_image_row(im, clampi(y + j - JD_CENSUS_H / 2, 0, im->height - 1));
+		rows[j] = jd_image_row(im, jd_clampi(y + j - JD_CENSUS_H / 2, 0, im->height - 1));
 	}
 	for (int x = 0; x < im->width; x++) {
 		uint8_t c = rows[JD_CENSUS_H / 2][x];
@@ -36,7 +32,7 @@ static void census_row(void *ctx, int y, int worker)
 					continue;
 				}
 				bits = (bits << 1) |
-				       (rows[j][clampi(x + i, 0, im->width - 1)] < c ? 1u : 0u);
+				       (rows[j][jd_clampi(x + i, 0, im->width - 1)] < c ? 1u : 0u);
 			}
 		}
 		out[x] = bits;

@@ -131,16 +131,6 @@ int jd_arena_take_budget(struct jd_arena *a, const struct jd_budget *b, void **o
 	return 0;
 }
 
-void jd_arena_report(const struct jd_arena *a, FILE *f)
-{
-	fprintf(f, "arena %s: %zu of %zu bytes used%s\n", a->name, a->used, a->size,
-		a->sealed ? ", sealed" : "");
-	for (int i = 0; i < a->nregions; i++) {
-		fprintf(f, "  %-24s @%10zu  %12zu bytes\n", a->regions[i].tag, a->regions[i].offset,
-			a->regions[i].bytes);
-	}
-}
-
 const char *jd_arena_last_error(const struct jd_arena *a)
 {
 	return a->err;

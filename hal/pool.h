@@ -68,9 +68,6 @@ void jd_arena_seal(struct jd_arena *a);
 /** Carve every item of a budget, in order; out[i] receives item i. */
 int jd_arena_take_budget(struct jd_arena *a, const struct jd_budget *b, void **out);
 
-/** Table of regions: tag, offset, bytes, and the total used. */
-void jd_arena_report(const struct jd_arena *a, FILE *f);
-
 const char *jd_arena_last_error(const struct jd_arena *a);
 
 #endif

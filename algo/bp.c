@@ -3,8 +3,8 @@
 #include "bp_priv.h"
 #include "jd_carve.h"
 
-static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, int h,
-		   int nworkers, struct jd__bp_ctx *ctx)
+static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, int h, int nworkers,
+		   struct jd__bp_ctx *ctx)
 {
 	size_t es = p->bp.fp16 ? sizeof(uint16_t) : sizeof(float);
 	int nd = p->ndisp;
@@ -61,9 +61,9 @@ size_t jd_bp_mem_required(const struct jd_match_params *p, int width, int height
 	return jd_carve_total(&c);
 }
 
-int jd_bp_ref(const struct jd_match_params *p, const struct jd_image *left,
-	      const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
-	      const struct jd_exec *ex)
+int jd_bp_run(const struct jd_kernels *k, const struct jd_match_params *p,
+	      const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+	      void *ws, size_t ws_bytes, const struct jd_exec *ex)
 {
 	struct jd_carve c;
 	struct jd__bp_ctx ctx;
@@ -73,6 +73,7 @@ int jd_bp_ref(const struct jd_match_params *p, const struct jd_image *left,
 	if (c.overflow || !ws) {
 		return -ENOMEM;
 	}
+	ctx.send = p->bp.fp16 ? k->bp_send_fp16 : k->bp_send;
 	jd_bp_prepare_image(left, p->bp.sigma, ctx.lf, ctx.tmp);
 	jd_bp_prepare_image(right, p->bp.sigma, ctx.rf, ctx.tmp);
 	jd__bp_data_pyramid(&ctx, ex);
@@ -81,4 +82,11 @@ int jd_bp_ref(const struct jd_match_params *p, const struct jd_image *left,
 	}
 	jd__bp_select(&ctx, out, ex);
 	return 0;
+}
+
+int jd_bp_ref(const struct jd_match_params *p, const struct jd_image *left,
+	      const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
+	      const struct jd_exec *ex)
+{
+	return jd_bp_run(&jd_kernels_ref, p, left, right, out, ws, ws_bytes, ex);
 }

@@ -37,6 +37,13 @@ int jd_bp_ref(const struct jd_match_params *p, const struct jd_image *left,
 	      const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
 	      const struct jd_exec *ex);
 
+struct jd_kernels;
+
+/** jd_bp_ref() through a kernel table (kernels.h): what the daemon runs. */
+int jd_bp_run(const struct jd_kernels *k, const struct jd_match_params *p,
+	      const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+	      void *ws, size_t ws_bytes, const struct jd_exec *ex);
+
 /**
  * One message update on a single disparity vector, in place: h holds D + the three incoming
  * messages; on return it is the outgoing message. The arithmetic every backend mirrors.

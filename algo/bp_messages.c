@@ -6,7 +6,6 @@
 
 #define CH JD__BP_CHUNK
 
-
 /*
  * Pass 1 for all four outgoing messages at once, so each input row is read once: build
  * h_k = D + the three incoming other than the one from neighbour k (in the order up, down,
@@ -101,41 +100,36 @@ static inline void finish_store(float *restrict h, const float *restrict lo, int
 	}
 }
 
-/* Targets of the four messages of one chunk: array and first slot, or NULL off the image. */
-struct targets {
-	void *dst[JD__NDIR];
-	size_t off[JD__NDIR];
-};
-
-/* Full chunks get a constant trip count so the compiler drops the loop remainders. */
 /*
  * Ask for the destination lines before computing: the stores go to 4 * nd rows scattered
  * through arrays far larger than the cache, and without this they stall on every line.
  */
-static void prefetch_targets(const struct targets *t, int len, int nd, size_t ds, int fp16)
+void jd__bp_prefetch_targets(const struct jd__bp_chunk *c)
 {
-	size_t es = fp16 ? sizeof(uint16_t) : sizeof(float);
+	size_t es = c->fp16 ? sizeof(uint16_t) : sizeof(float);
 
 	for (int k = 0; k < JD__NDIR; k++) {
-		if (!t->dst[k]) {
+		if (!c->dst[k]) {
 			continue;
 		}
-		for (int d = 0; d < nd; d++) {
-			const char *row = (const char *)t->dst[k] + es * (t->off[k] + (size_t)d * ds);
-			for (size_t b = 0; b < es * (size_t)len; b += 64) {
+		for (int d = 0; d < c->nd; d++) {
+			const char *row =
+			    (const char *)c->dst[k] + es * (c->doff[k] + (size_t)d * c->hp);
+			for (size_t b = 0; b < es * (size_t)c->len; b += 64) {
 				__builtin_prefetch(row + b, 1, 3);
 			}
 		}
 	}
 }
 
-JD_VECTOR_CLONES static void send_chunk(const float *const in[5], size_t s, float *h, int len, int nd,
-		       float disc_k, const struct targets *t, size_t ds, int fp16)
+/* Full chunks get a constant trip count so the compiler drops the loop remainders. */
+JD_VECTOR_CLONES static void send_chunk(const float *const in[5], size_t s, float *h,
+					const struct jd__bp_chunk *c)
 {
 	float lo[JD__NDIR * CH];
+	int len = c->len, nd = c->nd;
 
-	prefetch_targets(t, len, nd, ds, fp16);
-
+	jd__bp_prefetch_targets(c);
 	if (len == CH) {
 		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, lo, CH, nd);
 	} else {
@@ -144,16 +138,43 @@ JD_VECTOR_CLONES static void send_chunk(const float *const in[5], size_t s, floa
 	for (int k = 0; k < JD__NDIR; k++) {
 		float *hk = h + (size_t)k * nd * CH;
 
-		if (!t->dst[k]) {
+		if (!c->dst[k]) {
 			continue;
 		}
 		if (len == CH) {
-			finish_store(hk, lo + k * CH, CH, nd, disc_k, t->dst[k], t->off[k], ds, fp16);
+			finish_store(hk, lo + k * CH, CH, nd, c->disc_k, c->dst[k], c->doff[k],
+				     c->hp, c->fp16);
 		} else {
-			finish_store(hk, lo + k * CH, len, nd, disc_k, t->dst[k], t->off[k], ds,
-				     fp16);
+			finish_store(hk, lo + k * CH, len, nd, c->disc_k, c->dst[k], c->doff[k],
+				     c->hp, c->fp16);
 		}
 	}
+}
+
+void jd__bp_send_ref(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc)
+{
+	const float *in[5];
+	size_t s;
+
+	if (c->fp16) {
+		for (int k = 0; k < 5; k++) {
+			const uint16_t *q = (const uint16_t *)c->src[k] + c->off;
+			for (int d = 0; d < c->nd; d++) {
+				for (int j = 0; j < c->len; j++) {
+					sc->in[k][d * CH + j] =
+					    jd_half_to_float(q[(size_t)d * c->hp + j]);
+				}
+			}
+			in[k] = sc->in[k];
+		}
+		s = CH;
+	} else {
+		for (int k = 0; k < 5; k++) {
+			in[k] = (const float *)c->src[k] + c->off;
+		}
+		s = c->hp;
+	}
+	send_chunk(in, s, sc->h, c);
 }
 
 /* Pixels of colour c in row y send their four messages (those that stay in the image). */
@@ -164,52 +185,36 @@ static void row_update(const struct jd__bp_ctx *ctx, const struct jd__bp_level *
 	int n = (lv->w - par + 1) / 2;
 	size_t own = jd__bp_row(lv, nd, y, c);
 	size_t same = jd__bp_row(lv, nd, y, other);
-	struct targets t;
+	struct jd__bp_chunk t = {
+	    .src = {lv->data, lv->msg[0], lv->msg[1], lv->msg[2], lv->msg[3]},
+	    .hp = lv->hp,
+	    .nd = nd,
+	    .fp16 = ctx->fp16,
+	    .disc_k = ctx->disc_k,
+	};
 
 	/*
 	 * The message sent up lands in the upper pixel's from-down array, and so on. Left
 	 * neighbour is slot i + par - 1 of the other colour, the right one slot i + par.
 	 */
 	t.dst[JD__FROM_UP] = y > 0 ? lv->msg[JD__FROM_DOWN] : NULL;
-	t.off[JD__FROM_UP] = y > 0 ? jd__bp_row(lv, nd, y - 1, other) : 0;
+	t.doff[JD__FROM_UP] = y > 0 ? jd__bp_row(lv, nd, y - 1, other) : 0;
 	t.dst[JD__FROM_DOWN] = y < lv->h - 1 ? lv->msg[JD__FROM_UP] : NULL;
-	t.off[JD__FROM_DOWN] = y < lv->h - 1 ? jd__bp_row(lv, nd, y + 1, other) : 0;
+	t.doff[JD__FROM_DOWN] = y < lv->h - 1 ? jd__bp_row(lv, nd, y + 1, other) : 0;
 	t.dst[JD__FROM_LEFT] = lv->msg[JD__FROM_RIGHT];
-	t.off[JD__FROM_LEFT] = same + par - 1;
+	t.doff[JD__FROM_LEFT] = same + par - 1;
 	t.dst[JD__FROM_RIGHT] = lv->msg[JD__FROM_LEFT];
-	t.off[JD__FROM_RIGHT] = same + par;
+	t.doff[JD__FROM_RIGHT] = same + par;
 
 	for (int i0 = 0; i0 < n; i0 += CH) {
-		int len = n - i0 < CH ? n - i0 : CH;
-		const float *in[5];
-		struct targets ti = t;
-		size_t s;
+		struct jd__bp_chunk ti = t;
 
-		if (ctx->fp16) {
-			const void *src[5] = {lv->data, lv->msg[0], lv->msg[1], lv->msg[2],
-					      lv->msg[3]};
-			for (int k = 0; k < 5; k++) {
-				const uint16_t *q = (const uint16_t *)src[k] + own + i0;
-				for (int d = 0; d < nd; d++) {
-					for (int j = 0; j < len; j++) {
-						sc->in[k][d * CH + j] =
-							jd_half_to_float(q[(size_t)d * lv->hp + j]);
-					}
-				}
-				in[k] = sc->in[k];
-			}
-			s = CH;
-		} else {
-			in[0] = (const float *)lv->data + own + i0;
-			for (int k = 0; k < JD__NDIR; k++) {
-				in[k + 1] = (const float *)lv->msg[k] + own + i0;
-			}
-			s = lv->hp;
-		}
+		ti.len = n - i0 < CH ? n - i0 : CH;
+		ti.off = own + i0;
 		for (int k = 0; k < JD__NDIR; k++) {
-			ti.off[k] += i0;
+			ti.doff[k] += i0;
 		}
-		send_chunk(in, s, sc->h, len, nd, ctx->disc_k, &ti, lv->hp, ctx->fp16);
+		ctx->send(&ti, sc);
 	}
 }
 
@@ -240,7 +245,8 @@ static void copy_run(const struct jd__bp_ctx *ctx, const struct jd__bp_level *lv
 	size_t es = ctx->fp16 ? sizeof(uint16_t) : sizeof(float);
 
 	for (int d = 0; d < nd; d++) {
-		char *dst = (char *)lv->msg[k] + es * (jd__bp_row(lv, nd, y, c) + (size_t)d * lv->hp);
+		char *dst =
+		    (char *)lv->msg[k] + es * (jd__bp_row(lv, nd, y, c) + (size_t)d * lv->hp);
 		const char *a = (const char *)pa->msg[k] +
 				es * (jd__bp_row(pa, nd, py, py & 1) + (size_t)d * pa->hp);
 		const char *b = (const char *)pa->msg[k] +

@@ -9,18 +9,19 @@
 #include "jd_params.h"
 
 /** Workspace bytes for p->algo at this size with this many workers. */
-size_t jd_match_mem_required(const struct jd_match_params *p, int width, int height,
-			     int nworkers);
+size_t jd_match_mem_required(const struct jd_match_params *p, int width, int height, int nworkers);
+
+struct jd_kernels;
 
 /**
- * Run p->algo (reference C). Parameters must have passed jd_params_validate(); left, right
- * and out must share one size.
+ * Run p->algo with the kernels of @p k (kernels.h; NULL: the reference C). Parameters must have
+ * passed jd_params_validate(); left, right and out must share one size.
  * @retval 0 success
  * @retval -EINVAL sizes differ
  * @retval -ENOMEM workspace too small
  */
-int jd_match_run(const struct jd_match_params *p, const struct jd_image *left,
-		 const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
-		 const struct jd_exec *ex);
+int jd_match_run(const struct jd_kernels *k, const struct jd_match_params *p,
+		 const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+		 void *ws, size_t ws_bytes, const struct jd_exec *ex);
 
 #endif

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "jd_carve.h"
+#include "kernels.h"
+#include "sad_priv.h"
 #include "postfilter.h"
 
 /*
@@ -16,18 +18,19 @@
 
 struct sad_scratch {
 	uint16_t *colsum; /* [ndisp][padw] */
-	uint8_t *lrow;    /* [padw] */
-	uint8_t *rrow;    /* [padw + dmax] */
-	uint32_t *best;   /* [width] */
-	int *bestd;       /* [width] */
+	uint8_t *lrow;	  /* [padw] */
+	uint8_t *rrow;	  /* [padw + dmax] */
+	uint32_t *best;	  /* [width] */
+	int *bestd;	  /* [width] */
 	uint32_t *best_r; /* [width] right-view winner cost, for the left-right check */
-	int *bestd_r;     /* [width] */
+	int *bestd_r;	  /* [width] */
 };
 
 struct sad_job {
 	const struct jd_match_params *p;
 	const struct jd_image *l, *r;
 	const struct jd_disp *out;
+	const struct jd_kernels *k;
 	struct sad_scratch *scratch;
 	int band;
 };
@@ -66,7 +69,6 @@ size_t jd_sad_mem_required(const struct jd_match_params *p, int width, int heigh
 	return jd_carve_total(&c);
 }
 
-
 /* Edge-replicated copies of one left and one right row (row index clamped too). */
 static void pad_rows(const struct jd_image *l, const struct jd_image *r, int y, int rad, int dmax,
 		     uint8_t *lrow, uint8_t *rrow)
@@ -85,7 +87,7 @@ static void pad_rows(const struct jd_image *l, const struct jd_image *r, int y, 
 }
 
 /* colsum[d][i] += sign * |L(i) - R(i - d)| for one padded row pair. */
-static void accumulate_row(uint16_t *colsum, const uint8_t *lrow, const uint8_t *rrow, int padw,
+void jd_sad_accumulate_ref(uint16_t *colsum, const uint8_t *lrow, const uint8_t *rrow, int padw,
 			   int ndisp, int min_disp, int dmax, int sign)
 {
 	for (int d = 0; d < ndisp; d++) {
@@ -106,8 +108,32 @@ static void accumulate_row(uint16_t *colsum, const uint8_t *lrow, const uint8_t 
 	}
 }
 
+void jd_sad_wta_ref(const uint16_t *cs, int w, int win, int d, int shift, uint32_t *best,
+		    int *bestd, uint32_t *best_r, int *bestd_r)
+{
+	uint32_t sum = 0;
+
+	for (int i = 0; i < win; i++) {
+		sum += cs[i];
+	}
+	for (int x = 0; x < w; x++) {
+		if (sum < best[x]) {
+			best[x] = sum;
+			bestd[x] = d;
+		}
+		/* The same window is the right view's candidate at x - shift. */
+		if (x >= shift && sum < best_r[x - shift]) {
+			best_r[x - shift] = sum;
+			bestd_r[x - shift] = d;
+		}
+		if (x + 1 < w) {
+			sum += (uint32_t)cs[x + win] - cs[x];
+		}
+	}
+}
+
 static void select_row(const struct sad_scratch *s, const struct jd_match_params *p, int w,
-		       int padw, float *out)
+		       int padw, jd_sad_wta_fn wta, float *out)
 {
 	int win = p->sad.window;
 
@@ -118,27 +144,8 @@ static void select_row(const struct sad_scratch *s, const struct jd_match_params
 		s->bestd_r[x] = -1;
 	}
 	for (int d = 0; d < p->ndisp; d++) {
-		const uint16_t *cs = s->colsum + (size_t)d * padw;
-		int shift = p->min_disp + d;
-		uint32_t sum = 0;
-
-		for (int i = 0; i < win; i++) {
-			sum += cs[i];
-		}
-		for (int x = 0; x < w; x++) {
-			if (sum < s->best[x]) {
-				s->best[x] = sum;
-				s->bestd[x] = d;
-			}
-			/* The same window is the right view's candidate at x - shift. */
-			if (x >= shift && sum < s->best_r[x - shift]) {
-				s->best_r[x - shift] = sum;
-				s->bestd_r[x - shift] = d;
-			}
-			if (x + win < padw) {
-				sum += (uint32_t)cs[x + win] - cs[x];
-			}
-		}
+		wta(s->colsum + (size_t)d * padw, w, win, d, p->min_disp + d, s->best, s->bestd,
+		    s->best_r, s->bestd_r);
 	}
 	for (int x = 0; x < w; x++) {
 		int d = s->bestd[x];
@@ -176,24 +183,25 @@ static void sad_band(void *ctx, int item, int worker)
 	memset(s->colsum, 0, sizeof(uint16_t) * (size_t)p->ndisp * padw);
 	for (int y = y0 - rad; y <= y0 + rad; y++) {
 		pad_rows(job->l, job->r, y, rad, dmax, s->lrow, s->rrow);
-		accumulate_row(s->colsum, s->lrow, s->rrow, padw, p->ndisp, p->min_disp, dmax, 1);
+		job->k->sad_accumulate(s->colsum, s->lrow, s->rrow, padw, p->ndisp, p->min_disp,
+				       dmax, 1);
 	}
 	for (int y = y0; y < y1; y++) {
 		if (y > y0) {
 			pad_rows(job->l, job->r, y + rad, rad, dmax, s->lrow, s->rrow);
-			accumulate_row(s->colsum, s->lrow, s->rrow, padw, p->ndisp, p->min_disp,
-				       dmax, 1);
+			job->k->sad_accumulate(s->colsum, s->lrow, s->rrow, padw, p->ndisp,
+					       p->min_disp, dmax, 1);
 			pad_rows(job->l, job->r, y - rad - 1, rad, dmax, s->lrow, s->rrow);
-			accumulate_row(s->colsum, s->lrow, s->rrow, padw, p->ndisp, p->min_disp,
-				       dmax, -1);
+			job->k->sad_accumulate(s->colsum, s->lrow, s->rrow, padw, p->ndisp,
+					       p->min_disp, dmax, -1);
 		}
-		select_row(s, p, w, padw, jd_disp_row(job->out, y));
+		select_row(s, p, w, padw, job->k->sad_wta, jd_disp_row(job->out, y));
 	}
 }
 
-int jd_sad_ref(const struct jd_match_params *p, const struct jd_image *left,
-	       const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
-	       const struct jd_exec *ex)
+int jd_sad_run(const struct jd_kernels *k, const struct jd_match_params *p,
+	       const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+	       void *ws, size_t ws_bytes, const struct jd_exec *ex)
 {
 	int nworkers = jd_exec_workers(ex);
 	struct jd_carve c;
@@ -214,6 +222,7 @@ int jd_sad_ref(const struct jd_match_params *p, const struct jd_image *left,
 	struct jd_disp *sel = p->sad.median ? &raw : out;
 
 	job.p = p;
+	job.k = k;
 	job.l = left;
 	job.r = right;
 	job.out = sel;
@@ -226,4 +235,11 @@ int jd_sad_ref(const struct jd_match_params *p, const struct jd_image *left,
 		jd_median3x3_ref(&raw, out, ex);
 	}
 	return 0;
+}
+
+int jd_sad_ref(const struct jd_match_params *p, const struct jd_image *left,
+	       const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
+	       const struct jd_exec *ex)
+{
+	return jd_sad_run(&jd_kernels_ref, p, left, right, out, ws, ws_bytes, ex);
 }

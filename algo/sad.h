@@ -22,4 +22,11 @@ int jd_sad_ref(const struct jd_match_params *p, const struct jd_image *left,
 	       const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
 	       const struct jd_exec *ex);
 
+struct jd_kernels;
+
+/** jd_sad_ref() through a kernel table (kernels.h): what the daemon runs. */
+int jd_sad_run(const struct jd_kernels *k, const struct jd_match_params *p,
+	       const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+	       void *ws, size_t ws_bytes, const struct jd_exec *ex);
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "jd_carve.h"
+#include "kernels.h"
 #include "postfilter.h"
 
 struct sgm_ws {
@@ -15,8 +16,8 @@ struct sgm_ws {
 	float *median_in;
 };
 
-static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, int h,
-		   int nworkers, struct sgm_ws *ws)
+static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, int h, int nworkers,
+		   struct sgm_ws *ws)
 {
 	size_t npix = (size_t)w * h;
 	size_t vol = npix * p->ndisp;
@@ -44,9 +45,9 @@ size_t jd_sgm_mem_required(const struct jd_match_params *p, int width, int heigh
 	return jd_carve_total(&c);
 }
 
-int jd_sgm_ref(const struct jd_match_params *p, const struct jd_image *left,
-	       const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
-	       const struct jd_exec *ex)
+int jd_sgm_run(const struct jd_kernels *k, const struct jd_match_params *p,
+	       const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+	       void *ws, size_t ws_bytes, const struct jd_exec *ex)
 {
 	int w = left->width, h = left->height;
 	struct jd_carve c;
@@ -58,15 +59,15 @@ int jd_sgm_ref(const struct jd_match_params *p, const struct jd_image *left,
 		return -ENOMEM;
 	}
 	if (p->sgm.cost == JD_SGM_COST_CENSUS) {
-		jd_census_ref(left, b.census_l, ex);
-		jd_census_ref(right, b.census_r, ex);
+		k->census(left, b.census_l, ex);
+		k->census(right, b.census_r, ex);
 	}
-	jd_sgm_cost_ref(p, left, right, b.census_l, b.census_r, b.cost, ex);
-	jd_sgm_aggregate_ref(p, left, b.cost, b.s_fwd, b.s_bwd, b.sweeps, ex);
+	k->sgm_cost(p, left, right, b.census_l, b.census_r, b.cost, ex);
+	k->sgm_aggregate(p, left, b.cost, b.s_fwd, b.s_bwd, b.sweeps, ex);
 	struct jd_disp raw = {b.median_in, w, h, w};
 	struct jd_disp *sel = p->sgm.median ? &raw : out;
 
-	jd_sgm_select_ref(p, b.s_fwd, b.s_bwd, sel, b.select, ex);
+	k->sgm_select(p, b.s_fwd, b.s_bwd, sel, b.select, ex);
 	if (p->sgm.fill) {
 		jd_fill_invalid_ref(sel, ex);
 	}
@@ -74,4 +75,11 @@ int jd_sgm_ref(const struct jd_match_params *p, const struct jd_image *left,
 		jd_median3x3_ref(&raw, out, ex);
 	}
 	return 0;
+}
+
+int jd_sgm_ref(const struct jd_match_params *p, const struct jd_image *left,
+	       const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
+	       const struct jd_exec *ex)
+{
+	return jd_sgm_run(&jd_kernels_ref, p, left, right, out, ws, ws_bytes, ex);
 }

@@ -69,4 +69,22 @@ int jd_sgm_ref(const struct jd_match_params *p, const struct jd_image *left,
 	       const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
 	       const struct jd_exec *ex);
 
+struct jd_kernels;
+
+/** jd_sgm_ref() through a kernel table (kernels.h): what the daemon runs. */
+int jd_sgm_run(const struct jd_kernels *k, const struct jd_match_params *p,
+	       const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+	       void *ws, size_t ws_bytes, const struct jd_exec *ex);
+
+/* NEON twins (algo/neon/), same contracts as the _ref functions above. */
+void jd_census_neon(const struct jd_image *im, uint64_t *out, const struct jd_exec *ex);
+void jd_sgm_cost_neon(const struct jd_match_params *p, const struct jd_image *left,
+		      const struct jd_image *right, const uint64_t *census_l,
+		      const uint64_t *census_r, uint8_t *cost, const struct jd_exec *ex);
+void jd_sgm_aggregate_neon(const struct jd_match_params *p, const struct jd_image *guide,
+			   const uint8_t *cost, uint16_t *s_fwd, uint16_t *s_bwd, void *sweep_ws,
+			   const struct jd_exec *ex);
+void jd_sgm_select_neon(const struct jd_match_params *p, uint16_t *s_fwd, const uint16_t *s_bwd,
+			struct jd_disp *out, void *scratch, const struct jd_exec *ex);
+
 #endif

@@ -1,33 +1,15 @@
-#include "sgm.h"
+#include "sgm_priv.h"
 
 #include <string.h>
 
 #include "jd_carve.h"
 #include "jd_compiler.h"
 
-/*
- * Path costs are int16: every L_r is at most max cost + P2 < 2048 (checked by
- * jd_params_validate), so with a sentinel of 0x3fff no sum below can overflow.
- * Row buffers keep one entry per x plus a zero entry on each side (x = -1 and x = width):
- * a path that enters from outside the image sees L = 0 and min = 0, which gives L_r = C there.
- * Each disparity vector has a sentinel slot on each side for the d - 1 and d + 1 neighbours.
- */
-#define SENTINEL 0x3fff
-
-/* The three directions that come from the previous row, and the one along the row. */
-enum { ROW_VERT, ROW_DIAG, ROW_ANTI, ROW_PATHS };
-
-struct sweep_buf {
-	int16_t *lr[ROW_PATHS][2];   /* [2 rows][(width + 2) * (ndisp + 2)] */
-	int16_t *mins[ROW_PATHS][2]; /* [2 rows][width + 2] */
-	int16_t *horiz[2];           /* previous and current pixel along the row */
-};
-
-static void sweep_layout(struct jd_carve *c, int w, int nd, struct sweep_buf *b)
+static void sweep_layout(struct jd_carve *c, int w, int nd, struct jd__sgm_sweep_buf *b)
 {
 	size_t vec = (size_t)(w + 2) * (nd + 2);
 
-	for (int k = 0; k < ROW_PATHS; k++) {
+	for (int k = 0; k < JD__ROW_PATHS; k++) {
 		for (int r = 0; r < 2; r++) {
 			int16_t *lr = jd_carve(c, sizeof(int16_t) * vec);
 			int16_t *mn = jd_carve(c, sizeof(int16_t) * (w + 2));
@@ -55,19 +37,12 @@ size_t jd_sgm_sweep_mem_required(int width, int ndisp)
 	return jd_carve_total(&c);
 }
 
-static void init_vec(int16_t *v, int nd)
+void jd__sgm_sweep_init(const struct jd__sgm_sweep_buf *b, int w, int nd)
 {
-	v[0] = SENTINEL;
-	memset(v + 1, 0, sizeof(int16_t) * nd);
-	v[nd + 1] = SENTINEL;
-}
-
-static void sweep_init(const struct sweep_buf *b, int w, int nd)
-{
-	for (int k = 0; k < ROW_PATHS; k++) {
+	for (int k = 0; k < JD__ROW_PATHS; k++) {
 		for (int r = 0; r < 2; r++) {
 			for (int x = 0; x < w + 2; x++) {
-				init_vec(b->lr[k][r] + (size_t)x * (nd + 2), nd);
+				jd__sgm_init_vec(b->lr[k][r] + (size_t)x * (nd + 2), nd);
 			}
 			memset(b->mins[k][r], 0, sizeof(int16_t) * (w + 2));
 		}
@@ -89,7 +64,7 @@ static inline int16_t path_step(const int16_t *restrict prev, int16_t prev_min,
 				uint16_t *restrict sum, int nd, int16_t p1, int16_t p2)
 {
 	int16_t lim = (int16_t)(prev_min + p2);
-	int16_t best = SENTINEL;
+	int16_t best = JD__SGM_SENTINEL;
 
 	for (int d = 0; d < nd; d++) {
 		int16_t near = (int16_t)(min16(prev[d - 1], prev[d + 1]) + p1);
@@ -103,37 +78,11 @@ static inline int16_t path_step(const int16_t *restrict prev, int16_t prev_min,
 	return best;
 }
 
-/*
- * Hirschmueller's intensity-adaptive P2: a large step in the guide image along the path makes
- * a disparity jump cheaper, P2' = max(P1 + 1, P2 * T / (T + |dI|)); T = 0 keeps P2 constant.
- * Integer arithmetic, so every backend reproduces it exactly, and P2' <= P2 keeps the bound.
- */
-static inline int16_t adapt_p2(int p1, int p2, int t, int i0, int i1)
-{
-	int diff = i0 > i1 ? i0 - i1 : i1 - i0;
-	int v;
-
-	if (t == 0) {
-		return (int16_t)p2;
-	}
-	v = p2 * t / (t + diff);
-	return (int16_t)(v > p1 + 1 ? v : p1 + 1);
-}
-
-struct sweep_job {
-	const struct jd_match_params *p;
-	const struct jd_image *img;
-	int w, h;
-	const uint8_t *cost;
-	uint16_t *sum[2];
-	struct sweep_buf buf[2];
-};
-
 /* dir = +1: rows top to bottom, x left to right; dir = -1: the mirror image. */
-JD_VECTOR_CLONES static void run_sweep(const struct sweep_job *job, int which)
+JD_VECTOR_CLONES static void sweep_ref(const struct jd__sgm_sweep_job *job, int which)
 {
 	const struct jd_match_params *p = job->p;
-	const struct sweep_buf *b = &job->buf[which];
+	const struct jd__sgm_sweep_buf *b = &job->buf[which];
 	int dir = which == 0 ? 1 : -1;
 	int w = job->w, h = job->h, nd = p->ndisp, vs = nd + 2;
 	int diagonals = p->sgm.paths == 8;
@@ -141,7 +90,7 @@ JD_VECTOR_CLONES static void run_sweep(const struct sweep_job *job, int which)
 	int t = p->sgm.p2_adapt;
 	int cur = 0;
 
-	sweep_init(b, w, nd);
+	jd__sgm_sweep_init(b, w, nd);
 	memset(job->sum[which], 0, sizeof(uint16_t) * (size_t)w * h * nd);
 	for (int yi = 0; yi < h; yi++) {
 		int y = dir > 0 ? yi : h - 1 - yi;
@@ -149,10 +98,11 @@ JD_VECTOR_CLONES static void run_sweep(const struct sweep_job *job, int which)
 		int16_t hmin = 0;
 		int hc = 0;
 		const uint8_t *irow = jd_image_row(job->img, y);
-		const uint8_t *prow = jd_image_row(job->img, y - dir < 0 || y - dir >= h ? y : y - dir);
+		const uint8_t *prow =
+		    jd_image_row(job->img, y - dir < 0 || y - dir >= h ? y : y - dir);
 
-		init_vec(b->horiz[0], nd);
-		init_vec(b->horiz[1], nd);
+		jd__sgm_init_vec(b->horiz[0], nd);
+		jd__sgm_init_vec(b->horiz[1], nd);
 		for (int xi = 0; xi < w; xi++) {
 			int x = dir > 0 ? xi : w - 1 - xi;
 			size_t pix = (size_t)y * w + x;
@@ -161,50 +111,57 @@ JD_VECTOR_CLONES static void run_sweep(const struct sweep_job *job, int which)
 			/* Row-buffer slots: x itself, and the upstream neighbours along x. */
 			int sx = x + 1, sback = x + 1 - dir, sfwd = x + 1 + dir;
 
-			/* Guide-image neighbours along each path (clamped: path starts ignore them). */
+			/* Guide-image neighbours along each path (clamped: path starts ignore
+			 * them). */
 			int xb = x - dir < 0 || x - dir >= w ? x : x - dir;
 			int xf = x + dir < 0 || x + dir >= w ? x : x + dir;
 			int i0 = irow[x];
-			int16_t p2h = adapt_p2(p1, p2, t, i0, irow[xb]);
-			int16_t p2v = adapt_p2(p1, p2, t, i0, prow[x]);
-			int16_t p2d = adapt_p2(p1, p2, t, i0, prow[xb]);
-			int16_t p2a = adapt_p2(p1, p2, t, i0, prow[xf]);
+			int16_t p2h = jd__sgm_adapt_p2(p1, p2, t, i0, irow[xb]);
+			int16_t p2v = jd__sgm_adapt_p2(p1, p2, t, i0, prow[x]);
+			int16_t p2d = jd__sgm_adapt_p2(p1, p2, t, i0, prow[xb]);
+			int16_t p2a = jd__sgm_adapt_p2(p1, p2, t, i0, prow[xf]);
 
 			hmin = path_step(b->horiz[hc ^ 1] + 1, hmin, c, b->horiz[hc] + 1, s, nd, p1,
 					 p2h);
 			hc ^= 1;
-			b->mins[ROW_VERT][cur][sx] =
-				path_step(b->lr[ROW_VERT][prv] + (size_t)sx * vs + 1,
-					  b->mins[ROW_VERT][prv][sx], c,
-					  b->lr[ROW_VERT][cur] + (size_t)sx * vs + 1, s, nd, p1, p2v);
+			b->mins[JD__ROW_VERT][cur][sx] = path_step(
+			    b->lr[JD__ROW_VERT][prv] + (size_t)sx * vs + 1,
+			    b->mins[JD__ROW_VERT][prv][sx], c,
+			    b->lr[JD__ROW_VERT][cur] + (size_t)sx * vs + 1, s, nd, p1, p2v);
 			if (diagonals) {
-				b->mins[ROW_DIAG][cur][sx] =
-					path_step(b->lr[ROW_DIAG][prv] + (size_t)sback * vs + 1,
-						  b->mins[ROW_DIAG][prv][sback], c,
-						  b->lr[ROW_DIAG][cur] + (size_t)sx * vs + 1, s, nd,
-						  p1, p2d);
-				b->mins[ROW_ANTI][cur][sx] =
-					path_step(b->lr[ROW_ANTI][prv] + (size_t)sfwd * vs + 1,
-						  b->mins[ROW_ANTI][prv][sfwd], c,
-						  b->lr[ROW_ANTI][cur] + (size_t)sx * vs + 1, s, nd,
-						  p1, p2a);
+				b->mins[JD__ROW_DIAG][cur][sx] = path_step(
+				    b->lr[JD__ROW_DIAG][prv] + (size_t)sback * vs + 1,
+				    b->mins[JD__ROW_DIAG][prv][sback], c,
+				    b->lr[JD__ROW_DIAG][cur] + (size_t)sx * vs + 1, s, nd, p1, p2d);
+				b->mins[JD__ROW_ANTI][cur][sx] = path_step(
+				    b->lr[JD__ROW_ANTI][prv] + (size_t)sfwd * vs + 1,
+				    b->mins[JD__ROW_ANTI][prv][sfwd], c,
+				    b->lr[JD__ROW_ANTI][cur] + (size_t)sx * vs + 1, s, nd, p1, p2a);
 			}
 		}
 		cur = prv;
 	}
 }
 
+struct sweep_task_ctx {
+	jd__sgm_sweep_fn sweep;
+	const struct jd__sgm_sweep_job *job;
+};
+
 static void sweep_task(void *ctx, int item, int worker)
 {
+	const struct sweep_task_ctx *t = ctx;
+
 	(void)worker;
-	run_sweep(ctx, item);
+	t->sweep(t->job, item);
 }
 
-void jd_sgm_aggregate_ref(const struct jd_match_params *p, const struct jd_image *guide,
-			  const uint8_t *cost, uint16_t *s_fwd, uint16_t *s_bwd, void *sweep_ws,
-			  const struct jd_exec *ex)
+void jd__sgm_aggregate_with(jd__sgm_sweep_fn sweep, const struct jd_match_params *p,
+			    const struct jd_image *guide, const uint8_t *cost, uint16_t *s_fwd,
+			    uint16_t *s_bwd, void *sweep_ws, const struct jd_exec *ex)
 {
-	struct sweep_job job;
+	struct jd__sgm_sweep_job job;
+	struct sweep_task_ctx t = {sweep, &job};
 	size_t one = jd_sgm_sweep_mem_required(guide->width, p->ndisp);
 	struct jd_carve c;
 
@@ -220,5 +177,12 @@ void jd_sgm_aggregate_ref(const struct jd_match_params *p, const struct jd_image
 		sweep_layout(&c, guide->width, p->ndisp, &job.buf[i]);
 	}
 	/* The two sweeps are independent: one per worker when there are two. */
-	jd_exec_run(ex, 2, sweep_task, &job);
+	jd_exec_run(ex, 2, sweep_task, &t);
+}
+
+void jd_sgm_aggregate_ref(const struct jd_match_params *p, const struct jd_image *guide,
+			  const uint8_t *cost, uint16_t *s_fwd, uint16_t *s_bwd, void *sweep_ws,
+			  const struct jd_exec *ex)
+{
+	jd__sgm_aggregate_with(sweep_ref, p, guide, cost, s_fwd, s_bwd, sweep_ws, ex);
 }

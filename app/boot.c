@@ -5,8 +5,32 @@
 #include <unistd.h>
 
 #include "../algo/matcher.h"
+#include "cli.h"
 
 enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT, R_COUNT };
+
+/* The kernel table, once: the board may forbid FP16 arithmetic (neon_fp16 no). */
+static int select_kernels(struct jd_boot *b, const struct jd_board *board, FILE *log)
+{
+	enum jd_backend want;
+	char err[160], line[400];
+	int rc = jd_cli_backend(&want);
+
+	if (rc) {
+		return rc;
+	}
+	rc = jd_kernels_select(want, board ? board->neon_fp16 : 1, &b->kernels, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "jetdepth: boot: %s\n", err);
+		return rc;
+	}
+	if (log) {
+		jd_kernels_describe(&b->kernels, line, sizeof(line));
+		fprintf(log, "kernels (%s, cpu fp16 %s): %s\n", jd_backend_name(want),
+			jd_cpu_has_fp16() ? "yes" : "no", line);
+	}
+	return 0;
+}
 
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
 		 int with_gt, const struct jd_board *board, FILE *log)
@@ -17,6 +41,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	int rc;
 
 	memset(b, 0, sizeof(*b));
+	rc = select_kernels(b, board, log);
+	if (rc) {
+		return rc;
+	}
 	b->ws_bytes = jd_match_mem_required(p, w, h, threads);
 	snprintf(tag, sizeof(tag), "matcher.%s", jd_algo_name(p->algo));
 	jd_budget_init(&b->budget);
@@ -33,19 +61,21 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	/* Refuse at boot, with the numbers, what the machine cannot hold (not an OOM later). */
 	size_t ram = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
 	if (ram > 0 && b->budget.total > ram) {
-		fprintf(stderr,
-			"jetdepth: boot: memory budget %.1f MiB for %dx%d with ndisp %d (%s) exceeds "
-			"this machine's %.1f MiB; use a smaller --size or --ndisp\n",
-			(double)b->budget.total / (1 << 20), w, h, p->ndisp, jd_algo_name(p->algo),
-			(double)ram / (1 << 20));
+		fprintf(
+		    stderr,
+		    "jetdepth: boot: memory budget %.1f MiB for %dx%d with ndisp %d (%s) exceeds "
+		    "this machine's %.1f MiB; use a smaller --size or --ndisp\n",
+		    (double)b->budget.total / (1 << 20), w, h, p->ndisp, jd_algo_name(p->algo),
+		    (double)ram / (1 << 20));
 		return -ENOMEM;
 	}
 	if (board && b->budget.total > (size_t)board->memory_ceiling_mb << 20) {
-		fprintf(stderr,
-			"jetdepth: boot: memory budget %.1f MiB exceeds the board's ceiling of %ld MiB "
-			"(%s:%d); use a smaller --size or --ndisp\n",
-			(double)b->budget.total / (1 << 20), board->memory_ceiling_mb,
-			board->origin_ceiling.file, board->origin_ceiling.line);
+		fprintf(
+		    stderr,
+		    "jetdepth: boot: memory budget %.1f MiB exceeds the board's ceiling of %ld MiB "
+		    "(%s:%d); use a smaller --size or --ndisp\n",
+		    (double)b->budget.total / (1 << 20), board->memory_ceiling_mb,
+		    board->origin_ceiling.file, board->origin_ceiling.line);
 		return -ENOMEM;
 	}
 	rc = jd_arena_init(&b->arena, "host", b->budget.total);

@@ -9,6 +9,7 @@
 
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
+#include "../algo/kernels.h"
 #include "../hal/board.h"
 #include "../hal/pool.h"
 #include "../hal/workers.h"
@@ -21,13 +22,15 @@ struct jd_boot {
 	struct jd_disp disp, gt;     /* gt only when asked for */
 	void *ws;
 	size_t ws_bytes;
+	struct jd_kernels kernels; /* chosen once here: --backend / $JD_BACKEND, CPU, board */
 };
 
 /**
  * @param with_gt also carve a ground-truth map (the synthetic camera provides one)
  * @param board   its memory ceiling bounds the budget (NULL: only the machine's RAM does)
  * @param log     where the budget goes (NULL: silent)
- * @retval 0, or a negative errno with the reason printed to stderr
+ * @retval 0, or a negative errno with the reason printed to stderr (-EINVAL: a bad backend
+ *         name, a usage error)
  */
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
 		 int with_gt, const struct jd_board *board, FILE *log);

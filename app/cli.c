@@ -8,63 +8,83 @@
 
 #include "../hal/workers.h"
 
+/* The --backend choice: one per process, read once by boot (jd_cli_backend). */
+static enum jd_backend cli_backend = JD_BACKEND_AUTO;
+static int cli_backend_set;
+
+int jd_cli_backend(enum jd_backend *out)
+{
+	const char *env = getenv("JD_BACKEND");
+
+	if (cli_backend_set || !env || !*env) {
+		*out = cli_backend;
+		return 0;
+	}
+	if (jd_backend_parse(env, out)) {
+		fprintf(stderr, "jetdepth: JD_BACKEND=%s: must be auto, cpu, ref or neon\n", env);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const char jd_cli_matcher_help[] =
-	"matcher options:\n"
-	"  --algo bp|sgm|sad      matcher (default sgm)\n"
-	"  --ndisp N              disparity count, 2..1024 (default 64)\n"
-	"  --min-disp N           smallest disparity (default 0)\n"
-	"  --backend cpu          compute backend (cpu: the portable C reference)\n"
-	"  --threads N            worker threads (default: all CPUs)\n"
-	" SAD:\n"
-	"  --window N             odd window side, 1..31 (default 11)\n"
-	"  --[no-]lr-check --[no-]fill --[no-]median   as for SGM (default on)\n"
-	" SGM:\n"
-	"  --cost census|ad       matching cost (default census 9x7)\n"
-	"  --paths 4|8            aggregation paths (default 8)\n"
-	"  --p1 N --p2 N          smoothness penalties (default 25, 200)\n"
-	"  --p2-adapt T           P2 halves at an intensity step of T, 0 = constant (default 4)\n"
-	"  --[no-]subpixel        parabola refinement (default on)\n"
-	"  --[no-]lr-check        left-right check (default on), --lr-max-diff N (1)\n"
-	"  --uniqueness PCT       uniqueness margin in percent, 0 = off (default 5)\n"
-	"  --[no-]fill            fill invalid pixels from the farther neighbour (default on)\n"
-	"  --[no-]median          3x3 median (default on)\n"
-	" BP:\n"
-	"  --levels N --iters N   pyramid levels and iterations per level (default 5, 7)\n"
-	"  --lambda F --data-k F  data cost weight and cap (default 0.1, 15)\n"
-	"  --disc-k F             discontinuity cap (default ndisp / 7.5)\n"
-	"  --sigma F              Gaussian pre-smoothing (default 0)\n"
-	"  --fp16 | --float       message storage (default float)\n";
+    "matcher options:\n"
+    "  --algo bp|sgm|sad      matcher (default sgm)\n"
+    "  --ndisp N              disparity count, 2..1024 (default 64)\n"
+    "  --min-disp N           smallest disparity (default 0)\n"
+    "  --backend B            CPU kernels: auto|cpu (NEON where native, else reference),\n"
+    "                         ref (portable C), neon (default: $JD_BACKEND, else auto)\n"
+    "  --threads N            worker threads (default: all CPUs)\n"
+    " SAD:\n"
+    "  --window N             odd window side, 1..31 (default 11)\n"
+    "  --[no-]lr-check --[no-]fill --[no-]median   as for SGM (default on)\n"
+    " SGM:\n"
+    "  --cost census|ad       matching cost (default census 9x7)\n"
+    "  --paths 4|8            aggregation paths (default 8)\n"
+    "  --p1 N --p2 N          smoothness penalties (default 25, 200)\n"
+    "  --p2-adapt T           P2 halves at an intensity step of T, 0 = constant (default 4)\n"
+    "  --[no-]subpixel        parabola refinement (default on)\n"
+    "  --[no-]lr-check        left-right check (default on), --lr-max-diff N (1)\n"
+    "  --uniqueness PCT       uniqueness margin in percent, 0 = off (default 5)\n"
+    "  --[no-]fill            fill invalid pixels from the farther neighbour (default on)\n"
+    "  --[no-]median          3x3 median (default on)\n"
+    " BP:\n"
+    "  --levels N --iters N   pyramid levels and iterations per level (default 5, 7)\n"
+    "  --lambda F --data-k F  data cost weight and cap (default 0.1, 15)\n"
+    "  --disc-k F             discontinuity cap (default ndisp / 7.5)\n"
+    "  --sigma F              Gaussian pre-smoothing (default 0)\n"
+    "  --fp16 | --float       message storage (default float)\n";
 
 static const struct option matcher_options[] = {
-	{"algo", required_argument, NULL, OPT_ALGO},
-	{"ndisp", required_argument, NULL, OPT_NDISP},
-	{"min-disp", required_argument, NULL, OPT_MIN_DISP},
-	{"window", required_argument, NULL, OPT_WINDOW},
-	{"cost", required_argument, NULL, OPT_COST},
-	{"paths", required_argument, NULL, OPT_PATHS},
-	{"p1", required_argument, NULL, OPT_P1},
-	{"p2", required_argument, NULL, OPT_P2},
-	{"p2-adapt", required_argument, NULL, OPT_P2_ADAPT},
-	{"subpixel", no_argument, NULL, OPT_SUBPIXEL},
-	{"no-subpixel", no_argument, NULL, OPT_NO_SUBPIXEL},
-	{"lr-check", no_argument, NULL, OPT_LR_CHECK},
-	{"no-lr-check", no_argument, NULL, OPT_NO_LR_CHECK},
-	{"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
-	{"uniqueness", required_argument, NULL, OPT_UNIQUENESS},
-	{"fill", no_argument, NULL, OPT_FILL},
-	{"no-fill", no_argument, NULL, OPT_NO_FILL},
-	{"median", no_argument, NULL, OPT_MEDIAN},
-	{"no-median", no_argument, NULL, OPT_NO_MEDIAN},
-	{"levels", required_argument, NULL, OPT_LEVELS},
-	{"iters", required_argument, NULL, OPT_ITERS},
-	{"lambda", required_argument, NULL, OPT_LAMBDA},
-	{"data-k", required_argument, NULL, OPT_DATA_K},
-	{"disc-k", required_argument, NULL, OPT_DISC_K},
-	{"sigma", required_argument, NULL, OPT_SIGMA},
-	{"fp16", no_argument, NULL, OPT_FP16},
-	{"float", no_argument, NULL, OPT_FLOAT},
-	{"backend", required_argument, NULL, OPT_BACKEND},
-	{"threads", required_argument, NULL, OPT_THREADS},
+    {"algo", required_argument, NULL, OPT_ALGO},
+    {"ndisp", required_argument, NULL, OPT_NDISP},
+    {"min-disp", required_argument, NULL, OPT_MIN_DISP},
+    {"window", required_argument, NULL, OPT_WINDOW},
+    {"cost", required_argument, NULL, OPT_COST},
+    {"paths", required_argument, NULL, OPT_PATHS},
+    {"p1", required_argument, NULL, OPT_P1},
+    {"p2", required_argument, NULL, OPT_P2},
+    {"p2-adapt", required_argument, NULL, OPT_P2_ADAPT},
+    {"subpixel", no_argument, NULL, OPT_SUBPIXEL},
+    {"no-subpixel", no_argument, NULL, OPT_NO_SUBPIXEL},
+    {"lr-check", no_argument, NULL, OPT_LR_CHECK},
+    {"no-lr-check", no_argument, NULL, OPT_NO_LR_CHECK},
+    {"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
+    {"uniqueness", required_argument, NULL, OPT_UNIQUENESS},
+    {"fill", no_argument, NULL, OPT_FILL},
+    {"no-fill", no_argument, NULL, OPT_NO_FILL},
+    {"median", no_argument, NULL, OPT_MEDIAN},
+    {"no-median", no_argument, NULL, OPT_NO_MEDIAN},
+    {"levels", required_argument, NULL, OPT_LEVELS},
+    {"iters", required_argument, NULL, OPT_ITERS},
+    {"lambda", required_argument, NULL, OPT_LAMBDA},
+    {"data-k", required_argument, NULL, OPT_DATA_K},
+    {"disc-k", required_argument, NULL, OPT_DISC_K},
+    {"sigma", required_argument, NULL, OPT_SIGMA},
+    {"fp16", no_argument, NULL, OPT_FP16},
+    {"float", no_argument, NULL, OPT_FLOAT},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"threads", required_argument, NULL, OPT_THREADS},
 };
 
 void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts,
@@ -228,11 +248,12 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		p->bp.fp16 = opt == OPT_FP16;
 		return 1;
 	case OPT_BACKEND:
-		/* Only the reference exists until the NEON and CUDA backends land. */
-		if (strcmp(arg, "cpu") != 0 && strcmp(arg, "auto") != 0) {
-			fprintf(stderr, "jetdepth: --backend %s: this build has only cpu\n", arg);
+		if (jd_backend_parse(arg, &cli_backend)) {
+			fprintf(stderr, "jetdepth: --backend %s: must be auto, cpu, ref or neon\n",
+				arg);
 			return -EINVAL;
 		}
+		cli_backend_set = 1;
 		return 1;
 	case OPT_THREADS:
 		if (jd_cli_int("--threads", arg, threads)) {

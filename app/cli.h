@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "../algo/jd_params.h"
+#include "../algo/kernels.h"
 
 enum { JD_EXIT_OK = 0, JD_EXIT_RUNTIME = 1, JD_EXIT_USAGE = 2 };
 
@@ -84,6 +85,12 @@ int jd_cli_int(const char *opt, const char *arg, int *out);
 int jd_cli_float(const char *opt, const char *arg, float *out);
 /** Parse WIDTHxHEIGHT. */
 int jd_cli_size(const char *opt, const char *arg, int *w, int *h);
+
+/**
+ * The backend asked for: --backend, else $JD_BACKEND, else auto.
+ * @retval 0, or -EINVAL for a bad $JD_BACKEND (message printed)
+ */
+int jd_cli_backend(enum jd_backend *out);
 
 /** Validate p for a size; prints the error and returns JD_EXIT_USAGE, or 0. */
 int jd_cli_validate(const struct jd_match_params *p, int w, int h);

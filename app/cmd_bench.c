@@ -16,17 +16,17 @@ enum { OPT_SIZE = OPT_CMD_BASE, OPT_RUNS, OPT_BASELINE, OPT_HELP };
 struct bench_case {
 	enum jd_algo algo;
 	int w, h, ndisp;
-	int fp16;     /* BP storage */
-	int naive;    /* the straightforward single-thread BP yardstick */
+	int fp16;  /* BP storage */
+	int naive; /* the straightforward single-thread BP yardstick */
 };
 
 /* The foundation issue's table: SGM census 8 paths, BP seed defaults, SAD 11x11. */
 static const struct bench_case default_cases[] = {
-	{JD_ALGO_SGM, 450, 375, 64, 0, 0},  {JD_ALGO_SGM, 1242, 375, 128, 0, 0},
-	{JD_ALGO_BP, 384, 288, 16, 0, 0},   {JD_ALGO_BP, 384, 288, 16, 1, 0},
-	{JD_ALGO_BP, 384, 288, 16, 0, 1},   {JD_ALGO_BP, 450, 375, 64, 0, 0},
-	{JD_ALGO_BP, 450, 375, 64, 1, 0},   {JD_ALGO_BP, 450, 375, 64, 0, 1},
-	{JD_ALGO_SAD, 640, 480, 64, 0, 0},
+    {JD_ALGO_SGM, 450, 375, 64, 0, 0}, {JD_ALGO_SGM, 1242, 375, 128, 0, 0},
+    {JD_ALGO_BP, 384, 288, 16, 0, 0},  {JD_ALGO_BP, 384, 288, 16, 1, 0},
+    {JD_ALGO_BP, 384, 288, 16, 0, 1},  {JD_ALGO_BP, 450, 375, 64, 0, 0},
+    {JD_ALGO_BP, 450, 375, 64, 1, 0},  {JD_ALGO_BP, 450, 375, 64, 0, 1},
+    {JD_ALGO_SAD, 640, 480, 64, 0, 0},
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -36,8 +36,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void label(const struct jd_match_params *p, const struct bench_case *c, char *s,
-		  size_t n)
+static void label(const struct jd_match_params *p, const struct bench_case *c, char *s, size_t n)
 {
 	switch (p->algo) {
 	case JD_ALGO_SGM:
@@ -85,10 +84,10 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 	jd_synth_render(0, p.ndisp, &b.left, &b.right, NULL);
 	for (int i = -1; i < runs; i++) {
 		uint64_t t0 = jd_clock_ns();
-		int rc = c->naive ? jd_bp_naive(&p, &b.left, &b.right, &b.disp, naive_ws,
-						naive_bytes)
-				  : jd_match_run(&p, &b.left, &b.right, &b.disp, b.ws, b.ws_bytes,
-						 &b.workers.exec);
+		int rc = c->naive
+			     ? jd_bp_naive(&p, &b.left, &b.right, &b.disp, naive_ws, naive_bytes)
+			     : jd_match_run(&b.kernels, &p, &b.left, &b.right, &b.disp, b.ws,
+					    b.ws_bytes, &b.workers.exec);
 		if (rc) {
 			fprintf(stderr, "jetdepth: bench: %s\n", jd_strerror(rc));
 			break;
@@ -101,8 +100,8 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 	double med = (double)t[runs / 2] / 1e6;
 	double mpd = (double)c->w * c->h * c->ndisp / (med * 1e-3) / 1e6;
 	label(&p, c, name, sizeof(name));
-	printf("%-18s %-8s %5dx%-5d %6d %7d %10.2f %10.2f %12.1f %10.1f\n", name, "cpu", c->w,
-	       c->h, c->ndisp, nthreads, med, (double)t[0] / 1e6, mpd,
+	printf("%-18s %-8s %5dx%-5d %6d %7d %10.2f %10.2f %12.1f %10.1f\n", name, "cpu", c->w, c->h,
+	       c->ndisp, nthreads, med, (double)t[0] / 1e6, mpd,
 	       (double)(c->naive ? naive_bytes : b.budget.total) / (1 << 20));
 	free(naive_ws);
 	jd_boot_deinit(&b);
@@ -111,26 +110,26 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: jetdepth bench [--runs N] [--algo A --size WxH --ndisp N] [options]\n\n"
-		   "Times the matchers on the built-in synthetic scene and prints one row per "
-		   "case:\nmedian and best ms per frame (after one warm-up run), Mpix*disp/s, and "
-		   "the memory the\ncase boots with. Without --algo/--size it runs the standard "
-		   "table (see docs/perf.md).\n\n"
-		   "  --runs N       timed runs per case (default 5, at most 256)\n"
-		   "  --size WxH     one custom case (with --algo and --ndisp)\n"
-		   "  --baseline     with a custom BP case, also time the naive single-thread "
-		   "BP\n\n%s",
+	fprintf(f,
+		"usage: jetdepth bench [--runs N] [--algo A --size WxH --ndisp N] [options]\n\n"
+		"Times the matchers on the built-in synthetic scene and prints one row per "
+		"case:\nmedian and best ms per frame (after one warm-up run), Mpix*disp/s, and "
+		"the memory the\ncase boots with. Without --algo/--size it runs the standard "
+		"table (see docs/perf.md).\n\n"
+		"  --runs N       timed runs per case (default 5, at most 256)\n"
+		"  --size WxH     one custom case (with --algo and --ndisp)\n"
+		"  --baseline     with a custom BP case, also time the naive single-thread "
+		"BP\n\n%s",
 		jd_cli_matcher_help);
 }
 
 int jd_cmd_bench(int argc, char **argv)
 {
-	static const struct option cmd_opts[] = {
-		{"size", required_argument, NULL, OPT_SIZE},
-		{"runs", required_argument, NULL, OPT_RUNS},
-		{"baseline", no_argument, NULL, OPT_BASELINE},
-		{"help", no_argument, NULL, OPT_HELP},
-		{0}};
+	static const struct option cmd_opts[] = {{"size", required_argument, NULL, OPT_SIZE},
+						 {"runs", required_argument, NULL, OPT_RUNS},
+						 {"baseline", no_argument, NULL, OPT_BASELINE},
+						 {"help", no_argument, NULL, OPT_HELP},
+						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	int threads = jd_workers_cpu_count(), runs = 5, w = 0, h = 0, baseline = 0, custom = 0;

@@ -14,28 +14,28 @@ enum { OPT_OUT = OPT_CMD_BASE, OPT_COLOR, OPT_QUIET, OPT_HELP };
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: jetdepth match LEFT RIGHT -o OUT.pfm|OUT.png [--color VIEW.png] "
-		   "[options]\n\n"
-		   "Match a rectified stereo pair (PGM/PPM, PNG or JPEG; colour is converted to "
-		   "gray).\n"
-		   "OUT.pfm: float disparity, invalid = inf (Middlebury). OUT.png: 16-bit, "
-		   "disparity * 256, 0 = invalid (KITTI).\n"
-		   "Outputs are written only when the whole map was computed.\n\n"
-		   "  -o, --output FILE      disparity map (required)\n"
-		   "      --color FILE       also write a colour-mapped PNG for people\n"
-		   "  -q, --quiet            no budget and timing lines\n"
-		   "  -h, --help\n\n%s",
+	fprintf(f,
+		"usage: jetdepth match LEFT RIGHT -o OUT.pfm|OUT.png [--color VIEW.png] "
+		"[options]\n\n"
+		"Match a rectified stereo pair (PGM/PPM, PNG or JPEG; colour is converted to "
+		"gray).\n"
+		"OUT.pfm: float disparity, invalid = inf (Middlebury). OUT.png: 16-bit, "
+		"disparity * 256, 0 = invalid (KITTI).\n"
+		"Outputs are written only when the whole map was computed.\n\n"
+		"  -o, --output FILE      disparity map (required)\n"
+		"      --color FILE       also write a colour-mapped PNG for people\n"
+		"  -q, --quiet            no budget and timing lines\n"
+		"  -h, --help\n\n%s",
 		jd_cli_matcher_help);
 }
 
 int jd_cmd_match(int argc, char **argv)
 {
-	static const struct option cmd_opts[] = {
-		{"output", required_argument, NULL, OPT_OUT},
-		{"color", required_argument, NULL, OPT_COLOR},
-		{"quiet", no_argument, NULL, OPT_QUIET},
-		{"help", no_argument, NULL, OPT_HELP},
-		{0}};
+	static const struct option cmd_opts[] = {{"output", required_argument, NULL, OPT_OUT},
+						 {"color", required_argument, NULL, OPT_COLOR},
+						 {"quiet", no_argument, NULL, OPT_QUIET},
+						 {"help", no_argument, NULL, OPT_HELP},
+						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	const char *out = NULL, *color = NULL;
@@ -103,15 +103,15 @@ int jd_cmd_match(int argc, char **argv)
 	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);
 	memcpy(boot.right.data, r.data, (size_t)r.width * r.height);
 	uint64_t t0 = jd_clock_ns();
-	int mrc = jd_match_run(&p, &boot.left, &boot.right, &boot.disp, boot.ws, boot.ws_bytes,
-			       &boot.workers.exec);
+	int mrc = jd_match_run(&boot.kernels, &p, &boot.left, &boot.right, &boot.disp, boot.ws,
+			       boot.ws_bytes, &boot.workers.exec);
 	uint64_t t1 = jd_clock_ns();
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));
 	} else if (jd_disp_write(out, &boot.disp, err, sizeof(err)) ||
-		   (color && jd_color_png_write(color, &boot.disp, (float)p.min_disp,
-						(float)(p.min_disp + p.ndisp - 1), err,
-						sizeof(err)))) {
+		   (color &&
+		    jd_color_png_write(color, &boot.disp, (float)p.min_disp,
+				       (float)(p.min_disp + p.ndisp - 1), err, sizeof(err)))) {
 		fprintf(stderr, "jetdepth: %s\n", err);
 	} else {
 		if (!quiet) {

@@ -7,8 +7,8 @@
 #include "../algo/synth.h"
 #include "../hal/clock.h"
 
-int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h,
-		   int threads, const struct jd_board *board, FILE *log)
+int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
+		   const struct jd_board *board, FILE *log)
 {
 	memset(d, 0, sizeof(*d));
 	d->p = *p;
@@ -24,7 +24,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 
 	jd_synth_render(d->frame, d->p.ndisp, &b->left, &b->right, &b->gt);
 	t0 = jd_clock_ns();
-	rc = jd_match_run(&d->p, &b->left, &b->right, &b->disp, b->ws, b->ws_bytes,
+	rc = jd_match_run(&b->kernels, &d->p, &b->left, &b->right, &b->disp, b->ws, b->ws_bytes,
 			  &b->workers.exec);
 	t1 = jd_clock_ns();
 	if (rc) {

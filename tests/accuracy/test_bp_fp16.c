@@ -36,7 +36,7 @@ static double run(const struct jd_match_params *p, struct jd_image *l, struct jd
 	void *ws = aligned_alloc(64, (n + 63) / 64 * 64);
 	struct jd_eval_result res;
 
-	JD_CHECK(jd_match_run(p, l, r, out, ws, n, ex) == 0, "run");
+	JD_CHECK(jd_match_run(NULL, p, l, r, out, ws, n, ex) == 0, "run");
 	free(ws);
 	jd_eval(out, gt, mask, &res);
 	return res.bad[1];

@@ -47,7 +47,7 @@ static inline int run_matcher(const struct jd_match_params *prm, struct pair *p,
 	int rc;
 
 	memset(ws, 0xff, n);
-	rc = jd_match_run(prm, &p->l, &p->r, &p->d, ws, n, ex);
+	rc = jd_match_run(NULL, prm, &p->l, &p->r, &p->d, ws, n, ex);
 	free(ws);
 	return rc;
 }

@@ -1,0 +1,19 @@
+/* Camera pixels to 8-bit luma, the first stage of every frame. Integer: backends bit-exact. */
+#ifndef JD_ALGO_CONVERT_H
+#define JD_ALGO_CONVERT_H
+
+#include <stdint.h>
+
+/*
+ * BT.601 luma in 8-bit fixed point, Y = (77 R + 150 G + 29 B + 128) >> 8 (the weights
+ * 0.299/0.587/0.114 scaled by 256 and rounded so they sum to 256: white stays 255).
+ * rgb: n packed RGB triples; out: n bytes.
+ */
+void jd_gray_from_rgb_ref(const uint8_t *rgb, int n, uint8_t *out);
+void jd_gray_from_rgb_neon(const uint8_t *rgb, int n, uint8_t *out);
+
+/* YUYV 4:2:2 (Y0 U Y1 V): the luma bytes. n pixels (even), out: n bytes. */
+void jd_gray_from_yuyv_ref(const uint8_t *yuyv, int n, uint8_t *out);
+void jd_gray_from_yuyv_neon(const uint8_t *yuyv, int n, uint8_t *out);
+
+#endif

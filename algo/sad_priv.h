@@ -2,6 +2,7 @@
 #ifndef JD_ALGO_SAD_PRIV_H
 #define JD_ALGO_SAD_PRIV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*

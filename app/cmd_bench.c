@@ -6,12 +6,13 @@
 #include "../algo/matcher.h"
 #include "../algo/synth.h"
 #include "../hal/clock.h"
+#include "bench_kernels.h"
 #include "boot.h"
 #include "../algo/jd_status.h"
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_SIZE = OPT_CMD_BASE, OPT_RUNS, OPT_BASELINE, OPT_HELP };
+enum { OPT_SIZE = OPT_CMD_BASE, OPT_RUNS, OPT_BASELINE, OPT_KERNELS, OPT_HELP };
 
 struct bench_case {
 	enum jd_algo algo;
@@ -100,8 +101,11 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 	double med = (double)t[runs / 2] / 1e6;
 	double mpd = (double)c->w * c->h * c->ndisp / (med * 1e-3) / 1e6;
 	label(&p, c, name, sizeof(name));
-	printf("%-18s %-8s %5dx%-5d %6d %7d %10.2f %10.2f %12.1f %10.1f\n", name, "cpu", c->w, c->h,
-	       c->ndisp, nthreads, med, (double)t[0] / 1e6, mpd,
+	printf("%-18s %-8s %5dx%-5d %6d %7d %10.2f %10.2f %12.1f %10.1f\n", name,
+	       c->naive				   ? "ref"
+	       : p.algo == JD_ALGO_BP && p.bp.fp16 ? b.kernels.backend_of[JD_K_BP_MESSAGES]
+						   : b.kernels.backend_of[JD_K_CENSUS],
+	       c->w, c->h, c->ndisp, nthreads, med, (double)t[0] / 1e6, mpd,
 	       (double)(c->naive ? naive_bytes : b.budget.total) / (1 << 20));
 	free(naive_ws);
 	jd_boot_deinit(&b);
@@ -119,7 +123,9 @@ static void help(FILE *f)
 		"  --runs N       timed runs per case (default 5, at most 256)\n"
 		"  --size WxH     one custom case (with --algo and --ndisp)\n"
 		"  --baseline     with a custom BP case, also time the naive single-thread "
-		"BP\n\n%s",
+		"BP\n"
+		"  --kernels      time each kernel of the table instead, reference vs NEON, one "
+		"thread\n\n%s",
 		jd_cli_matcher_help);
 }
 
@@ -128,11 +134,13 @@ int jd_cmd_bench(int argc, char **argv)
 	static const struct option cmd_opts[] = {{"size", required_argument, NULL, OPT_SIZE},
 						 {"runs", required_argument, NULL, OPT_RUNS},
 						 {"baseline", no_argument, NULL, OPT_BASELINE},
+						 {"kernels", no_argument, NULL, OPT_KERNELS},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	int threads = jd_workers_cpu_count(), runs = 5, w = 0, h = 0, baseline = 0, custom = 0;
+	int kernels = 0;
 	int opt, rc;
 
 	jd_params_default(&p, JD_ALGO_SGM, 64);
@@ -152,6 +160,8 @@ int jd_cmd_bench(int argc, char **argv)
 			}
 		} else if (opt == OPT_BASELINE) {
 			baseline = 1;
+		} else if (opt == OPT_KERNELS) {
+			kernels = 1;
 		} else if (opt == OPT_HELP || opt == 'h') {
 			help(stdout);
 			return JD_EXIT_OK;
@@ -159,6 +169,9 @@ int jd_cmd_bench(int argc, char **argv)
 			help(stderr);
 			return JD_EXIT_USAGE;
 		}
+	}
+	if (kernels) {
+		return jd_bench_kernels(runs) ? JD_EXIT_RUNTIME : JD_EXIT_OK;
 	}
 	custom |= cli.seen[OPT_ALGO - OPT_ALGO] || cli.seen[OPT_NDISP - OPT_ALGO];
 	printf("%-18s %-8s %11s %6s %7s %10s %10s %12s %10s\n", "matcher", "backend", "size",

@@ -11,13 +11,23 @@
 /* The --backend choice: one per process, read once by boot (jd_cli_backend). */
 static enum jd_backend cli_backend = JD_BACKEND_AUTO;
 static int cli_backend_set;
+static enum jd_backend board_backend = JD_BACKEND_AUTO;
+
+void jd_cli_backend_default(enum jd_backend b)
+{
+	board_backend = b;
+}
 
 int jd_cli_backend(enum jd_backend *out)
 {
 	const char *env = getenv("JD_BACKEND");
 
-	if (cli_backend_set || !env || !*env) {
+	if (cli_backend_set) {
 		*out = cli_backend;
+		return 0;
+	}
+	if (!env || !*env) {
+		*out = board_backend;
 		return 0;
 	}
 	if (jd_backend_parse(env, out)) {

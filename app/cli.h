@@ -86,8 +86,11 @@ int jd_cli_float(const char *opt, const char *arg, float *out);
 /** Parse WIDTHxHEIGHT. */
 int jd_cli_size(const char *opt, const char *arg, int *w, int *h);
 
+/** The board's default.backend: used when neither --backend nor $JD_BACKEND says. */
+void jd_cli_backend_default(enum jd_backend b);
+
 /**
- * The backend asked for: --backend, else $JD_BACKEND, else auto.
+ * The backend asked for: --backend, else $JD_BACKEND, else the board's, else auto.
  * @retval 0, or -EINVAL for a bad $JD_BACKEND (message printed)
  */
 int jd_cli_backend(enum jd_backend *out);

@@ -20,15 +20,16 @@ static void on_signal(int sig)
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: jetdepth run [--frames N] [--size WxH] [options]\n\n"
-		   "Boot (budget, pools, threads), then run the frame loop until N frames or "
-		   "SIGINT/SIGTERM.\n"
-		   "The camera is the built-in synthetic scene (a tilted table with boxes); each "
-		   "frame is\nchecked against its true disparity.\n\n"
-		   "  --frames N     stop after N frames (default 0 = run until signalled)\n"
-		   "  --size WxH     frame size (default 450x375)\n"
-		   "  --board FILE   board file (boards/): checks the device tree, applies its\n"
-		   "                 defaults (options given here still win) and memory ceiling\n\n%s",
+	fprintf(f,
+		"usage: jetdepth run [--frames N] [--size WxH] [options]\n\n"
+		"Boot (budget, pools, threads), then run the frame loop until N frames or "
+		"SIGINT/SIGTERM.\n"
+		"The camera is the built-in synthetic scene (a tilted table with boxes); each "
+		"frame is\nchecked against its true disparity.\n\n"
+		"  --frames N     stop after N frames (default 0 = run until signalled)\n"
+		"  --size WxH     frame size (default 450x375)\n"
+		"  --board FILE   board file (boards/): checks the device tree, applies its\n"
+		"                 defaults (options given here still win) and memory ceiling\n\n%s",
 		jd_cli_matcher_help);
 }
 
@@ -36,12 +37,11 @@ int jd_cmd_run(int argc, char **argv)
 {
 	/* stdout gets a static buffer so the first printf in the loop does not malloc one. */
 	static char outbuf[4096];
-	static const struct option cmd_opts[] = {
-		{"size", required_argument, NULL, OPT_SIZE},
-		{"frames", required_argument, NULL, OPT_FRAMES},
-		{"board", required_argument, NULL, OPT_BOARD},
-		{"help", no_argument, NULL, OPT_HELP},
-		{0}};
+	static const struct option cmd_opts[] = {{"size", required_argument, NULL, OPT_SIZE},
+						 {"frames", required_argument, NULL, OPT_FRAMES},
+						 {"board", required_argument, NULL, OPT_BOARD},
+						 {"help", no_argument, NULL, OPT_HELP},
+						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	int w = 450, h = 375, frames = 0, threads = jd_workers_cpu_count(), opt, rc;
@@ -72,6 +72,9 @@ int jd_cmd_run(int argc, char **argv)
 			return JD_EXIT_RUNTIME;
 		}
 		jd_board_apply_defaults(&board, &p, &w, &h);
+		if (board.has_backend) {
+			jd_cli_backend_default(board.backend);
+		}
 	}
 	jd_cli_begin(&cli, argc, argv, "h", cmd_opts, &p, &threads);
 	while ((opt = jd_cli_next(&cli)) != -1) {
@@ -83,7 +86,8 @@ int jd_cmd_run(int argc, char **argv)
 			}
 		} else if (opt == OPT_FRAMES) {
 			if (jd_cli_int("--frames", optarg, &frames) || frames < 0) {
-				fprintf(stderr, "jetdepth: --frames %s: must be 0 or more\n", optarg);
+				fprintf(stderr, "jetdepth: --frames %s: must be 0 or more\n",
+					optarg);
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt == OPT_BOARD) {

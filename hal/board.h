@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "../algo/jd_params.h"
+#include "../algo/kernels.h"
 
 #define JD_BOARD_STR 128
 #define JD_BOARD_MAX_KEYS 64
@@ -21,7 +22,7 @@ struct jd_board_origin {
 
 struct jd_board_camera {
 	char source[JD_BOARD_STR]; /* /dev/videoN, synth, or file:GLOB */
-	char format[16];           /* YUYV, UYVY, GREY, MJPEG, or - for synth/file */
+	char format[16];	   /* YUYV, UYVY, GREY, MJPEG, or - for synth/file */
 	int width, height, fps;
 };
 
@@ -31,7 +32,7 @@ struct jd_board {
 	char soc[JD_BOARD_STR];
 	char compatible[JD_BOARD_STR]; /* device-tree compatible string, "-" = no check */
 	char toolchain[JD_BOARD_STR];  /* build.toolchain */
-	char cuda_arch[32];            /* build.cuda_arch, e.g. sm_87, "-" = none */
+	char cuda_arch[32];	       /* build.cuda_arch, e.g. sm_87, "-" = none */
 	char cpu_flags[JD_BOARD_STR];  /* build.cpu_flags */
 	int gpu, unified_memory, neon_fp16;
 	long memory_ceiling_mb; /* the boot budget must fit under this */
@@ -39,8 +40,9 @@ struct jd_board {
 	char power_mode[JD_BOARD_STR];
 	char clock_source[JD_BOARD_STR];
 	/* default.* keys, applied over jd_params_default() */
-	int has_algo, has_ndisp, has_size;
+	int has_algo, has_ndisp, has_size, has_backend;
 	enum jd_algo algo;
+	enum jd_backend backend; /* default.backend: the CPU kernels unless --backend says */
 	int ndisp, width, height;
 	struct jd_board_origin origin_compatible, origin_ceiling;
 };

@@ -6,7 +6,7 @@
 
 #include "board.h"
 
-enum kind { K_STR, K_BOOL, K_LONG, K_CAMERA, K_ALGO, K_NDISP, K_SIZE };
+enum kind { K_STR, K_BOOL, K_LONG, K_CAMERA, K_ALGO, K_NDISP, K_SIZE, K_BACKEND };
 
 struct key {
 	const char *name;
@@ -16,28 +16,36 @@ struct key {
 	int required;
 };
 
-#define STR(k, field, req) {k, K_STR, offsetof(struct jd_board, field), sizeof(((struct jd_board *)0)->field), req}
-#define VAL(k, kind, field, req) {k, kind, offsetof(struct jd_board, field), 0, req}
+#define STR(k, field, req)                                                                         \
+	{                                                                                          \
+		k, K_STR, offsetof(struct jd_board, field), sizeof(((struct jd_board *)0)->field), \
+		    req                                                                            \
+	}
+#define VAL(k, kind, field, req)                                                                   \
+	{                                                                                          \
+		k, kind, offsetof(struct jd_board, field), 0, req                                  \
+	}
 
 static const struct key keys[] = {
-	STR("name", name, 1),
-	STR("full_name", full_name, 0),
-	STR("soc", soc, 1),
-	STR("compatible", compatible, 1),
-	STR("build.toolchain", toolchain, 0),
-	STR("build.cuda_arch", cuda_arch, 0),
-	STR("build.cpu_flags", cpu_flags, 0),
-	VAL("gpu", K_BOOL, gpu, 1),
-	VAL("unified_memory", K_BOOL, unified_memory, 0),
-	VAL("neon_fp16", K_BOOL, neon_fp16, 0),
-	VAL("memory.ceiling_mb", K_LONG, memory_ceiling_mb, 1),
-	VAL("camera left", K_CAMERA, left, 1),
-	VAL("camera right", K_CAMERA, right, 1),
-	STR("power.mode", power_mode, 0),
-	STR("clock.source", clock_source, 0),
-	VAL("default.algo", K_ALGO, algo, 0),
-	VAL("default.ndisp", K_NDISP, ndisp, 0),
-	VAL("default.size", K_SIZE, width, 0),
+    STR("name", name, 1),
+    STR("full_name", full_name, 0),
+    STR("soc", soc, 1),
+    STR("compatible", compatible, 1),
+    STR("build.toolchain", toolchain, 0),
+    STR("build.cuda_arch", cuda_arch, 0),
+    STR("build.cpu_flags", cpu_flags, 0),
+    VAL("gpu", K_BOOL, gpu, 1),
+    VAL("unified_memory", K_BOOL, unified_memory, 0),
+    VAL("neon_fp16", K_BOOL, neon_fp16, 0),
+    VAL("memory.ceiling_mb", K_LONG, memory_ceiling_mb, 1),
+    VAL("camera left", K_CAMERA, left, 1),
+    VAL("camera right", K_CAMERA, right, 1),
+    STR("power.mode", power_mode, 0),
+    STR("clock.source", clock_source, 0),
+    VAL("default.algo", K_ALGO, algo, 0),
+    VAL("default.ndisp", K_NDISP, ndisp, 0),
+    VAL("default.size", K_SIZE, width, 0),
+    VAL("default.backend", K_BACKEND, backend, 0),
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -50,13 +58,13 @@ struct parse {
 	size_t errlen;
 };
 
-#define FAIL(file, line, ...)                                                                 \
-	do {                                                                                  \
-		int n_ = snprintf(ps->err, ps->errlen, "%s:%d: ", file, line);               \
-		if (n_ > 0 && (size_t)n_ < ps->errlen) {                                      \
-			snprintf(ps->err + n_, ps->errlen - (size_t)n_, __VA_ARGS__);        \
-		}                                                                             \
-		return -EINVAL;                                                               \
+#define FAIL(file, line, ...)                                                                      \
+	do {                                                                                       \
+		int n_ = snprintf(ps->err, ps->errlen, "%s:%d: ", file, line);                     \
+		if (n_ > 0 && (size_t)n_ < ps->errlen) {                                           \
+			snprintf(ps->err + n_, ps->errlen - (size_t)n_, __VA_ARGS__);              \
+		}                                                                                  \
+		return -EINVAL;                                                                    \
 	} while (0)
 
 static char *trim(char *s)
@@ -121,8 +129,8 @@ static int parse_value(struct parse *ps, const struct key *k, const char *v, con
 			   &extra) != 5 ||
 		    c->width < 8 || c->height < 8 || c->width > 16384 || c->height > 16384 ||
 		    c->fps < 1 || c->fps > 1000) {
-			FAIL(file, line, "%s: '%s': expected SOURCE FORMAT WIDTHxHEIGHT@FPS", k->name,
-			     v);
+			FAIL(file, line, "%s: '%s': expected SOURCE FORMAT WIDTHxHEIGHT@FPS",
+			     k->name, v);
 		}
 		if (strcmp(fmt, "YUYV") && strcmp(fmt, "UYVY") && strcmp(fmt, "GREY") &&
 		    strcmp(fmt, "MJPEG") && strcmp(fmt, "-")) {
@@ -157,6 +165,16 @@ static int parse_value(struct parse *ps, const struct key *k, const char *v, con
 		ps->b->has_ndisp = 1;
 		return 0;
 	}
+	case K_BACKEND:
+		if (jd_backend_parse(v, &ps->b->backend)) {
+			FAIL(file, line, "%s: '%s': expected auto, cpu, ref or neon", k->name, v);
+		}
+		if (ps->b->backend == JD_BACKEND_AUTO) {
+			FAIL(file, line, "%s: '%s' restates the built-in default; remove the line",
+			     k->name, v);
+		}
+		ps->b->has_backend = 1;
+		return 0;
 	case K_SIZE:
 		if (sscanf(v, "%dx%d %c", &ps->b->width, &ps->b->height, &extra) != 2 ||
 		    ps->b->width < 8 || ps->b->height < 8 || ps->b->width > 16384 ||
@@ -316,7 +334,8 @@ int jd_board_validate(const struct jd_board *b, const char *dt_path, char *err, 
 		snprintf(err, errlen,
 			 "%s:%d: compatible %s: this machine has no %s (not a device-tree board); "
 			 "use the host board",
-			 b->origin_compatible.file, b->origin_compatible.line, b->compatible, dt_path);
+			 b->origin_compatible.file, b->origin_compatible.line, b->compatible,
+			 dt_path);
 		return -ENODEV;
 	}
 	n = fread(dt, 1, sizeof(dt) - 1, f);

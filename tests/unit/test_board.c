@@ -22,8 +22,8 @@ static const char *write_file(const char *name, const char *text)
 	return path[k];
 }
 
-#define BASE                                                                                  \
-	"name t\nsoc -\ncompatible -\ngpu no\nmemory.ceiling_mb 100\n"                       \
+#define BASE                                                                                       \
+	"name t\nsoc -\ncompatible -\ngpu no\nmemory.ceiling_mb 100\n"                             \
 	"camera left synth - 64x48@10\ncamera right synth - 64x48@10\n"
 
 /* The file must fail and the message must contain both the location and the reason. */
@@ -34,7 +34,7 @@ static void expect_bad(const char *text, const char *where, const char *reason)
 	const char *p = write_file("bad.board", text);
 
 	JD_CHECK(jd_board_load(p, &b, err, sizeof(err)) != 0 && strstr(err, where) &&
-			 strstr(err, reason),
+		     strstr(err, reason),
 		 "expected '%s' and '%s', got '%s'", where, reason, err);
 }
 
@@ -52,11 +52,12 @@ int main(void)
 	}
 	/* Includes and undef: the SoC base sets soc; the board overrides one key. */
 	write_file("base.inc", "soc base\ngpu yes\n");
-	const char *ok = write_file("ok.board",
-				    "include base.inc\nundef gpu\ngpu no   # override\nname ok\n"
-				    "compatible -\nmemory.ceiling_mb 64\n"
-				    "camera left synth - 64x48@10\ncamera right synth - 64x48@10\n"
-				    "default.algo bp\ndefault.ndisp 32\ndefault.size 320x240\n");
+	const char *ok =
+	    write_file("ok.board", "include base.inc\nundef gpu\ngpu no   # override\nname ok\n"
+				   "compatible -\nmemory.ceiling_mb 64\n"
+				   "camera left synth - 64x48@10\ncamera right synth - 64x48@10\n"
+				   "default.algo bp\ndefault.ndisp 32\ndefault.size 320x240\n"
+				   "default.backend ref\n");
 	JD_CHECK(jd_board_load(ok, &b, err, sizeof(err)) == 0, "%s", err);
 	JD_CHECK(strcmp(b.soc, "base") == 0 && b.gpu == 0, "include + undef: soc %s gpu %d", b.soc,
 		 b.gpu);
@@ -65,6 +66,7 @@ int main(void)
 	jd_params_default(&p, JD_ALGO_SGM, 64);
 	jd_board_apply_defaults(&b, &p, &w, &h);
 	JD_CHECK(p.algo == JD_ALGO_BP && p.ndisp == 32 && w == 320 && h == 240, "defaults applied");
+	JD_CHECK(b.has_backend && b.backend == JD_BACKEND_REF, "default.backend");
 
 	/* The catalogue. */
 	expect_bad(BASE "colour blue\n", "bad.board:8", "colour: unknown key");
@@ -76,6 +78,9 @@ int main(void)
 	expect_bad(BASE "default.algo fast\n", "bad.board:8", "expected bp, sgm or sad");
 	expect_bad(BASE "default.ndisp 5000\n", "bad.board:8", "expected 2..1024");
 	expect_bad(BASE "default.size big\n", "bad.board:8", "expected WIDTHxHEIGHT");
+	expect_bad(BASE "default.backend gpu9000\n", "bad.board:8",
+		   "expected auto, cpu, ref or neon");
+	expect_bad(BASE "default.backend auto\n", "bad.board:8", "restates the built-in default");
 	expect_bad(BASE "unified_memory maybe\n", "bad.board:8", "expected yes or no");
 	expect_bad("name t\nsoc -\ncompatible -\ngpu no\nmemory.ceiling_mb -4\n", "bad.board:5",
 		   "expected a positive whole number");
@@ -104,10 +109,10 @@ int main(void)
 	snprintf(bp, sizeof(bp), "%s/boards/agx-orin.board", JD_SOURCE_DIR);
 	JD_CHECK(jd_board_load(bp, &b, err, sizeof(err)) == 0, "%s", err);
 	JD_CHECK(jd_board_validate(&b, path, err, sizeof(err)) != 0 &&
-			 strstr(err, "agx-orin.board:5") && strstr(err, "p3701-0005"),
+		     strstr(err, "agx-orin.board:5") && strstr(err, "p3701-0005"),
 		 "mismatch names file:line and the string: %s", err);
 	JD_CHECK(jd_board_validate(&b, "/nonexistent/compatible", err, sizeof(err)) != 0 &&
-			 strstr(err, "not a device-tree board"),
+		     strstr(err, "not a device-tree board"),
 		 "%s", err);
 
 	char cmd[600];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../algo/jd_status.h"
+#include "board_find.h"
 #include "cli.h"
 #include "commands.h"
 #include "daemon.h"
@@ -61,13 +62,20 @@ int jd_cmd_run(int argc, char **argv)
 			board_path = argv[i] + 8;
 		}
 	}
+	static char board_file[1024];
 	if (board_path) {
-		char err[512];
+		char err[1024];
 		const char *dt = getenv("JETDEPTH_DT_COMPATIBLE");
 
+		dt = dt ? dt : "/proc/device-tree/compatible";
+		if (jd_board_find(board_path, dt, board_file, sizeof(board_file), err,
+				  sizeof(err))) {
+			fprintf(stderr, "jetdepth: %s\n", err);
+			return JD_EXIT_RUNTIME;
+		}
+		board_path = board_file;
 		if (jd_board_load(board_path, &board, err, sizeof(err)) ||
-		    jd_board_validate(&board, dt ? dt : "/proc/device-tree/compatible", err,
-				      sizeof(err))) {
+		    jd_board_validate(&board, dt, err, sizeof(err))) {
 			fprintf(stderr, "jetdepth: %s\n", err);
 			return JD_EXIT_RUNTIME;
 		}

@@ -83,6 +83,7 @@ expect 1 "exceeds the board's ceiling of 1 MiB" -- run --frames 1 --board "$tmp/
 printf 'nvidia,p3768-0000+p3767-0000\0nvidia,p3767-0000\0nvidia,tegra234\0' >"$tmp/dt"
 JETDEPTH_DT_COMPATIBLE=$tmp/dt expect 1 "compatible nvidia,p3767-0005: not in" -- run --frames 1 --board "$(dirname "$0")/../../boards/orin-nano.board"
 expect 2 "--size 10: expected WIDTHxHEIGHT" -- run --size 10
+expect 1 "--board no-such-board: no such file" -- run --frames 1 --board no-such-board
 
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"

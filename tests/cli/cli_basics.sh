@@ -35,6 +35,10 @@ boards=$(cd "$(dirname "$0")/../../boards" && pwd)
 check "every shipped board parses" "$bin" board check "$boards"/*.board
 check "run with the host board" bash -c "'$bin' run --frames 1 --board '$boards/host.board' | grep -q 'board host'"
 check "run --board applies its defaults, options win" bash -c "JETDEPTH_DT_COMPATIBLE=<(printf 'nvidia,p3767-0005\\0') '$bin' run --frames 1 --board '$boards/orin-nano.board' --size 160x120 | grep -q '160x120, bp, ndisp 128'"
+check "run --board NAME looks in the board folder" bash -c "JETDEPTH_BOARD_DIR='$boards' '$bin' run --frames 1 --board host --size 64x48 --ndisp 16 | grep -q 'board host'"
+printf 'nvidia,p3768-0000+p3767-0000\0nvidia,p3767-0000\0nvidia,tegra234\0' >"$tmp/dt-orin-nx"
+check "run --board auto picks the board the device tree names" bash -c "JETDEPTH_BOARD_DIR='$boards' JETDEPTH_DT_COMPATIBLE='$tmp/dt-orin-nx' '$bin' run --frames 1 --board auto --size 64x48 --ndisp 16 | grep -q 'board orin-nx'"
+check "run --board auto without a device tree is host" bash -c "JETDEPTH_BOARD_DIR='$boards' JETDEPTH_DT_COMPATIBLE=/nonexistent '$bin' run --frames 1 --board auto --size 64x48 --ndisp 16 | grep -q 'board host'"
 check "bench one case" bash -c "'$bin' bench --algo sad --size 160x120 --ndisp 32 --runs 1 | grep -q 'sad 11x11'"
 check "run stops on SIGTERM" bash -c "'$bin' run --size 160x120 --ndisp 32 >'$tmp/run.log' & pid=\$!; sleep 1; kill -TERM \$pid; wait \$pid; grep -q 'frame(s)' '$tmp/run.log'"
 echo "$((n - fails)) passed, $fails failed"

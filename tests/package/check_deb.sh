@@ -1,0 +1,61 @@
+#!/bin/sh
+# The .deb: build it with CPack from this build tree, unpack it into a scratch root
+# (dpkg-deb -x) and check what README "Installing" promises: binary, boards, default
+# configuration (a conffile), systemd unit (Restart=on-failure, unprivileged user in video),
+# maintainer scripts; then run the unpacked binary on the unpacked boards.
+# usage: check_deb.sh BUILD_DIR ARCH   (JETDEPTH_EMULATOR runs a cross-built binary)
+set -u
+build=$1 arch=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # check DESCRIPTION COMMAND...
+	d=$1; shift
+	if "$@" >/dev/null 2>&1; then echo "ok: $d"; else echo "FAIL: $d"; fail=1; fi
+}
+
+if ! command -v dpkg-deb >/dev/null 2>&1; then
+	echo "SKIP: dpkg-deb not installed (not a Debian/Ubuntu machine)"; exit 77
+fi
+cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1 ||
+	{ echo "FAIL: cpack"; cat "$tmp/cpack.log"; exit 1; }
+deb=$(ls "$tmp"/pkg/jetdepth_*_"$arch".deb 2>/dev/null | head -n 1)
+[ -n "$deb" ] || { echo "FAIL: no jetdepth_*_$arch.deb in:"; ls "$tmp/pkg"; exit 1; }
+echo "built $(basename "$deb")"
+dpkg-deb -x "$deb" "$tmp/root"
+dpkg-deb -e "$deb" "$tmp/ctl"
+r=$tmp/root
+
+check "Package: jetdepth" sh -c "dpkg-deb -f '$deb' Package | grep -qx jetdepth"
+check "Architecture: $arch" sh -c "dpkg-deb -f '$deb' Architecture | grep -qx $arch"
+check "Depends names libturbojpeg and libpng" sh -c "dpkg-deb -f '$deb' Depends | grep -q turbojpeg && dpkg-deb -f '$deb' Depends | grep -q libpng16"
+check "binary /usr/bin/jetdepth, executable" test -x "$r/usr/bin/jetdepth"
+for b in host orin-nano orin-nx agx-orin thor; do
+	check "board $b" test -f "$r/usr/share/jetdepth/boards/$b.board"
+done
+check "SoC includes" test -f "$r/usr/share/jetdepth/boards/soc-orin.inc"
+check "default config /etc/jetdepth/jetdepth.conf" grep -q '^JETDEPTH_ARGS=' "$r/etc/jetdepth/jetdepth.conf"
+check "config is a conffile" grep -qx /etc/jetdepth/jetdepth.conf "$tmp/ctl/conffiles"
+u=$r/lib/systemd/system/jetdepth.service
+check "systemd unit" test -f "$u"
+check "unit: Restart=on-failure" grep -qx 'Restart=on-failure' "$u"
+check "unit: User=jetdepth" grep -qx 'User=jetdepth' "$u"
+check "unit: SupplementaryGroups=video" grep -qx 'SupplementaryGroups=video' "$u"
+check "unit: runs jetdepth run" grep -q '^ExecStart=/usr/bin/jetdepth run ' "$u"
+check "postinst creates the user" grep -q 'useradd --system' "$tmp/ctl/postinst"
+check "postinst is executable" test -x "$tmp/ctl/postinst"
+if command -v systemd-analyze >/dev/null 2>&1; then
+	check "systemd-analyze verify accepts the unit" sh -c "systemd-analyze verify '$u' 2>&1 | grep -v -e 'jetdepth: No such' -e 'Command /usr/bin/jetdepth' | grep -q . && exit 1 || exit 0"
+fi
+
+# The unpacked binary finds the unpacked boards (the installed folder, redirected).
+bin=$r/usr/bin/jetdepth
+[ -n "${JETDEPTH_EMULATOR:-}" ] && bin="$JETDEPTH_EMULATOR $bin"
+out=$(JETDEPTH_BOARD_DIR=$r/usr/share/jetdepth/boards JETDEPTH_DT_COMPATIBLE=/nonexistent \
+	$bin run --board auto --frames 1 --size 64x48 --ndisp 16 2>&1)
+if echo "$out" | grep -q "board host"; then
+	echo "ok: the packaged binary runs with --board auto (no device tree: host)"
+else
+	echo "FAIL: packaged binary: $out"; fail=1
+fi
+exit $fail

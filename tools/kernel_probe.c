@@ -12,7 +12,7 @@
 #include "sad_priv.h"
 #include "sgm.h"
 
-enum { W = 64, H = 16, ND = 64, HP = 48 };
+enum { W = 256, H = 8, ND = 64, HP = 48 };
 
 int main(int argc, char **argv)
 {

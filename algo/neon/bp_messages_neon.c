@@ -19,15 +19,6 @@ static inline float32x4_t load4(const void *base, size_t off, int fp16)
 	return vld1q_f32((const float *)base + off);
 }
 
-static inline void store4(void *base, size_t off, float32x4_t v, int fp16)
-{
-	if (fp16) {
-		vst1_u16((uint16_t *)base + off, vreinterpret_u16_f16(vcvt_f16_f32(v)));
-	} else {
-		vst1q_f32((float *)base + off, v);
-	}
-}
-
 /* h of the four messages at one disparity (element offset o): D + the three other incoming. */
 static inline void sums4(const struct jd__bp_chunk *c, size_t o, float32x4_t *u, float32x4_t *dn,
 			 float32x4_t *l, float32x4_t *r)
@@ -99,9 +90,20 @@ static void send4(const struct jd__bp_chunk *c, int j0, float *h)
 			sum = vaddq_f32(sum, next);
 		}
 		float32x4_t mean = vdivq_f32(sum, vdupq_n_f32((float)nd));
-		for (int d = 0; d < nd; d++) {
-			store4(c->dst[k], c->doff[k] + j0 + (size_t)d * hp,
-			       vsubq_f32(vld1q_f32(hk + (size_t)d * V), mean), c->fp16);
+		size_t o = c->doff[k] + j0;
+
+		/* Two loops rather than a branch per store: this one runs 4 * nd times a chunk. */
+		if (c->fp16) {
+			uint16_t *dst = (uint16_t *)c->dst[k] + o;
+			for (int d = 0; d < nd; d++, dst += hp) {
+				float32x4_t v = vsubq_f32(vld1q_f32(hk + (size_t)d * V), mean);
+				vst1_u16(dst, vreinterpret_u16_f16(vcvt_f16_f32(v)));
+			}
+		} else {
+			float *dst = (float *)c->dst[k] + o;
+			for (int d = 0; d < nd; d++, dst += hp) {
+				vst1q_f32(dst, vsubq_f32(vld1q_f32(hk + (size_t)d * V), mean));
+			}
 		}
 	}
 }

@@ -95,6 +95,10 @@ int jd_kernels_select(enum jd_backend want, int allow_fp16, struct jd_kernels *k
 	(void)err;
 	(void)errlen;
 	*k = jd_kernels_ref;
+	/* CPU kernels: cuda and cpu take what auto takes (the GPU is decided by the caller). */
+	if (want == JD_BACKEND_CUDA || want == JD_BACKEND_CPU) {
+		want = JD_BACKEND_AUTO;
+	}
 	if (want == JD_BACKEND_REF || (want == JD_BACKEND_AUTO && !jd_cpu_neon_native())) {
 		return 0;
 	}
@@ -118,12 +122,16 @@ int jd_kernels_select(enum jd_backend want, int allow_fp16, struct jd_kernels *k
 
 int jd_backend_parse(const char *name, enum jd_backend *out)
 {
-	if (strcmp(name, "auto") == 0 || strcmp(name, "cpu") == 0) {
+	if (strcmp(name, "auto") == 0) {
 		*out = JD_BACKEND_AUTO;
+	} else if (strcmp(name, "cpu") == 0) {
+		*out = JD_BACKEND_CPU;
 	} else if (strcmp(name, "ref") == 0) {
 		*out = JD_BACKEND_REF;
 	} else if (strcmp(name, "neon") == 0) {
 		*out = JD_BACKEND_NEON;
+	} else if (strcmp(name, "cuda") == 0) {
+		*out = JD_BACKEND_CUDA;
 	} else {
 		return -EINVAL;
 	}
@@ -139,6 +147,10 @@ const char *jd_backend_name(enum jd_backend b)
 		return "ref";
 	case JD_BACKEND_NEON:
 		return "neon";
+	case JD_BACKEND_CUDA:
+		return "cuda";
+	case JD_BACKEND_CPU:
+		return "cpu";
 	}
 	return "?";
 }

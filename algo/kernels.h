@@ -37,6 +37,8 @@ enum jd_backend {
 	JD_BACKEND_AUTO, /* the fastest this CPU runs: NEON on aarch64, the reference elsewhere */
 	JD_BACKEND_REF,	 /* portable C, the truth every backend is tested against */
 	JD_BACKEND_NEON, /* NEON (on x86 through SIMDe when built with it: tests and benchmarks) */
+	JD_BACKEND_CPU,	 /* auto, but never the GPU */
+	JD_BACKEND_CUDA, /* the GPU for the stages that have CUDA kernels; CPU kernels as auto */
 };
 
 typedef void (*jd_gray_rgb_fn)(const uint8_t *rgb, int n, uint8_t *out);
@@ -96,7 +98,7 @@ int jd_cpu_has_fp16(void);
 int jd_kernels_select(enum jd_backend want, int allow_fp16, struct jd_kernels *k, char *err,
 		      size_t errlen);
 
-/** "ref", "neon", "auto" (also "cpu" = auto on the CPU). @retval 0 or -EINVAL */
+/** "auto", "cpu" (auto without the GPU), "ref", "neon", "cuda". @retval 0 or -EINVAL */
 int jd_backend_parse(const char *name, enum jd_backend *out);
 const char *jd_backend_name(enum jd_backend b);
 const char *jd_kernel_name(enum jd_kernel_id id);

@@ -4,21 +4,65 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../algo/jd_status.h"
 #include "../algo/matcher.h"
 #include "cli.h"
 
-enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT, R_COUNT };
+enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT, R_RAW, R_COUNT };
+
+/*
+ * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
+ * is used where the matcher has CUDA kernels and a GPU answers, else the CPU, saying why.
+ */
+static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_match_params *p,
+		      int w, int h, FILE *log)
+{
+	int rc;
+
+	if (want != JD_BACKEND_CUDA && want != JD_BACKEND_AUTO) {
+		return 0;
+	}
+	if (p->algo != JD_ALGO_SAD) {
+		if (want == JD_BACKEND_CUDA) {
+			fprintf(
+			    stderr,
+			    "jetdepth: boot: --backend cuda: the %s matcher has no CUDA kernels "
+			    "yet (sad has); use --backend cpu\n",
+			    jd_algo_name(p->algo));
+			return -EINVAL;
+		}
+		return 0;
+	}
+	rc = jd_cuda_init(&b->cuda, jd_cuda_sad_device_bytes(w, h), jd_cuda_sad_pinned_bytes(w, h));
+	if (rc) {
+		if (want == JD_BACKEND_CUDA) {
+			fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
+			jd_cuda_deinit(&b->cuda);
+			return rc;
+		}
+		if (log) {
+			fprintf(log, "gpu: not used (%s)\n", b->cuda.err);
+		}
+		jd_cuda_deinit(&b->cuda);
+		return 0;
+	}
+	b->gpu = 1;
+	if (log) {
+		fprintf(log, "gpu: %s (sm_%d%d, %d SMs), driver %d.%d: %s on the GPU\n",
+			b->cuda.name, b->cuda.cc_major, b->cuda.cc_minor, b->cuda.sm_count,
+			b->cuda.driver_version / 1000, b->cuda.driver_version % 1000 / 10,
+			jd_algo_name(p->algo));
+	}
+	return 0;
+}
 
 /* The kernel table, once: the board may forbid FP16 arithmetic (neon_fp16 no). */
-static int select_kernels(struct jd_boot *b, const struct jd_board *board, FILE *log)
+static int select_kernels(struct jd_boot *b, enum jd_backend want, const struct jd_board *board,
+			  FILE *log)
 {
-	enum jd_backend want;
 	char err[160], line[400];
-	int rc = jd_cli_backend(&want);
+	int rc;
 
-	if (rc) {
-		return rc;
-	}
 	rc = jd_kernels_select(want, board ? board->neon_fp16 : 1, &b->kernels, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", err);
@@ -40,11 +84,12 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	char tag[32];
 	int rc;
 
+	enum jd_backend want;
+
 	memset(b, 0, sizeof(*b));
-	rc = select_kernels(b, board, log);
-	if (rc) {
-		return rc;
-	}
+	JD_TRY(jd_cli_backend(&want));
+	JD_TRY(select_kernels(b, want, board, log));
+	JD_TRY(select_gpu(b, want, p, w, h, log));
 	b->ws_bytes = jd_match_mem_required(p, w, h, threads);
 	snprintf(tag, sizeof(tag), "matcher.%s", jd_algo_name(p->algo));
 	jd_budget_init(&b->budget);
@@ -54,6 +99,9 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	jd_budget_add(&b->budget, tag, b->ws_bytes);
 	if (with_gt) {
 		jd_budget_add(&b->budget, "ground-truth", sizeof(float) * npix);
+	}
+	if (b->gpu) {
+		jd_budget_add(&b->budget, "gpu.download", sizeof(float) * npix);
 	}
 	if (log) {
 		jd_budget_print(&b->budget, log);
@@ -67,6 +115,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		    "this machine's %.1f MiB; use a smaller --size or --ndisp\n",
 		    (double)b->budget.total / (1 << 20), w, h, p->ndisp, jd_algo_name(p->algo),
 		    (double)ram / (1 << 20));
+		jd_cuda_deinit(&b->cuda);
 		return -ENOMEM;
 	}
 	if (board && b->budget.total > (size_t)board->memory_ceiling_mb << 20) {
@@ -76,6 +125,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		    "(%s:%d); use a smaller --size or --ndisp\n",
 		    (double)b->budget.total / (1 << 20), board->memory_ceiling_mb,
 		    board->origin_ceiling.file, board->origin_ceiling.line);
+		jd_cuda_deinit(&b->cuda);
 		return -ENOMEM;
 	}
 	rc = jd_arena_init(&b->arena, "host", b->budget.total);
@@ -85,9 +135,22 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", jd_arena_last_error(&b->arena));
 		jd_arena_deinit(&b->arena);
+		jd_cuda_deinit(&b->cuda);
 		return rc;
 	}
 	jd_arena_seal(&b->arena);
+	if (b->gpu) {
+		/* The download region is the last in the budget (after the optional ground truth).
+		 */
+		rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, h, r[with_gt ? R_RAW : R_GT]);
+		if (rc) {
+			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
+			jd_arena_deinit(&b->arena);
+			jd_cuda_deinit(&b->cuda);
+			return rc;
+		}
+		jd_cuda_seal(&b->cuda);
+	}
 	b->left = (struct jd_image){r[R_LEFT], w, h, w};
 	b->right = (struct jd_image){r[R_RIGHT], w, h, w};
 	b->disp = (struct jd_disp){r[R_DISP], w, h, w};
@@ -97,6 +160,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: cannot start %d worker threads\n", threads);
 		jd_arena_deinit(&b->arena);
+		jd_cuda_deinit(&b->cuda);
 		return rc;
 	}
 	return 0;
@@ -108,5 +172,21 @@ void jd_boot_deinit(struct jd_boot *b)
 		return;
 	}
 	jd_workers_deinit(&b->workers);
+	jd_cuda_deinit(&b->cuda);
 	jd_arena_deinit(&b->arena);
+}
+
+int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p)
+{
+	int rc;
+
+	if (!b->gpu) {
+		return jd_match_run(&b->kernels, p, &b->left, &b->right, &b->disp, b->ws,
+				    b->ws_bytes, &b->workers.exec);
+	}
+	rc = jd_cuda_sad_run(&b->sad_gpu, p, &b->left, &b->right, &b->disp, &b->workers.exec);
+	if (rc) {
+		fprintf(stderr, "jetdepth: gpu: %s\n", b->cuda.err);
+	}
+	return rc;
 }

@@ -11,6 +11,8 @@
 #include "../algo/jd_params.h"
 #include "../algo/kernels.h"
 #include "../hal/board.h"
+#include "../hal/cuda.h"
+#include "../hal/cuda_sad.h"
 #include "../hal/pool.h"
 #include "../hal/workers.h"
 
@@ -23,6 +25,9 @@ struct jd_boot {
 	void *ws;
 	size_t ws_bytes;
 	struct jd_kernels kernels; /* chosen once here: --backend / $JD_BACKEND, CPU, board */
+	int gpu;		   /* the matcher runs on the GPU (CUDA kernels for it exist) */
+	struct jd_cuda cuda;
+	struct jd_cuda_sad sad_gpu;
 };
 
 /**
@@ -36,5 +41,11 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		 int with_gt, const struct jd_board *board, FILE *log);
 
 void jd_boot_deinit(struct jd_boot *b);
+
+/**
+ * Match the pair in b->left/right into b->disp with the backend chosen at boot. Allocates
+ * nothing. @retval 0 or a negative errno (a GPU failure is printed with the failed call)
+ */
+int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p);
 
 #endif

@@ -31,7 +31,8 @@ int jd_cli_backend(enum jd_backend *out)
 		return 0;
 	}
 	if (jd_backend_parse(env, out)) {
-		fprintf(stderr, "jetdepth: JD_BACKEND=%s: must be auto, cpu, ref or neon\n", env);
+		fprintf(stderr, "jetdepth: JD_BACKEND=%s: must be auto, cpu, ref, neon or cuda\n",
+			env);
 		return -EINVAL;
 	}
 	return 0;
@@ -259,7 +260,8 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		return 1;
 	case OPT_BACKEND:
 		if (jd_backend_parse(arg, &cli_backend)) {
-			fprintf(stderr, "jetdepth: --backend %s: must be auto, cpu, ref or neon\n",
+			fprintf(stderr,
+				"jetdepth: --backend %s: must be auto, cpu, ref, neon or cuda\n",
 				arg);
 			return -EINVAL;
 		}

@@ -87,8 +87,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		uint64_t t0 = jd_clock_ns();
 		int rc = c->naive
 			     ? jd_bp_naive(&p, &b.left, &b.right, &b.disp, naive_ws, naive_bytes)
-			     : jd_match_run(&b.kernels, &p, &b.left, &b.right, &b.disp, b.ws,
-					    b.ws_bytes, &b.workers.exec);
+			     : jd_boot_match(&b, &p);
 		if (rc) {
 			fprintf(stderr, "jetdepth: bench: %s\n", jd_strerror(rc));
 			break;

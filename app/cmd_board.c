@@ -34,8 +34,8 @@ int jd_cmd_board(int argc, char **argv)
 		}
 		printf("%s: %s (%s)\n", argv[i], b.name, b.full_name[0] ? b.full_name : "-");
 		printf("  soc %s, compatible %s, gpu %s%s%s, memory ceiling %ld MiB\n", b.soc,
-		       b.compatible, b.gpu ? "yes" : "no", b.cuda_arch[0] ? " " : "",
-		       b.cuda_arch, b.memory_ceiling_mb);
+		       b.compatible, b.gpu ? "yes" : "no", b.cuda_arch[0] ? " " : "", b.cuda_arch,
+		       b.memory_ceiling_mb);
 		print_camera("left", &b.left);
 		print_camera("right", &b.right);
 		if (b.has_algo) {

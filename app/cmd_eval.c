@@ -11,14 +11,15 @@ enum { OPT_MAX_BAD = OPT_CMD_BASE, OPT_HELP };
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: jetdepth eval DISP.pfm GT_DIR [--max-bad PCT]\n\n"
-		   "Score a disparity map against a dataset folder laid out as\n"
-		   "GT_DIR/gt.pfm (unknown = inf), GT_DIR/mask_nonocc.pgm and GT_DIR/mask_all.pgm\n"
-		   "(255 = evaluated; a missing mask is skipped; with none, every known pixel "
-		   "counts).\n"
-		   "Reports bad-pixel rates (|d - gt| > 0.5, 1, 2, 4 px; invalid pixels count as "
-		   "bad),\nmean absolute error over valid pixels and the invalid share, in percent.\n\n"
-		   "  --max-bad PCT   exit 1 when the 1-px bad rate on the first mask exceeds PCT\n");
+	fprintf(
+	    f, "usage: jetdepth eval DISP.pfm GT_DIR [--max-bad PCT]\n\n"
+	       "Score a disparity map against a dataset folder laid out as\n"
+	       "GT_DIR/gt.pfm (unknown = inf), GT_DIR/mask_nonocc.pgm and GT_DIR/mask_all.pgm\n"
+	       "(255 = evaluated; a missing mask is skipped; with none, every known pixel "
+	       "counts).\n"
+	       "Reports bad-pixel rates (|d - gt| > 0.5, 1, 2, 4 px; invalid pixels count as "
+	       "bad),\nmean absolute error over valid pixels and the invalid share, in percent.\n\n"
+	       "  --max-bad PCT   exit 1 when the 1-px bad rate on the first mask exceeds PCT\n");
 }
 
 static int same_size(const char *path, int w, int h, int gw, int gh)
@@ -109,8 +110,9 @@ int jd_cmd_eval(int argc, char **argv)
 		printf("%-8s %9ld %8.2f %8.2f %8.2f %8.2f %8.3f %8.2f\n", name, res.evaluated,
 		       res.bad[0], res.bad[1], res.bad[2], res.bad[3], res.mae, res.invalid);
 		if (first && max_bad >= 0.0f && res.bad[1] > max_bad) {
-			fprintf(stderr, "jetdepth: %s: bad pixels > 1 px on %s: %.2f%% above the "
-					"limit %.2f%%\n",
+			fprintf(stderr,
+				"jetdepth: %s: bad pixels > 1 px on %s: %.2f%% above the "
+				"limit %.2f%%\n",
 				dpath, name, res.bad[1], (double)max_bad);
 			rc = JD_EXIT_RUNTIME;
 		}

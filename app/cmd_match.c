@@ -103,8 +103,7 @@ int jd_cmd_match(int argc, char **argv)
 	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);
 	memcpy(boot.right.data, r.data, (size_t)r.width * r.height);
 	uint64_t t0 = jd_clock_ns();
-	int mrc = jd_match_run(&boot.kernels, &p, &boot.left, &boot.right, &boot.disp, boot.ws,
-			       boot.ws_bytes, &boot.workers.exec);
+	int mrc = jd_boot_match(&boot, &p);
 	uint64_t t1 = jd_clock_ns();
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));

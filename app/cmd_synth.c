@@ -33,11 +33,12 @@ int jd_cmd_synth(int argc, char **argv)
 				return JD_EXIT_USAGE;
 			}
 		} else {
-			fprintf(opt == OPT_HELP || opt == 'h' ? stdout : stderr,
-				"usage: jetdepth synth LEFT.pgm RIGHT.pgm [GT.pfm] [--size WxH] "
-				"[--ndisp N] [--frame N]\n\n"
-				"Write the built-in synthetic stereo pair (a tilted table with boxes) "
-				"and its true disparity.\n");
+			fprintf(
+			    opt == OPT_HELP || opt == 'h' ? stdout : stderr,
+			    "usage: jetdepth synth LEFT.pgm RIGHT.pgm [GT.pfm] [--size WxH] "
+			    "[--ndisp N] [--frame N]\n\n"
+			    "Write the built-in synthetic stereo pair (a tilted table with boxes) "
+			    "and its true disparity.\n");
 			return opt == OPT_HELP || opt == 'h' ? JD_EXIT_OK : JD_EXIT_USAGE;
 		}
 	}

@@ -24,8 +24,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 
 	jd_synth_render(d->frame, d->p.ndisp, &b->left, &b->right, &b->gt);
 	t0 = jd_clock_ns();
-	rc = jd_match_run(&b->kernels, &d->p, &b->left, &b->right, &b->disp, b->ws, b->ws_bytes,
-			  &b->workers.exec);
+	rc = jd_boot_match(b, &d->p);
 	t1 = jd_clock_ns();
 	if (rc) {
 		return rc;

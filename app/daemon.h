@@ -20,13 +20,13 @@ struct jd_daemon {
 struct jd_frame_stats {
 	int frame;
 	uint64_t match_ns;
-	double bad1;    /* percent of pixels more than 1 px off the truth */
+	double bad1;	/* percent of pixels more than 1 px off the truth */
 	double invalid; /* percent without a disparity */
 };
 
 /** Boot: budget, pools (sealed), workers. @retval 0 or a negative errno (reason printed). */
-int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h,
-		   int threads, const struct jd_board *board, FILE *log);
+int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
+		   const struct jd_board *board, FILE *log);
 
 /** One frame; allocates nothing. @retval 0 or a negative errno from the matcher. */
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st);

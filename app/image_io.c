@@ -9,11 +9,11 @@
 #include <turbojpeg.h>
 #include <unistd.h>
 
-#define ERR(code, ...)                                                                        \
-	do {                                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                                          \
-		rc = (code);                                                                  \
-		goto out;                                                                     \
+#define ERR(code, ...)                                                                             \
+	do {                                                                                       \
+		snprintf(err, errlen, __VA_ARGS__);                                                \
+		rc = (code);                                                                       \
+		goto out;                                                                          \
 	} while (0)
 
 static uint8_t luma(int r, int g, int b)
@@ -71,8 +71,8 @@ static int pnm_number(const unsigned char *buf, size_t len, size_t *pos, long *v
 	size_t p = *pos;
 
 	for (;;) {
-		while (p < len && (buf[p] == ' ' || buf[p] == '\t' || buf[p] == '\r' ||
-				   buf[p] == '\n')) {
+		while (p < len &&
+		       (buf[p] == ' ' || buf[p] == '\t' || buf[p] == '\r' || buf[p] == '\n')) {
 			p++;
 		}
 		if (p < len && buf[p] == '#') {
@@ -113,8 +113,8 @@ static int read_pnm(const char *path, const unsigned char *buf, size_t len, stru
 		goto out;
 	}
 	if (maxv < 1 || maxv > 255) {
-		ERR(-EINVAL, "%s: maxval %ld: only 8-bit images (maxval 1..255) are supported", path,
-		    maxv);
+		ERR(-EINVAL, "%s: maxval %ld: only 8-bit images (maxval 1..255) are supported",
+		    path, maxv);
 	}
 	pos++; /* the single white-space byte after maxval */
 	size_t need = (size_t)w * h * (color ? 3 : 1);
@@ -271,7 +271,8 @@ int jd_pfm_read(const char *path, struct jd_disp *out, char *err, size_t errlen)
 	}
 	pos = (size_t)((const unsigned char *)end - buf) + 1;
 	if (pos > len || len - pos < (size_t)w * h * 4) {
-		ERR(-EINVAL, "%s: truncated: %zu bytes of pixels expected", path, (size_t)w * h * 4);
+		ERR(-EINVAL, "%s: truncated: %zu bytes of pixels expected", path,
+		    (size_t)w * h * 4);
 	}
 	out->data = malloc(sizeof(float) * w * h);
 	if (!out->data) {
@@ -285,9 +286,9 @@ int jd_pfm_read(const char *path, struct jd_disp *out, char *err, size_t errlen)
 		for (long x = 0; x < w; x++) {
 			const unsigned char *b = src + x * 4;
 			uint32_t u = scale < 0 ? (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-							 (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24
+						     (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24
 					       : (uint32_t)b[3] | (uint32_t)b[2] << 8 |
-							 (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+						     (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
 			memcpy(&out->data[y * w + x], &u, 4);
 		}
 	}
@@ -318,8 +319,7 @@ static FILE *open_tmp(const char *path, char *tmp, size_t tmplen, char *err, siz
 }
 
 /* Close, and rename into place only when everything was written. */
-static int commit_tmp(FILE *f, int ok, const char *tmp, const char *path, char *err,
-		      size_t errlen)
+static int commit_tmp(FILE *f, int ok, const char *tmp, const char *path, char *err, size_t errlen)
 {
 	if (fflush(f) != 0 || ferror(f)) {
 		ok = 0;
@@ -362,8 +362,8 @@ int jd_pfm_write(const char *path, const struct jd_disp *d, char *err, size_t er
 }
 
 /* One PNG writer for 8-bit RGB and 16-bit gray rows (libpng's classic API). */
-static int write_png_rows(const char *path, int w, int h, int color, const void *pixels,
-			  char *err, size_t errlen)
+static int write_png_rows(const char *path, int w, int h, int color, const void *pixels, char *err,
+			  size_t errlen)
 {
 	char tmp[4096];
 	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
@@ -421,9 +421,11 @@ int jd_png16_write(const char *path, const struct jd_disp *d, char *err, size_t 
 /* A perceptually ordered ramp (blue -> cyan -> yellow -> red) in 5 stops. */
 static void ramp(float t, unsigned char *rgb)
 {
-	static const float stops[5][3] = {
-		{0.05f, 0.05f, 0.5f}, {0.0f, 0.6f, 1.0f}, {0.5f, 1.0f, 0.5f}, {1.0f, 0.85f, 0.0f},
-		{0.8f, 0.0f, 0.0f}};
+	static const float stops[5][3] = {{0.05f, 0.05f, 0.5f},
+					  {0.0f, 0.6f, 1.0f},
+					  {0.5f, 1.0f, 0.5f},
+					  {1.0f, 0.85f, 0.0f},
+					  {0.8f, 0.0f, 0.0f}};
 	float s = t * 4.0f;
 	int i = s >= 4.0f ? 3 : (int)s;
 	float a = s - (float)i;
@@ -434,8 +436,8 @@ static void ramp(float t, unsigned char *rgb)
 	}
 }
 
-int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, float dmax,
-		       char *err, size_t errlen)
+int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, float dmax, char *err,
+		       size_t errlen)
 {
 	unsigned char *px = malloc((size_t)3 * d->width * d->height);
 	float span = dmax > dmin ? dmax - dmin : 1.0f;

@@ -31,8 +31,8 @@ int jd_pfm_write(const char *path, const struct jd_disp *d, char *err, size_t er
 int jd_png16_write(const char *path, const struct jd_disp *d, char *err, size_t errlen);
 
 /** Write a colour-mapped PNG: near = warm, far = cool, invalid = black. */
-int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, float dmax,
-		       char *err, size_t errlen);
+int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, float dmax, char *err,
+		       size_t errlen);
 
 /** Write an 8-bit PGM (P5). */
 int jd_pgm_write(const char *path, const struct jd_image *im, char *err, size_t errlen);

@@ -16,12 +16,12 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"run", jd_cmd_run, "boot and run the frame loop (synthetic camera by default)"},
-	{"match", jd_cmd_match, "match one stereo pair: jetdepth match LEFT RIGHT -o OUT"},
-	{"eval", jd_cmd_eval, "score a disparity map: jetdepth eval DISP.pfm GT_DIR"},
-	{"bench", jd_cmd_bench, "time the matchers and print a table"},
-	{"synth", jd_cmd_synth, "write the built-in synthetic stereo pair and its truth"},
-	{"board", jd_cmd_board, "check board files: jetdepth board check FILE..."},
+    {"run", jd_cmd_run, "boot and run the frame loop (synthetic camera by default)"},
+    {"match", jd_cmd_match, "match one stereo pair: jetdepth match LEFT RIGHT -o OUT"},
+    {"eval", jd_cmd_eval, "score a disparity map: jetdepth eval DISP.pfm GT_DIR"},
+    {"bench", jd_cmd_bench, "time the matchers and print a table"},
+    {"synth", jd_cmd_synth, "write the built-in synthetic stereo pair and its truth"},
+    {"board", jd_cmd_board, "check board files: jetdepth board check FILE..."},
 };
 
 static void usage(FILE *f)

@@ -167,7 +167,8 @@ static int parse_value(struct parse *ps, const struct key *k, const char *v, con
 	}
 	case K_BACKEND:
 		if (jd_backend_parse(v, &ps->b->backend)) {
-			FAIL(file, line, "%s: '%s': expected auto, cpu, ref or neon", k->name, v);
+			FAIL(file, line, "%s: '%s': expected auto, cpu, ref, neon or cuda", k->name,
+			     v);
 		}
 		if (ps->b->backend == JD_BACKEND_AUTO) {
 			FAIL(file, line, "%s: '%s' restates the built-in default; remove the line",

@@ -13,7 +13,7 @@
 
 struct jd_workers {
 	struct jd_exec exec; /* hand &exec to algo/ */
-	int nthreads;        /* helper threads; the caller is worker 0 */
+	int nthreads;	     /* helper threads; the caller is worker 0 */
 	pthread_t threads[JD_WORKERS_MAX];
 	pthread_mutex_t lock;
 	pthread_cond_t wake, done;

@@ -61,8 +61,8 @@ expect 2 "--algo foo" -- match "$L" "$R" -o "$O" --algo foo
 expect 2 "--levels 0" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --levels 0
 expect 2 "--lambda nan" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --lambda nan
 expect 2 "--threads 0" -- match "$L" "$R" -o "$O" --threads 0
-expect 2 "--backend gpu9000: must be auto, cpu, ref or neon" -- match "$L" "$R" -o "$O" --backend gpu9000
-JD_BACKEND=warp expect 1 "JD_BACKEND=warp: must be auto, cpu, ref or neon" -- match "$L" "$R" -o "$O" --ndisp 16
+expect 2 "--backend gpu9000: must be auto, cpu, ref, neon or cuda" -- match "$L" "$R" -o "$O" --backend gpu9000
+JD_BACKEND=warp expect 1 "JD_BACKEND=warp: must be auto, cpu, ref, neon or cuda" -- match "$L" "$R" -o "$O" --ndisp 16
 printf 'include %s\ndefault.backend fastest\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/be.board"
 expect 1 "be.board:2: default.backend: 'fastest'" -- run --frames 1 --board "$tmp/be.board"
 expect 2 "need LEFT RIGHT" -- match "$L" -o "$O"

@@ -79,7 +79,7 @@ int main(void)
 	expect_bad(BASE "default.ndisp 5000\n", "bad.board:8", "expected 2..1024");
 	expect_bad(BASE "default.size big\n", "bad.board:8", "expected WIDTHxHEIGHT");
 	expect_bad(BASE "default.backend gpu9000\n", "bad.board:8",
-		   "expected auto, cpu, ref or neon");
+		   "expected auto, cpu, ref, neon or cuda");
 	expect_bad(BASE "default.backend auto\n", "bad.board:8", "restates the built-in default");
 	expect_bad(BASE "unified_memory maybe\n", "bad.board:8", "expected yes or no");
 	expect_bad("name t\nsoc -\ncompatible -\ngpu no\nmemory.ceiling_mb -4\n", "bad.board:5",

@@ -1,0 +1,5 @@
+/*
+ * The one translation unit nvcc turns into kernels.fatbin (nvcc -fatbin takes one input):
+ * each stage keeps its own file, included here.
+ */
+#include "sad_cuda.cu"

@@ -1,0 +1,253 @@
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algo/jd_status.h"
+#include "cuda.h"
+
+/* The fatbin nvcc built from algo/cuda/ .cu files, embedded by hal/cuda_fatbin.S (.incbin). */
+extern const unsigned char jd_cuda_fatbin[];
+
+enum {
+	CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+	CU_STREAM_NON_BLOCKING = 1,
+};
+
+#define ALIGN 256
+
+int jd_cuda_built(void)
+{
+	return 1;
+}
+
+const char *jd_cuda_result_name(struct jd_cuda *cu, jd_curesult r)
+{
+	static char buf[32]; /* only for unknown codes, error paths */
+	const char *name = NULL;
+
+	if (cu && cu->api.cuGetErrorName && cu->api.cuGetErrorName(r, &name) == 0 && name) {
+		return name;
+	}
+	snprintf(buf, sizeof(buf), "CUresult %d", r);
+	return buf;
+}
+
+int jd__cuda_check(struct jd_cuda *cu, jd_curesult r, const char *call, const char *file, int line)
+{
+	if (r == 0) {
+		return 0;
+	}
+	snprintf(cu->err, sizeof(cu->err), "%s: %s (%s:%d)", call, jd_cuda_result_name(cu, r), file,
+		 line);
+	return -EIO;
+}
+
+/* Every entry point by its versioned name; a missing one means a driver too old for us. */
+static int load_api(struct jd_cuda *cu)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} syms[] = {
+#define SYM(n) {#n, offsetof(struct jd_cuda_api, n)}
+	    SYM(cuInit),
+	    SYM(cuDriverGetVersion),
+	    SYM(cuDeviceGet),
+	    SYM(cuDeviceGetCount),
+	    SYM(cuDeviceGetName),
+	    SYM(cuDeviceGetAttribute),
+	    SYM(cuDeviceTotalMem_v2),
+	    SYM(cuDevicePrimaryCtxRetain),
+	    SYM(cuDevicePrimaryCtxRelease_v2),
+	    SYM(cuCtxSetCurrent),
+	    SYM(cuModuleLoadData),
+	    SYM(cuModuleUnload),
+	    SYM(cuModuleGetFunction),
+	    SYM(cuFuncSetAttribute),
+	    SYM(cuMemAlloc_v2),
+	    SYM(cuMemFree_v2),
+	    SYM(cuMemHostAlloc),
+	    SYM(cuMemFreeHost),
+	    SYM(cuMemcpyHtoDAsync_v2),
+	    SYM(cuMemcpyDtoHAsync_v2),
+	    SYM(cuStreamCreate),
+	    SYM(cuStreamDestroy_v2),
+	    SYM(cuStreamSynchronize),
+	    SYM(cuLaunchKernel),
+	    SYM(cuGetErrorName),
+#undef SYM
+	};
+	const char *path = getenv("JD_CUDA_LIB");
+
+	path = path && *path ? path : "libcuda.so.1";
+	cu->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!cu->lib) {
+		snprintf(cu->err, sizeof(cu->err), "no CUDA driver: %s", dlerror());
+		return -ENODEV;
+	}
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		void *f = dlsym(cu->lib, syms[i].name);
+
+		if (!f) {
+			snprintf(cu->err, sizeof(cu->err), "CUDA driver %s lacks %s (too old)",
+				 path, syms[i].name);
+			return -ENODEV;
+		}
+		memcpy((char *)&cu->api + syms[i].offset, &f, sizeof(f));
+	}
+	return 0;
+}
+
+static int open_device(struct jd_cuda *cu)
+{
+	int count = 0;
+
+	JD_TRY(JD_CU(cu, cuInit(0)));
+	JD_TRY(JD_CU(cu, cuDriverGetVersion(&cu->driver_version)));
+	JD_TRY(JD_CU(cu, cuDeviceGetCount(&count)));
+	if (count < 1) {
+		snprintf(cu->err, sizeof(cu->err), "CUDA driver %d.%d: no GPU",
+			 cu->driver_version / 1000, cu->driver_version % 1000 / 10);
+		return -ENODEV;
+	}
+	JD_TRY(JD_CU(cu, cuDeviceGet(&cu->device, 0)));
+	JD_TRY(JD_CU(cu, cuDeviceGetName(cu->name, sizeof(cu->name), cu->device)));
+	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(&cu->cc_major,
+					      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+					      cu->device)));
+	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(&cu->cc_minor,
+					      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+					      cu->device)));
+	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(
+			     &cu->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cu->device)));
+	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(&cu->smem_optin,
+					      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+					      cu->device)));
+	/* The primary context: cuCtxCreate maps to a _v4 with a new signature in CUDA 13. */
+	JD_TRY(JD_CU(cu, cuDevicePrimaryCtxRetain(&cu->ctx, cu->device)));
+	JD_TRY(JD_CU(cu, cuCtxSetCurrent(cu->ctx)));
+	return 0;
+}
+
+int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
+{
+	int rc;
+
+	memset(cu, 0, sizeof(*cu));
+	JD_TRY(load_api(cu));
+	rc = open_device(cu);
+	if (rc) {
+		return rc == -EIO ? -ENODEV : rc;
+	}
+	jd_curesult r = cu->api.cuModuleLoadData(&cu->module, jd_cuda_fatbin);
+	if (r != 0) {
+		/* Typically a driver older than the toolkit that built the fatbin. */
+		snprintf(cu->err, sizeof(cu->err),
+			 "CUDA driver %d.%d cannot load the kernels for %s (sm_%d%d): %s",
+			 cu->driver_version / 1000, cu->driver_version % 1000 / 10, cu->name,
+			 cu->cc_major, cu->cc_minor, jd_cuda_result_name(cu, r));
+		cu->module = NULL;
+		return -ENODEV;
+	}
+	for (int i = 0; i < JD_CUDA_STREAMS; i++) {
+		JD_TRY(JD_CU(cu, cuStreamCreate(&cu->stream[i], CU_STREAM_NON_BLOCKING)));
+	}
+	cu->dev_bytes = (dev_bytes + ALIGN - 1) / ALIGN * ALIGN;
+	cu->pinned_bytes = (pinned_bytes + ALIGN - 1) / ALIGN * ALIGN;
+	if (cu->dev_bytes) {
+		cu->mem_allocs++;
+		if (JD_CU(cu, cuMemAlloc_v2(&cu->dev_base, cu->dev_bytes))) {
+			return -ENOMEM;
+		}
+	}
+	if (cu->pinned_bytes) {
+		cu->mem_allocs++;
+		if (JD_CU(cu, cuMemHostAlloc(&cu->pinned, cu->pinned_bytes, 0))) {
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void jd_cuda_deinit(struct jd_cuda *cu)
+{
+	if (!cu || !cu->lib) {
+		return;
+	}
+	if (cu->ctx) {
+		/* Teardown: a failure here has nowhere to go; each call is still made. */
+		for (int i = 0; i < JD_CUDA_STREAMS; i++) {
+			if (cu->stream[i]) {
+				cu->api.cuStreamSynchronize(cu->stream[i]);
+				cu->api.cuStreamDestroy_v2(cu->stream[i]);
+			}
+		}
+		if (cu->dev_base) {
+			cu->api.cuMemFree_v2(cu->dev_base);
+		}
+		if (cu->pinned) {
+			cu->api.cuMemFreeHost(cu->pinned);
+		}
+		if (cu->module) {
+			cu->api.cuModuleUnload(cu->module);
+		}
+		cu->api.cuDevicePrimaryCtxRelease_v2(cu->device);
+	}
+	dlclose(cu->lib);
+	memset(cu, 0, sizeof(*cu));
+}
+
+int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out)
+{
+	size_t n = (bytes + ALIGN - 1) / ALIGN * ALIGN;
+
+	if (cu->sealed) {
+		snprintf(cu->err, sizeof(cu->err), "device memory: taken after boot (%zu bytes)",
+			 bytes);
+		return -EPERM;
+	}
+	if (cu->dev_used + n > cu->dev_bytes) {
+		snprintf(cu->err, sizeof(cu->err),
+			 "device memory: %zu more bytes than the %zu booked",
+			 cu->dev_used + n - cu->dev_bytes, cu->dev_bytes);
+		return -ENOMEM;
+	}
+	*out = cu->dev_base + cu->dev_used;
+	cu->dev_used += n;
+	return 0;
+}
+
+int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out)
+{
+	size_t n = (bytes + ALIGN - 1) / ALIGN * ALIGN;
+
+	if (cu->sealed) {
+		snprintf(cu->err, sizeof(cu->err), "pinned memory: taken after boot (%zu bytes)",
+			 bytes);
+		return -EPERM;
+	}
+	if (cu->pinned_used + n > cu->pinned_bytes) {
+		snprintf(cu->err, sizeof(cu->err),
+			 "pinned memory: %zu more bytes than the %zu booked",
+			 cu->pinned_used + n - cu->pinned_bytes, cu->pinned_bytes);
+		return -ENOMEM;
+	}
+	*out = (char *)cu->pinned + cu->pinned_used;
+	cu->pinned_used += n;
+	return 0;
+}
+
+void jd_cuda_seal(struct jd_cuda *cu)
+{
+	cu->sealed = 1;
+}
+
+int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out)
+{
+	return JD_CU(cu, cuModuleGetFunction(out, cu->module, name)) ? -ENOENT : 0;
+}

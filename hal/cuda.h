@@ -1,0 +1,103 @@
+/*
+ * The CUDA driver, loaded at run time (dlopen("libcuda.so.1")): the binary links no CUDA
+ * library, runs on machines without a GPU, and cross-builds without aarch64 CUDA libraries.
+ * One context (the device's primary), one module (the fatbin embedded at build time), one
+ * device allocation, one pinned staging allocation and the streams, all made at boot.
+ * Every driver call goes through JD_CU(), which records the call, its CUresult name, file
+ * and line as the context's last error and gives back a status: nothing prints and carries on.
+ */
+#ifndef JD_HAL_CUDA_H
+#define JD_HAL_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The few driver types used, as cuda.h defines them (no cuda.h needed to build). */
+typedef int jd_curesult;
+typedef uint64_t jd_cudeviceptr;
+typedef void *jd_cufunction;
+typedef void *jd_custream;
+
+/* Entry points, dlsym'd by the versioned names cuda.h maps to. */
+struct jd_cuda_api {
+	jd_curesult (*cuInit)(unsigned);
+	jd_curesult (*cuDriverGetVersion)(int *);
+	jd_curesult (*cuDeviceGet)(int *, int);
+	jd_curesult (*cuDeviceGetCount)(int *);
+	jd_curesult (*cuDeviceGetName)(char *, int, int);
+	jd_curesult (*cuDeviceGetAttribute)(int *, int, int);
+	jd_curesult (*cuDeviceTotalMem_v2)(size_t *, int);
+	jd_curesult (*cuDevicePrimaryCtxRetain)(void **, int);
+	jd_curesult (*cuDevicePrimaryCtxRelease_v2)(int);
+	jd_curesult (*cuCtxSetCurrent)(void *);
+	jd_curesult (*cuModuleLoadData)(void **, const void *);
+	jd_curesult (*cuModuleUnload)(void *);
+	jd_curesult (*cuModuleGetFunction)(jd_cufunction *, void *, const char *);
+	jd_curesult (*cuFuncSetAttribute)(jd_cufunction, int, int);
+	jd_curesult (*cuMemAlloc_v2)(jd_cudeviceptr *, size_t);
+	jd_curesult (*cuMemFree_v2)(jd_cudeviceptr);
+	jd_curesult (*cuMemHostAlloc)(void **, size_t, unsigned);
+	jd_curesult (*cuMemFreeHost)(void *);
+	jd_curesult (*cuMemcpyHtoDAsync_v2)(jd_cudeviceptr, const void *, size_t, jd_custream);
+	jd_curesult (*cuMemcpyDtoHAsync_v2)(void *, jd_cudeviceptr, size_t, jd_custream);
+	jd_curesult (*cuStreamCreate)(jd_custream *, unsigned);
+	jd_curesult (*cuStreamDestroy_v2)(jd_custream);
+	jd_curesult (*cuStreamSynchronize)(jd_custream);
+	jd_curesult (*cuLaunchKernel)(jd_cufunction, unsigned, unsigned, unsigned, unsigned,
+				      unsigned, unsigned, unsigned, jd_custream, void **, void **);
+	jd_curesult (*cuGetErrorName)(jd_curesult, const char **);
+};
+
+#define JD_CUDA_STREAMS 2
+
+struct jd_cuda {
+	void *lib;
+	struct jd_cuda_api api;
+	int device, cc_major, cc_minor, sm_count, smem_optin, driver_version;
+	char name[128];
+	void *ctx, *module;
+	jd_custream stream[JD_CUDA_STREAMS];
+	jd_cudeviceptr dev_base; /* the one device allocation, carved by jd_cuda_take() */
+	size_t dev_bytes, dev_used;
+	void *pinned; /* the one pinned staging allocation */
+	size_t pinned_bytes, pinned_used;
+	int sealed;
+	unsigned long
+	    mem_allocs; /* cuMemAlloc/cuMemHostAlloc calls: tests assert none after boot */
+	char err[256];
+};
+
+/**
+ * Load the driver, take the primary context of device 0, load the embedded module, make the
+ * streams and the two allocations. lib: NULL for "libcuda.so.1" ($JD_CUDA_LIB overrides).
+ * @retval 0 success
+ * @retval -ENODEV no driver, no device, or a driver that cannot load the module (cu->err
+ *         says which: the dlopen error, the driver version, the CUresult name)
+ * @retval -ENOMEM an allocation failed (cu->err names it)
+ */
+int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes);
+
+/** Release everything jd_cuda_init() made; accepts a zeroed or NULL context. */
+void jd_cuda_deinit(struct jd_cuda *cu);
+
+/** 1 when this binary carries CUDA kernels (built with nvcc). */
+int jd_cuda_built(void);
+
+/** Carve device / pinned memory at boot (256-byte aligned). @retval 0, -ENOMEM, -EPERM sealed */
+int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out);
+int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out);
+void jd_cuda_seal(struct jd_cuda *cu);
+
+/** Look up a kernel of the embedded module. @retval 0 or -ENOENT */
+int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out);
+
+/** The name of a CUresult (CUDA_ERROR_...), or "CUresult N". */
+const char *jd_cuda_result_name(struct jd_cuda *cu, jd_curesult r);
+
+/* Check a driver result: 0, or record call, CUresult name, file and line and give -EIO. */
+int jd__cuda_check(struct jd_cuda *cu, jd_curesult r, const char *call, const char *file, int line);
+
+/* Call a driver entry through the table; evaluates to 0 or -EIO (use with JD_TRY). */
+#define JD_CU(cu, call) jd__cuda_check((cu), (cu)->api.call, #call, __FILE__, __LINE__)
+
+#endif

@@ -1,0 +1,107 @@
+#include "cuda_sad.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../algo/jd_status.h"
+#include "../algo/postfilter.h"
+
+enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256 };
+
+/* The kernel's shared-memory layout (algo/cuda/sad_cuda.cu). */
+static size_t sad_smem(int w, int win)
+{
+	return (size_t)2 * win * w + sizeof(uint32_t) * (size_t)(w + win - 1) +
+	       (size_t)4 * sizeof(uint32_t) * w;
+}
+
+size_t jd_cuda_sad_device_bytes(int w, int h)
+{
+	/* two 8-bit frames and one float map, each rounded to the 256-byte carving unit */
+	return 2 * (((size_t)w * h + 255) / 256 * 256) +
+	       ((sizeof(float) * w * h + 255) / 256 * 256);
+}
+
+size_t jd_cuda_sad_pinned_bytes(int w, int h)
+{
+	return jd_cuda_sad_device_bytes(w, h);
+}
+
+int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_match_params *p,
+		     int w, int h, float *raw)
+{
+	size_t n = (size_t)w * h;
+	void *hl, *hr, *ho;
+
+	memset(s, 0, sizeof(*s));
+	s->cu = cu;
+	s->w = w;
+	s->h = h;
+	s->raw = raw;
+	s->smem = sad_smem(w, p->sad.window);
+	if (s->smem > (size_t)cu->smem_optin) {
+		snprintf(
+		    cu->err, sizeof(cu->err),
+		    "sad on %s: a %d-pixel row with window %d needs %zu bytes of shared memory, "
+		    "the GPU has %d",
+		    cu->name, w, p->sad.window, s->smem, cu->smem_optin);
+		return -EINVAL;
+	}
+	JD_TRY(jd_cuda_function(cu, "jd_sad_rows_cuda", &s->fn));
+	JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					    (int)s->smem)));
+	JD_TRY(jd_cuda_take(cu, n, &s->d_left));
+	JD_TRY(jd_cuda_take(cu, n, &s->d_right));
+	JD_TRY(jd_cuda_take(cu, sizeof(float) * n, &s->d_out));
+	JD_TRY(jd_cuda_take_pinned(cu, n, &hl));
+	JD_TRY(jd_cuda_take_pinned(cu, n, &hr));
+	JD_TRY(jd_cuda_take_pinned(cu, sizeof(float) * n, &ho));
+	s->h_left = hl;
+	s->h_right = hr;
+	s->h_out = ho;
+	return 0;
+}
+
+/* Rows of a view into a packed staging buffer (the frame's stride may be wider). */
+static void pack(const struct jd_image *im, uint8_t *dst)
+{
+	for (int y = 0; y < im->height; y++) {
+		memcpy(dst + (size_t)y * im->width, jd_image_row(im, y), (size_t)im->width);
+	}
+}
+
+int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
+		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+		    const struct jd_exec *ex)
+{
+	struct jd_cuda *cu = s->cu;
+	jd_custream st = cu->stream[0];
+	size_t n = (size_t)s->w * s->h;
+	int w = s->w, h = s->h, stride = s->w, nd = p->ndisp, md = p->min_disp;
+	int win = p->sad.window, lr = p->sad.lr_check, ostride = s->w;
+	void *args[] = {&s->d_left, &s->d_right, &w,  &h,	 &stride, &nd,
+			&md,	    &win,	 &lr, &s->d_out, &ostride};
+	struct jd_disp raw = {s->raw, w, h, w};
+	struct jd_disp *sel = p->sad.median ? &raw : out;
+
+	pack(left, s->h_left);
+	pack(right, s->h_right);
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, n, st)));
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, n, st)));
+	JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)h, 1, 1, THREADS, 1, 1, (unsigned)s->smem,
+					st, args, NULL)));
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, sizeof(float) * n, st)));
+	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
+	for (int y = 0; y < h; y++) {
+		memcpy(jd_disp_row(sel, y), s->h_out + (size_t)y * w, sizeof(float) * w);
+	}
+	/* The rest of jd_sad_ref(), with the reference functions. */
+	if (p->sad.lr_check && p->sad.fill) {
+		jd_fill_invalid_ref(sel, ex);
+	}
+	if (p->sad.median) {
+		jd_median3x3_ref(&raw, out, ex);
+	}
+	return 0;
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# On the GPU machine (the device tool): build with CUDA, run the gpu tests, compute-sanitizer
+# memcheck and racecheck on them, the whole suite, and the CUDA benchmarks; logs into $OUT.
+# Expects .gpudata (dataset copy) and, where the machine lacks TurboJPEG, .gpudeps (see docs).
+set -u
+out=${OUT:-/tmp/gpu-out}
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+[ -d .gpudeps ] && export PKG_CONFIG_PATH=$PWD/.gpudeps/lib/pkgconfig LD_LIBRARY_PATH=$PWD/.gpudeps/lib
+export JETDEPTH_DATA=$PWD/.gpudata
+{
+	cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON &&
+	cmake --build build/gpu -j16
+} >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+echo "== ctest -L gpu"; ctest --test-dir build/gpu -L gpu --output-on-failure 2>&1 | tee "$out/gpu.log" | tail -15
+for tool in memcheck racecheck; do
+	echo "== compute-sanitizer $tool"
+	compute-sanitizer --tool $tool --error-exitcode 3 build/gpu/tests/test_cuda_sad \
+		>"$out/$tool.log" 2>&1
+	echo "exit $?"; tail -3 "$out/$tool.log"
+done
+echo "== ctest (all)"; ctest --test-dir build/gpu -j16 2>&1 | tail -6 | tee "$out/all.log"
+echo "== bench"
+for be in cuda cpu; do
+	build/gpu/jetdepth bench --algo sad --size 640x480 --ndisp 64 --runs 21 --backend $be 2>&1 | tail -1
+	build/gpu/jetdepth bench --algo sad --size 1280x720 --ndisp 128 --runs 21 --backend $be 2>&1 | tail -1
+done | tee "$out/bench.log"

@@ -53,6 +53,22 @@ static void label(const struct jd_match_params *p, const struct bench_case *c, c
 	}
 }
 
+/* What ran: the GPU, or the CPU kernels that matter for this matcher. */
+static const char *backend_label(const struct jd_boot *b, const struct jd_match_params *p,
+				 const struct bench_case *c)
+{
+	if (c->naive) {
+		return "ref";
+	}
+	if (b->gpu) {
+		return "cuda";
+	}
+	if (p->algo == JD_ALGO_BP && p->bp.fp16) {
+		return b->kernels.backend_of[JD_K_BP_MESSAGES];
+	}
+	return b->kernels.backend_of[JD_K_CENSUS];
+}
+
 static int run_case(const struct jd_match_params *base, const struct bench_case *c, int runs,
 		    int threads)
 {
@@ -101,11 +117,8 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 	double mpd = (double)c->w * c->h * c->ndisp / (med * 1e-3) / 1e6;
 	label(&p, c, name, sizeof(name));
 	printf("%-18s %-8s %5dx%-5d %6d %7d %10.2f %10.2f %12.1f %10.1f\n", name,
-	       c->naive				   ? "ref"
-	       : p.algo == JD_ALGO_BP && p.bp.fp16 ? b.kernels.backend_of[JD_K_BP_MESSAGES]
-						   : b.kernels.backend_of[JD_K_CENSUS],
-	       c->w, c->h, c->ndisp, nthreads, med, (double)t[0] / 1e6, mpd,
-	       (double)(c->naive ? naive_bytes : b.budget.total) / (1 << 20));
+	       backend_label(&b, &p, c), c->w, c->h, c->ndisp, nthreads, med, (double)t[0] / 1e6,
+	       mpd, (double)(c->naive ? naive_bytes : b.budget.total) / (1 << 20));
 	free(naive_ws);
 	jd_boot_deinit(&b);
 	return 0;

@@ -142,7 +142,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	if (b->gpu) {
 		/* The download region is the last in the budget (after the optional ground truth).
 		 */
-		rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, h, r[with_gt ? R_RAW : R_GT]);
+		void *raw = r[with_gt ? R_RAW : R_GT];
+
+		rc = p->algo == JD_ALGO_SAD ? jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, h, raw)
+					    : jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, h, raw);
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 			jd_arena_deinit(&b->arena);
@@ -184,7 +187,13 @@ int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p)
 		return jd_match_run(&b->kernels, p, &b->left, &b->right, &b->disp, b->ws,
 				    b->ws_bytes, &b->workers.exec);
 	}
-	rc = jd_cuda_sad_run(&b->sad_gpu, p, &b->left, &b->right, &b->disp, &b->workers.exec);
+	if (p->algo == JD_ALGO_SAD) {
+		rc = jd_cuda_sad_run(&b->sad_gpu, p, &b->left, &b->right, &b->disp,
+				     &b->workers.exec);
+	} else {
+		rc = jd_cuda_sgm_run(&b->sgm_gpu, p, &b->left, &b->right, &b->disp,
+				     &b->workers.exec);
+	}
 	if (rc) {
 		fprintf(stderr, "jetdepth: gpu: %s\n", b->cuda.err);
 	}

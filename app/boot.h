@@ -13,6 +13,7 @@
 #include "../hal/board.h"
 #include "../hal/cuda.h"
 #include "../hal/cuda_sad.h"
+#include "../hal/cuda_sgm.h"
 #include "../hal/pool.h"
 #include "../hal/workers.h"
 
@@ -28,6 +29,7 @@ struct jd_boot {
 	int gpu;		   /* the matcher runs on the GPU (CUDA kernels for it exist) */
 	struct jd_cuda cuda;
 	struct jd_cuda_sad sad_gpu;
+	struct jd_cuda_sgm sgm_gpu;
 };
 
 /**

@@ -40,6 +40,7 @@ struct jd_cuda_api {
 	jd_curesult (*cuMemFreeHost)(void *);
 	jd_curesult (*cuMemcpyHtoDAsync_v2)(jd_cudeviceptr, const void *, size_t, jd_custream);
 	jd_curesult (*cuMemcpyDtoHAsync_v2)(void *, jd_cudeviceptr, size_t, jd_custream);
+	jd_curesult (*cuMemsetD8Async)(jd_cudeviceptr, unsigned char, size_t, jd_custream);
 	jd_curesult (*cuStreamCreate)(jd_custream *, unsigned);
 	jd_curesult (*cuStreamDestroy_v2)(jd_custream);
 	jd_curesult (*cuStreamSynchronize)(jd_custream);

@@ -13,15 +13,21 @@ export JETDEPTH_DATA=$PWD/.gpudata
 	cmake --build build/gpu -j16
 } >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 echo "== ctest -L gpu"; ctest --test-dir build/gpu -L gpu --output-on-failure 2>&1 | tee "$out/gpu.log" | tail -15
-for tool in memcheck racecheck; do
-	echo "== compute-sanitizer $tool"
-	compute-sanitizer --tool $tool --error-exitcode 3 build/gpu/tests/test_cuda_sad \
-		>"$out/$tool.log" 2>&1
-	echo "exit $?"; tail -3 "$out/$tool.log"
+for t in sad sgm; do
+	for tool in memcheck racecheck; do
+		echo "== compute-sanitizer $tool test_cuda_$t"
+		compute-sanitizer --tool $tool --error-exitcode 3 build/gpu/tests/test_cuda_$t \
+			>"$out/$tool-$t.log" 2>&1
+		echo "exit $?"; tail -3 "$out/$tool-$t.log"
+	done
 done
-echo "== ctest (all)"; ctest --test-dir build/gpu -j16 2>&1 | tail -6 | tee "$out/all.log"
+echo "== ctest (all)"; ctest --test-dir build/gpu -j16 --output-on-failure >"$out/all.log" 2>&1; tail -6 "$out/all.log"
 echo "== bench"
+b=build/gpu/jetdepth
 for be in cuda cpu; do
-	build/gpu/jetdepth bench --algo sad --size 640x480 --ndisp 64 --runs 21 --backend $be 2>&1 | tail -1
-	build/gpu/jetdepth bench --algo sad --size 1280x720 --ndisp 128 --runs 21 --backend $be 2>&1 | tail -1
+	runs=21; [ $be = cpu ] && runs=5
+	$b bench --algo sad --size 640x480 --ndisp 64 --runs $runs --backend $be 2>&1 | tail -1
+	$b bench --algo sgm --size 450x375 --ndisp 64 --runs $runs --backend $be 2>&1 | tail -1
+	$b bench --algo sgm --size 1280x720 --ndisp 128 --runs $runs --backend $be 2>&1 | tail -1
+	$b bench --algo sgm --size 1920x1080 --ndisp 256 --runs $runs --backend $be 2>&1 | tail -1
 done | tee "$out/bench.log"

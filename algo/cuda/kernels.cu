@@ -3,3 +3,4 @@
  * each stage keeps its own file, included here.
  */
 #include "sad_cuda.cu"
+#include "sgm_cuda.cu"

@@ -39,7 +39,7 @@ static struct jd_image textured(int w, int h, int stride, unsigned seed)
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < stride; x++) {
 			im.data[y * stride + x] =
-				(uint8_t)((x * 7 + y * 3) % 97 * 2 + (jd_test_rand(&seed) >> 28));
+			    (uint8_t)((x * 7 + y * 3) % 97 * 2 + (jd_test_rand(&seed) >> 28));
 		}
 	}
 	return im;
@@ -86,8 +86,9 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 			}
 		}
 		same = first < 0;
-		JD_CHECK(same, "%s %dx%d win %d nd %d min %d lr %d fill %d median %d: pixel %ld: "
-			       "ref %g gpu %g",
+		JD_CHECK(same,
+			 "%s %dx%d win %d nd %d min %d lr %d fill %d median %d: pixel %ld: "
+			 "ref %g gpu %g",
 			 what, w, h, p->sad.window, p->ndisp, p->min_disp, p->sad.lr_check,
 			 p->sad.fill, p->sad.median, first, first >= 0 ? a.data[first] : 0.0,
 			 first >= 0 ? b.data[first] : 0.0);
@@ -105,10 +106,10 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 int main(void)
 {
 	static const int cases[][7] = {
-		/* w, h, window, ndisp, min_disp, lr_check, median (fill follows lr) */
-		{311, 239, 11, 64, 0, 1, 1}, {640, 480, 11, 64, 0, 1, 1}, {97, 61, 5, 16, 3, 1, 0},
-		{33, 17, 3, 7, 0, 0, 0},     {1, 1, 1, 1, 0, 0, 0},       {200, 50, 31, 100, 0, 1, 1},
-		{1242, 375, 11, 128, 0, 1, 1},
+	    /* w, h, window, ndisp, min_disp, lr_check, median (fill follows lr) */
+	    {311, 239, 11, 64, 0, 1, 1},   {640, 480, 11, 64, 0, 1, 1}, {97, 61, 5, 16, 3, 1, 0},
+	    {33, 17, 3, 7, 0, 0, 0},	   {1, 1, 1, 1, 0, 0, 0},	{200, 50, 31, 100, 0, 1, 1},
+	    {1242, 375, 11, 128, 0, 1, 1},
 	};
 	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
@@ -120,8 +121,8 @@ int main(void)
 	if (jd_cuda_init(&probe, 0, 0)) {
 		JD_SKIP("no GPU: %s", probe.err);
 	}
-	printf("GPU: %s (sm_%d%d, %d SMs), driver %d\n", probe.name, probe.cc_major,
-	       probe.cc_minor, probe.sm_count, probe.driver_version);
+	printf("GPU: %s (sm_%d%d, %d SMs), driver %d\n", probe.name, probe.cc_major, probe.cc_minor,
+	       probe.sm_count, probe.driver_version);
 	jd_cuda_deinit(&probe);
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -1,0 +1,235 @@
+/*
+ * SGM on the GPU, stage by stage the twin of sgm_cost.c, sgm_aggregate.c and sgm_select.c:
+ * the same integer arithmetic, edge rules and tie rules, so the disparity map is identical to
+ * jd_sgm_ref() (fill and median run on the host with the reference functions).
+ *
+ * Aggregation: one warp walks one scanline of one direction (a row, a column or a diagonal);
+ * its lanes hold the disparities, the previous pixel's path costs live in shared memory with a
+ * sentinel on each side, and the minimum over d is a warp reduction. Directions run one after
+ * another, each adding its path costs into the one uint16 sum volume (every sum stays below
+ * 8 * 2048, so no wrap: the reference's two partial sums add up to the same numbers).
+ */
+#include <stdint.h>
+
+#define JD_CENSUS_W 9
+#define JD_CENSUS_H 7
+#define SENTINEL 0x3fff
+#define WARPS 4 /* scanlines per block */
+
+static __device__ __forceinline__ int clampi_s(int v, int lo, int hi)
+{
+	return v < lo ? lo : (v > hi ? hi : v);
+}
+
+extern "C" __global__ void jd_census_cuda(const uint8_t *__restrict__ im, int w, int h,
+					  int stride, uint64_t *__restrict__ out)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+
+	if (x >= w) {
+		return;
+	}
+	uint8_t c = im[(size_t)y * stride + x];
+	uint64_t bits = 0;
+
+	for (int j = 0; j < JD_CENSUS_H; j++) {
+		const uint8_t *row = im + (size_t)clampi_s(y + j - JD_CENSUS_H / 2, 0, h - 1) * stride;
+		for (int i = -JD_CENSUS_W / 2; i <= JD_CENSUS_W / 2; i++) {
+			if (j == JD_CENSUS_H / 2 && i == 0) {
+				continue;
+			}
+			bits = (bits << 1) | (row[clampi_s(x + i, 0, w - 1)] < c ? 1u : 0u);
+		}
+	}
+	out[(size_t)y * w + x] = bits;
+}
+
+/* C[y][x][d]: census Hamming distance (census != 0) or absolute difference. */
+extern "C" __global__ void jd_sgm_cost_cuda(const uint8_t *__restrict__ left,
+					    const uint8_t *__restrict__ right, int stride,
+					    const uint64_t *__restrict__ cl,
+					    const uint64_t *__restrict__ cr, int w, int h, int nd,
+					    int min_disp, int census, uint8_t *__restrict__ cost)
+{
+	int x = blockIdx.x, y = blockIdx.y;
+	uint8_t cmax = census ? 62 : 255;
+	uint8_t *c = cost + ((size_t)y * w + x) * nd;
+
+	for (int d = threadIdx.x; d < nd; d += blockDim.x) {
+		int xr = x - min_disp - d;
+
+		if (xr < 0) {
+			c[d] = cmax;
+		} else if (census) {
+			c[d] = (uint8_t)__popcll(cl[(size_t)y * w + x] ^ cr[(size_t)y * w + xr]);
+		} else {
+			int a = left[(size_t)y * stride + x], b = right[(size_t)y * stride + xr];
+			c[d] = (uint8_t)(a > b ? a - b : b - a);
+		}
+	}
+}
+
+/* jd__sgm_adapt_p2() of sgm_priv.h. */
+static __device__ __forceinline__ int adapt_p2(int p1, int p2, int t, int i0, int i1)
+{
+	int diff = i0 > i1 ? i0 - i1 : i1 - i0, v;
+
+	if (t == 0) {
+		return p2;
+	}
+	v = p2 * t / (t + diff);
+	return v > p1 + 1 ? v : p1 + 1;
+}
+
+/*
+ * One direction (dx, dy): the path reaches (x, y) from (x - dx, y - dy). Scanline k starts
+ * at the k-th pixel of the image border the direction enters through; each warp walks one.
+ * Shared memory per warp: two vectors of nd + 2 int16 (previous and current).
+ */
+extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
+					    const uint8_t *__restrict__ guide, int stride, int w,
+					    int h, int nd, int dx, int dy, int p1, int p2, int p2_adapt,
+					    uint16_t *__restrict__ sum)
+{
+	extern __shared__ int16_t vec[];
+	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+	const int line = blockIdx.x * WARPS + warp;
+	int16_t *prev = vec + (size_t)warp * 2 * (nd + 2) + 1;
+	int16_t *cur = prev + (nd + 2);
+	int x, y, nlines;
+
+	/* Start pixels: rows for horizontal paths, columns for vertical, both for diagonals. */
+	if (dy == 0) {
+		nlines = h;
+		x = dx > 0 ? 0 : w - 1;
+		y = line;
+	} else if (dx == 0) {
+		nlines = w;
+		x = line;
+		y = dy > 0 ? 0 : h - 1;
+	} else {
+		nlines = w + h - 1;
+		/* first w starts on the entry row, the rest down (or up) the entry column */
+		if (line < w) {
+			x = line;
+			y = dy > 0 ? 0 : h - 1;
+		} else {
+			x = dx > 0 ? 0 : w - 1;
+			y = dy > 0 ? line - w + 1 : h - 2 - (line - w);
+		}
+	}
+	if (line >= nlines) {
+		return;
+	}
+	/* The path enters from outside: L = 0 there and min 0 (sentinels at both ends). */
+	for (int d = lane; d < nd; d += 32) {
+		prev[d] = 0;
+	}
+	if (lane == 0) {
+		prev[-1] = prev[nd] = SENTINEL;
+		cur[-1] = cur[nd] = SENTINEL;
+	}
+	int prev_min = 0;
+	__syncwarp();
+	for (; x >= 0 && x < w && y >= 0 && y < h; x += dx, y += dy) {
+		int px = x - dx, py = y - dy;
+		int gx = px < 0 || px >= w ? x : px, gy = py < 0 || py >= h ? y : py;
+		int p2e = adapt_p2(p1, p2, p2_adapt, guide[(size_t)y * stride + x],
+				   guide[(size_t)gy * stride + gx]);
+		int lim = prev_min + p2e, best = SENTINEL;
+		const uint8_t *c = cost + ((size_t)y * w + x) * nd;
+		uint16_t *s = sum + ((size_t)y * w + x) * nd;
+
+		for (int d = lane; d < nd; d += 32) {
+			int nearv = min((int)prev[d - 1], (int)prev[d + 1]) + p1;
+			int v = min(min((int)prev[d], nearv), lim);
+			int l = c[d] + v - prev_min;
+
+			cur[d] = (int16_t)l;
+			s[d] = (uint16_t)(s[d] + l);
+			best = min(best, l);
+		}
+		prev_min = __reduce_min_sync(0xffffffffu, best);
+		__syncwarp();
+		int16_t *t = prev;
+		prev = cur;
+		cur = t;
+	}
+}
+
+/* Right view's winner per right pixel: first d of the least sum, x = xr + min_disp + d. */
+extern "C" __global__ void jd_sgm_right_cuda(const uint16_t *__restrict__ sum, int w, int h,
+					     int nd, int min_disp, int *__restrict__ disp_r)
+{
+	int xr = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+
+	if (xr >= w) {
+		return;
+	}
+	int best = -1;
+	unsigned bestv = 0xffffu; /* the reference starts min_r at UINT16_MAX, strict < */
+
+	for (int d = 0; d < nd; d++) {
+		int x = xr + min_disp + d;
+		if (x >= w) {
+			break;
+		}
+		unsigned v = sum[((size_t)y * w + x) * nd + d];
+		if (v < bestv) {
+			bestv = v;
+			best = d;
+		}
+	}
+	disp_r[(size_t)y * w + xr] = best;
+}
+
+/* Winner, uniqueness, sub-pixel and left-right check per left pixel (sgm_select.c). */
+extern "C" __global__ void jd_sgm_select_cuda(const uint16_t *__restrict__ sum,
+					      const int *__restrict__ disp_r, int w, int h, int nd,
+					      int min_disp, int uniq, int subpix, int lr,
+					      int lr_max_diff, float *__restrict__ out)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+
+	if (x >= w) {
+		return;
+	}
+	const uint16_t *s = sum + ((size_t)y * w + x) * nd;
+	float *o = out + (size_t)y * w + x;
+	int best = 0;
+
+	for (int d = 1; d < nd; d++) {
+		if (s[d] < s[best]) {
+			best = d;
+		}
+	}
+	if (x - min_disp - best < 0) {
+		*o = __int_as_float(0x7f800000);
+		return;
+	}
+	if (uniq) {
+		long lim = (long)s[best] * 100;
+		for (int d = 0; d < nd; d++) {
+			if ((d < best - 1 || d > best + 1) && (long)s[d] * (100 - uniq) < lim) {
+				*o = __int_as_float(0x7f800000);
+				return;
+			}
+		}
+	}
+	float v = (float)(min_disp + best);
+	if (subpix && best > 0 && best < nd - 1) {
+		int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
+		int denom = c0 + c2 - 2 * c1;
+		/* IEEE division (nvcc's default -prec-div=true), as the reference's. */
+		v = v + (denom > 0 ? __fdiv_rn((float)(c0 - c2), (float)(2 * denom)) : 0.0f);
+	} else if (subpix) {
+		v = v + 0.0f;
+	}
+	if (lr) {
+		int dr = disp_r[(size_t)y * w + x - min_disp - best];
+		if (dr < 0 || (dr > best ? dr - best : best - dr) > lr_max_diff) {
+			v = __int_as_float(0x7f800000);
+		}
+	}
+	*o = v;
+}

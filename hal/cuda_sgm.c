@@ -1,0 +1,144 @@
+#include "cuda_sgm.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "../algo/jd_status.h"
+#include "../algo/postfilter.h"
+
+enum { WARPS = 4, THREADS = 128 }; /* WARPS: scanlines per block, as in sgm_cuda.cu */
+
+static size_t up(size_t n)
+{
+	return (n + 255) / 256 * 256;
+}
+
+size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
+{
+	size_t n = (size_t)w * h;
+
+	return 2 * up(n) + 2 * up(8 * n) + up(n * p->ndisp) + up(2 * n * p->ndisp) + up(4 * n) +
+	       up(4 * n);
+}
+
+size_t jd_cuda_sgm_pinned_bytes(int w, int h)
+{
+	size_t n = (size_t)w * h;
+
+	return 2 * up(n) + up(4 * n);
+}
+
+int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,
+		     int w, int h, float *raw)
+{
+	static const char *const names[JD_CUDA_SGM_NFN] = {"jd_census_cuda", "jd_sgm_cost_cuda",
+							   "jd_sgm_path_cuda", "jd_sgm_right_cuda",
+							   "jd_sgm_select_cuda"};
+	size_t n = (size_t)w * h;
+	void *hl, *hr, *ho;
+
+	memset(s, 0, sizeof(*s));
+	s->cu = cu;
+	s->w = w;
+	s->h = h;
+	s->nd = p->ndisp;
+	s->raw = raw;
+	for (int i = 0; i < JD_CUDA_SGM_NFN; i++) {
+		JD_TRY(jd_cuda_function(cu, names[i], &s->fn[i]));
+	}
+	JD_TRY(jd_cuda_take(cu, n, &s->d_left));
+	JD_TRY(jd_cuda_take(cu, n, &s->d_right));
+	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
+	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
+	JD_TRY(jd_cuda_take(cu, n * p->ndisp, &s->d_cost));
+	JD_TRY(jd_cuda_take(cu, 2 * n * p->ndisp, &s->d_sum));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_disp_r));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_out));
+	JD_TRY(jd_cuda_take_pinned(cu, n, &hl));
+	JD_TRY(jd_cuda_take_pinned(cu, n, &hr));
+	JD_TRY(jd_cuda_take_pinned(cu, 4 * n, &ho));
+	s->h_left = hl;
+	s->h_right = hr;
+	s->h_out = ho;
+	return 0;
+}
+
+static void pack(const struct jd_image *im, uint8_t *dst)
+{
+	for (int y = 0; y < im->height; y++) {
+		memcpy(dst + (size_t)y * im->width, jd_image_row(im, y), (size_t)im->width);
+	}
+}
+
+static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned block,
+		  unsigned smem, void **args)
+{
+	return JD_CU(cu,
+		     cuLaunchKernel(f, gx, gy, 1, block, 1, 1, smem, cu->stream[0], args, NULL));
+}
+
+/* The reference's two sweeps, direction by direction: (dx, dy) steps from the previous pixel. */
+static const int dirs8[8][2] = {{1, 0},	 {0, 1},  {1, 1},   {-1, 1},
+				{-1, 0}, {0, -1}, {-1, -1}, {1, -1}};
+static const int dirs4[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+
+int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
+		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
+		    const struct jd_exec *ex)
+{
+	struct jd_cuda *cu = s->cu;
+	jd_custream st = cu->stream[0];
+	const struct jd_sgm_params *g = &p->sgm;
+	int w = s->w, h = s->h, nd = s->nd, md = p->min_disp, stride = s->w;
+	int census = g->cost == JD_SGM_COST_CENSUS;
+	size_t n = (size_t)w * h;
+	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS);
+	struct jd_disp raw = {s->raw, w, h, w};
+	struct jd_disp *sel = g->median ? &raw : out;
+
+	pack(left, s->h_left);
+	pack(right, s->h_right);
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, n, st)));
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, n, st)));
+	if (census) {
+		void *al[] = {&s->d_left, &w, &h, &stride, &s->d_cl};
+		void *ar[] = {&s->d_right, &w, &h, &stride, &s->d_cr};
+		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, al));
+		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, ar));
+	}
+	void *ac[] = {&s->d_left, &s->d_right, &stride, &s->d_cl, &s->d_cr,  &w,
+		      &h,	  &nd,	       &md,	&census,  &s->d_cost};
+	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_COST], (unsigned)w, (unsigned)h, 64, 0, ac));
+	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * nd, st)));
+	const int(*dirs)[2] = g->paths == 8 ? dirs8 : dirs4;
+	for (int k = 0; k < g->paths; k++) {
+		int dx = dirs[k][0], dy = dirs[k][1];
+		int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt;
+		int lines = dy == 0 ? h : dx == 0 ? w : w + h - 1;
+		unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
+		void *ap[] = {&s->d_cost, &s->d_left, &stride, &w,  &h,	    &nd,
+			      &dx,	  &dy,	      &p1,     &p2, &adapt, &s->d_sum};
+		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_PATH], (unsigned)((lines + WARPS - 1) / WARPS),
+			      1, 32 * WARPS, smem, ap));
+	}
+	if (g->lr_check) {
+		void *ar[] = {&s->d_sum, &w, &h, &nd, &md, &s->d_disp_r};
+		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_RIGHT], gx, (unsigned)h, THREADS, 0, ar));
+	}
+	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
+	void *as[] = {&s->d_sum, &s->d_disp_r, &w, &h, &nd, &md, &uniq, &sub, &lr, &lrd, &s->d_out};
+	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], gx, (unsigned)h, THREADS, 0, as));
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, 4 * n, st)));
+	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
+	for (int y = 0; y < h; y++) {
+		memcpy(jd_disp_row(sel, y), s->h_out + (size_t)y * w, sizeof(float) * w);
+	}
+	/* The rest of jd_sgm_ref(), with the reference functions. */
+	if (g->fill) {
+		jd_fill_invalid_ref(sel, ex);
+	}
+	if (g->median) {
+		jd_median3x3_ref(&raw, out, ex);
+	}
+	return 0;
+}

@@ -1,0 +1,74 @@
+/* Shared by the GPU tests: allocation counting through the driver table, test images. */
+#ifndef JD_TESTS_GPU_UTIL_H
+#define JD_TESTS_GPU_UTIL_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda.h"
+#include "jd_image.h"
+#include "jd_test.h"
+
+static unsigned long gpu_alloc_calls;
+static jd_curesult (*gpu_real_alloc)(jd_cudeviceptr *, size_t);
+static jd_curesult (*gpu_real_host_alloc)(void **, size_t, unsigned);
+
+static inline jd_curesult gpu_count_alloc(jd_cudeviceptr *p, size_t n)
+{
+	gpu_alloc_calls++;
+	return gpu_real_alloc(p, n);
+}
+
+static inline jd_curesult gpu_count_host_alloc(void **p, size_t n, unsigned f)
+{
+	gpu_alloc_calls++;
+	return gpu_real_host_alloc(p, n, f);
+}
+
+/* From here on every device or pinned allocation through the table is counted. */
+static inline void gpu_count_allocations(struct jd_cuda *cu)
+{
+	gpu_real_alloc = cu->api.cuMemAlloc_v2;
+	gpu_real_host_alloc = cu->api.cuMemHostAlloc;
+	cu->api.cuMemAlloc_v2 = gpu_count_alloc;
+	cu->api.cuMemHostAlloc = gpu_count_host_alloc;
+	gpu_alloc_calls = 0;
+}
+
+static inline void gpu_restore_allocations(struct jd_cuda *cu)
+{
+	cu->api.cuMemAlloc_v2 = gpu_real_alloc;
+	cu->api.cuMemHostAlloc = gpu_real_host_alloc;
+}
+
+/* Textured left image; right = left shifted by 5 (true disparity 5 away from the edge). */
+static inline void gpu_textured_pair(int w, int h, unsigned seed, struct jd_image *l,
+				     struct jd_image *r)
+{
+	*l = (struct jd_image){malloc((size_t)w * h), w, h, w};
+	*r = (struct jd_image){malloc((size_t)w * h), w, h, w};
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++) {
+			l->data[y * w + x] =
+			    (uint8_t)((x * 7 + y * 3) % 97 * 2 + (jd_test_rand(&seed) >> 28));
+		}
+	}
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++) {
+			r->data[y * w + x] = l->data[y * w + (x + 5 < w ? x + 5 : x)];
+		}
+	}
+}
+
+/* First pixel where two maps differ bitwise, or -1. */
+static inline long gpu_first_diff(const struct jd_disp *a, const struct jd_disp *b)
+{
+	for (long i = 0; i < (long)a->width * a->height; i++) {
+		if (memcmp(&a->data[i], &b->data[i], sizeof(float))) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * The CUDA SGM matcher against jd_sgm_ref(): identical disparity maps on awkward sizes, both
+ * costs, 4 and 8 paths, constant and adaptive P2, uniqueness, sub-pixel, left-right check,
+ * minimum disparity, ndisp up to 512, and on the dataset pairs; no device or pinned
+ * allocation after boot. Without a GPU it prints why and exits 77 (skipped).
+ */
+#include <stdio.h>
+
+#include "cuda_sgm.h"
+#include "gpu_util.h"
+#include "image_io.h"
+#include "sgm.h"
+#include "workers.h"
+
+static int compare(const struct jd_match_params *p, const struct jd_image *l,
+		   const struct jd_image *r, const struct jd_exec *ex, const char *what)
+{
+	int w = l->width, h = l->height;
+	struct jd_cuda cu;
+	struct jd_cuda_sgm s;
+	size_t n = jd_sgm_mem_required(p, w, h, jd_exec_workers(ex));
+	void *ws = malloc(n);
+	float *raw = malloc(sizeof(float) * w * h);
+	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
+	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
+	long first = -2;
+
+	if (jd_cuda_init(&cu, jd_cuda_sgm_device_bytes(p, w, h), jd_cuda_sgm_pinned_bytes(w, h)) ==
+		0 &&
+	    jd_cuda_sgm_init(&s, &cu, p, w, h, raw) == 0) {
+		jd_cuda_seal(&cu);
+		gpu_count_allocations(&cu);
+		JD_CHECK(jd_sgm_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
+		for (int run = 0; run < 2; run++) {
+			JD_CHECK(jd_cuda_sgm_run(&s, p, l, r, &b, ex) == 0, "gpu: %s", cu.err);
+		}
+		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
+		gpu_restore_allocations(&cu);
+		first = gpu_first_diff(&a, &b);
+	}
+	JD_CHECK(first == -1,
+		 "%s %dx%d nd %d min %d cost %d paths %d p2adapt %d uniq %d sub %d lr %d: "
+		 "pixel %ld ref %g gpu %g (%s)",
+		 what, w, h, p->ndisp, p->min_disp, p->sgm.cost, p->sgm.paths, p->sgm.p2_adapt,
+		 p->sgm.uniqueness, p->sgm.subpixel, p->sgm.lr_check, first,
+		 first >= 0 ? a.data[first] : 0.0, first >= 0 ? b.data[first] : 0.0, cu.err);
+	jd_cuda_deinit(&cu);
+	free(ws);
+	free(raw);
+	free(a.data);
+	free(b.data);
+	return first == -1;
+}
+
+static int read_ndisp(const char *meta)
+{
+	FILE *f = fopen(meta, "r");
+	char line[256];
+	int nd = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "ndisp: %d", &nd) == 1) {
+			break;
+		}
+	}
+	if (f) {
+		fclose(f);
+	}
+	return nd;
+}
+
+int main(void)
+{
+	static const int cases[][10] = {
+	    /* w, h, nd, min, ad, paths, p2adapt, uniq, subpix, lr */
+	    {311, 239, 64, 0, 0, 8, 4, 5, 1, 1},  {97, 61, 16, 3, 1, 4, 0, 0, 0, 1},
+	    {33, 17, 7, 0, 0, 8, 4, 15, 1, 0},	  {5, 3, 2, 0, 0, 8, 4, 5, 1, 1},
+	    {640, 480, 128, 0, 0, 8, 4, 5, 1, 1}, {600, 40, 512, 0, 0, 8, 4, 5, 1, 1},
+	    {200, 100, 33, 1, 1, 8, 2, 0, 1, 1},
+	};
+	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
+	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
+					    "kitti2015_000000"};
+	struct jd_cuda probe;
+	struct jd_workers wk;
+	int ok = 0, total = 0;
+
+	if (jd_cuda_init(&probe, 0, 0)) {
+		JD_SKIP("no GPU: %s", probe.err);
+	}
+	jd_cuda_deinit(&probe);
+	jd_workers_init(&wk, 2);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct jd_match_params p;
+		struct jd_image l, r;
+
+		gpu_textured_pair(cases[i][0], cases[i][1], 1u + i, &l, &r);
+		jd_params_default(&p, JD_ALGO_SGM, cases[i][2]);
+		p.min_disp = cases[i][3];
+		p.sgm.cost = cases[i][4] ? JD_SGM_COST_AD : JD_SGM_COST_CENSUS;
+		if (cases[i][4]) {
+			p.sgm.p1 = 10;
+			p.sgm.p2 = 120;
+		}
+		p.sgm.paths = cases[i][5];
+		p.sgm.p2_adapt = cases[i][6];
+		p.sgm.uniqueness = cases[i][7];
+		p.sgm.subpixel = cases[i][8];
+		p.sgm.lr_check = cases[i][9];
+		ok += compare(&p, &l, &r, &wk.exec, "random");
+		total++;
+		free(l.data);
+		free(r.data);
+	}
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		char path[1024], err[512];
+		struct jd_image l, r;
+		struct jd_match_params p;
+
+		snprintf(path, sizeof(path), "%s/stereo/%s/left.pgm", data, pairs[i]);
+		if (jd_image_read(path, &l, err, sizeof(err))) {
+			printf("pair %s not checked: %s\n", pairs[i], err);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, pairs[i]);
+		JD_CHECK(jd_image_read(path, &r, err, sizeof(err)) == 0, "%s", err);
+		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, pairs[i]);
+		jd_params_default(&p, JD_ALGO_SGM, read_ndisp(path));
+		ok += compare(&p, &l, &r, &wk.exec, pairs[i]);
+		total++;
+		free(l.data);
+		free(r.data);
+	}
+	printf("%d of %d cases identical to the reference\n", ok, total);
+	jd_workers_deinit(&wk);
+	return jd_test_done("gpu.cuda_sgm");
+}

@@ -75,11 +75,17 @@ static int load_api(struct jd_cuda *cu)
 	    SYM(cuMemFreeHost),
 	    SYM(cuMemcpyHtoDAsync_v2),
 	    SYM(cuMemcpyDtoHAsync_v2),
+	    SYM(cuMemsetD8Async),
 	    SYM(cuStreamCreate),
 	    SYM(cuStreamDestroy_v2),
 	    SYM(cuStreamSynchronize),
 	    SYM(cuLaunchKernel),
 	    SYM(cuGetErrorName),
+	    SYM(cuEventCreate),
+	    SYM(cuEventDestroy_v2),
+	    SYM(cuEventRecord),
+	    SYM(cuEventSynchronize),
+	    SYM(cuEventElapsedTime_v2),
 #undef SYM
 	};
 	const char *path = getenv("JD_CUDA_LIB");
@@ -157,6 +163,9 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
 	for (int i = 0; i < JD_CUDA_STREAMS; i++) {
 		JD_TRY(JD_CU(cu, cuStreamCreate(&cu->stream[i], CU_STREAM_NON_BLOCKING)));
 	}
+	for (int i = 0; i < 2; i++) {
+		JD_TRY(JD_CU(cu, cuEventCreate(&cu->ev[i], 0)));
+	}
 	cu->dev_bytes = (dev_bytes + ALIGN - 1) / ALIGN * ALIGN;
 	cu->pinned_bytes = (pinned_bytes + ALIGN - 1) / ALIGN * ALIGN;
 	if (cu->dev_bytes) {
@@ -185,6 +194,11 @@ void jd_cuda_deinit(struct jd_cuda *cu)
 			if (cu->stream[i]) {
 				cu->api.cuStreamSynchronize(cu->stream[i]);
 				cu->api.cuStreamDestroy_v2(cu->stream[i]);
+			}
+		}
+		for (int i = 0; i < 2; i++) {
+			if (cu->ev[i]) {
+				cu->api.cuEventDestroy_v2(cu->ev[i]);
 			}
 		}
 		if (cu->dev_base) {
@@ -250,4 +264,15 @@ void jd_cuda_seal(struct jd_cuda *cu)
 int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out)
 {
 	return JD_CU(cu, cuModuleGetFunction(out, cu->module, name)) ? -ENOENT : 0;
+}
+
+int jd_cuda_mark(struct jd_cuda *cu, int which)
+{
+	return JD_CU(cu, cuEventRecord(cu->ev[which], cu->stream[0]));
+}
+
+int jd_cuda_kernel_ms(struct jd_cuda *cu)
+{
+	JD_TRY(JD_CU(cu, cuEventSynchronize(cu->ev[1])));
+	return JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, cu->ev[0], cu->ev[1]));
 }

@@ -69,3 +69,16 @@ int jd__cuda_check(struct jd_cuda *cu, jd_curesult r, const char *call, const ch
 	(void)line;
 	return -ENODEV;
 }
+
+int jd_cuda_mark(struct jd_cuda *cu, int which)
+{
+	(void)cu;
+	(void)which;
+	return -ENODEV;
+}
+
+int jd_cuda_kernel_ms(struct jd_cuda *cu)
+{
+	(void)cu;
+	return -ENODEV;
+}

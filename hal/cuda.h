@@ -47,6 +47,11 @@ struct jd_cuda_api {
 	jd_curesult (*cuLaunchKernel)(jd_cufunction, unsigned, unsigned, unsigned, unsigned,
 				      unsigned, unsigned, unsigned, jd_custream, void **, void **);
 	jd_curesult (*cuGetErrorName)(jd_curesult, const char **);
+	jd_curesult (*cuEventCreate)(void **, unsigned);
+	jd_curesult (*cuEventDestroy_v2)(void *);
+	jd_curesult (*cuEventRecord)(void *, jd_custream);
+	jd_curesult (*cuEventSynchronize)(void *);
+	jd_curesult (*cuEventElapsedTime_v2)(float *, void *, void *);
 };
 
 #define JD_CUDA_STREAMS 2
@@ -63,6 +68,8 @@ struct jd_cuda {
 	void *pinned; /* the one pinned staging allocation */
 	size_t pinned_bytes, pinned_used;
 	int sealed;
+	void *ev[2];	      /* around the kernels of a frame (created at boot) */
+	float last_kernel_ms; /* the last frame's kernels, by device events */
 	unsigned long
 	    mem_allocs; /* cuMemAlloc/cuMemHostAlloc calls: tests assert none after boot */
 	char err[256];
@@ -88,6 +95,11 @@ int jd_cuda_built(void);
 int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out);
 int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out);
 void jd_cuda_seal(struct jd_cuda *cu);
+
+/** Bracket a frame's kernels with the boot-time events; jd_cuda_kernel_ms() after a sync. */
+int jd_cuda_mark(struct jd_cuda *cu, int which);
+/** Kernel time of the last frame (ms, device events) into cu->last_kernel_ms. */
+int jd_cuda_kernel_ms(struct jd_cuda *cu);
 
 /** Look up a kernel of the embedded module. @retval 0 or -ENOENT */
 int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out);

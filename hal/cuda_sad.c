@@ -89,10 +89,13 @@ int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	pack(right, s->h_right);
 	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, n, st)));
 	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, n, st)));
+	JD_TRY(jd_cuda_mark(cu, 0));
 	JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)h, 1, 1, THREADS, 1, 1, (unsigned)s->smem,
 					st, args, NULL)));
+	JD_TRY(jd_cuda_mark(cu, 1));
 	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, sizeof(float) * n, st)));
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
+	JD_TRY(jd_cuda_kernel_ms(cu));
 	for (int y = 0; y < h; y++) {
 		memcpy(jd_disp_row(sel, y), s->h_out + (size_t)y * w, sizeof(float) * w);
 	}

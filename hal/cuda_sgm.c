@@ -100,6 +100,7 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	pack(right, s->h_right);
 	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, n, st)));
 	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, n, st)));
+	JD_TRY(jd_cuda_mark(cu, 0));
 	if (census) {
 		void *al[] = {&s->d_left, &w, &h, &stride, &s->d_cl};
 		void *ar[] = {&s->d_right, &w, &h, &stride, &s->d_cr};
@@ -128,8 +129,10 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
 	void *as[] = {&s->d_sum, &s->d_disp_r, &w, &h, &nd, &md, &uniq, &sub, &lr, &lrd, &s->d_out};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], gx, (unsigned)h, THREADS, 0, as));
+	JD_TRY(jd_cuda_mark(cu, 1));
 	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, 4 * n, st)));
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
+	JD_TRY(jd_cuda_kernel_ms(cu));
 	for (int y = 0; y < h; y++) {
 		memcpy(jd_disp_row(sel, y), s->h_out + (size_t)y * w, sizeof(float) * w);
 	}

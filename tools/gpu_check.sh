@@ -26,8 +26,8 @@ echo "== bench"
 b=build/gpu/jetdepth
 for be in cuda cpu; do
 	runs=21; [ $be = cpu ] && runs=5
-	$b bench --algo sad --size 640x480 --ndisp 64 --runs $runs --backend $be 2>&1 | tail -1
-	$b bench --algo sgm --size 450x375 --ndisp 64 --runs $runs --backend $be 2>&1 | tail -1
-	$b bench --algo sgm --size 1280x720 --ndisp 128 --runs $runs --backend $be 2>&1 | tail -1
-	$b bench --algo sgm --size 1920x1080 --ndisp 256 --runs $runs --backend $be 2>&1 | tail -1
+	$b bench --algo sad --size 640x480 --ndisp 64 --runs $runs --backend $be 2>&1 | tail -2
+	$b bench --algo sgm --size 450x375 --ndisp 64 --runs $runs --backend $be 2>&1 | tail -2
+	$b bench --algo sgm --size 1280x720 --ndisp 128 --runs $runs --backend $be 2>&1 | tail -2
+	$b bench --algo sgm --size 1920x1080 --ndisp 256 --runs $runs --backend $be 2>&1 | tail -2
 done | tee "$out/bench.log"

@@ -22,18 +22,24 @@ static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_m
 	if (want != JD_BACKEND_CUDA && want != JD_BACKEND_AUTO) {
 		return 0;
 	}
-	if (p->algo != JD_ALGO_SAD) {
+	if (p->algo == JD_ALGO_BP) {
 		if (want == JD_BACKEND_CUDA) {
 			fprintf(
 			    stderr,
 			    "jetdepth: boot: --backend cuda: the %s matcher has no CUDA kernels "
-			    "yet (sad has); use --backend cpu\n",
+			    "yet (sad and sgm have); use --backend cpu\n",
 			    jd_algo_name(p->algo));
 			return -EINVAL;
 		}
 		return 0;
 	}
-	rc = jd_cuda_init(&b->cuda, jd_cuda_sad_device_bytes(w, h), jd_cuda_sad_pinned_bytes(w, h));
+	if (p->algo == JD_ALGO_SAD) {
+		rc = jd_cuda_init(&b->cuda, jd_cuda_sad_device_bytes(w, h),
+				  jd_cuda_sad_pinned_bytes(w, h));
+	} else {
+		rc = jd_cuda_init(&b->cuda, jd_cuda_sgm_device_bytes(p, w, h),
+				  jd_cuda_sgm_pinned_bytes(w, h));
+	}
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
 			fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);

@@ -40,6 +40,11 @@ printf 'nvidia,p3768-0000+p3767-0000\0nvidia,p3767-0000\0nvidia,tegra234\0' >"$t
 check "run --board auto picks the board the device tree names" bash -c "JETDEPTH_BOARD_DIR='$boards' JETDEPTH_DT_COMPATIBLE='$tmp/dt-orin-nx' '$bin' run --frames 1 --board auto --size 64x48 --ndisp 16 | grep -q 'board orin-nx'"
 check "run --board auto without a device tree is host" bash -c "JETDEPTH_BOARD_DIR='$boards' JETDEPTH_DT_COMPATIBLE=/nonexistent '$bin' run --frames 1 --board auto --size 64x48 --ndisp 16 | grep -q 'board host'"
 check "auto falls back to the CPU without a CUDA driver, saying why" bash -c "JD_CUDA_LIB=/nonexistent/libcuda.so.1 '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/fb.pfm' --algo sad --ndisp 16 2>&1 | grep -q 'gpu: not used (no CUDA driver' && test -s '$tmp/fb.pfm'"
+if [ -n "${JD_FAKE_LIBCUDA:-}" ] && [ -e "$JD_FAKE_LIBCUDA" ]; then
+	for a in sad sgm; do
+		check "--backend cuda boots $a on a (stand-in) GPU" bash -c "JD_CUDA_LIB='$JD_FAKE_LIBCUDA' '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/cu.pfm' --algo $a --ndisp 16 --backend cuda 2>&1 | grep -q '$a on the GPU'"
+	done
+fi
 check "bench one case" bash -c "'$bin' bench --algo sad --size 160x120 --ndisp 32 --runs 1 | grep -q 'sad 11x11'"
 check "run stops on SIGTERM" bash -c "'$bin' run --size 160x120 --ndisp 32 >'$tmp/run.log' & pid=\$!; sleep 1; kill -TERM \$pid; wait \$pid; grep -q 'frame(s)' '$tmp/run.log'"
 echo "$((n - fails)) passed, $fails failed"

@@ -25,15 +25,18 @@ echo "built $(basename "$deb")"
 dpkg-deb -x "$deb" "$tmp/root"
 dpkg-deb -e "$deb" "$tmp/ctl"
 r=$tmp/root
+# The package installs under the build's prefix (/usr in the presets).
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")
+p=$r${prefix:-/usr}
 
 check "Package: jetdepth" sh -c "dpkg-deb -f '$deb' Package | grep -qx jetdepth"
 check "Architecture: $arch" sh -c "dpkg-deb -f '$deb' Architecture | grep -qx $arch"
 check "Depends names libturbojpeg and libpng" sh -c "dpkg-deb -f '$deb' Depends | grep -q turbojpeg && dpkg-deb -f '$deb' Depends | grep -q libpng16"
-check "binary /usr/bin/jetdepth, executable" test -x "$r/usr/bin/jetdepth"
+check "binary /usr/bin/jetdepth, executable" test -x "$p/bin/jetdepth"
 for b in host orin-nano orin-nx agx-orin thor; do
-	check "board $b" test -f "$r/usr/share/jetdepth/boards/$b.board"
+	check "board $b" test -f "$p/share/jetdepth/boards/$b.board"
 done
-check "SoC includes" test -f "$r/usr/share/jetdepth/boards/soc-orin.inc"
+check "SoC includes" test -f "$p/share/jetdepth/boards/soc-orin.inc"
 check "default config /etc/jetdepth/jetdepth.conf" grep -q '^JETDEPTH_ARGS=' "$r/etc/jetdepth/jetdepth.conf"
 check "config is a conffile" grep -qx /etc/jetdepth/jetdepth.conf "$tmp/ctl/conffiles"
 u=$r/lib/systemd/system/jetdepth.service
@@ -49,9 +52,9 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 fi
 
 # The unpacked binary finds the unpacked boards (the installed folder, redirected).
-bin=$r/usr/bin/jetdepth
+bin=$p/bin/jetdepth
 [ -n "${JETDEPTH_EMULATOR:-}" ] && bin="$JETDEPTH_EMULATOR $bin"
-out=$(JETDEPTH_BOARD_DIR=$r/usr/share/jetdepth/boards JETDEPTH_DT_COMPATIBLE=/nonexistent \
+out=$(JETDEPTH_BOARD_DIR=$p/share/jetdepth/boards JETDEPTH_DT_COMPATIBLE=/nonexistent \
 	$bin run --board auto --frames 1 --size 64x48 --ndisp 16 2>&1)
 if echo "$out" | grep -q "board host"; then
 	echo "ok: the packaged binary runs with --board auto (no device tree: host)"

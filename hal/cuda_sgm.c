@@ -17,7 +17,9 @@ size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	size_t n = (size_t)w * h;
 
-	return 2 * up(n) + 2 * up(8 * n) + up(n * p->ndisp) + up(2 * n * p->ndisp) + up(4 * n) +
+	size_t even = (size_t)(p->ndisp + 1) / 2 * 2; /* the sum volume's per-pixel stride */
+
+	return 2 * up(n) + 2 * up(8 * n) + up(n * p->ndisp) + up(2 * n * even) + up(4 * n) +
 	       up(4 * n);
 }
 
@@ -51,7 +53,7 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
 	JD_TRY(jd_cuda_take(cu, n * p->ndisp, &s->d_cost));
-	JD_TRY(jd_cuda_take(cu, 2 * n * p->ndisp, &s->d_sum));
+	JD_TRY(jd_cuda_take(cu, 2 * n * (size_t)((p->ndisp + 1) / 2 * 2), &s->d_sum));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_disp_r));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_out));
 	JD_TRY(jd_cuda_take_pinned(cu, n, &hl));
@@ -76,11 +78,6 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 	return JD_CU(cu,
 		     cuLaunchKernel(f, gx, gy, 1, block, 1, 1, smem, cu->stream[0], args, NULL));
 }
-
-/* The reference's two sweeps, direction by direction: (dx, dy) steps from the previous pixel. */
-static const int dirs8[8][2] = {{1, 0},	 {0, 1},  {1, 1},   {-1, 1},
-				{-1, 0}, {0, -1}, {-1, -1}, {1, -1}};
-static const int dirs4[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
 
 int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
@@ -110,24 +107,24 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	void *ac[] = {&s->d_left, &s->d_right, &stride, &s->d_cl, &s->d_cr,  &w,
 		      &h,	  &nd,	       &md,	&census,  &s->d_cost};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_COST], (unsigned)w, (unsigned)h, 64, 0, ac));
-	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * nd, st)));
-	const int(*dirs)[2] = g->paths == 8 ? dirs8 : dirs4;
-	for (int k = 0; k < g->paths; k++) {
-		int dx = dirs[k][0], dy = dirs[k][1];
-		int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt;
-		int lines = dy == 0 ? h : dx == 0 ? w : w + h - 1;
+	int sstride = (nd + 1) / 2 * 2;
+	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * (size_t)sstride, st)));
+	{
+		int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
+		int lines = w + h - 1; /* the most any direction has: the diagonals */
 		unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
 		void *ap[] = {&s->d_cost, &s->d_left, &stride, &w,  &h,	    &nd,
-			      &dx,	  &dy,	      &p1,     &p2, &adapt, &s->d_sum};
+			      &sstride,	  &paths,     &p1,     &p2, &adapt, &s->d_sum};
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_PATH], (unsigned)((lines + WARPS - 1) / WARPS),
-			      1, 32 * WARPS, smem, ap));
+			      (unsigned)paths, 32 * WARPS, smem, ap));
 	}
 	if (g->lr_check) {
-		void *ar[] = {&s->d_sum, &w, &h, &nd, &md, &s->d_disp_r};
+		void *ar[] = {&s->d_sum, &w, &h, &nd, &sstride, &md, &s->d_disp_r};
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_RIGHT], gx, (unsigned)h, THREADS, 0, ar));
 	}
 	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
-	void *as[] = {&s->d_sum, &s->d_disp_r, &w, &h, &nd, &md, &uniq, &sub, &lr, &lrd, &s->d_out};
+	void *as[] = {&s->d_sum, &s->d_disp_r, &w,   &h,  &nd,	&sstride,
+		      &md,	 &uniq,	       &sub, &lr, &lrd, &s->d_out};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], gx, (unsigned)h, THREADS, 0, as));
 	JD_TRY(jd_cuda_mark(cu, 1));
 	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, 4 * n, st)));

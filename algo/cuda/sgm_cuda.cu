@@ -5,9 +5,9 @@
  *
  * Aggregation: one warp walks one scanline of one direction (a row, a column or a diagonal);
  * its lanes hold the disparities, the previous pixel's path costs live in shared memory with a
- * sentinel on each side, and the minimum over d is a warp reduction. Directions run one after
- * another, each adding its path costs into the one uint16 sum volume (every sum stays below
- * 8 * 2048, so no wrap: the reference's two partial sums add up to the same numbers).
+ * sentinel on each side, and the minimum over d is a warp reduction. All directions run at
+ * once, adding their path costs into the one uint16 sum volume with atomic adds (every sum
+ * stays below 8 * 2048, so no wrap: the reference's two partial sums add up to the same).
  */
 #include <stdint.h>
 
@@ -81,24 +81,34 @@ static __device__ __forceinline__ int adapt_p2(int p1, int p2, int t, int i0, in
 	return v > p1 + 1 ? v : p1 + 1;
 }
 
+/* The reference's sweeps, direction by direction: (dx, dy) steps from the previous pixel. */
+__constant__ int jd_sgm_dirs8[8][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1},
+				      {-1, 0}, {0, -1}, {-1, -1}, {1, -1}};
+__constant__ int jd_sgm_dirs4[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+
 /*
- * One direction (dx, dy): the path reaches (x, y) from (x - dx, y - dy). Scanline k starts
- * at the k-th pixel of the image border the direction enters through; each warp walks one.
- * Shared memory per warp: two vectors of nd + 2 int16 (previous and current).
+ * Every direction at once (blockIdx.y picks it), so 4-8x more warps hide the latency of the
+ * scanline walks. Each lane owns pairs of disparities (d, d + 1) and adds both path costs
+ * with one 32-bit atomic add (compiled to a fire-and-forget reduction): the two uint16
+ * halves cannot carry into each other because every total stays below 8 * 2048. sstride is
+ * the even per-pixel stride of the sum volume, so every pair is 4-byte aligned.
+ * Scanline k starts at the k-th pixel of the border the direction enters through.
+ * Shared memory per warp: two vectors of nd + 2 int16 (previous and current path costs).
  */
 extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
 					    const uint8_t *__restrict__ guide, int stride, int w,
-					    int h, int nd, int dx, int dy, int p1, int p2, int p2_adapt,
-					    uint16_t *__restrict__ sum)
+					    int h, int nd, int sstride, int paths, int p1, int p2,
+					    int p2_adapt, uint32_t *__restrict__ sum)
 {
 	extern __shared__ int16_t vec[];
 	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 	const int line = blockIdx.x * WARPS + warp;
+	const int dx = paths == 8 ? jd_sgm_dirs8[blockIdx.y][0] : jd_sgm_dirs4[blockIdx.y][0];
+	const int dy = paths == 8 ? jd_sgm_dirs8[blockIdx.y][1] : jd_sgm_dirs4[blockIdx.y][1];
 	int16_t *prev = vec + (size_t)warp * 2 * (nd + 2) + 1;
 	int16_t *cur = prev + (nd + 2);
 	int x, y, nlines;
 
-	/* Start pixels: rows for horizontal paths, columns for vertical, both for diagonals. */
 	if (dy == 0) {
 		nlines = h;
 		x = dx > 0 ? 0 : w - 1;
@@ -109,7 +119,6 @@ extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
 		y = dy > 0 ? 0 : h - 1;
 	} else {
 		nlines = w + h - 1;
-		/* first w starts on the entry row, the rest down (or up) the entry column */
 		if (line < w) {
 			x = line;
 			y = dy > 0 ? 0 : h - 1;
@@ -138,16 +147,22 @@ extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
 				   guide[(size_t)gy * stride + gx]);
 		int lim = prev_min + p2e, best = SENTINEL;
 		const uint8_t *c = cost + ((size_t)y * w + x) * nd;
-		uint16_t *s = sum + ((size_t)y * w + x) * nd;
+		uint32_t *s = sum + ((size_t)y * w + x) * (sstride / 2);
 
-		for (int d = lane; d < nd; d += 32) {
-			int nearv = min((int)prev[d - 1], (int)prev[d + 1]) + p1;
-			int v = min(min((int)prev[d], nearv), lim);
-			int l = c[d] + v - prev_min;
+		for (int d = 2 * lane; d < nd; d += 64) {
+			uint32_t packed = 0;
 
-			cur[d] = (int16_t)l;
-			s[d] = (uint16_t)(s[d] + l);
-			best = min(best, l);
+			for (int k = 0; k < 2 && d + k < nd; k++) {
+				int e = d + k;
+				int nearv = min((int)prev[e - 1], (int)prev[e + 1]) + p1;
+				int v = min(min((int)prev[e], nearv), lim);
+				int l = c[e] + v - prev_min;
+
+				cur[e] = (int16_t)l;
+				packed |= (uint32_t)l << (16 * k);
+				best = min(best, l);
+			}
+			atomicAdd(s + d / 2, packed);
 		}
 		prev_min = __reduce_min_sync(0xffffffffu, best);
 		__syncwarp();
@@ -159,7 +174,8 @@ extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
 
 /* Right view's winner per right pixel: first d of the least sum, x = xr + min_disp + d. */
 extern "C" __global__ void jd_sgm_right_cuda(const uint16_t *__restrict__ sum, int w, int h,
-					     int nd, int min_disp, int *__restrict__ disp_r)
+					     int nd, int sstride, int min_disp,
+					     int *__restrict__ disp_r)
 {
 	int xr = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
@@ -174,7 +190,7 @@ extern "C" __global__ void jd_sgm_right_cuda(const uint16_t *__restrict__ sum, i
 		if (x >= w) {
 			break;
 		}
-		unsigned v = sum[((size_t)y * w + x) * nd + d];
+		unsigned v = sum[((size_t)y * w + x) * sstride + d];
 		if (v < bestv) {
 			bestv = v;
 			best = d;
@@ -186,7 +202,7 @@ extern "C" __global__ void jd_sgm_right_cuda(const uint16_t *__restrict__ sum, i
 /* Winner, uniqueness, sub-pixel and left-right check per left pixel (sgm_select.c). */
 extern "C" __global__ void jd_sgm_select_cuda(const uint16_t *__restrict__ sum,
 					      const int *__restrict__ disp_r, int w, int h, int nd,
-					      int min_disp, int uniq, int subpix, int lr,
+					      int sstride, int min_disp, int uniq, int subpix, int lr,
 					      int lr_max_diff, float *__restrict__ out)
 {
 	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -194,7 +210,7 @@ extern "C" __global__ void jd_sgm_select_cuda(const uint16_t *__restrict__ sum,
 	if (x >= w) {
 		return;
 	}
-	const uint16_t *s = sum + ((size_t)y * w + x) * nd;
+	const uint16_t *s = sum + ((size_t)y * w + x) * sstride;
 	float *o = out + (size_t)y * w + x;
 	int best = 0;
 

@@ -55,7 +55,7 @@ DECL(int, cuLaunchKernel, (void *f, unsigned gx, unsigned gy, unsigned gz, unsig
 {
 	static const struct { const char *name; int nargs; } k[] = {
 		{"jd_sad_rows_cuda", 11}, {"jd_census_cuda", 5}, {"jd_sgm_cost_cuda", 11},
-		{"jd_sgm_path_cuda", 12}, {"jd_sgm_right_cuda", 6}, {"jd_sgm_select_cuda", 11},
+		{"jd_sgm_path_cuda", 12}, {"jd_sgm_right_cuda", 7}, {"jd_sgm_select_cuda", 12},
 	};
 	volatile unsigned char sink = 0;
 

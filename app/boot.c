@@ -172,6 +172,14 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		jd_cuda_deinit(&b->cuda);
 		return rc;
 	}
+	if (b->gpu) {
+		/* Warm-up frame: whatever the driver still sets up on first use happens in boot. */
+		rc = jd_boot_match(b, p);
+		if (rc) {
+			jd_boot_deinit(b);
+			return rc;
+		}
+	}
 	return 0;
 }
 

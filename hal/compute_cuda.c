@@ -113,6 +113,8 @@ static int open_device(struct jd_cuda *cu)
 {
 	int count = 0;
 
+	/* Load every kernel now: lazy loading (CUDA 12's default) would allocate in frame 1. */
+	setenv("CUDA_MODULE_LOADING", "EAGER", 0);
 	JD_TRY(JD_CU(cu, cuInit(0)));
 	JD_TRY(JD_CU(cu, cuDriverGetVersion(&cu->driver_version)));
 	JD_TRY(JD_CU(cu, cuDeviceGetCount(&count)));

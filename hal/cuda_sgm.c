@@ -89,7 +89,8 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	int w = s->w, h = s->h, nd = s->nd, md = p->min_disp, stride = s->w;
 	int census = g->cost == JD_SGM_COST_CENSUS;
 	size_t n = (size_t)w * h;
-	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS);
+	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS);		   /* a thread per pixel */
+	unsigned gw = (unsigned)((w + THREADS / 32 - 1) / (THREADS / 32)); /* a warp per pixel */
 	struct jd_disp raw = {s->raw, w, h, w};
 	struct jd_disp *sel = g->median ? &raw : out;
 
@@ -120,12 +121,12 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	}
 	if (g->lr_check) {
 		void *ar[] = {&s->d_sum, &w, &h, &nd, &sstride, &md, &s->d_disp_r};
-		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_RIGHT], gx, (unsigned)h, THREADS, 0, ar));
+		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_RIGHT], gw, (unsigned)h, THREADS, 0, ar));
 	}
 	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
 	void *as[] = {&s->d_sum, &s->d_disp_r, &w,   &h,  &nd,	&sstride,
 		      &md,	 &uniq,	       &sub, &lr, &lrd, &s->d_out};
-	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], gx, (unsigned)h, THREADS, 0, as));
+	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], gw, (unsigned)h, THREADS, 0, as));
 	JD_TRY(jd_cuda_mark(cu, 1));
 	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, 4 * n, st)));
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));

@@ -172,20 +172,38 @@ extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
 	}
 }
 
-/* Right view's winner per right pixel: first d of the least sum, x = xr + min_disp + d. */
+/* (value, index) minimum over the warp, the smaller index on ties: the reference's first minimum. */
+static __device__ __forceinline__ void warp_argmin(unsigned &v, int &i)
+{
+	for (int o = 16; o > 0; o >>= 1) {
+		unsigned ov = __shfl_xor_sync(0xffffffffu, v, o);
+		int oi = __shfl_xor_sync(0xffffffffu, i, o);
+		if (ov < v || (ov == v && oi < i)) {
+			v = ov;
+			i = oi;
+		}
+	}
+}
+
+/*
+ * Right view's winner per right pixel xr (one warp each, lanes over d so the reads of one
+ * pixel's vector coalesce): the first d of the least sum over x = xr + min_disp + d.
+ */
 extern "C" __global__ void jd_sgm_right_cuda(const uint16_t *__restrict__ sum, int w, int h,
 					     int nd, int sstride, int min_disp,
 					     int *__restrict__ disp_r)
 {
-	int xr = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+	int xr = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, y = blockIdx.y;
+	int lane = threadIdx.x % 32;
 
 	if (xr >= w) {
 		return;
 	}
-	int best = -1;
-	unsigned bestv = 0xffffu; /* the reference starts min_r at UINT16_MAX, strict < */
+	/* The reference starts at UINT16_MAX with strict <: a sum of 65535 is never a winner. */
+	unsigned bestv = 0xffffu;
+	int best = 0x7fffffff;
 
-	for (int d = 0; d < nd; d++) {
+	for (int d = lane; d < nd; d += 32) {
 		int x = xr + min_disp + d;
 		if (x >= w) {
 			break;
@@ -196,50 +214,61 @@ extern "C" __global__ void jd_sgm_right_cuda(const uint16_t *__restrict__ sum, i
 			best = d;
 		}
 	}
-	disp_r[(size_t)y * w + xr] = best;
+	warp_argmin(bestv, best);
+	if (lane == 0) {
+		disp_r[(size_t)y * w + xr] = bestv < 0xffffu ? best : -1;
+	}
 }
 
-/* Winner, uniqueness, sub-pixel and left-right check per left pixel (sgm_select.c). */
+/* Winner, uniqueness, sub-pixel and left-right check per left pixel (one warp each). */
 extern "C" __global__ void jd_sgm_select_cuda(const uint16_t *__restrict__ sum,
 					      const int *__restrict__ disp_r, int w, int h, int nd,
 					      int sstride, int min_disp, int uniq, int subpix, int lr,
 					      int lr_max_diff, float *__restrict__ out)
 {
-	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+	int x = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, y = blockIdx.y;
+	int lane = threadIdx.x % 32;
 
 	if (x >= w) {
 		return;
 	}
 	const uint16_t *s = sum + ((size_t)y * w + x) * sstride;
-	float *o = out + (size_t)y * w + x;
-	int best = 0;
+	unsigned bv = 0xffffffffu;
+	int best = 0x7fffffff;
 
-	for (int d = 1; d < nd; d++) {
-		if (s[d] < s[best]) {
+	for (int d = lane; d < nd; d += 32) {
+		if (s[d] < bv) {
+			bv = s[d];
 			best = d;
 		}
 	}
-	if (x - min_disp - best < 0) {
-		*o = __int_as_float(0x7f800000);
-		return;
-	}
-	if (uniq) {
-		long lim = (long)s[best] * 100;
-		for (int d = 0; d < nd; d++) {
-			if ((d < best - 1 || d > best + 1) && (long)s[d] * (100 - uniq) < lim) {
-				*o = __int_as_float(0x7f800000);
-				return;
+	warp_argmin(bv, best);
+	int invalid = x - min_disp - best < 0;
+	if (uniq && !invalid) {
+		/* OpenCV's rule: the best outside best +- 1 must stay out of the margin. */
+		unsigned m = 0xffffffffu;
+		for (int d = lane; d < nd; d += 32) {
+			if ((d < best - 1 || d > best + 1) && s[d] < m) {
+				m = s[d];
 			}
 		}
+		m = __reduce_min_sync(0xffffffffu, m);
+		invalid = m != 0xffffffffu && (long)m * (100 - uniq) < (long)bv * 100;
+	}
+	if (lane != 0) {
+		return;
+	}
+	float *o = out + (size_t)y * w + x;
+	if (invalid) {
+		*o = __int_as_float(0x7f800000);
+		return;
 	}
 	float v = (float)(min_disp + best);
 	if (subpix && best > 0 && best < nd - 1) {
 		int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
 		int denom = c0 + c2 - 2 * c1;
-		/* IEEE division (nvcc's default -prec-div=true), as the reference's. */
+		/* IEEE division, as the reference's (nvcc's default -prec-div=true). */
 		v = v + (denom > 0 ? __fdiv_rn((float)(c0 - c2), (float)(2 * denom)) : 0.0f);
-	} else if (subpix) {
-		v = v + 0.0f;
 	}
 	if (lr) {
 		int dr = disp_r[(size_t)y * w + x - min_disp - best];

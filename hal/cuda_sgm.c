@@ -107,7 +107,8 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	}
 	void *ac[] = {&s->d_left, &s->d_right, &stride, &s->d_cl, &s->d_cr,  &w,
 		      &h,	  &nd,	       &md,	&census,  &s->d_cost};
-	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_COST], (unsigned)w, (unsigned)h, 64, 0, ac));
+	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_COST], (unsigned)(((size_t)w * nd + 255) / 256),
+		      (unsigned)h, 256, 0, ac));
 	int sstride = (nd + 1) / 2 * 2;
 	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * (size_t)sstride, st)));
 	{

@@ -44,29 +44,33 @@ extern "C" __global__ void jd_census_cuda(const uint8_t *__restrict__ im, int w,
 	out[(size_t)y * w + x] = bits;
 }
 
-/* C[y][x][d]: census Hamming distance (census != 0) or absolute difference. */
+/*
+ * C[y][x][d]: census Hamming distance (census != 0) or absolute difference. One thread per
+ * element of a row's x-major, d-minor run, so stores coalesce and blocks stay large.
+ */
 extern "C" __global__ void jd_sgm_cost_cuda(const uint8_t *__restrict__ left,
 					    const uint8_t *__restrict__ right, int stride,
 					    const uint64_t *__restrict__ cl,
 					    const uint64_t *__restrict__ cr, int w, int h, int nd,
 					    int min_disp, int census, uint8_t *__restrict__ cost)
 {
-	int x = blockIdx.x, y = blockIdx.y;
-	uint8_t cmax = census ? 62 : 255;
-	uint8_t *c = cost + ((size_t)y * w + x) * nd;
+	int idx = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
-	for (int d = threadIdx.x; d < nd; d += blockDim.x) {
-		int xr = x - min_disp - d;
-
-		if (xr < 0) {
-			c[d] = cmax;
-		} else if (census) {
-			c[d] = (uint8_t)__popcll(cl[(size_t)y * w + x] ^ cr[(size_t)y * w + xr]);
-		} else {
-			int a = left[(size_t)y * stride + x], b = right[(size_t)y * stride + xr];
-			c[d] = (uint8_t)(a > b ? a - b : b - a);
-		}
+	if (idx >= w * nd) {
+		return;
 	}
+	int x = idx / nd, d = idx - x * nd, xr = x - min_disp - d;
+	uint8_t v;
+
+	if (xr < 0) {
+		v = census ? 62 : 255;
+	} else if (census) {
+		v = (uint8_t)__popcll(cl[(size_t)y * w + x] ^ cr[(size_t)y * w + xr]);
+	} else {
+		int a = left[(size_t)y * stride + x], b = right[(size_t)y * stride + xr];
+		v = (uint8_t)(a > b ? a - b : b - a);
+	}
+	cost[(size_t)y * w * nd + idx] = v;
 }
 
 /* jd__sgm_adapt_p2() of sgm_priv.h. */

@@ -39,7 +39,8 @@ check "run --board NAME looks in the board folder" bash -c "JETDEPTH_BOARD_DIR='
 printf 'nvidia,p3768-0000+p3767-0000\0nvidia,p3767-0000\0nvidia,tegra234\0' >"$tmp/dt-orin-nx"
 check "run --board auto picks the board the device tree names" bash -c "JETDEPTH_BOARD_DIR='$boards' JETDEPTH_DT_COMPATIBLE='$tmp/dt-orin-nx' '$bin' run --frames 1 --board auto --size 64x48 --ndisp 16 | grep -q 'board orin-nx'"
 check "run --board auto without a device tree is host" bash -c "JETDEPTH_BOARD_DIR='$boards' JETDEPTH_DT_COMPATIBLE=/nonexistent '$bin' run --frames 1 --board auto --size 64x48 --ndisp 16 | grep -q 'board host'"
-check "auto falls back to the CPU without a CUDA driver, saying why" bash -c "JD_CUDA_LIB=/nonexistent/libcuda.so.1 '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/fb.pfm' --algo sad --ndisp 16 2>&1 | grep -q 'gpu: not used (no CUDA driver' && test -s '$tmp/fb.pfm'"
+# (Output to a file, then grep: grep -q closing a pipe early can kill the writer mid-run.)
+check "auto falls back to the CPU without a CUDA driver, saying why" bash -c "JD_CUDA_LIB=/nonexistent/libcuda.so.1 '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/fb.pfm' --algo sad --ndisp 16 >'$tmp/fb.log' 2>&1 && grep -q 'gpu: not used (no CUDA driver' '$tmp/fb.log' && test -s '$tmp/fb.pfm'"
 if [ -n "${JD_FAKE_LIBCUDA:-}" ] && [ -e "$JD_FAKE_LIBCUDA" ]; then
 	for a in sad sgm; do
 		check "--backend cuda boots $a on a (stand-in) GPU" bash -c "JD_CUDA_LIB='$JD_FAKE_LIBCUDA' '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/cu.pfm' --algo $a --ndisp 16 --backend cuda 2>&1 | grep -q '$a on the GPU'"

@@ -38,6 +38,17 @@ static inline const uint8_t *jd_image_row(const struct jd_image *im, int y)
 	return im->data + (long)y * im->stride;
 }
 
+/* The rows of a view into a packed buffer (width bytes per row), e.g. a staging buffer. */
+static inline void jd_image_pack(const struct jd_image *im, uint8_t *dst)
+{
+	for (int y = 0; y < im->height; y++) {
+		const uint8_t *src = jd_image_row(im, y);
+		for (int x = 0; x < im->width; x++) {
+			dst[(long)y * im->width + x] = src[x];
+		}
+	}
+}
+
 static inline float *jd_disp_row(const struct jd_disp *d, int y)
 {
 	return d->data + (long)y * d->stride;

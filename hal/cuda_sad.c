@@ -63,14 +63,6 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	return 0;
 }
 
-/* Rows of a view into a packed staging buffer (the frame's stride may be wider). */
-static void pack(const struct jd_image *im, uint8_t *dst)
-{
-	for (int y = 0; y < im->height; y++) {
-		memcpy(dst + (size_t)y * im->width, jd_image_row(im, y), (size_t)im->width);
-	}
-}
-
 int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
 		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
 		    const struct jd_exec *ex)
@@ -85,8 +77,8 @@ int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	struct jd_disp raw = {s->raw, w, h, w};
 	struct jd_disp *sel = p->sad.median ? &raw : out;
 
-	pack(left, s->h_left);
-	pack(right, s->h_right);
+	jd_image_pack(left, s->h_left);
+	jd_image_pack(right, s->h_right);
 	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, n, st)));
 	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, n, st)));
 	JD_TRY(jd_cuda_mark(cu, 0));

@@ -65,13 +65,6 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	return 0;
 }
 
-static void pack(const struct jd_image *im, uint8_t *dst)
-{
-	for (int y = 0; y < im->height; y++) {
-		memcpy(dst + (size_t)y * im->width, jd_image_row(im, y), (size_t)im->width);
-	}
-}
-
 static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned block,
 		  unsigned smem, void **args)
 {
@@ -94,8 +87,8 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	struct jd_disp raw = {s->raw, w, h, w};
 	struct jd_disp *sel = g->median ? &raw : out;
 
-	pack(left, s->h_left);
-	pack(right, s->h_right);
+	jd_image_pack(left, s->h_left);
+	jd_image_pack(right, s->h_right);
 	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, n, st)));
 	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, n, st)));
 	JD_TRY(jd_cuda_mark(cu, 0));

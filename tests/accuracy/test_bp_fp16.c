@@ -11,23 +11,6 @@
 #include "matcher.h"
 #include "workers.h"
 
-static int read_ndisp(const char *meta)
-{
-	FILE *f = fopen(meta, "r");
-	char line[256];
-	int nd = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "ndisp: %d", &nd) == 1) {
-			break;
-		}
-	}
-	if (f) {
-		fclose(f);
-	}
-	return nd;
-}
-
 static double run(const struct jd_match_params *p, struct jd_image *l, struct jd_image *r,
 		  struct jd_disp *out, const struct jd_disp *gt, const struct jd_image *mask,
 		  const struct jd_exec *ex)
@@ -70,7 +53,7 @@ int main(void)
 		snprintf(path, sizeof(path), "%s/stereo/%s/mask_nonocc.pgm", data, pairs[i]);
 		JD_CHECK(jd_image_read(path, &mask, err, sizeof(err)) == 0, "%s", err);
 		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, pairs[i]);
-		jd_params_default(&p, JD_ALGO_BP, read_ndisp(path));
+		jd_params_default(&p, JD_ALGO_BP, jd_test_read_ndisp(path));
 
 		int npx = l.width * l.height;
 		struct jd_disp a = {malloc(sizeof(float) * npx), l.width, l.height, l.width};

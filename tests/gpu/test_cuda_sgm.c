@@ -52,23 +52,6 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	return first == -1;
 }
 
-static int read_ndisp(const char *meta)
-{
-	FILE *f = fopen(meta, "r");
-	char line[256];
-	int nd = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "ndisp: %d", &nd) == 1) {
-			break;
-		}
-	}
-	if (f) {
-		fclose(f);
-	}
-	return nd;
-}
-
 int main(void)
 {
 	static const int cases[][10] = {
@@ -125,7 +108,7 @@ int main(void)
 		snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, pairs[i]);
 		JD_CHECK(jd_image_read(path, &r, err, sizeof(err)) == 0, "%s", err);
 		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, pairs[i]);
-		jd_params_default(&p, JD_ALGO_SGM, read_ndisp(path));
+		jd_params_default(&p, JD_ALGO_SGM, jd_test_read_ndisp(path));
 		ok += compare(&p, &l, &r, &wk.exec, pairs[i]);
 		total++;
 		free(l.data);

@@ -41,6 +41,24 @@ static inline int jd_test_done(const char *name)
 	return 0;
 }
 
+/* ndisp from a dataset pair's meta.txt ("ndisp: N"), 0 when absent. */
+static inline int jd_test_read_ndisp(const char *meta)
+{
+	FILE *f = fopen(meta, "r");
+	char line[256];
+	int nd = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "ndisp: %d", &nd) == 1) {
+			break;
+		}
+	}
+	if (f) {
+		fclose(f);
+	}
+	return nd;
+}
+
 /* Deterministic pseudo-random bytes for test images (xorshift32). */
 static inline unsigned jd_test_rand(unsigned *state)
 {

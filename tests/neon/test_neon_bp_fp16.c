@@ -64,15 +64,7 @@ int main(void)
 		snprintf(path, sizeof(path), "%s/stereo/%s/mask_nonocc.pgm", data, name);
 		JD_CHECK(jd_image_read(path, &mask, err, sizeof(err)) == 0, "%s", err);
 		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, name);
-		FILE *f = fopen(path, "r");
-		for (char line[256]; f && fgets(line, sizeof(line), f);) {
-			if (sscanf(line, "ndisp: %d", &nd) == 1) {
-				break;
-			}
-		}
-		if (f) {
-			fclose(f);
-		}
+		nd = jd_test_read_ndisp(path);
 		jd_params_default(&p, JD_ALGO_BP, nd);
 		p.bp.fp16 = 1;
 

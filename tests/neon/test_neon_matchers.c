@@ -53,23 +53,6 @@ static void run_all(const struct jd_kernels *k, struct jd_image *l, struct jd_im
 	compare(k, &p, l, r, ex, what);
 }
 
-static int read_ndisp(const char *meta)
-{
-	FILE *f = fopen(meta, "r");
-	char line[256];
-	int nd = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "ndisp: %d", &nd) == 1) {
-			break;
-		}
-	}
-	if (f) {
-		fclose(f);
-	}
-	return nd;
-}
-
 int main(void)
 {
 	static const int sizes[][3] = {{311, 239, 24}, {97, 61, 16}, {33, 17, 7}};
@@ -110,7 +93,7 @@ int main(void)
 		snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, name);
 		JD_CHECK(jd_image_read(path, &r, err, sizeof(err)) == 0, "%s", err);
 		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, name);
-		run_all(&k, &l, &r, read_ndisp(path), &w.exec, name);
+		run_all(&k, &l, &r, jd_test_read_ndisp(path), &w.exec, name);
 		printf("%s: ref and neon identical for sgm, sgm-ad-4, sad, bp, bp-fp16\n", name);
 		free(l.data);
 		free(r.data);

@@ -1,16 +1,10 @@
-#include "sgm.h"
+#include "sgm_priv.h"
 
 #include <string.h>
 
 #include "jd_carve.h"
 
-struct select_scratch {
-	uint16_t *min_r; /* best aggregated cost seen for each right-image x */
-	int *disp_r;     /* its disparity index */
-	int *disp_l;     /* integer winner of each left pixel, -1 when rejected */
-};
-
-static void scratch_layout(struct jd_carve *c, int w, struct select_scratch *s)
+static void scratch_layout(struct jd_carve *c, int w, struct jd__sgm_select_scratch *s)
 {
 	uint16_t *m = jd_carve(c, sizeof(uint16_t) * w);
 	int *dr = jd_carve(c, sizeof(int) * w);
@@ -33,6 +27,7 @@ size_t jd_sgm_select_mem_required(int width)
 }
 
 struct select_job {
+	jd__sgm_select_pixels_fn pixels;
 	const struct jd_match_params *p;
 	uint16_t *s;
 	const uint16_t *s_bwd;
@@ -54,37 +49,15 @@ static int is_unique(const uint16_t *s, int nd, int best, int uniq)
 	return 1;
 }
 
-static float subpixel(const uint16_t *s, int nd, int best)
+/* The reference's per-pixel part (jd__sgm_select_pixels_fn). */
+static void select_pixels_ref(const struct jd_match_params *p, uint16_t *srow, const uint16_t *brow,
+			      int w, const struct jd__sgm_select_scratch *sc, float *out)
 {
-	if (best == 0 || best == nd - 1) {
-		return 0.0f;
-	}
-	int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
-	int denom = c0 + c2 - 2 * c1;
-
-	return denom > 0 ? (float)(c0 - c2) / (float)(2 * denom) : 0.0f;
-}
-
-static void select_row(void *ctx, int y, int worker)
-{
-	const struct select_job *job = ctx;
-	const struct jd_match_params *p = job->p;
 	const struct jd_sgm_params *g = &p->sgm;
-	int w = job->out->width, nd = p->ndisp;
-	struct select_scratch sc;
-	struct jd_carve c;
-	float *out = jd_disp_row(job->out, y);
-	uint16_t *srow = job->s + (size_t)y * w * nd;
-	const uint16_t *brow = job->s_bwd + (size_t)y * w * nd;
+	int nd = p->ndisp;
 
-	jd_carve_init(&c, job->scratch + (size_t)worker * job->scratch_bytes, job->scratch_bytes);
-	scratch_layout(&c, w, &sc);
 	for (size_t i = 0; i < (size_t)w * nd; i++) {
 		srow[i] = (uint16_t)(srow[i] + brow[i]);
-	}
-	for (int x = 0; x < w; x++) {
-		sc.min_r[x] = UINT16_MAX;
-		sc.disp_r[x] = -1;
 	}
 	for (int x = 0; x < w; x++) {
 		const uint16_t *s = srow + (size_t)x * nd;
@@ -96,20 +69,40 @@ static void select_row(void *ctx, int y, int worker)
 			}
 			/* Right-view winner from the same volume: x_r = x - disparity. */
 			int xr = x - p->min_disp - d;
-			if (xr >= 0 && s[d] < sc.min_r[xr]) {
-				sc.min_r[xr] = s[d];
-				sc.disp_r[xr] = d;
+			if (xr >= 0 && s[d] < sc->min_r[xr]) {
+				sc->min_r[xr] = s[d];
+				sc->disp_r[xr] = d;
 			}
 		}
-		sc.disp_l[x] = -1;
+		sc->disp_l[x] = -1;
 		if (x - p->min_disp - best < 0 ||
 		    (g->uniqueness && !is_unique(s, nd, best, g->uniqueness))) {
 			out[x] = JD_DISP_INVALID;
 			continue;
 		}
-		sc.disp_l[x] = best;
-		out[x] = (float)(p->min_disp + best) + (g->subpixel ? subpixel(s, nd, best) : 0.0f);
+		sc->disp_l[x] = best;
+		out[x] = (float)(p->min_disp + best) +
+			 (g->subpixel ? jd__sgm_subpixel(s, nd, best) : 0.0f);
 	}
+}
+
+static void select_row(void *ctx, int y, int worker)
+{
+	const struct select_job *job = ctx;
+	const struct jd_match_params *p = job->p;
+	const struct jd_sgm_params *g = &p->sgm;
+	int w = job->out->width, nd = p->ndisp;
+	struct jd__sgm_select_scratch sc;
+	struct jd_carve c;
+	float *out = jd_disp_row(job->out, y);
+
+	jd_carve_init(&c, job->scratch + (size_t)worker * job->scratch_bytes, job->scratch_bytes);
+	scratch_layout(&c, w, &sc);
+	for (int x = 0; x < w; x++) {
+		sc.min_r[x] = UINT16_MAX;
+		sc.disp_r[x] = -1;
+	}
+	job->pixels(p, job->s + (size_t)y * w * nd, job->s_bwd + (size_t)y * w * nd, w, &sc, out);
 	if (!g->lr_check) {
 		return;
 	}
@@ -126,11 +119,18 @@ static void select_row(void *ctx, int y, int worker)
 	}
 }
 
+void jd__sgm_select_with(jd__sgm_select_pixels_fn pixels, const struct jd_match_params *p,
+			 uint16_t *s_fwd, const uint16_t *s_bwd, struct jd_disp *out, void *scratch,
+			 const struct jd_exec *ex)
+{
+	struct select_job job = {
+	    pixels, p, s_fwd, s_bwd, out, scratch, jd_sgm_select_mem_required(out->width)};
+
+	jd_exec_run(ex, out->height, select_row, &job);
+}
+
 void jd_sgm_select_ref(const struct jd_match_params *p, uint16_t *s_fwd, const uint16_t *s_bwd,
 		       struct jd_disp *out, void *scratch, const struct jd_exec *ex)
 {
-	struct select_job job = {p, s_fwd, s_bwd, out, scratch,
-				 jd_sgm_select_mem_required(out->width)};
-
-	jd_exec_run(ex, out->height, select_row, &job);
+	jd__sgm_select_with(select_pixels_ref, p, s_fwd, s_bwd, out, scratch, ex);
 }

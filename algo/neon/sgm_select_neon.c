@@ -3,32 +3,8 @@
  * the right view's winners eight disparities at a time. Same integer decisions (first index
  * on ties, strict comparisons) and the same sub-pixel division: bit-identical output.
  */
-#include "../jd_carve.h"
-#include "../sgm.h"
+#include "../sgm_priv.h"
 #include "neon_compat.h"
-
-struct select_scratch {
-	uint16_t *min_r;
-	int *disp_r;
-	int *disp_l;
-};
-
-/* The reference's layout (sgm_select.c), so jd_sgm_select_mem_required() covers both. */
-static void scratch_layout(struct jd_carve *c, int w, struct select_scratch *s)
-{
-	s->min_r = jd_carve(c, sizeof(uint16_t) * w);
-	s->disp_r = jd_carve(c, sizeof(int) * w);
-	s->disp_l = jd_carve(c, sizeof(int) * w);
-}
-
-struct select_job {
-	const struct jd_match_params *p;
-	uint16_t *s;
-	const uint16_t *s_bwd;
-	struct jd_disp *out;
-	uint8_t *scratch;
-	size_t scratch_bytes;
-};
 
 /* min of s[lo..hi), UINT16_MAX when empty. */
 static uint16_t min_range(const uint16_t *s, int lo, int hi)
@@ -78,17 +54,6 @@ static int is_unique(const uint16_t *s, int nd, int best, int uniq)
 	return !((long)m * (100 - uniq) < lim);
 }
 
-static float subpixel(const uint16_t *s, int nd, int best)
-{
-	if (best == 0 || best == nd - 1) {
-		return 0.0f;
-	}
-	int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
-	int denom = c0 + c2 - 2 * c1;
-
-	return denom > 0 ? (float)(c0 - c2) / (float)(2 * denom) : 0.0f;
-}
-
 /* min_r[xr] / disp_r[xr] for xr = xr0 - d, d in [d0, d1): the right view's running winners. */
 static void update_right(const uint16_t *s, int xr0, int d0, int d1, uint16_t *min_r, int *disp_r)
 {
@@ -120,30 +85,19 @@ static void update_right(const uint16_t *s, int xr0, int d0, int d1, uint16_t *m
 	}
 }
 
-static void select_row(void *ctx, int y, int worker)
+/* The per-pixel part of the selection (jd__sgm_select_pixels_fn), eight disparities a step. */
+static void select_pixels(const struct jd_match_params *p, uint16_t *srow, const uint16_t *brow,
+			  int w, const struct jd__sgm_select_scratch *sc, float *out)
 {
-	const struct select_job *job = ctx;
-	const struct jd_match_params *p = job->p;
 	const struct jd_sgm_params *g = &p->sgm;
-	int w = job->out->width, nd = p->ndisp;
-	struct select_scratch sc;
-	struct jd_carve c;
-	float *out = jd_disp_row(job->out, y);
-	uint16_t *srow = job->s + (size_t)y * w * nd;
-	const uint16_t *brow = job->s_bwd + (size_t)y * w * nd;
+	int nd = p->ndisp;
 	size_t n = (size_t)w * nd, i = 0;
 
-	jd_carve_init(&c, job->scratch + (size_t)worker * job->scratch_bytes, job->scratch_bytes);
-	scratch_layout(&c, w, &sc);
 	for (; i + 8 <= n; i += 8) {
 		vst1q_u16(srow + i, vaddq_u16(vld1q_u16(srow + i), vld1q_u16(brow + i)));
 	}
 	for (; i < n; i++) {
 		srow[i] = (uint16_t)(srow[i] + brow[i]);
-	}
-	for (int x = 0; x < w; x++) {
-		sc.min_r[x] = UINT16_MAX;
-		sc.disp_r[x] = -1;
 	}
 	for (int x = 0; x < w; x++) {
 		const uint16_t *s = srow + (size_t)x * nd;
@@ -152,37 +106,21 @@ static void select_row(void *ctx, int y, int worker)
 		int best = first_equal(s, nd, min_range(s, 0, nd));
 
 		if (dvalid > 0) {
-			update_right(s, xr0, 0, dvalid, sc.min_r, sc.disp_r);
+			update_right(s, xr0, 0, dvalid, sc->min_r, sc->disp_r);
 		}
-		sc.disp_l[x] = -1;
+		sc->disp_l[x] = -1;
 		if (xr0 - best < 0 || (g->uniqueness && !is_unique(s, nd, best, g->uniqueness))) {
 			out[x] = JD_DISP_INVALID;
 			continue;
 		}
-		sc.disp_l[x] = best;
-		out[x] = (float)(p->min_disp + best) + (g->subpixel ? subpixel(s, nd, best) : 0.0f);
-	}
-	if (!g->lr_check) {
-		return;
-	}
-	for (int x = 0; x < w; x++) {
-		int best = sc.disp_l[x];
-
-		if (best < 0) {
-			continue;
-		}
-		int dr = sc.disp_r[x - p->min_disp - best];
-		if (dr < 0 || (dr > best ? dr - best : best - dr) > g->lr_max_diff) {
-			out[x] = JD_DISP_INVALID;
-		}
+		sc->disp_l[x] = best;
+		out[x] = (float)(p->min_disp + best) +
+			 (g->subpixel ? jd__sgm_subpixel(s, nd, best) : 0.0f);
 	}
 }
 
 void jd_sgm_select_neon(const struct jd_match_params *p, uint16_t *s_fwd, const uint16_t *s_bwd,
 			struct jd_disp *out, void *scratch, const struct jd_exec *ex)
 {
-	struct select_job job = {p,   s_fwd,   s_bwd,
-				 out, scratch, jd_sgm_select_mem_required(out->width)};
-
-	jd_exec_run(ex, out->height, select_row, &job);
+	jd__sgm_select_with(select_pixels, p, s_fwd, s_bwd, out, scratch, ex);
 }

@@ -1,10 +1,9 @@
-#include "sgm.h"
+#include "sgm_priv.h"
 
 struct census_job {
 	const struct jd_image *im;
 	uint64_t *out;
 };
-
 
 int jd_sgm_cost_max(enum jd_sgm_cost cost)
 {
@@ -23,19 +22,7 @@ static void census_row(void *ctx, int y, int worker)
 		rows[j] = jd_image_row(im, jd_clampi(y + j - JD_CENSUS_H / 2, 0, im->height - 1));
 	}
 	for (int x = 0; x < im->width; x++) {
-		uint8_t c = rows[JD_CENSUS_H / 2][x];
-		uint64_t bits = 0;
-
-		for (int j = 0; j < JD_CENSUS_H; j++) {
-			for (int i = -JD_CENSUS_W / 2; i <= JD_CENSUS_W / 2; i++) {
-				if (j == JD_CENSUS_H / 2 && i == 0) {
-					continue;
-				}
-				bits = (bits << 1) |
-				       (rows[j][jd_clampi(x + i, 0, im->width - 1)] < c ? 1u : 0u);
-			}
-		}
-		out[x] = bits;
+		out[x] = jd__census_pixel(rows, x, im->width);
 	}
 }
 
@@ -60,6 +47,7 @@ static void cost_row(void *ctx, int y, int worker)
 	int w = job->l->width;
 	int nd = p->ndisp;
 	uint8_t cmax = (uint8_t)jd_sgm_cost_max(p->sgm.cost);
+	int census = p->sgm.cost == JD_SGM_COST_CENSUS;
 	const uint8_t *lrow = jd_image_row(job->l, y);
 	const uint8_t *rrow = jd_image_row(job->r, y);
 	const uint64_t *cl = job->cl + (size_t)y * w;
@@ -70,16 +58,8 @@ static void cost_row(void *ctx, int y, int worker)
 		uint8_t *c = job->cost + ((size_t)y * w + x) * nd;
 
 		for (int d = 0; d < nd; d++) {
-			int xr = x - p->min_disp - d;
-
-			if (xr < 0) {
-				c[d] = cmax;
-			} else if (p->sgm.cost == JD_SGM_COST_AD) {
-				int diff = lrow[x] - rrow[xr];
-				c[d] = (uint8_t)(diff < 0 ? -diff : diff);
-			} else {
-				c[d] = (uint8_t)__builtin_popcountll(cl[x] ^ cr[xr]);
-			}
+			c[d] = jd__sgm_cost_one(census, cmax, lrow, rrow, cl[x], cr, x,
+						x - p->min_disp - d);
 		}
 	}
 }

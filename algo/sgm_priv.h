@@ -69,4 +69,69 @@ static inline int16_t jd__sgm_adapt_p2(int p1, int p2, int t, int i0, int i1)
 	return (int16_t)(v > p1 + 1 ? v : p1 + 1);
 }
 
+/* Census bits of pixel x from the window's rows (edges replicated), first comparison highest. */
+static inline uint64_t jd__census_pixel(const uint8_t *const rows[JD_CENSUS_H], int x, int w)
+{
+	uint8_t c = rows[JD_CENSUS_H / 2][x];
+	uint64_t bits = 0;
+
+	for (int j = 0; j < JD_CENSUS_H; j++) {
+		for (int i = -JD_CENSUS_W / 2; i <= JD_CENSUS_W / 2; i++) {
+			if (j == JD_CENSUS_H / 2 && i == 0) {
+				continue;
+			}
+			bits = (bits << 1) | (rows[j][jd_clampi(x + i, 0, w - 1)] < c ? 1u : 0u);
+		}
+	}
+	return bits;
+}
+
+/* One matching cost: cmax off the right image, else Hamming distance (census) or |L - R|. */
+static inline uint8_t jd__sgm_cost_one(int census, uint8_t cmax, const uint8_t *lrow,
+				       const uint8_t *rrow, uint64_t cl, const uint64_t *cr, int x,
+				       int xr)
+{
+	if (xr < 0) {
+		return cmax;
+	}
+	if (census) {
+		return (uint8_t)__builtin_popcountll(cl ^ cr[xr]);
+	}
+	int diff = lrow[x] - rrow[xr];
+	return (uint8_t)(diff < 0 ? -diff : diff);
+}
+
+/* The per-worker scratch of one selected row (jd_sgm_select_mem_required() sizes it). */
+struct jd__sgm_select_scratch {
+	uint16_t *min_r; /* best aggregated cost seen for each right-image x */
+	int *disp_r;	 /* its disparity index */
+	int *disp_l;	 /* integer winner of each left pixel, -1 when rejected */
+};
+
+/*
+ * One row's pixels: add brow into srow, then for every x the winner, uniqueness and sub-pixel
+ * into out[x] and disp_l[x] (-1 when rejected), and the right view's running winners into
+ * min_r/disp_r (initialised to UINT16_MAX / -1 by the caller).
+ */
+typedef void (*jd__sgm_select_pixels_fn)(const struct jd_match_params *p, uint16_t *srow,
+					 const uint16_t *brow, int w,
+					 const struct jd__sgm_select_scratch *sc, float *out);
+
+/** Runs the selection rows with pixels() for the per-pixel part, then the left-right check. */
+void jd__sgm_select_with(jd__sgm_select_pixels_fn pixels, const struct jd_match_params *p,
+			 uint16_t *s_fwd, const uint16_t *s_bwd, struct jd_disp *out, void *scratch,
+			 const struct jd_exec *ex);
+
+/* Parabola through the three sums around the winner; the one float step of SGM. */
+static inline float jd__sgm_subpixel(const uint16_t *s, int nd, int best)
+{
+	if (best == 0 || best == nd - 1) {
+		return 0.0f;
+	}
+	int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
+	int denom = c0 + c2 - 2 * c1;
+
+	return denom > 0 ? (float)(c0 - c2) / (float)(2 * denom) : 0.0f;
+}
+
 #endif

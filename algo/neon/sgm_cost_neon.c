@@ -3,28 +3,11 @@
  * per byte, then one byte transpose into the reference's bit order) and the matching cost
  * (Hamming distance with vcnt, eight disparities per step). Integer: bit-identical.
  */
-#include "../sgm.h"
+#include "../sgm_priv.h"
 #include "neon_compat.h"
 
 #define RX (JD_CENSUS_W / 2)
 #define RY (JD_CENSUS_H / 2)
-
-/* The reference's per-pixel loop, for the columns too close to the edge for whole vectors. */
-static uint64_t census_pixel(const uint8_t *const rows[JD_CENSUS_H], int x, int w)
-{
-	uint8_t c = rows[RY][x];
-	uint64_t bits = 0;
-
-	for (int j = 0; j < JD_CENSUS_H; j++) {
-		for (int i = -RX; i <= RX; i++) {
-			if (j == RY && i == 0) {
-				continue;
-			}
-			bits = (bits << 1) | (rows[j][jd_clampi(x + i, 0, w - 1)] < c ? 1u : 0u);
-		}
-	}
-	return bits;
-}
 
 /*
  * Sixteen pixels from x: comparison k (in the reference's order) lands in bit 7 - k % 8 of
@@ -95,13 +78,13 @@ static void census_row(void *ctx, int y, int worker)
 		rows[j] = jd_image_row(im, jd_clampi(y + j - RY, 0, im->height - 1));
 	}
 	for (; x < RX && x < w; x++) {
-		out[x] = census_pixel(rows, x, w);
+		out[x] = jd__census_pixel(rows, x, w);
 	}
 	for (; x + 16 + RX <= w; x += 16) {
 		census16(rows, x, out + x);
 	}
 	for (; x < w; x++) {
-		out[x] = census_pixel(rows, x, w);
+		out[x] = jd__census_pixel(rows, x, w);
 	}
 }
 
@@ -162,16 +145,7 @@ static void cost_row(void *ctx, int y, int worker)
 			}
 		}
 		for (; d < nd; d++) {
-			int xr = xr0 - d;
-
-			if (xr < 0) {
-				c[d] = cmax;
-			} else if (census) {
-				c[d] = (uint8_t)__builtin_popcountll(cl[x] ^ cr[xr]);
-			} else {
-				int diff = lrow[x] - rrow[xr];
-				c[d] = (uint8_t)(diff < 0 ? -diff : diff);
-			}
+			c[d] = jd__sgm_cost_one(census, cmax, lrow, rrow, cl[x], cr, x, xr0 - d);
 		}
 	}
 }

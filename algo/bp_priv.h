@@ -55,8 +55,9 @@ void jd__bp_send_ref(const struct jd__bp_chunk *c, const struct jd__bp_scratch *
 /** NEON twins: float arithmetic (bit-identical), and fp16 arithmetic (fp16 storage only). */
 void jd__bp_send_neon(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc);
 void jd__bp_send_neon_fp16(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc);
-/** Columns j0 .. len - 1 of a chunk through the reference (vector kernels' remainders). */
-void jd__bp_send_tail(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc, int j0);
+/** Columns j0 .. len - 1 of a chunk through fn (the vector kernels' remainders). */
+void jd__bp_send_tail(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc, int j0,
+		      jd_bp_send_fn fn);
 
 struct jd__bp_ctx {
 	const struct jd_match_params *p;

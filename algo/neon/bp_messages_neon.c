@@ -108,8 +108,9 @@ static void send4(const struct jd__bp_chunk *c, int j0, float *h)
 	}
 }
 
-/* Columns from j0 to the end through the reference (fewer than one vector). */
-void jd__bp_send_tail(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc, int j0)
+/* Columns from j0 to the end (fewer than one vector) through another kernel. */
+void jd__bp_send_tail(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc, int j0,
+		      jd_bp_send_fn fn)
 {
 	struct jd__bp_chunk t = *c;
 
@@ -121,7 +122,7 @@ void jd__bp_send_tail(const struct jd__bp_chunk *c, const struct jd__bp_scratch 
 	for (int k = 0; k < JD__NDIR; k++) {
 		t.doff[k] += j0;
 	}
-	jd__bp_send_ref(&t, sc);
+	fn(&t, sc);
 }
 
 void jd__bp_send_neon(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc)
@@ -132,5 +133,5 @@ void jd__bp_send_neon(const struct jd__bp_chunk *c, const struct jd__bp_scratch 
 	for (; j0 + V <= c->len; j0 += V) {
 		send4(c, j0, sc->h);
 	}
-	jd__bp_send_tail(c, sc, j0);
+	jd__bp_send_tail(c, sc, j0, jd__bp_send_ref);
 }

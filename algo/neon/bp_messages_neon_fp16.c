@@ -114,14 +114,5 @@ void jd__bp_send_neon_fp16(const struct jd__bp_chunk *c, const struct jd__bp_scr
 		send8(c, j0, (float16_t *)sc->h);
 	}
 	/* The remainder (fewer than eight columns) through the float NEON kernel. */
-	if (j0 < c->len) {
-		struct jd__bp_chunk t = *c;
-
-		t.off += j0;
-		t.len -= j0;
-		for (int k = 0; k < JD__NDIR; k++) {
-			t.doff[k] += j0;
-		}
-		jd__bp_send_neon(&t, sc);
-	}
+	jd__bp_send_tail(c, sc, j0, jd__bp_send_neon);
 }

@@ -4,46 +4,10 @@
  * pinned allocation after boot (the driver's allocation entries are counted through the
  * dlsym'd table). Without a GPU it prints why and exits 77 (skipped).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "cuda.h"
 #include "cuda_sad.h"
-#include "image_io.h"
-#include "jd_test.h"
-#include "matcher.h"
+#include "gpu_util.h"
 #include "sad.h"
 #include "workers.h"
-
-static unsigned long alloc_calls;
-static jd_curesult (*real_alloc)(jd_cudeviceptr *, size_t);
-static jd_curesult (*real_host_alloc)(void **, size_t, unsigned);
-
-static jd_curesult count_alloc(jd_cudeviceptr *p, size_t n)
-{
-	alloc_calls++;
-	return real_alloc(p, n);
-}
-
-static jd_curesult count_host_alloc(void **p, size_t n, unsigned f)
-{
-	alloc_calls++;
-	return real_host_alloc(p, n, f);
-}
-
-static struct jd_image textured(int w, int h, int stride, unsigned seed)
-{
-	struct jd_image im = {malloc((size_t)stride * h), w, h, stride};
-
-	for (int y = 0; y < h; y++) {
-		for (int x = 0; x < stride; x++) {
-			im.data[y * stride + x] =
-			    (uint8_t)((x * 7 + y * 3) % 97 * 2 + (jd_test_rand(&seed) >> 28));
-		}
-	}
-	return im;
-}
 
 /* GPU and reference on one pair; returns 1 when identical. */
 static int compare(const struct jd_match_params *p, const struct jd_image *l,
@@ -64,27 +28,14 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	if (rc == 0) {
 		JD_CHECK(jd_cuda_sad_init(&s, &cu, p, w, h, raw) == 0, "sad init: %s", cu.err);
 		jd_cuda_seal(&cu);
-		real_alloc = cu.api.cuMemAlloc_v2;
-		real_host_alloc = cu.api.cuMemHostAlloc;
-		cu.api.cuMemAlloc_v2 = count_alloc;
-		cu.api.cuMemHostAlloc = count_host_alloc;
-		alloc_calls = 0;
+		gpu_count_allocations(&cu);
 		JD_CHECK(jd_sad_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
 		for (int run = 0; run < 3; run++) {
 			JD_CHECK(jd_cuda_sad_run(&s, p, l, r, &b, ex) == 0, "gpu: %s", cu.err);
 		}
-		JD_CHECK(alloc_calls == 0, "%lu allocations after boot", alloc_calls);
-		long first = -1;
-		for (int y = 0; y < h && first < 0; y++) {
-			if (memcmp(jd_disp_row(&a, y), jd_disp_row(&b, y), sizeof(float) * w)) {
-				for (int x = 0; x < w; x++) {
-					if (memcmp(&a.data[y * w + x], &b.data[y * w + x], 4)) {
-						first = (long)y * w + x;
-						break;
-					}
-				}
-			}
-		}
+		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
+		gpu_restore_allocations(&cu);
+		long first = gpu_first_diff(&a, &b);
 		same = first < 0;
 		JD_CHECK(same,
 			 "%s %dx%d win %d nd %d min %d lr %d fill %d median %d: pixel %ld: "
@@ -92,8 +43,6 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 			 what, w, h, p->sad.window, p->ndisp, p->min_disp, p->sad.lr_check,
 			 p->sad.fill, p->sad.median, first, first >= 0 ? a.data[first] : 0.0,
 			 first >= 0 ? b.data[first] : 0.0);
-		cu.api.cuMemAlloc_v2 = real_alloc;
-		cu.api.cuMemHostAlloc = real_host_alloc;
 	}
 	jd_cuda_deinit(&cu);
 	free(ws);
@@ -127,14 +76,9 @@ int main(void)
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct jd_match_params p;
-		int w = cases[i][0], h = cases[i][1];
-		struct jd_image l = textured(w, h, w, 1u + i), r = textured(w, h, w, 1u + i);
+		struct jd_image l, r;
 
-		for (int y = 0; y < h; y++) {
-			for (int x = 0; x < w; x++) {
-				r.data[y * w + x] = l.data[y * w + (x + 5 < w ? x + 5 : x)];
-			}
-		}
+		gpu_textured_pair(cases[i][0], cases[i][1], 1u + i, &l, &r);
 		jd_params_default(&p, JD_ALGO_SAD, cases[i][3]);
 		p.sad.window = cases[i][2];
 		p.min_disp = cases[i][4];
@@ -146,17 +90,13 @@ int main(void)
 		free(r.data);
 	}
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		char path[1024], err[512];
 		struct jd_image l, r;
 		struct jd_match_params p;
+		int nd;
 
-		snprintf(path, sizeof(path), "%s/stereo/%s/left.pgm", data, pairs[i]);
-		if (jd_image_read(path, &l, err, sizeof(err))) {
-			printf("pair %s not checked: %s\n", pairs[i], err);
+		if (gpu_load_pair(data, pairs[i], &l, &r, &nd)) {
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, pairs[i]);
-		JD_CHECK(jd_image_read(path, &r, err, sizeof(err)) == 0, "%s", err);
 		jd_params_default(&p, JD_ALGO_SAD, i == 4 ? 128 : 64);
 		ok += compare(&p, &l, &r, &wk.exec, pairs[i]);
 		total++;

@@ -92,8 +92,9 @@ int jd_cpu_has_fp16(void)
 int jd_kernels_select(enum jd_backend want, int allow_fp16, struct jd_kernels *k, char *err,
 		      size_t errlen)
 {
-	(void)err;
+	(void)err; /* used only where NEON is not built */
 	(void)errlen;
+	(void)allow_fp16; /* used only where the FP16 kernel is built */
 	*k = jd_kernels_ref;
 	/* CPU kernels: cuda and cpu take what auto takes (the GPU is decided by the caller). */
 	if (want == JD_BACKEND_CUDA || want == JD_BACKEND_CPU) {
@@ -110,10 +111,8 @@ int jd_kernels_select(enum jd_backend want, int allow_fp16, struct jd_kernels *k
 		k->backend_of[JD_K_BP_MESSAGES] = "neon+fp16";
 	}
 #endif
-	(void)allow_fp16;
 	return 0;
 #else
-	(void)allow_fp16;
 	snprintf(err, errlen, "backend neon: not built into this binary (%s)",
 		 "build for aarch64, or on x86 with SIMDe (libsimde-dev) installed");
 	return -ENODEV;

@@ -18,8 +18,6 @@ enum {
 	CU_STREAM_NON_BLOCKING = 1,
 };
 
-#define ALIGN 256
-
 int jd_cuda_built(void)
 {
 	return 1;
@@ -168,8 +166,8 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
 	for (int i = 0; i < 2; i++) {
 		JD_TRY(JD_CU(cu, cuEventCreate(&cu->ev[i], 0)));
 	}
-	cu->dev_bytes = (dev_bytes + ALIGN - 1) / ALIGN * ALIGN;
-	cu->pinned_bytes = (pinned_bytes + ALIGN - 1) / ALIGN * ALIGN;
+	cu->dev_bytes = jd_cuda_round(dev_bytes);
+	cu->pinned_bytes = jd_cuda_round(pinned_bytes);
 	if (cu->dev_bytes) {
 		cu->mem_allocs++;
 		if (JD_CU(cu, cuMemAlloc_v2(&cu->dev_base, cu->dev_bytes))) {
@@ -220,7 +218,7 @@ void jd_cuda_deinit(struct jd_cuda *cu)
 
 int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out)
 {
-	size_t n = (bytes + ALIGN - 1) / ALIGN * ALIGN;
+	size_t n = jd_cuda_round(bytes);
 
 	if (cu->sealed) {
 		snprintf(cu->err, sizeof(cu->err), "device memory: taken after boot (%zu bytes)",
@@ -240,7 +238,7 @@ int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out)
 
 int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out)
 {
-	size_t n = (bytes + ALIGN - 1) / ALIGN * ALIGN;
+	size_t n = jd_cuda_round(bytes);
 
 	if (cu->sealed) {
 		snprintf(cu->err, sizeof(cu->err), "pinned memory: taken after boot (%zu bytes)",

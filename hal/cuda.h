@@ -55,6 +55,14 @@ struct jd_cuda_api {
 };
 
 #define JD_CUDA_STREAMS 2
+/* Every block carved from the device and pinned allocations starts on this boundary. */
+#define JD_CUDA_ALIGN 256
+
+/** Bytes a block of n takes in the carving (n rounded up to JD_CUDA_ALIGN). */
+static inline size_t jd_cuda_round(size_t n)
+{
+	return (n + JD_CUDA_ALIGN - 1) / JD_CUDA_ALIGN * JD_CUDA_ALIGN;
+}
 
 struct jd_cuda {
 	void *lib;

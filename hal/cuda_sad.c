@@ -18,9 +18,8 @@ static size_t sad_smem(int w, int win)
 
 size_t jd_cuda_sad_device_bytes(int w, int h)
 {
-	/* two 8-bit frames and one float map, each rounded to the 256-byte carving unit */
-	return 2 * (((size_t)w * h + 255) / 256 * 256) +
-	       ((sizeof(float) * w * h + 255) / 256 * 256);
+	/* two 8-bit frames and one float map, each as the carving rounds it */
+	return 2 * jd_cuda_round((size_t)w * h) + jd_cuda_round(sizeof(float) * w * h);
 }
 
 size_t jd_cuda_sad_pinned_bytes(int w, int h)

@@ -8,26 +8,21 @@
 
 enum { WARPS = 4, THREADS = 128 }; /* WARPS: scanlines per block, as in sgm_cuda.cu */
 
-static size_t up(size_t n)
-{
-	return (n + 255) / 256 * 256;
-}
-
 size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	size_t n = (size_t)w * h;
 
 	size_t even = (size_t)(p->ndisp + 1) / 2 * 2; /* the sum volume's per-pixel stride */
 
-	return 2 * up(n) + 2 * up(8 * n) + up(n * p->ndisp) + up(2 * n * even) + up(4 * n) +
-	       up(4 * n);
+	return 2 * jd_cuda_round(n) + 2 * jd_cuda_round(8 * n) + jd_cuda_round(n * p->ndisp) +
+	       jd_cuda_round(2 * n * even) + jd_cuda_round(4 * n) + jd_cuda_round(4 * n);
 }
 
 size_t jd_cuda_sgm_pinned_bytes(int w, int h)
 {
 	size_t n = (size_t)w * h;
 
-	return 2 * up(n) + up(4 * n);
+	return 2 * jd_cuda_round(n) + jd_cuda_round(4 * n);
 }
 
 int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,

@@ -22,23 +22,15 @@ static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_m
 	if (want != JD_BACKEND_CUDA && want != JD_BACKEND_AUTO) {
 		return 0;
 	}
-	if (p->algo == JD_ALGO_BP) {
-		if (want == JD_BACKEND_CUDA) {
-			fprintf(
-			    stderr,
-			    "jetdepth: boot: --backend cuda: the %s matcher has no CUDA kernels "
-			    "yet (sad and sgm have); use --backend cpu\n",
-			    jd_algo_name(p->algo));
-			return -EINVAL;
-		}
-		return 0;
-	}
 	if (p->algo == JD_ALGO_SAD) {
 		rc = jd_cuda_init(&b->cuda, jd_cuda_sad_device_bytes(w, h),
 				  jd_cuda_sad_pinned_bytes(w, h));
-	} else {
+	} else if (p->algo == JD_ALGO_SGM) {
 		rc = jd_cuda_init(&b->cuda, jd_cuda_sgm_device_bytes(p, w, h),
 				  jd_cuda_sgm_pinned_bytes(w, h));
+	} else {
+		rc = jd_cuda_init(&b->cuda, jd_cuda_bp_device_bytes(p, w, h),
+				  jd_cuda_bp_pinned_bytes(w, h));
 	}
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
@@ -150,8 +142,13 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		 */
 		void *raw = r[with_gt ? R_RAW : R_GT];
 
-		rc = p->algo == JD_ALGO_SAD ? jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, h, raw)
-					    : jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, h, raw);
+		if (p->algo == JD_ALGO_SAD) {
+			rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, h, raw);
+		} else if (p->algo == JD_ALGO_SGM) {
+			rc = jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, h, raw);
+		} else {
+			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, h);
+		}
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 			jd_arena_deinit(&b->arena);
@@ -204,9 +201,11 @@ int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p)
 	if (p->algo == JD_ALGO_SAD) {
 		rc = jd_cuda_sad_run(&b->sad_gpu, p, &b->left, &b->right, &b->disp,
 				     &b->workers.exec);
-	} else {
+	} else if (p->algo == JD_ALGO_SGM) {
 		rc = jd_cuda_sgm_run(&b->sgm_gpu, p, &b->left, &b->right, &b->disp,
 				     &b->workers.exec);
+	} else {
+		rc = jd_cuda_bp_run(&b->bp_gpu, p, &b->left, &b->right, &b->disp);
 	}
 	if (rc) {
 		fprintf(stderr, "jetdepth: gpu: %s\n", b->cuda.err);

@@ -12,6 +12,7 @@
 #include "../algo/kernels.h"
 #include "../hal/board.h"
 #include "../hal/cuda.h"
+#include "../hal/cuda_bp.h"
 #include "../hal/cuda_sad.h"
 #include "../hal/cuda_sgm.h"
 #include "../hal/pool.h"
@@ -30,6 +31,7 @@ struct jd_boot {
 	struct jd_cuda cuda;
 	struct jd_cuda_sad sad_gpu;
 	struct jd_cuda_sgm sgm_gpu;
+	struct jd_cuda_bp bp_gpu;
 };
 
 /**

@@ -13,10 +13,10 @@ export JETDEPTH_DATA=$PWD/.gpudata
 	cmake --build build/gpu -j16
 } >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 echo "== ctest -L gpu"; ctest --test-dir build/gpu -L gpu --output-on-failure 2>&1 | tee "$out/gpu.log" | tail -15
-for t in sad sgm; do
+for t in ${JD_SANITIZE:-sad sgm bp}; do
 	for tool in memcheck racecheck; do
 		echo "== compute-sanitizer $tool test_cuda_$t"
-		compute-sanitizer --tool $tool --error-exitcode 3 build/gpu/tests/test_cuda_$t \
+		timeout 300 compute-sanitizer --tool $tool --error-exitcode 3 build/gpu/tests/test_cuda_$t \
 			>"$out/$tool-$t.log" 2>&1
 		echo "exit $?"; tail -3 "$out/$tool-$t.log"
 	done
@@ -30,4 +30,9 @@ for be in cuda cpu; do
 	$b bench --algo sgm --size 450x375 --ndisp 64 --runs $runs --backend $be 2>&1 | tail -2
 	$b bench --algo sgm --size 1280x720 --ndisp 128 --runs $runs --backend $be 2>&1 | tail -2
 	$b bench --algo sgm --size 1920x1080 --ndisp 256 --runs $runs --backend $be 2>&1 | tail -2
+	for fp in "" --fp16; do
+		$b bench --algo bp $fp --size 384x288 --ndisp 16 --runs $runs --backend $be 2>&1 | tail -2
+		$b bench --algo bp $fp --size 450x375 --ndisp 64 --runs $runs --backend $be 2>&1 | tail -2
+		$b bench --algo bp $fp --size 900x750 --ndisp 128 --runs $runs --backend $be 2>&1 | tail -2
+	done
 done | tee "$out/bench.log"

@@ -4,3 +4,4 @@
  */
 #include "sad_cuda.cu"
 #include "sgm_cuda.cu"
+#include "bp_cuda.cu"

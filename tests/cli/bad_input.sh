@@ -62,7 +62,7 @@ expect 2 "--levels 0" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --levels 0
 expect 2 "--lambda nan" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --lambda nan
 expect 2 "--threads 0" -- match "$L" "$R" -o "$O" --threads 0
 JD_CUDA_LIB=/nonexistent/libcuda.so.1 expect 1 "--backend cuda: no CUDA driver: /nonexistent/libcuda.so.1" -- match "$L" "$R" -o "$O" --algo sad --ndisp 16 --backend cuda
-expect 1 "--backend cuda: the bp matcher has no CUDA kernels yet" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --backend cuda
+JD_CUDA_LIB=/nonexistent/libcuda.so.1 expect 1 "--backend cuda: no CUDA driver: /nonexistent/libcuda.so.1" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --backend cuda
 expect 2 "--backend gpu9000: must be auto, cpu, ref, neon or cuda" -- match "$L" "$R" -o "$O" --backend gpu9000
 JD_BACKEND=warp expect 1 "JD_BACKEND=warp: must be auto, cpu, ref, neon or cuda" -- match "$L" "$R" -o "$O" --ndisp 16
 printf 'include %s\ndefault.backend fastest\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/be.board"

@@ -1,0 +1,314 @@
+/*
+ * Hierarchical BP on the GPU, the twin of bp_pyramid.c, bp_messages.c and bp_select.c: the
+ * same workspace layout ([y][colour][d][slot], one checkerboard colour contiguous per row,
+ * sink slots at both ends, rows padded to 16 slots), the same float operations in the same
+ * order, so float storage gives jd_bp_ref()'s map pixel for pixel and fp16 storage the same
+ * half bits (float arithmetic, __float2half_rn rounding as jd_float_to_half()).
+ *
+ * Message update: one thread per (pixel, outgoing direction); a block is 32 pixels of one row
+ * times the 4 directions, so the four warps read the same input lines (L1 serves the
+ * repeats) and each warp's loads and stores coalesce along x. The thread's h vector lives in
+ * registers for ND <= 128 (compile-time ND, fully unrolled), half in registers and half in
+ * shared memory at 256, and in shared memory for the generic path (any nd, 8 pixels a block).
+ */
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#define BP_INF __int_as_float(0x7f800000)
+
+enum { BP_UP, BP_DOWN, BP_LEFT, BP_RIGHT };
+
+static __device__ __forceinline__ float bp_ld(const float *p) { return *p; }
+static __device__ __forceinline__ float bp_ld(const __half *p) { return __half2float(*p); }
+static __device__ __forceinline__ void bp_st(float *p, float v) { *p = v; }
+static __device__ __forceinline__ void bp_st(__half *p, float v) { *p = __float2half_rn(v); }
+
+/* The reference's min: a < b ? a : b (not fminf, whose zero and NaN rules differ). */
+static __device__ __forceinline__ float bp_min(float a, float b) { return a < b ? a : b; }
+
+/* Start of (row y, colour c, d = 0, slot of pixel 0), as jd__bp_row(). */
+static __device__ __forceinline__ size_t bp_row(int y, int c, int nd, int hp)
+{
+	return (size_t)(2 * y + c) * nd * hp + 1;
+}
+
+/* Pixels of colour c in row y, as jd__bp_count(). */
+static __device__ __forceinline__ int bp_count(int w, int y, int c) { return (w - ((y + c) & 1) + 1) / 2; }
+
+/* Level-0 inputs as float (sigma = 0; with smoothing the host uploads floats). */
+extern "C" __global__ void jd_bp_to_float_cuda(const uint8_t *__restrict__ im, int n,
+					       float *__restrict__ out)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n) {
+		out[i] = (float)im[i];
+	}
+}
+
+/* Level-0 data costs; grid (slots, 2 * h): one thread per pixel, all disparities. */
+template <typename T>
+static __device__ void data0(const float *__restrict__ lf, const float *__restrict__ rf, int w,
+			     int nd, int hp, int min_disp, float lambda, float data_k, T *data)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1;
+	float cap = lambda * data_k;
+
+	if (i >= bp_count(w, y, c)) {
+		return;
+	}
+	int x = 2 * i + par;
+	float l = lf[(size_t)y * w + x];
+	T *o = data + bp_row(y, c, nd, hp) + i;
+
+	for (int d = 0; d < nd; d++) {
+		int xr = x - min_disp - d;
+		float v = cap;
+
+		if (xr >= 0) {
+			float diff = l - rf[(size_t)y * w + xr];
+			diff = diff < 0.0f ? -diff : diff;
+			v = lambda * (diff < data_k ? diff : data_k);
+		}
+		bp_st(o + (size_t)d * hp, v);
+	}
+}
+
+/* Coarse data costs: the 2x2 children summed in the reference's order, absent ones skipped. */
+template <typename T>
+static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, int cw, int chp,
+			      int nd)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1;
+
+	if (i >= bp_count(cw, y, c)) {
+		return;
+	}
+	int s = 2 * i + par, right = 2 * s + 1 < fw, has_b1 = 2 * y + 1 < fh;
+	const T *c00 = fine + bp_row(2 * y, 0, nd, fhp) + s;
+	const T *c10 = fine + bp_row(2 * y, 1, nd, fhp) + s;
+	const T *c01 = fine + bp_row(has_b1 ? 2 * y + 1 : 2 * y, 1, nd, fhp) + s;
+	const T *c11 = fine + bp_row(has_b1 ? 2 * y + 1 : 2 * y, 0, nd, fhp) + s;
+	T *o = out + bp_row(y, c, nd, chp) + i;
+
+	for (int d = 0; d < nd; d++) {
+		size_t dd = (size_t)d * fhp;
+		float v = 0.0f + bp_ld(c00 + dd);
+
+		v += right ? bp_ld(c10 + dd) : 0.0f;
+		if (has_b1) {
+			v += bp_ld(c01 + dd);
+			v += right ? bp_ld(c11 + dd) : 0.0f;
+		}
+		bp_st(o + (size_t)d * chp, v);
+	}
+}
+
+/*
+ * Children start from their parent's messages: child slot i of row y reads parent row y / 2,
+ * colour (i + y / 2) & 1, slot i / 2 (raw copies, as copy_run()). Every pixel of both colours
+ * is copied (the reference skips colour 1's interior, which iteration 0 overwrites anyway).
+ * grid (slots, 2 * h, 4 directions); pstep / cstep: bytes from one direction to the next.
+ */
+template <typename E>
+static __device__ void copy_msgs(const uint8_t *parent, int php, size_t pstep, uint8_t *child,
+				 int w, int hp, size_t cstep, int nd)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y >> 1, c = blockIdx.y & 1, k = blockIdx.z, py = y >> 1;
+
+	if (i >= bp_count(w, y, c)) {
+		return;
+	}
+	const E *src = (const E *)(parent + k * pstep) + bp_row(py, (i + py) & 1, nd, php) + (i >> 1);
+	E *dst = (E *)(child + k * cstep) + bp_row(y, c, nd, hp) + i;
+
+	for (int d = 0; d < nd; d++) {
+		dst[(size_t)d * hp] = src[(size_t)d * php];
+	}
+}
+
+/*
+ * One outgoing message of one pixel: h = D + the three other incoming (in the order up,
+ * down, left, right), forward pass, backward pass with the cap and the descending sum, mean
+ * subtracted. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
+ * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
+ */
+template <typename T, int ND, int NREG>
+static __device__ __forceinline__ void send_one(const T *D, const T *A, const T *B, const T *C,
+						int hp, int nd_rt, float disc_k, T *dst, float *sh,
+						int sst)
+{
+	const int nd = ND ? ND : nd_rt;
+	float r[NREG > 0 ? NREG : 1];
+	float prev = 0.0f, lo = BP_INF, cap, sum, mean;
+
+#define HREF(d) (*((d) < NREG ? &r[(d) < NREG ? (d) : 0] : &sh[((d) - NREG) * sst]))
+#pragma unroll
+	for (int d = 0; d < nd; d++) {
+		size_t o = (size_t)d * hp;
+		float v = ((bp_ld(D + o) + bp_ld(A + o)) + bp_ld(B + o)) + bp_ld(C + o);
+
+		prev = bp_min(v, d > 0 ? prev + 1.0f : BP_INF);
+		lo = bp_min(lo, prev);
+		HREF(d) = prev;
+	}
+	cap = lo + disc_k;
+	prev = bp_min(HREF(nd - 1), cap);
+	HREF(nd - 1) = prev;
+	sum = prev;
+#pragma unroll
+	for (int d = nd - 2; d >= 0; d--) {
+		prev = bp_min(bp_min(HREF(d), prev + 1.0f), cap);
+		HREF(d) = prev;
+		sum += prev;
+	}
+	mean = sum / (float)nd;
+#pragma unroll
+	for (int d = 0; d < nd; d++) {
+		bp_st(dst + (size_t)d * hp, HREF(d) - mean);
+	}
+#undef HREF
+}
+
+/*
+ * Iteration t: pixels of colour t & 1 send. block (PX pixels, 4 directions), grid
+ * (slots / PX, h). Shared memory: (nd - NREG) floats per thread.
+ */
+template <typename T, int ND, int NREG>
+static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, int w, int h, int hp,
+			       int nd_rt, int t, float disc_k)
+{
+	extern __shared__ float bp_sh[];
+	const int nd = ND ? ND : nd_rt;
+	int i = blockIdx.x * blockDim.x + threadIdx.x, k = threadIdx.y, y = blockIdx.y;
+	int c = t & 1, other = c ^ 1, par = (y + c) & 1;
+	int tid = threadIdx.y * blockDim.x + threadIdx.x;
+	size_t own, to;
+
+	if (i >= bp_count(w, y, c) || (k == BP_UP && y == 0) || (k == BP_DOWN && y == h - 1)) {
+		return;
+	}
+	own = bp_row(y, c, nd, hp) + i;
+	/* The message sent up lands in the upper pixel's from-down array, and so on. */
+	switch (k) {
+	case BP_UP:
+		to = bp_row(y - 1, other, nd, hp) + i;
+		break;
+	case BP_DOWN:
+		to = bp_row(y + 1, other, nd, hp) + i;
+		break;
+	case BP_LEFT:
+		to = bp_row(y, other, nd, hp) + i + par - 1;
+		break;
+	default:
+		to = bp_row(y, other, nd, hp) + i + par;
+		break;
+	}
+	/*
+	 * The three incoming other than the one from neighbour k, in the order up, down, left,
+	 * right; selects rather than an indexed array, which would live in local memory.
+	 */
+	const T *a = (k == BP_UP ? m1 : m0) + own;
+	const T *b = (k <= BP_DOWN ? m2 : m1) + own;
+	const T *cc = (k == BP_RIGHT ? m2 : m3) + own;
+	T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) + to;
+
+	send_one<T, ND, NREG>(data + own, a, b, cc, hp, nd, disc_k, dst, bp_sh + tid,
+			      blockDim.x * blockDim.y);
+}
+
+/* argmin over d of D + up + down + left + right, ties to the smaller d; grid (slots, 2h). */
+template <typename T>
+static __device__ void select_wta(const T *data, const T *m0, const T *m1, const T *m2,
+				  const T *m3, int w, int hp, int nd, int min_disp, float *out)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1;
+
+	if (i >= bp_count(w, y, c)) {
+		return;
+	}
+	size_t own = bp_row(y, c, nd, hp) + i;
+	float best = BP_INF;
+	int bestd = 0;
+
+	for (int d = 0; d < nd; d++) {
+		size_t o = own + (size_t)d * hp;
+		float v = bp_ld(data + o) + bp_ld(m0 + o) + bp_ld(m1 + o) + bp_ld(m2 + o) +
+			  bp_ld(m3 + o);
+
+		if (v < best) {
+			best = v;
+			bestd = d;
+		}
+	}
+	out[(size_t)y * w + 2 * i + par] = (float)(min_disp + bestd);
+}
+
+/* extern "C" entry points: one per storage type (f32, f16: fp16 crosses as uint16_t). */
+#define BP_STORAGE(S, T)                                                                       \
+	extern "C" __global__ void jd_bp_data0_##S(const float *lf, const float *rf, int w,      \
+						   int nd, int hp, int min_disp, float lambda,    \
+						   float data_k, void *data)                      \
+	{                                                                                      \
+		data0<T>(lf, rf, w, nd, hp, min_disp, lambda, data_k, (T *)data);              \
+	}                                                                                      \
+	extern "C" __global__ void jd_bp_coarse_##S(const void *fine, int fw, int fh, int fhp,   \
+						    void *out, int cw, int chp, int nd)           \
+	{                                                                                      \
+		coarse<T>((const T *)fine, fw, fh, fhp, (T *)out, cw, chp, nd);                \
+	}                                                                                      \
+	extern "C" __global__ void jd_bp_select_##S(const void *data, const void *m0,            \
+						    const void *m1, const void *m2,               \
+						    const void *m3, int w, int hp, int nd,        \
+						    int min_disp, float *out)                     \
+	{                                                                                      \
+		select_wta<T>((const T *)data, (const T *)m0, (const T *)m1, (const T *)m2,    \
+			      (const T *)m3, w, hp, nd, min_disp, out);                         \
+	}
+
+BP_STORAGE(f32, float)
+BP_STORAGE(f16, __half)
+
+#define BP_COPY(S, E)                                                                          \
+	extern "C" __global__ void jd_bp_copy_msgs_##S(const void *parent, int php,              \
+						       unsigned long long pstep, void *child,     \
+						       int w, int hp, unsigned long long cstep,   \
+						       int nd)                                    \
+	{                                                                                      \
+		copy_msgs<E>((const uint8_t *)parent, php, pstep, (uint8_t *)child, w, hp, cstep,  \
+			     nd);                                                              \
+	}
+
+BP_COPY(f32, uint32_t)
+BP_COPY(f16, uint16_t)
+
+/* Message kernels: jd_bp_iter_<storage>_<nd> (compile-time nd) and jd_bp_iter_<storage>_any. */
+#define BP_ITER(S, T, ND, NREG)                                                                \
+	extern "C" __global__ void __launch_bounds__(128)                                      \
+	    jd_bp_iter_##S##_##ND(const void *data, void *m0, void *m1, void *m2, void *m3,      \
+				  int w, int h, int hp, int nd, int t, float disc_k)             \
+	{                                                                                      \
+		iterate<T, ND, NREG>((const T *)data, (T *)m0, (T *)m1, (T *)m2, (T *)m3, w, h, \
+				     hp, nd, t, disc_k);                                        \
+	}
+
+#define BP_ITER_ALL(S, T)                                                                      \
+	BP_ITER(S, T, 16, 16)                                                                  \
+	BP_ITER(S, T, 32, 32)                                                                  \
+	BP_ITER(S, T, 64, 64)                                                                  \
+	BP_ITER(S, T, 128, 128)                                                                \
+	BP_ITER(S, T, 256, 96)                                                                \
+	extern "C" __global__ void jd_bp_iter_##S##_any(const void *data, void *m0, void *m1,    \
+							void *m2, void *m3, int w, int h, int hp, \
+							int nd, int t, float disc_k)              \
+	{                                                                                      \
+		iterate<T, 0, 0>((const T *)data, (T *)m0, (T *)m1, (T *)m2, (T *)m3, w, h, hp,  \
+				 nd, t, disc_k);                                                \
+	}
+
+BP_ITER_ALL(f32, float)
+BP_ITER_ALL(f16, __half)

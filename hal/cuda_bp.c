@@ -1,0 +1,249 @@
+#include "cuda_bp.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../algo/bp.h"
+#include "../algo/jd_status.h"
+
+enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 128 };
+
+/* The reference's level geometry (bp.c layout()): slots per (row, colour, d) padded to 16. */
+static int level_hp(int w)
+{
+	return ((w + 1) / 2 + 2 + 15) & ~15;
+}
+
+static size_t level_bytes(int w, int h, int nd, int es)
+{
+	return (size_t)2 * h * nd * level_hp(w) * es;
+}
+
+size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
+{
+	size_t n = (size_t)w * h, total = 0;
+	int es = p->bp.fp16 ? 2 : 4;
+
+	for (int l = 0; l < p->bp.levels; l++) {
+		/* data and the four directions' messages, one block per level */
+		total += jd_cuda_round(5 * level_bytes(w, h, p->ndisp, es));
+		w = (w + 1) / 2;
+		h = (h + 1) / 2;
+	}
+	return total + 2 * jd_cuda_round(n) + 2 * jd_cuda_round(4 * n) + jd_cuda_round(4 * n);
+}
+
+size_t jd_cuda_bp_pinned_bytes(int w, int h)
+{
+	size_t n = (size_t)w * h;
+
+	return 2 * jd_cuda_round(n) + 2 * jd_cuda_round(4 * n) + jd_cuda_round(4 * n);
+}
+
+/*
+ * The message kernel: compile-time nd (its h vector in registers) where nd is one of the
+ * specialised counts, else the generic one (h in shared memory, 8 pixels a block).
+ */
+static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st)
+{
+	static const int special[] = {16, 32, 64, 128, 256};
+	int nreg = s->nd, found = 0;
+
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+		found |= special[i] == s->nd;
+	}
+	if (found) {
+		snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_%d", st, s->nd);
+		s->iter_px = 32;
+		nreg = s->nd > 128 ? 96 : s->nd; /* as bp_cuda.cu's BP_ITER_ALL */
+	} else {
+		snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_any", st);
+		s->iter_px = 8;
+		nreg = 0;
+	}
+	s->iter_smem = (unsigned)(sizeof(float) * (size_t)(s->nd - nreg) * s->iter_px * 4);
+	if (s->iter_smem > (unsigned)cu->smem_optin) {
+		snprintf(cu->err, sizeof(cu->err),
+			 "bp on %s: ndisp %d needs %u bytes of shared memory a block, the GPU "
+			 "has %d",
+			 cu->name, s->nd, s->iter_smem, cu->smem_optin);
+		return -EINVAL;
+	}
+	JD_TRY(jd_cuda_function(cu, s->iter_name, &s->fn[JD_CUDA_BP_ITER]));
+	return JD_CU(cu, cuFuncSetAttribute(s->fn[JD_CUDA_BP_ITER],
+					    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					    (int)s->iter_smem));
+}
+
+int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_match_params *p,
+		    int w, int h)
+{
+	const char *st = p->bp.fp16 ? "f16" : "f32";
+	const char *names[] = {"jd_bp_to_float_cuda", "jd_bp_data0_%s", "jd_bp_coarse_%s",
+			       "jd_bp_copy_msgs_%s", NULL, "jd_bp_select_%s"};
+	size_t n = (size_t)w * h;
+	void *ptr;
+
+	memset(s, 0, sizeof(*s));
+	s->cu = cu;
+	s->w = w;
+	s->h = h;
+	s->nd = p->ndisp;
+	s->levels = p->bp.levels;
+	s->es = p->bp.fp16 ? 2 : 4;
+	for (int i = 0; i < JD_CUDA_BP_NFN; i++) {
+		char name[40];
+
+		if (!names[i]) {
+			continue;
+		}
+		snprintf(name, sizeof(name), names[i], st);
+		JD_TRY(jd_cuda_function(cu, name, &s->fn[i]));
+	}
+	JD_TRY(choose_iter(s, cu, st));
+	for (int l = 0; l < s->levels; l++) {
+		struct jd_cuda_bp_level *lv = &s->lv[l];
+		size_t bytes = level_bytes(w, h, s->nd, s->es);
+		jd_cudeviceptr base;
+
+		lv->w = w;
+		lv->h = h;
+		lv->hp = level_hp(w);
+		JD_TRY(jd_cuda_take(cu, 5 * bytes, &base));
+		lv->data = base;
+		for (int k = 0; k < 4; k++) {
+			lv->msg[k] = base + (k + 1) * bytes;
+		}
+		w = (w + 1) / 2;
+		h = (h + 1) / 2;
+	}
+	for (int k = 0; k < 2; k++) {
+		JD_TRY(jd_cuda_take(cu, n, &s->d_u8[k]));
+		JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_f[k]));
+		JD_TRY(jd_cuda_take_pinned(cu, n, &ptr));
+		s->h_u8[k] = ptr;
+		JD_TRY(jd_cuda_take_pinned(cu, 4 * n, &ptr));
+		s->h_f[k] = ptr;
+	}
+	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_out));
+	JD_TRY(jd_cuda_take_pinned(cu, 4 * n, &ptr));
+	s->h_out = ptr;
+	return 0;
+}
+
+static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned gz,
+		  unsigned bx, unsigned by, unsigned smem, void **args)
+{
+	return JD_CU(cu, cuLaunchKernel(f, gx, gy, gz, bx, by, 1, smem, cu->stream[0], args, NULL));
+}
+
+/* Level-0 float images on the device: converted there, or smoothed here and uploaded. */
+static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
+		  const struct jd_image *im[2])
+{
+	struct jd_cuda *cu = s->cu;
+	jd_custream st = cu->stream[0];
+	int n = s->w * s->h;
+
+	for (int k = 0; k < 2; k++) {
+		if (p->bp.sigma > 0.0f) {
+			/* The reference's smoothing, bit for bit; h_out is free as its scratch. */
+			jd_bp_prepare_image(im[k], p->bp.sigma, s->h_f[k], s->h_out);
+			JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_f[k], s->h_f[k], 4 * (size_t)n,
+							      st)));
+			continue;
+		}
+		jd_image_pack(im[k], s->h_u8[k]);
+		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_u8[k], s->h_u8[k], (size_t)n, st)));
+	}
+	if (p->bp.sigma > 0.0f) {
+		return jd_cuda_mark(cu, 0);
+	}
+	JD_TRY(jd_cuda_mark(cu, 0));
+	for (int k = 0; k < 2; k++) {
+		void *a[] = {&s->d_u8[k], &n, &s->d_f[k]};
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1, 1, 256,
+			      1, 0, a));
+	}
+	return 0;
+}
+
+static int data_pyramid(struct jd_cuda_bp *s, const struct jd_match_params *p)
+{
+	struct jd_cuda *cu = s->cu;
+	int nd = s->nd, md = p->min_disp;
+	float lambda = p->bp.lambda, data_k = p->bp.data_k;
+	struct jd_cuda_bp_level *l0 = &s->lv[0];
+	void *a0[] = {&s->d_f[0], &s->d_f[1], &l0->w, &nd, &l0->hp, &md, &lambda, &data_k, &l0->data};
+
+	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_DATA0], (unsigned)((l0->hp + THREADS - 1) / THREADS),
+		      (unsigned)(2 * l0->h), 1, THREADS, 1, 0, a0));
+	for (int l = 1; l < s->levels; l++) {
+		struct jd_cuda_bp_level *f = &s->lv[l - 1], *c = &s->lv[l];
+		void *a[] = {&f->data, &f->w, &f->h, &f->hp, &c->data, &c->w, &c->hp, &nd};
+
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COARSE], (unsigned)((c->hp + THREADS - 1) / THREADS),
+			      (unsigned)(2 * c->h), 1, THREADS, 1, 0, a));
+	}
+	return 0;
+}
+
+static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int l)
+{
+	struct jd_cuda *cu = s->cu;
+	struct jd_cuda_bp_level *lv = &s->lv[l];
+	int nd = s->nd, es = s->es;
+	float disc_k = jd_bp_disc_k(p);
+	unsigned long long bytes = level_bytes(lv->w, lv->h, nd, es);
+
+	if (l == s->levels - 1) {
+		JD_TRY(JD_CU(cu, cuMemsetD8Async(lv->msg[0], 0, 4 * (size_t)bytes, cu->stream[0])));
+	} else {
+		struct jd_cuda_bp_level *pa = &s->lv[l + 1];
+		unsigned long long pstep = level_bytes(pa->w, pa->h, nd, es);
+		void *a[] = {&pa->msg[0], &pa->hp, &pstep, &lv->msg[0], &lv->w, &lv->hp, &bytes, &nd};
+
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COPY], (unsigned)((lv->hp + THREADS - 1) / THREADS),
+			      (unsigned)(2 * lv->h), 4, THREADS, 1, 0, a));
+	}
+	for (int t = 0; t < p->bp.iters; t++) {
+		void *a[] = {&lv->data, &lv->msg[0], &lv->msg[1], &lv->msg[2], &lv->msg[3], &lv->w,
+			     &lv->h,	&lv->hp,     &nd,	  &t,	       &disc_k};
+		int slots = (lv->w + 1) / 2;
+
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_ITER],
+			      (unsigned)((slots + s->iter_px - 1) / s->iter_px), (unsigned)lv->h, 1,
+			      (unsigned)s->iter_px, 4, s->iter_smem, a));
+	}
+	return 0;
+}
+
+int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
+		   const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
+{
+	struct jd_cuda *cu = s->cu;
+	jd_custream st = cu->stream[0];
+	const struct jd_image *im[2] = {left, right};
+	struct jd_cuda_bp_level *l0 = &s->lv[0];
+	int w = s->w, h = s->h, nd = s->nd, md = p->min_disp;
+	size_t n = (size_t)w * h;
+
+	JD_TRY(upload(s, p, im));
+	JD_TRY(data_pyramid(s, p));
+	for (int l = s->levels - 1; l >= 0; l--) {
+		JD_TRY(run_level(s, p, l));
+	}
+	void *a[] = {&l0->data, &l0->msg[0], &l0->msg[1], &l0->msg[2], &l0->msg[3],
+		     &l0->w,	&l0->hp,     &nd,	  &md,	       &s->d_out};
+	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SELECT], (unsigned)((l0->hp + THREADS - 1) / THREADS),
+		      (unsigned)(2 * h), 1, THREADS, 1, 0, a));
+	JD_TRY(jd_cuda_mark(cu, 1));
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, 4 * n, st)));
+	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
+	JD_TRY(jd_cuda_kernel_ms(cu));
+	for (int y = 0; y < h; y++) {
+		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * w, sizeof(float) * w);
+	}
+	return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * BP on the GPU (algo/cuda/bp_cuda.cu): every level's data costs and messages carved at boot
+ * from the one device allocation in the reference's layout, one upload, the pyramid, the
+ * checkerboard iterations and the selection on one stream, one download per frame. Float
+ * storage gives jd_bp_ref()'s map pixel for pixel; fp16 storage the same half bits as the
+ * reference's fp16 mode (both keep float arithmetic).
+ */
+#ifndef JD_HAL_CUDA_BP_H
+#define JD_HAL_CUDA_BP_H
+
+#include "../algo/jd_exec.h"
+#include "../algo/jd_image.h"
+#include "../algo/jd_params.h"
+#include "cuda.h"
+
+enum {
+	JD_CUDA_BP_TO_FLOAT,
+	JD_CUDA_BP_DATA0,
+	JD_CUDA_BP_COARSE,
+	JD_CUDA_BP_COPY,
+	JD_CUDA_BP_ITER,
+	JD_CUDA_BP_SELECT,
+	JD_CUDA_BP_NFN
+};
+
+struct jd_cuda_bp_level {
+	int w, h, hp;
+	jd_cudeviceptr data, msg[4];
+};
+
+struct jd_cuda_bp {
+	struct jd_cuda *cu;
+	jd_cufunction fn[JD_CUDA_BP_NFN];
+	int w, h, nd, levels, es;
+	int iter_px;	     /* pixels per message-kernel block (32, or 8 on the generic path) */
+	unsigned iter_smem;  /* its dynamic shared memory */
+	char iter_name[32];  /* which message kernel boot chose */
+	struct jd_cuda_bp_level lv[JD_BP_LEVELS_MAX];
+	jd_cudeviceptr d_u8[2], d_f[2], d_out;
+	uint8_t *h_u8[2]; /* pinned staging */
+	float *h_f[2];	  /* pinned, for smoothed inputs (sigma > 0) */
+	float *h_out;
+};
+
+size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h);
+size_t jd_cuda_bp_pinned_bytes(int w, int h);
+
+/**
+ * Take the buffers and choose the message kernel (boot only).
+ * @retval 0, -ENOMEM, -ENOENT (a kernel missing), -EINVAL (shared memory too small; cu->err)
+ */
+int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_match_params *p,
+		    int w, int h);
+
+/** One frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
+int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
+		   const struct jd_image *left, const struct jd_image *right, struct jd_disp *out);
+
+#endif

@@ -1,0 +1,134 @@
+/*
+ * The CUDA BP matcher against jd_bp_ref(): in float storage and in fp16 storage (both keep
+ * float arithmetic) the same disparity map bit for bit, on awkward sizes, every specialised
+ * disparity count and the generic path (up to 512), minimum disparity, smoothing, fewer
+ * levels, and the dataset pairs; fp16 messages free of inf and NaN at 256 and 512
+ * disparities; no device or pinned allocation after boot. Without a GPU: exit 77 (skipped).
+ */
+#include <stdio.h>
+
+#include "bp.h"
+#include "cuda_bp.h"
+#include "gpu_util.h"
+#include "image_io.h"
+#include "workers.h"
+
+/* Level-0 fp16 messages of the last frame: count halves that are inf or NaN. */
+static long nonfinite_messages(struct jd_cuda *cu, const struct jd_cuda_bp *s)
+{
+	const struct jd_cuda_bp_level *l0 = &s->lv[0];
+	size_t n = (size_t)2 * l0->h * s->nd * l0->hp * 4; /* halves in the four directions */
+	uint16_t *m = malloc(2 * n);
+	long bad = 0;
+
+	JD_CHECK(m != NULL, "malloc");
+	JD_CHECK(JD_CU(cu, cuMemcpyDtoHAsync_v2(m, l0->msg[0], 2 * n, cu->stream[0])) == 0 &&
+		     JD_CU(cu, cuStreamSynchronize(cu->stream[0])) == 0,
+		 "%s", cu->err);
+	for (size_t i = 0; i < n; i++) {
+		bad += (m[i] & 0x7c00u) == 0x7c00u;
+	}
+	free(m);
+	return bad;
+}
+
+static int compare(const struct jd_match_params *p, const struct jd_image *l,
+		   const struct jd_image *r, const struct jd_exec *ex, const char *what)
+{
+	int w = l->width, h = l->height;
+	struct jd_cuda cu;
+	struct jd_cuda_bp s;
+	size_t n = jd_bp_mem_required(p, w, h, jd_exec_workers(ex));
+	void *ws = malloc(n);
+	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
+	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
+	long first = -2, nonfinite = 0;
+
+	if (jd_cuda_init(&cu, jd_cuda_bp_device_bytes(p, w, h), jd_cuda_bp_pinned_bytes(w, h)) ==
+		0 &&
+	    jd_cuda_bp_init(&s, &cu, p, w, h) == 0) {
+		jd_cuda_seal(&cu);
+		gpu_count_allocations(&cu);
+		JD_CHECK(jd_bp_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
+		for (int run = 0; run < 2; run++) {
+			JD_CHECK(jd_cuda_bp_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
+		}
+		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
+		gpu_restore_allocations(&cu);
+		first = gpu_first_diff(&a, &b);
+		if (p->bp.fp16 && p->ndisp >= 256) {
+			nonfinite = nonfinite_messages(&cu, &s);
+		}
+	}
+	JD_CHECK(first == -1,
+		 "%s %dx%d nd %d min %d levels %d iters %d sigma %g fp16 %d (%s): pixel %ld ref %g "
+		 "gpu %g (%s)",
+		 what, w, h, p->ndisp, p->min_disp, p->bp.levels, p->bp.iters, p->bp.sigma,
+		 p->bp.fp16, s.iter_name, first, first >= 0 ? a.data[first] : 0.0,
+		 first >= 0 ? b.data[first] : 0.0, cu.err);
+	JD_CHECK(nonfinite == 0, "%s nd %d fp16: %ld messages inf or NaN", what, p->ndisp,
+		 nonfinite);
+	jd_cuda_deinit(&cu);
+	free(ws);
+	free(a.data);
+	free(b.data);
+	return first == -1;
+}
+
+int main(void)
+{
+	static const int cases[][6] = {
+	    /* w, h, nd, min_disp, levels, sigma x 10 */
+	    {311, 239, 16, 0, 5, 0}, {97, 61, 32, 3, 4, 0},	{120, 90, 64, 0, 5, 10},
+	    {33, 17, 7, 0, 3, 0},    {5, 3, 2, 0, 1, 0},	{450, 375, 128, 0, 5, 0},
+	    {301, 41, 256, 0, 3, 0}, {600, 40, 512, 0, 3, 0},	{200, 100, 45, 1, 5, 0},
+	};
+	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
+	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones"};
+	struct jd_cuda probe;
+	struct jd_workers wk;
+	int ok = 0, total = 0;
+
+	if (jd_cuda_init(&probe, 0, 0)) {
+		JD_SKIP("no GPU: %s", probe.err);
+	}
+	jd_cuda_deinit(&probe);
+	jd_workers_init(&wk, 2);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int fp16 = 0; fp16 < 2; fp16++) {
+			struct jd_match_params p;
+			struct jd_image l, r;
+
+			gpu_textured_pair(cases[i][0], cases[i][1], 1u + i, &l, &r);
+			jd_params_default(&p, JD_ALGO_BP, cases[i][2]);
+			p.min_disp = cases[i][3];
+			p.bp.levels = cases[i][4];
+			p.bp.sigma = (float)cases[i][5] / 10.0f;
+			p.bp.fp16 = fp16;
+			ok += compare(&p, &l, &r, &wk.exec, "random");
+			total++;
+			free(l.data);
+			free(r.data);
+		}
+	}
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct jd_image l, r;
+		struct jd_match_params p;
+		int nd;
+
+		if (gpu_load_pair(data, pairs[i], &l, &r, &nd)) {
+			continue;
+		}
+		for (int fp16 = 0; fp16 < 2; fp16++) {
+			jd_params_default(&p, JD_ALGO_BP, nd);
+			p.bp.fp16 = fp16;
+			ok += compare(&p, &l, &r, &wk.exec, pairs[i]);
+			total++;
+		}
+		free(l.data);
+		free(r.data);
+	}
+	printf("%d of %d cases identical to the reference\n", ok, total);
+	jd_workers_deinit(&wk);
+	return jd_test_done("gpu.cuda_bp");
+}

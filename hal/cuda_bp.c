@@ -2,12 +2,17 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../algo/bp.h"
 #include "../algo/jd_status.h"
 
-enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 128 };
+enum {
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+	THREADS = 128,
+	DCHUNK = 16 /* disparities per thread of the data-cost kernels: bp_cuda.cu's BP_DCHUNK */
+};
 
 /* The reference's level geometry (bp.c layout()): slots per (row, colour, d) padded to 16. */
 static int level_hp(int w)
@@ -42,21 +47,38 @@ size_t jd_cuda_bp_pinned_bytes(int w, int h)
 }
 
 /*
- * The message kernel: compile-time nd (its h vector in registers) where nd is one of the
- * specialised counts, else the generic one (h in shared memory, 8 pixels a block).
+ * The message kernels in the fatbin (bp_cuda.cu's BP_ITER_ALL): nd, how many of its values a
+ * thread keeps in registers (the rest in shared memory) and the blocks per SM the register
+ * cap aims at. The first of each nd is the default; $JD_BP_VARIANT (e.g. "r64_b4") picks
+ * another, for measuring the split until `jetdepth tune` does.
  */
+static const struct {
+	int nd, nreg, minb;
+} bp_variants[] = {
+    {16, 16, 8},  {16, 16, 4},	{32, 32, 4},  {32, 32, 6},  {64, 64, 4},  {64, 64, 2}, {64, 32, 6},
+    {128, 96, 3}, {128, 128, 1}, {128, 64, 4}, {128, 32, 6}, {256, 96, 1}, {256, 64, 3}, {256, 32, 4},
+};
+
 static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st)
 {
-	static const int special[] = {16, 32, 64, 128, 256};
-	int nreg = s->nd, found = 0;
+	const char *want = getenv("JD_BP_VARIANT");
+	int nreg = -1;
 
-	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
-		found |= special[i] == s->nd;
+	for (size_t i = 0; i < sizeof(bp_variants) / sizeof(bp_variants[0]); i++) {
+		char tag[32];
+
+		if (bp_variants[i].nd != s->nd) {
+			continue;
+		}
+		snprintf(tag, sizeof(tag), "r%d_b%d", bp_variants[i].nreg, bp_variants[i].minb);
+		if (nreg < 0 || (want && !strcmp(want, tag))) {
+			nreg = bp_variants[i].nreg;
+			snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_%d_%s", st,
+				 s->nd, tag);
+		}
 	}
-	if (found) {
-		snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_%d", st, s->nd);
+	if (nreg >= 0) {
 		s->iter_px = 32;
-		nreg = s->nd > 128 ? 96 : s->nd; /* as bp_cuda.cu's BP_ITER_ALL */
 	} else {
 		snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_any", st);
 		s->iter_px = 8;
@@ -129,7 +151,16 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_out));
 	JD_TRY(jd_cuda_take_pinned(cu, 4 * n, &ptr));
 	s->h_out = ptr;
-	return 0;
+	/*
+	 * Messages from outside the image are 0 at every level and nothing ever writes their
+	 * slots (sends off the edge land in the sinks): zero every level once, here.
+	 */
+	for (int l = 0; l < s->levels; l++) {
+		size_t bytes = level_bytes(s->lv[l].w, s->lv[l].h, s->nd, s->es);
+
+		JD_TRY(JD_CU(cu, cuMemsetD8Async(s->lv[l].msg[0], 0, 4 * bytes, cu->stream[0])));
+	}
+	return JD_CU(cu, cuStreamSynchronize(cu->stream[0]));
 }
 
 static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned gz,
@@ -178,38 +209,49 @@ static int data_pyramid(struct jd_cuda_bp *s, const struct jd_match_params *p)
 	void *a0[] = {&s->d_f[0], &s->d_f[1], &l0->w, &nd, &l0->hp, &md, &lambda, &data_k, &l0->data};
 
 	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_DATA0], (unsigned)((l0->hp + THREADS - 1) / THREADS),
-		      (unsigned)(2 * l0->h), 1, THREADS, 1, 0, a0));
+		      (unsigned)(2 * l0->h), (unsigned)((nd + DCHUNK - 1) / DCHUNK), THREADS, 1, 0, a0));
 	for (int l = 1; l < s->levels; l++) {
 		struct jd_cuda_bp_level *f = &s->lv[l - 1], *c = &s->lv[l];
 		void *a[] = {&f->data, &f->w, &f->h, &f->hp, &c->data, &c->w, &c->hp, &nd};
 
 		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COARSE], (unsigned)((c->hp + THREADS - 1) / THREADS),
-			      (unsigned)(2 * c->h), 1, THREADS, 1, 0, a));
+			      (unsigned)(2 * c->h), (unsigned)((nd + DCHUNK - 1) / DCHUNK), THREADS, 1, 0, a));
 	}
 	return 0;
 }
 
+/*
+ * One level: messages start from the parent's (read by iteration 0 in place, or copied first
+ * when there is only one iteration: the selection then reads them), or from 0 at the top.
+ */
 static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int l)
 {
 	struct jd_cuda *cu = s->cu;
 	struct jd_cuda_bp_level *lv = &s->lv[l];
-	int nd = s->nd, es = s->es;
+	struct jd_cuda_bp_level *pa = l + 1 < s->levels ? &s->lv[l + 1] : NULL;
+	int nd = s->nd, es = s->es, php = pa ? pa->hp : 0;
 	float disc_k = jd_bp_disc_k(p);
 	unsigned long long bytes = level_bytes(lv->w, lv->h, nd, es);
+	jd_cudeviceptr none = 0, *par[4] = {&none, &none, &none, &none};
 
-	if (l == s->levels - 1) {
+	if (!pa) {
 		JD_TRY(JD_CU(cu, cuMemsetD8Async(lv->msg[0], 0, 4 * (size_t)bytes, cu->stream[0])));
-	} else {
-		struct jd_cuda_bp_level *pa = &s->lv[l + 1];
+	} else if (p->bp.iters == 1) {
 		unsigned long long pstep = level_bytes(pa->w, pa->h, nd, es);
 		void *a[] = {&pa->msg[0], &pa->hp, &pstep, &lv->msg[0], &lv->w, &lv->hp, &bytes, &nd};
 
 		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COPY], (unsigned)((lv->hp + THREADS - 1) / THREADS),
-			      (unsigned)(2 * lv->h), 4, THREADS, 1, 0, a));
+			      (unsigned)(2 * lv->h), (unsigned)(4 * nd), THREADS, 1, 0, a));
+	} else {
+		for (int k = 0; k < 4; k++) {
+			par[k] = &pa->msg[k];
+		}
 	}
 	for (int t = 0; t < p->bp.iters; t++) {
-		void *a[] = {&lv->data, &lv->msg[0], &lv->msg[1], &lv->msg[2], &lv->msg[3], &lv->w,
-			     &lv->h,	&lv->hp,     &nd,	  &t,	       &disc_k};
+		void *a[] = {&lv->data, &lv->msg[0], &lv->msg[1], &lv->msg[2], &lv->msg[3],
+			     t == 0 ? par[0] : &none, t == 0 ? par[1] : &none,
+			     t == 0 ? par[2] : &none, t == 0 ? par[3] : &none, &lv->w, &lv->h,
+			     &lv->hp, &php, &nd, &t, &disc_k};
 		int slots = (lv->w + 1) / 2;
 
 		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_ITER],

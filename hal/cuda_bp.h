@@ -34,7 +34,7 @@ struct jd_cuda_bp {
 	int w, h, nd, levels, es;
 	int iter_px;	     /* pixels per message-kernel block (32, or 8 on the generic path) */
 	unsigned iter_smem;  /* its dynamic shared memory */
-	char iter_name[32];  /* which message kernel boot chose */
+	char iter_name[64];  /* which message kernel boot chose */
 	struct jd_cuda_bp_level lv[JD_BP_LEVELS_MAX];
 	jd_cudeviceptr d_u8[2], d_f[2], d_out;
 	uint8_t *h_u8[2]; /* pinned staging */

@@ -23,8 +23,14 @@ static __device__ __forceinline__ float bp_ld(const __half *p) { return __half2f
 static __device__ __forceinline__ void bp_st(float *p, float v) { *p = v; }
 static __device__ __forceinline__ void bp_st(__half *p, float v) { *p = __float2half_rn(v); }
 
-/* The reference's min: a < b ? a : b (not fminf, whose zero and NaN rules differ). */
-static __device__ __forceinline__ float bp_min(float a, float b) { return a < b ? a : b; }
+/*
+ * The reference's min is a < b ? a : b. fminf (one FMNMX instead of a compare and a select)
+ * returns the same value for every non-NaN pair except +0 / -0, where only the sign of a zero
+ * can differ: sums, the mean and every comparison downstream come out equal, so the
+ * disparity map is the same (the tests compare it bit for bit). No NaN arises: costs and
+ * messages are finite.
+ */
+static __device__ __forceinline__ float bp_min(float a, float b) { return fminf(a, b); }
 
 /* Start of (row y, colour c, d = 0, slot of pixel 0), as jd__bp_row(). */
 static __device__ __forceinline__ size_t bp_row(int y, int c, int nd, int hp)
@@ -46,25 +52,29 @@ extern "C" __global__ void jd_bp_to_float_cuda(const uint8_t *__restrict__ im, i
 	}
 }
 
-/* Level-0 data costs; grid (slots, 2 * h): one thread per pixel, all disparities. */
+/*
+ * Disparities a thread of the data-cost kernels covers: a chunk, not all (latency-bound on
+ * the small levels) nor one (a million blocks of scheduling at 900x750x128).
+ */
+#define BP_DCHUNK 16
+
+/* Level-0 data costs; grid (slots, 2 * h, nd / BP_DCHUNK). */
 template <typename T>
 static __device__ void data0(const float *__restrict__ lf, const float *__restrict__ rf, int w,
 			     int nd, int hp, int min_disp, float lambda, float data_k, T *data)
 {
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1;
-	float cap = lambda * data_k;
+	int i = blockIdx.x * blockDim.x + threadIdx.x, d0 = blockIdx.z * BP_DCHUNK;
+	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1, x = 2 * i + par;
 
 	if (i >= bp_count(w, y, c)) {
 		return;
 	}
-	int x = 2 * i + par;
 	float l = lf[(size_t)y * w + x];
 	T *o = data + bp_row(y, c, nd, hp) + i;
 
-	for (int d = 0; d < nd; d++) {
+	for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
 		int xr = x - min_disp - d;
-		float v = cap;
+		float v = lambda * data_k; /* a disparity that leaves the right image */
 
 		if (xr >= 0) {
 			float diff = l - rf[(size_t)y * w + xr];
@@ -75,34 +85,32 @@ static __device__ void data0(const float *__restrict__ lf, const float *__restri
 	}
 }
 
-/* Coarse data costs: the 2x2 children summed in the reference's order, absent ones skipped. */
+/*
+ * Coarse data costs: the 2x2 children summed in the reference's order, absent ones skipped.
+ * grid (slots, 2 * h, nd / BP_DCHUNK).
+ */
 template <typename T>
 static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, int cw, int chp,
 			      int nd)
 {
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	int i = blockIdx.x * blockDim.x + threadIdx.x, d0 = blockIdx.z * BP_DCHUNK;
 	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1;
 
 	if (i >= bp_count(cw, y, c)) {
 		return;
 	}
 	int s = 2 * i + par, right = 2 * s + 1 < fw, has_b1 = 2 * y + 1 < fh;
-	const T *c00 = fine + bp_row(2 * y, 0, nd, fhp) + s;
-	const T *c10 = fine + bp_row(2 * y, 1, nd, fhp) + s;
-	const T *c01 = fine + bp_row(has_b1 ? 2 * y + 1 : 2 * y, 1, nd, fhp) + s;
-	const T *c11 = fine + bp_row(has_b1 ? 2 * y + 1 : 2 * y, 0, nd, fhp) + s;
-	T *o = out + bp_row(y, c, nd, chp) + i;
 
-	for (int d = 0; d < nd; d++) {
-		size_t dd = (size_t)d * fhp;
-		float v = 0.0f + bp_ld(c00 + dd);
+	for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
+		size_t dd = (size_t)d * fhp + s;
+		float v = 0.0f + bp_ld(fine + bp_row(2 * y, 0, nd, fhp) + dd);
 
-		v += right ? bp_ld(c10 + dd) : 0.0f;
+		v += right ? bp_ld(fine + bp_row(2 * y, 1, nd, fhp) + dd) : 0.0f;
 		if (has_b1) {
-			v += bp_ld(c01 + dd);
-			v += right ? bp_ld(c11 + dd) : 0.0f;
+			v += bp_ld(fine + bp_row(2 * y + 1, 1, nd, fhp) + dd);
+			v += right ? bp_ld(fine + bp_row(2 * y + 1, 0, nd, fhp) + dd) : 0.0f;
 		}
-		bp_st(o + (size_t)d * chp, v);
+		bp_st(out + bp_row(y, c, nd, chp) + (size_t)d * chp + i, v);
 	}
 }
 
@@ -110,14 +118,15 @@ static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, in
  * Children start from their parent's messages: child slot i of row y reads parent row y / 2,
  * colour (i + y / 2) & 1, slot i / 2 (raw copies, as copy_run()). Every pixel of both colours
  * is copied (the reference skips colour 1's interior, which iteration 0 overwrites anyway).
- * grid (slots, 2 * h, 4 directions); pstep / cstep: bytes from one direction to the next.
+ * grid (slots, 2 * h, 4 directions * nd); pstep / cstep: bytes from one direction to the next.
  */
 template <typename E>
 static __device__ void copy_msgs(const uint8_t *parent, int php, size_t pstep, uint8_t *child,
 				 int w, int hp, size_t cstep, int nd)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	int y = blockIdx.y >> 1, c = blockIdx.y & 1, k = blockIdx.z, py = y >> 1;
+	int y = blockIdx.y >> 1, c = blockIdx.y & 1, k = blockIdx.z / nd, d = blockIdx.z % nd;
+	int py = y >> 1;
 
 	if (i >= bp_count(w, y, c)) {
 		return;
@@ -125,21 +134,20 @@ static __device__ void copy_msgs(const uint8_t *parent, int php, size_t pstep, u
 	const E *src = (const E *)(parent + k * pstep) + bp_row(py, (i + py) & 1, nd, php) + (i >> 1);
 	E *dst = (E *)(child + k * cstep) + bp_row(y, c, nd, hp) + i;
 
-	for (int d = 0; d < nd; d++) {
-		dst[(size_t)d * hp] = src[(size_t)d * php];
-	}
+	dst[(size_t)d * hp] = src[(size_t)d * php];
 }
 
 /*
  * One outgoing message of one pixel: h = D + the three other incoming (in the order up,
  * down, left, right), forward pass, backward pass with the cap and the descending sum, mean
- * subtracted. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
+ * subtracted. Incoming messages step mhp between disparities (the parent level's at t = 0),
+ * the data and the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
  * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
  */
 template <typename T, int ND, int NREG>
 static __device__ __forceinline__ void send_one(const T *D, const T *A, const T *B, const T *C,
-						int hp, int nd_rt, float disc_k, T *dst, float *sh,
-						int sst)
+						int hp, int mhp, int nd_rt, float disc_k, T *dst,
+						float *sh, int sst)
 {
 	const int nd = ND ? ND : nd_rt;
 	float r[NREG > 0 ? NREG : 1];
@@ -148,8 +156,8 @@ static __device__ __forceinline__ void send_one(const T *D, const T *A, const T 
 #define HREF(d) (*((d) < NREG ? &r[(d) < NREG ? (d) : 0] : &sh[((d) - NREG) * sst]))
 #pragma unroll
 	for (int d = 0; d < nd; d++) {
-		size_t o = (size_t)d * hp;
-		float v = ((bp_ld(D + o) + bp_ld(A + o)) + bp_ld(B + o)) + bp_ld(C + o);
+		size_t o = (size_t)d * hp, m = (size_t)d * mhp;
+		float v = ((bp_ld(D + o) + bp_ld(A + m)) + bp_ld(B + m)) + bp_ld(C + m);
 
 		prev = bp_min(v, d > 0 ? prev + 1.0f : BP_INF);
 		lo = bp_min(lo, prev);
@@ -176,22 +184,43 @@ static __device__ __forceinline__ void send_one(const T *D, const T *A, const T 
 /*
  * Iteration t: pixels of colour t & 1 send. block (PX pixels, 4 directions), grid
  * (slots / PX, h). Shared memory: (nd - NREG) floats per thread.
+ *
+ * p0..p3: the parent level's messages, or NULL. With them, iteration 0 reads its incoming
+ * messages straight from the parent (child slot i of row y: parent row y / 2, colour
+ * (i + y / 2) & 1, slot i / 2) instead of a copy made first: the reference copies them into
+ * the child and reads them only in iteration 0 (iteration 1 overwrites every one that comes
+ * from inside the image; those from outside are 0 at every level, zeroed once at boot and
+ * never written). The host keeps the copy for iters = 1, where the selection reads them.
  */
 template <typename T, int ND, int NREG>
-static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, int w, int h, int hp,
-			       int nd_rt, int t, float disc_k)
+static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const T *p0,
+			       const T *p1, const T *p2, const T *p3, int w, int h, int hp,
+			       int php, int nd_rt, int t, float disc_k)
 {
 	extern __shared__ float bp_sh[];
 	const int nd = ND ? ND : nd_rt;
 	int i = blockIdx.x * blockDim.x + threadIdx.x, k = threadIdx.y, y = blockIdx.y;
 	int c = t & 1, other = c ^ 1, par = (y + c) & 1;
 	int tid = threadIdx.y * blockDim.x + threadIdx.x;
-	size_t own, to;
+	size_t own, to, in;
+	const T *i0 = m0, *i1 = m1, *i2 = m2, *i3 = m3;
+	int mhp = hp;
 
 	if (i >= bp_count(w, y, c) || (k == BP_UP && y == 0) || (k == BP_DOWN && y == h - 1)) {
 		return;
 	}
 	own = bp_row(y, c, nd, hp) + i;
+	in = own;
+	if (t == 0 && p0) {
+		int py = y >> 1;
+
+		i0 = p0;
+		i1 = p1;
+		i2 = p2;
+		i3 = p3;
+		mhp = php;
+		in = bp_row(py, (i + py) & 1, nd, php) + (i >> 1);
+	}
 	/* The message sent up lands in the upper pixel's from-down array, and so on. */
 	switch (k) {
 	case BP_UP:
@@ -211,13 +240,14 @@ static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, int w,
 	 * The three incoming other than the one from neighbour k, in the order up, down, left,
 	 * right; selects rather than an indexed array, which would live in local memory.
 	 */
-	const T *a = (k == BP_UP ? m1 : m0) + own;
-	const T *b = (k <= BP_DOWN ? m2 : m1) + own;
-	const T *cc = (k == BP_RIGHT ? m2 : m3) + own;
+	const T *a = (k == BP_UP ? i1 : i0) + in;
+	const T *b = (k <= BP_DOWN ? i2 : i1) + in;
+	const T *cc = (k == BP_RIGHT ? i2 : i3) + in;
 	T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) + to;
 
-	send_one<T, ND, NREG>(data + own, a, b, cc, hp, nd, disc_k, dst, bp_sh + tid,
-			      blockDim.x * blockDim.y);
+	/* A compile-time shared stride keeps every h[d] address an immediate offset. */
+	send_one<T, ND, NREG>(data + own, a, b, cc, hp, mhp, nd, disc_k, dst, bp_sh + tid,
+			      ND ? 128 : blockDim.x * blockDim.y);
 }
 
 /* argmin over d of D + up + down + left + right, ties to the smaller d; grid (slots, 2h). */
@@ -235,6 +265,7 @@ static __device__ void select_wta(const T *data, const T *m0, const T *m1, const
 	float best = BP_INF;
 	int bestd = 0;
 
+#pragma unroll 8
 	for (int d = 0; d < nd; d++) {
 		size_t o = own + (size_t)d * hp;
 		float v = bp_ld(data + o) + bp_ld(m0 + o) + bp_ld(m1 + o) + bp_ld(m2 + o) +
@@ -286,28 +317,46 @@ BP_STORAGE(f16, __half)
 BP_COPY(f32, uint32_t)
 BP_COPY(f16, uint16_t)
 
-/* Message kernels: jd_bp_iter_<storage>_<nd> (compile-time nd) and jd_bp_iter_<storage>_any. */
-#define BP_ITER(S, T, ND, NREG)                                                                \
-	extern "C" __global__ void __launch_bounds__(128)                                      \
-	    jd_bp_iter_##S##_##ND(const void *data, void *m0, void *m1, void *m2, void *m3,      \
-				  int w, int h, int hp, int nd, int t, float disc_k)             \
+/*
+ * Message kernels: jd_bp_iter_<storage>_<nd>_r<registers>_b<blocks> (compile-time nd, the
+ * first <registers> values of h in registers, the rest in shared memory, registers capped so
+ * that <blocks> blocks of 128 threads fit an SM) and
+ * jd_bp_iter_<storage>_any (any nd, h in shared memory). The register/shared splits are the
+ * candidates the host chooses from (hal/cuda_bp.c).
+ */
+#define BP_ITER_PARAMS                                                                         \
+	const void *data, void *m0, void *m1, void *m2, void *m3, const void *p0, const void *p1, \
+	    const void *p2, const void *p3, int w, int h, int hp, int php, int nd, int t,       \
+	    float disc_k
+#define BP_ITER_ARGS(T)                                                                        \
+	(const T *)data, (T *)m0, (T *)m1, (T *)m2, (T *)m3, (const T *)p0, (const T *)p1,       \
+	    (const T *)p2, (const T *)p3, w, h, hp, php, nd, t, disc_k
+
+#define BP_ITER(S, T, ND, NREG, MINB)                                                          \
+	extern "C" __global__ void __launch_bounds__(128, MINB)                                \
+	    jd_bp_iter_##S##_##ND##_r##NREG##_b##MINB(BP_ITER_PARAMS)                          \
 	{                                                                                      \
-		iterate<T, ND, NREG>((const T *)data, (T *)m0, (T *)m1, (T *)m2, (T *)m3, w, h, \
-				     hp, nd, t, disc_k);                                        \
+		iterate<T, ND, NREG>(BP_ITER_ARGS(T));                                         \
 	}
 
 #define BP_ITER_ALL(S, T)                                                                      \
-	BP_ITER(S, T, 16, 16)                                                                  \
-	BP_ITER(S, T, 32, 32)                                                                  \
-	BP_ITER(S, T, 64, 64)                                                                  \
-	BP_ITER(S, T, 128, 128)                                                                \
-	BP_ITER(S, T, 256, 96)                                                                \
-	extern "C" __global__ void jd_bp_iter_##S##_any(const void *data, void *m0, void *m1,    \
-							void *m2, void *m3, int w, int h, int hp, \
-							int nd, int t, float disc_k)              \
+	BP_ITER(S, T, 16, 16, 4)                                                               \
+	BP_ITER(S, T, 16, 16, 8)                                                               \
+	BP_ITER(S, T, 32, 32, 4)                                                               \
+	BP_ITER(S, T, 32, 32, 6)                                                               \
+	BP_ITER(S, T, 64, 64, 2)                                                               \
+	BP_ITER(S, T, 64, 64, 4)                                                               \
+	BP_ITER(S, T, 64, 32, 6)                                                               \
+	BP_ITER(S, T, 128, 128, 1)                                                             \
+	BP_ITER(S, T, 128, 96, 3)                                                              \
+	BP_ITER(S, T, 128, 64, 4)                                                              \
+	BP_ITER(S, T, 128, 32, 6)                                                              \
+	BP_ITER(S, T, 256, 96, 1)                                                              \
+	BP_ITER(S, T, 256, 64, 3)                                                              \
+	BP_ITER(S, T, 256, 32, 4)                                                              \
+	extern "C" __global__ void jd_bp_iter_##S##_any(BP_ITER_PARAMS)                          \
 	{                                                                                      \
-		iterate<T, 0, 0>((const T *)data, (T *)m0, (T *)m1, (T *)m2, (T *)m3, w, h, hp,  \
-				 nd, t, disc_k);                                                \
+		iterate<T, 0, 0>(BP_ITER_ARGS(T));                                             \
 	}
 
 BP_ITER_ALL(f32, float)

@@ -77,11 +77,12 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 
 int main(void)
 {
-	static const int cases[][6] = {
-	    /* w, h, nd, min_disp, levels, sigma x 10 */
-	    {311, 239, 16, 0, 5, 0}, {97, 61, 32, 3, 4, 0},	{120, 90, 64, 0, 5, 10},
-	    {33, 17, 7, 0, 3, 0},    {5, 3, 2, 0, 1, 0},	{450, 375, 128, 0, 5, 0},
-	    {301, 41, 256, 0, 3, 0}, {600, 40, 512, 0, 3, 0},	{200, 100, 45, 1, 5, 0},
+	static const int cases[][7] = {
+	    /* w, h, nd, min_disp, levels, sigma x 10, iters (1: the parent-copy path) */
+	    {311, 239, 16, 0, 5, 0, 7},	 {97, 61, 32, 3, 4, 0, 7},   {120, 90, 64, 0, 5, 10, 7},
+	    {33, 17, 7, 0, 3, 0, 7},	 {5, 3, 2, 0, 1, 0, 7},	     {450, 375, 128, 0, 5, 0, 7},
+	    {301, 41, 256, 0, 3, 0, 7},	 {600, 40, 512, 0, 3, 0, 7}, {200, 100, 45, 1, 5, 0, 7},
+	    {97, 61, 32, 0, 4, 0, 1},	 {64, 48, 16, 0, 3, 0, 2},
 	};
 	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones"};
@@ -104,6 +105,7 @@ int main(void)
 			p.min_disp = cases[i][3];
 			p.bp.levels = cases[i][4];
 			p.bp.sigma = (float)cases[i][5] / 10.0f;
+			p.bp.iters = cases[i][6];
 			p.bp.fp16 = fp16;
 			ok += compare(&p, &l, &r, &wk.exec, "random");
 			total++;

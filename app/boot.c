@@ -8,7 +8,7 @@
 #include "../algo/matcher.h"
 #include "cli.h"
 
-enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT, R_RAW, R_COUNT };
+enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT, R_COUNT };
 
 /*
  * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
@@ -98,9 +98,6 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	if (with_gt) {
 		jd_budget_add(&b->budget, "ground-truth", sizeof(float) * npix);
 	}
-	if (b->gpu) {
-		jd_budget_add(&b->budget, "gpu.download", sizeof(float) * npix);
-	}
 	if (log) {
 		jd_budget_print(&b->budget, log);
 	}
@@ -138,14 +135,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	}
 	jd_arena_seal(&b->arena);
 	if (b->gpu) {
-		/* The download region is the last in the budget (after the optional ground truth).
-		 */
-		void *raw = r[with_gt ? R_RAW : R_GT];
-
 		if (p->algo == JD_ALGO_SAD) {
-			rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, h, raw);
+			rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, h);
 		} else if (p->algo == JD_ALGO_SGM) {
-			rc = jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, h, raw);
+			rc = jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, h);
 		} else {
 			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, h);
 		}
@@ -199,11 +192,9 @@ int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p)
 				    b->ws_bytes, &b->workers.exec);
 	}
 	if (p->algo == JD_ALGO_SAD) {
-		rc = jd_cuda_sad_run(&b->sad_gpu, p, &b->left, &b->right, &b->disp,
-				     &b->workers.exec);
+		rc = jd_cuda_sad_run(&b->sad_gpu, p, &b->left, &b->right, &b->disp);
 	} else if (p->algo == JD_ALGO_SGM) {
-		rc = jd_cuda_sgm_run(&b->sgm_gpu, p, &b->left, &b->right, &b->disp,
-				     &b->workers.exec);
+		rc = jd_cuda_sgm_run(&b->sgm_gpu, p, &b->left, &b->right, &b->disp);
 	} else {
 		rc = jd_cuda_bp_run(&b->bp_gpu, p, &b->left, &b->right, &b->disp);
 	}

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "../algo/jd_status.h"
-#include "../algo/postfilter.h"
 
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256 };
 
@@ -18,17 +17,17 @@ static size_t sad_smem(int w, int win)
 
 size_t jd_cuda_sad_device_bytes(int w, int h)
 {
-	/* two 8-bit frames and one float map, each as the carving rounds it */
-	return 2 * jd_cuda_round((size_t)w * h) + jd_cuda_round(sizeof(float) * w * h);
+	/* two 8-bit frames and two float maps (WTA, median), each as the carving rounds it */
+	return 2 * jd_cuda_round((size_t)w * h) + 2 * jd_cuda_round(sizeof(float) * w * h);
 }
 
 size_t jd_cuda_sad_pinned_bytes(int w, int h)
 {
-	return jd_cuda_sad_device_bytes(w, h);
+	return 2 * jd_cuda_round((size_t)w * h) + jd_cuda_round(sizeof(float) * w * h);
 }
 
 int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_match_params *p,
-		     int w, int h, float *raw)
+		     int w, int h)
 {
 	size_t n = (size_t)w * h;
 	void *hl, *hr, *ho;
@@ -37,7 +36,6 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	s->cu = cu;
 	s->w = w;
 	s->h = h;
-	s->raw = raw;
 	s->smem = sad_smem(w, p->sad.window);
 	if (s->smem > (size_t)cu->smem_optin) {
 		snprintf(
@@ -53,6 +51,8 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(jd_cuda_take(cu, n, &s->d_left));
 	JD_TRY(jd_cuda_take(cu, n, &s->d_right));
 	JD_TRY(jd_cuda_take(cu, sizeof(float) * n, &s->d_out));
+	JD_TRY(jd_cuda_take(cu, sizeof(float) * n, &s->d_med));
+	JD_TRY(jd_cuda_post_init(&s->post, cu));
 	JD_TRY(jd_cuda_take_pinned(cu, n, &hl));
 	JD_TRY(jd_cuda_take_pinned(cu, n, &hr));
 	JD_TRY(jd_cuda_take_pinned(cu, sizeof(float) * n, &ho));
@@ -63,8 +63,7 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 }
 
 int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
-		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
-		    const struct jd_exec *ex)
+		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
 {
 	struct jd_cuda *cu = s->cu;
 	jd_custream st = cu->stream[0];
@@ -73,8 +72,7 @@ int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	int win = p->sad.window, lr = p->sad.lr_check, ostride = s->w;
 	void *args[] = {&s->d_left, &s->d_right, &w,  &h,	 &stride, &nd,
 			&md,	    &win,	 &lr, &s->d_out, &ostride};
-	struct jd_disp raw = {s->raw, w, h, w};
-	struct jd_disp *sel = p->sad.median ? &raw : out;
+	jd_cudeviceptr result;
 
 	jd_image_pack(left, s->h_left);
 	jd_image_pack(right, s->h_right);
@@ -83,19 +81,15 @@ int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	JD_TRY(jd_cuda_mark(cu, 0));
 	JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)h, 1, 1, THREADS, 1, 1, (unsigned)s->smem,
 					st, args, NULL)));
+	/* The rest of jd_sad_ref(): fill after the left-right check, median. */
+	JD_TRY(jd_cuda_post_run(&s->post, cu, s->d_out, s->d_med, w, h,
+				p->sad.lr_check && p->sad.fill, p->sad.median, &result));
 	JD_TRY(jd_cuda_mark(cu, 1));
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, sizeof(float) * n, st)));
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, result, sizeof(float) * n, st)));
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
 	JD_TRY(jd_cuda_kernel_ms(cu));
 	for (int y = 0; y < h; y++) {
-		memcpy(jd_disp_row(sel, y), s->h_out + (size_t)y * w, sizeof(float) * w);
-	}
-	/* The rest of jd_sad_ref(), with the reference functions. */
-	if (p->sad.lr_check && p->sad.fill) {
-		jd_fill_invalid_ref(sel, ex);
-	}
-	if (p->sad.median) {
-		jd_median3x3_ref(&raw, out, ex);
+		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * w, sizeof(float) * w);
 	}
 	return 0;
 }

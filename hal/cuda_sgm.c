@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "../algo/jd_status.h"
-#include "../algo/postfilter.h"
 
 enum { WARPS = 4, THREADS = 128 }; /* WARPS: scanlines per block, as in sgm_cuda.cu */
 
@@ -26,7 +25,7 @@ size_t jd_cuda_sgm_pinned_bytes(int w, int h)
 }
 
 int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,
-		     int w, int h, float *raw)
+		     int w, int h)
 {
 	static const char *const names[JD_CUDA_SGM_NFN] = {"jd_census_cuda", "jd_sgm_cost_cuda",
 							   "jd_sgm_path_cuda", "jd_sgm_right_cuda",
@@ -39,7 +38,6 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	s->w = w;
 	s->h = h;
 	s->nd = p->ndisp;
-	s->raw = raw;
 	for (int i = 0; i < JD_CUDA_SGM_NFN; i++) {
 		JD_TRY(jd_cuda_function(cu, names[i], &s->fn[i]));
 	}
@@ -57,7 +55,7 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	s->h_left = hl;
 	s->h_right = hr;
 	s->h_out = ho;
-	return 0;
+	return jd_cuda_post_init(&s->post, cu);
 }
 
 static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned block,
@@ -68,8 +66,7 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 }
 
 int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
-		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
-		    const struct jd_exec *ex)
+		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
 {
 	struct jd_cuda *cu = s->cu;
 	jd_custream st = cu->stream[0];
@@ -79,8 +76,7 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	size_t n = (size_t)w * h;
 	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS);		   /* a thread per pixel */
 	unsigned gw = (unsigned)((w + THREADS / 32 - 1) / (THREADS / 32)); /* a warp per pixel */
-	struct jd_disp raw = {s->raw, w, h, w};
-	struct jd_disp *sel = g->median ? &raw : out;
+	jd_cudeviceptr result;
 
 	jd_image_pack(left, s->h_left);
 	jd_image_pack(right, s->h_right);
@@ -116,19 +112,15 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	void *as[] = {&s->d_sum, &s->d_disp_r, &w,   &h,  &nd,	&sstride,
 		      &md,	 &uniq,	       &sub, &lr, &lrd, &s->d_out};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], gw, (unsigned)h, THREADS, 0, as));
+	/* The rest of jd_sgm_ref(): fill, median (into the right view's map, free by now). */
+	JD_TRY(jd_cuda_post_run(&s->post, cu, s->d_out, s->d_disp_r, w, h, g->fill, g->median,
+				&result));
 	JD_TRY(jd_cuda_mark(cu, 1));
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, 4 * n, st)));
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, result, 4 * n, st)));
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
 	JD_TRY(jd_cuda_kernel_ms(cu));
 	for (int y = 0; y < h; y++) {
-		memcpy(jd_disp_row(sel, y), s->h_out + (size_t)y * w, sizeof(float) * w);
-	}
-	/* The rest of jd_sgm_ref(), with the reference functions. */
-	if (g->fill) {
-		jd_fill_invalid_ref(sel, ex);
-	}
-	if (g->median) {
-		jd_median3x3_ref(&raw, out, ex);
+		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * w, sizeof(float) * w);
 	}
 	return 0;
 }

@@ -1,15 +1,15 @@
 /*
  * SGM on the GPU (algo/cuda/sgm_cuda.cu): buffers carved at boot, one upload, the stage
- * kernels on one stream, one download per frame; the same disparities as jd_sgm_ref() bit
- * for bit (fill and median run on the host with the reference functions).
+ * kernels on one stream (fill and median too: hal/cuda_post.h), one download per frame; the
+ * same disparities as jd_sgm_ref() bit for bit.
  */
 #ifndef JD_HAL_CUDA_SGM_H
 #define JD_HAL_CUDA_SGM_H
 
-#include "../algo/jd_exec.h"
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
 #include "cuda.h"
+#include "cuda_post.h"
 
 enum {
 	JD_CUDA_SGM_CENSUS,
@@ -27,7 +27,7 @@ struct jd_cuda_sgm {
 	jd_cudeviceptr d_left, d_right, d_cl, d_cr, d_cost, d_sum, d_disp_r, d_out;
 	uint8_t *h_left, *h_right;
 	float *h_out;
-	float *raw; /* the selected map before fill and median (host, w * h floats) */
+	struct jd_cuda_post post;
 };
 
 size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h);
@@ -35,11 +35,10 @@ size_t jd_cuda_sgm_pinned_bytes(int w, int h);
 
 /** Take the buffers at boot. @retval 0, -ENOMEM, -ENOENT (a kernel missing; cu->err) */
 int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,
-		     int w, int h, float *raw);
+		     int w, int h);
 
 /** One frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
 int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
-		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
-		    const struct jd_exec *ex);
+		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out);
 
 #endif

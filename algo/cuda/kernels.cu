@@ -5,3 +5,4 @@
 #include "sad_cuda.cu"
 #include "sgm_cuda.cu"
 #include "bp_cuda.cu"
+#include "postfilter_cuda.cu"

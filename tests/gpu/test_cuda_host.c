@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "cuda_bp.h"
 #include "cuda_sad.h"
 #include "cuda_sgm.h"
 #include "gpu_util.h"
@@ -15,11 +16,12 @@ int main(void)
 	struct jd_cuda cu;
 	struct jd_cuda_sad sad;
 	struct jd_cuda_sgm sgm;
+	struct jd_cuda_bp bp;
+	struct jd_match_params pb;
 	struct jd_match_params p;
 	struct jd_image l, r;
 	jd_cudeviceptr d;
 	int w = 64, h = 32;
-	float *raw = malloc(sizeof(float) * w * h);
 	struct jd_disp out = {malloc(sizeof(float) * w * h), w, h, w};
 
 	if (!jd_cuda_built()) {
@@ -27,9 +29,13 @@ int main(void)
 	}
 	JD_CHECK(setenv("JD_CUDA_LIB", FAKE_LIBCUDA, 1) == 0, "setenv");
 	jd_params_default(&p, JD_ALGO_SGM, 16);
+	jd_params_default(&pb, JD_ALGO_BP, 16);
+	pb.bp.fp16 = 1;
 	JD_CHECK(jd_cuda_init(&cu,
-			      jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_sad_device_bytes(w, h),
-			      jd_cuda_sgm_pinned_bytes(w, h) + jd_cuda_sad_pinned_bytes(w, h)) == 0,
+			      jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_sad_device_bytes(w, h) +
+				  jd_cuda_bp_device_bytes(&pb, w, h),
+			      jd_cuda_sgm_pinned_bytes(w, h) + jd_cuda_sad_pinned_bytes(w, h) +
+				  jd_cuda_bp_pinned_bytes(w, h)) == 0,
 		 "init with the stand-in driver: %s", cu.err);
 	/* Every entry point of the table is there. */
 	void *const *fn = (void *const *)&cu.api;
@@ -38,9 +44,10 @@ int main(void)
 	}
 	JD_CHECK(cu.mem_allocs == 2, "one device and one pinned allocation at boot, not %lu",
 		 cu.mem_allocs);
-	JD_CHECK(jd_cuda_sgm_init(&sgm, &cu, &p, w, h, raw) == 0, "sgm init: %s", cu.err);
+	JD_CHECK(jd_cuda_sgm_init(&sgm, &cu, &p, w, h) == 0, "sgm init: %s", cu.err);
 	jd_params_default(&p, JD_ALGO_SAD, 16);
-	JD_CHECK(jd_cuda_sad_init(&sad, &cu, &p, w, h, raw) == 0, "sad init: %s", cu.err);
+	JD_CHECK(jd_cuda_sad_init(&sad, &cu, &p, w, h) == 0, "sad init: %s", cu.err);
+	JD_CHECK(jd_cuda_bp_init(&bp, &cu, &pb, w, h) == 0, "bp init: %s", cu.err);
 	JD_CHECK(jd_cuda_take(&cu, 1 << 30, &d) == -ENOMEM && strstr(cu.err, "more bytes"),
 		 "over the booked size: %s", cu.err);
 	jd_cuda_seal(&cu);
@@ -48,13 +55,14 @@ int main(void)
 		 "after the seal: %s", cu.err);
 	gpu_textured_pair(w, h, 7, &l, &r);
 	gpu_count_allocations(&cu);
-	JD_CHECK(jd_cuda_sad_run(&sad, &p, &l, &r, &out, NULL) == 0, "sad frame: %s", cu.err);
+	JD_CHECK(jd_cuda_sad_run(&sad, &p, &l, &r, &out) == 0, "sad frame: %s", cu.err);
 	jd_params_default(&p, JD_ALGO_SGM, 16);
-	JD_CHECK(jd_cuda_sgm_run(&sgm, &p, &l, &r, &out, NULL) == 0, "sgm frame: %s", cu.err);
+	JD_CHECK(jd_cuda_sgm_run(&sgm, &p, &l, &r, &out) == 0, "sgm frame: %s", cu.err);
 	p.sgm.paths = 4;
 	p.sgm.cost = JD_SGM_COST_AD;
-	JD_CHECK(jd_cuda_sgm_run(&sgm, &p, &l, &r, &out, NULL) == 0, "sgm 4-path AD frame: %s",
+	JD_CHECK(jd_cuda_sgm_run(&sgm, &p, &l, &r, &out) == 0, "sgm 4-path AD frame: %s",
 		 cu.err);
+	JD_CHECK(jd_cuda_bp_run(&bp, &pb, &l, &r, &out) == 0, "bp frame: %s", cu.err);
 	JD_CHECK(gpu_alloc_calls == 0, "%lu allocations in frames", gpu_alloc_calls);
 	gpu_restore_allocations(&cu);
 	jd_cuda_deinit(&cu);
@@ -64,7 +72,6 @@ int main(void)
 	jd_cuda_deinit(&cu);
 	free(l.data);
 	free(r.data);
-	free(raw);
 	free(out.data);
 	return jd_test_done("gpu.cuda_host");
 }

@@ -18,7 +18,6 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	struct jd_cuda_sad s;
 	size_t n = jd_sad_mem_required(p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
-	float *raw = malloc(sizeof(float) * w * h);
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	int same = 0, rc;
@@ -26,12 +25,12 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	rc = jd_cuda_init(&cu, jd_cuda_sad_device_bytes(w, h), jd_cuda_sad_pinned_bytes(w, h));
 	JD_CHECK(rc == 0, "cuda init: %s", cu.err);
 	if (rc == 0) {
-		JD_CHECK(jd_cuda_sad_init(&s, &cu, p, w, h, raw) == 0, "sad init: %s", cu.err);
+		JD_CHECK(jd_cuda_sad_init(&s, &cu, p, w, h) == 0, "sad init: %s", cu.err);
 		jd_cuda_seal(&cu);
 		gpu_count_allocations(&cu);
 		JD_CHECK(jd_sad_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
 		for (int run = 0; run < 3; run++) {
-			JD_CHECK(jd_cuda_sad_run(&s, p, l, r, &b, ex) == 0, "gpu: %s", cu.err);
+			JD_CHECK(jd_cuda_sad_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
 		}
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
@@ -46,7 +45,6 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	}
 	jd_cuda_deinit(&cu);
 	free(ws);
-	free(raw);
 	free(a.data);
 	free(b.data);
 	return same;

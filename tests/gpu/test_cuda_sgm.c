@@ -20,19 +20,18 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	struct jd_cuda_sgm s;
 	size_t n = jd_sgm_mem_required(p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
-	float *raw = malloc(sizeof(float) * w * h);
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	long first = -2;
 
 	if (jd_cuda_init(&cu, jd_cuda_sgm_device_bytes(p, w, h), jd_cuda_sgm_pinned_bytes(w, h)) ==
 		0 &&
-	    jd_cuda_sgm_init(&s, &cu, p, w, h, raw) == 0) {
+	    jd_cuda_sgm_init(&s, &cu, p, w, h) == 0) {
 		jd_cuda_seal(&cu);
 		gpu_count_allocations(&cu);
 		JD_CHECK(jd_sgm_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
 		for (int run = 0; run < 2; run++) {
-			JD_CHECK(jd_cuda_sgm_run(&s, p, l, r, &b, ex) == 0, "gpu: %s", cu.err);
+			JD_CHECK(jd_cuda_sgm_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
 		}
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
@@ -46,7 +45,6 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		 first >= 0 ? a.data[first] : 0.0, first >= 0 ? b.data[first] : 0.0, cu.err);
 	jd_cuda_deinit(&cu);
 	free(ws);
-	free(raw);
 	free(a.data);
 	free(b.data);
 	return first == -1;

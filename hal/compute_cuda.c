@@ -15,6 +15,8 @@ enum {
 	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
 	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
 	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+	CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
+	CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
 	CU_STREAM_NON_BLOCKING = 1,
 };
 
@@ -134,6 +136,18 @@ static int open_device(struct jd_cuda *cu)
 	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(&cu->smem_optin,
 					      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
 					      cu->device)));
+	{
+		/* DRAM peak for the bench (2 transfers a clock); optional: 0 when not reported. */
+		int khz = 0, bits = 0;
+
+		if (cu->api.cuDeviceGetAttribute(&khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+						 cu->device) ||
+		    cu->api.cuDeviceGetAttribute(&bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+						 cu->device)) {
+			khz = bits = 0;
+		}
+		cu->dram_gbs = 2.0 * khz * 1e3 * (bits / 8) / 1e9;
+	}
 	/* The primary context: cuCtxCreate maps to a _v4 with a new signature in CUDA 13. */
 	JD_TRY(JD_CU(cu, cuDevicePrimaryCtxRetain(&cu->ctx, cu->device)));
 	JD_TRY(JD_CU(cu, cuCtxSetCurrent(cu->ctx)));

@@ -68,6 +68,7 @@ struct jd_cuda {
 	void *lib;
 	struct jd_cuda_api api;
 	int device, cc_major, cc_minor, sm_count, smem_optin, driver_version;
+	double dram_gbs; /* DRAM peak, GB/s (0: the driver does not say) */
 	char name[128];
 	void *ctx, *module;
 	jd_custream stream[JD_CUDA_STREAMS];

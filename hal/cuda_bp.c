@@ -46,6 +46,28 @@ size_t jd_cuda_bp_pinned_bytes(int w, int h)
 	return 2 * jd_cuda_round(n) + 2 * jd_cuda_round(4 * n) + jd_cuda_round(4 * n);
 }
 
+double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
+{
+	double es = p->bp.fp16 ? 2 : 4, nd = p->ndisp, n0 = (double)w * h, prev = 0, t;
+
+	t = 2 * n0 + 8 * n0 + 8 * n0 + n0 * nd * es; /* images in, floats, level-0 costs */
+	for (int l = 0; l < p->bp.levels; l++) {
+		double n = (double)w * h, vec = nd * es;
+
+		if (l > 0) {
+			t += prev * vec + n * vec; /* coarse costs from the finer level */
+		}
+		if (l == p->bp.levels - 1) {
+			t += 4 * n * vec; /* zeroed messages */
+		}
+		t += p->bp.iters * (n / 2) * 9 * vec; /* senders: 5 vectors in, 4 out */
+		prev = n;
+		w = (w + 1) / 2;
+		h = (h + 1) / 2;
+	}
+	return t + n0 * 5 * nd * es + 4 * n0; /* selection */
+}
+
 /*
  * The message kernels in the fatbin (bp_cuda.cu's BP_ITER_ALL): nd, how many of its values a
  * thread keeps in registers (the rest in shared memory) and the blocks per SM the register

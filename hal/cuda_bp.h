@@ -46,6 +46,12 @@ size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h);
 size_t jd_cuda_bp_pinned_bytes(int w, int h);
 
 /**
+ * DRAM bytes a frame's kernels must move at least: every iteration reads the senders' data
+ * and four incoming vectors and writes four outgoing ones, each once.
+ */
+double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h);
+
+/**
  * Take the buffers and choose the message kernel (boot only).
  * @retval 0, -ENOMEM, -ENOENT (a kernel missing), -EINVAL (shared memory too small; cu->err)
  */

@@ -26,6 +26,14 @@ size_t jd_cuda_sad_pinned_bytes(int w, int h)
 	return 2 * jd_cuda_round((size_t)w * h) + jd_cuda_round(sizeof(float) * w * h);
 }
 
+double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h)
+{
+	double n = (double)w * h;
+	double post = (p->sad.lr_check && p->sad.fill ? 8 * n : 0) + (p->sad.median ? 8 * n : 0);
+
+	return 2 * n + 4 * n + post; /* the pair in, the map out, then fill and median */
+}
+
 int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_match_params *p,
 		     int w, int h)
 {

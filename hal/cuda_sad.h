@@ -26,6 +26,9 @@ struct jd_cuda_sad {
 size_t jd_cuda_sad_device_bytes(int w, int h);
 size_t jd_cuda_sad_pinned_bytes(int w, int h);
 
+/** DRAM bytes a frame's kernels must move at least (each input read once, each output written once). */
+double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h);
+
 /**
  * Take the buffers (boot only) and check the launch fits the GPU.
  * @retval 0, -ENOMEM, or -EINVAL (a row too wide for shared memory; cu->err says so)

@@ -24,6 +24,24 @@ size_t jd_cuda_sgm_pinned_bytes(int w, int h)
 	return 2 * jd_cuda_round(n) + jd_cuda_round(4 * n);
 }
 
+double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
+{
+	const struct jd_sgm_params *g = &p->sgm;
+	double n = (double)w * h, vol = n * p->ndisp, sum = 2 * n * ((p->ndisp + 1) / 2 * 2);
+	double t = 0;
+
+	if (g->cost == JD_SGM_COST_CENSUS) {
+		t += 2 * n + 16 * n; /* census of both views */
+	}
+	t += (g->cost == JD_SGM_COST_CENSUS ? 16 * n : 2 * n) + vol; /* cost volume */
+	t += sum;						     /* zeroing the sum */
+	t += vol + 2 * sum;		/* paths: costs in, sums read and written once */
+	t += g->lr_check ? sum + 4 * n : 0; /* right view */
+	t += sum + (g->lr_check ? 4 * n : 0) + 4 * n; /* selection */
+	t += (g->fill ? 8 * n : 0) + (g->median ? 8 * n : 0);
+	return t;
+}
+
 int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,
 		     int w, int h)
 {

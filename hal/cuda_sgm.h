@@ -33,6 +33,9 @@ struct jd_cuda_sgm {
 size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h);
 size_t jd_cuda_sgm_pinned_bytes(int w, int h);
 
+/** DRAM bytes a frame's kernels must move at least (each buffer read and written once). */
+double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h);
+
 /** Take the buffers at boot. @retval 0, -ENOMEM, -ENOENT (a kernel missing; cu->err) */
 int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,
 		     int w, int h);

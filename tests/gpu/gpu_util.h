@@ -44,6 +44,17 @@ static inline void gpu_restore_allocations(struct jd_cuda *cu)
 	cu->api.cuMemHostAlloc = gpu_real_host_alloc;
 }
 
+/*
+ * $JD_GPU_QUICK: only the small random cases (no dataset pairs), for runs under
+ * compute-sanitizer, which slows every kernel down by one or two orders of magnitude.
+ */
+static inline int gpu_quick(void)
+{
+	const char *q = getenv("JD_GPU_QUICK");
+
+	return q && *q && *q != '0';
+}
+
 /* Textured left image; right = left shifted by 5 (true disparity 5 away from the edge). */
 static inline void gpu_textured_pair(int w, int h, unsigned seed, struct jd_image *l,
 				     struct jd_image *r)

@@ -16,9 +16,11 @@ int jd_cuda_post_run(const struct jd_cuda_post *pp, struct jd_cuda *cu, jd_cudev
 {
 	*result = map;
 	if (fill) {
-		void *a[] = {&map, &w, &h};
-		JD_TRY(JD_CU(cu, cuLaunchKernel(pp->fill, (unsigned)((h + THREADS - 1) / THREADS), 1,
-						1, THREADS, 1, 1, 0, cu->stream[0], a, NULL)));
+		/* a warp per row; spare holds each run's left value until the warp comes back */
+		void *a[] = {&map, &spare, &w, &h};
+		unsigned rows = THREADS / 32;
+		JD_TRY(JD_CU(cu, cuLaunchKernel(pp->fill, (unsigned)((h + rows - 1) / rows), 1, 1,
+						THREADS, 1, 1, 0, cu->stream[0], a, NULL)));
 	}
 	if (median) {
 		void *a[] = {&map, &spare, &w, &h};

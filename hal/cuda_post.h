@@ -16,8 +16,9 @@ struct jd_cuda_post {
 int jd_cuda_post_init(struct jd_cuda_post *pp, struct jd_cuda *cu);
 
 /**
- * Queue the filters on stream 0: fill map in place when fill, then median map -> spare when
- * median. *result: the buffer holding the finished map. @retval 0 or -EIO
+ * Queue the filters on stream 0: fill map in place when fill (spare as its scratch), then
+ * median map -> spare when median. *result: the buffer holding the finished map.
+ * @retval 0 or -EIO
  */
 int jd_cuda_post_run(const struct jd_cuda_post *pp, struct jd_cuda *cu, jd_cudeviceptr map,
 		     jd_cudeviceptr spare, int w, int h, int fill, int median,

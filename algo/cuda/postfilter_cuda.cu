@@ -5,30 +5,58 @@
  */
 #include <stdint.h>
 
-/* Invalid pixels take the farther (smaller) of the two valid neighbours on their row. */
-extern "C" __global__ void jd_fill_cuda(float *__restrict__ map, int w, int h)
+/*
+ * Invalid pixels take the farther (smaller) of the nearest valid values left and right of
+ * their run on the row, +inf where a side has none: the reference's scan, per pixel. One
+ * warp per row walks it in 32-pixel steps, left to right and back, the nearest valid lane
+ * found with a ballot (one thread per row scanning alone took 0.5 ms at 1280x720). The left
+ * values wait in scratch (w x h floats) for the way back.
+ */
+extern "C" __global__ void jd_fill_cuda(float *__restrict__ map, float *__restrict__ scratch,
+					int w, int h)
 {
-	int y = blockIdx.x * blockDim.x + threadIdx.x;
-	float *row = map + (size_t)y * w;
-	int x = 0;
+	const float inf = __int_as_float(0x7f800000);
+	int lane = threadIdx.x & 31, y = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+	float *row = map + (size_t)y * w, *lefts = scratch + (size_t)y * w;
+	float carry = inf;
 
 	if (y >= h) {
 		return;
 	}
-	while (x < w) {
-		if (isfinite(row[x])) {
-			x++;
-			continue;
+	/* Left to right: each invalid pixel notes its nearest valid value on the left. */
+	for (int x0 = 0; x0 < w; x0 += 32) {
+		int x = x0 + lane;
+		float v = x < w ? row[x] : inf;
+		unsigned valid = __ballot_sync(0xffffffffu, x < w && isfinite(v));
+		unsigned upto = valid & (0xffffffffu >> (31 - lane)); /* lanes 0..lane */
+		/* every lane shuffles (a shuffle under a divergent branch is undefined) */
+		float got = __shfl_sync(0xffffffffu, v, upto ? 31 - __clz(upto) : lane);
+		float left = upto ? got : carry;
+
+		if (valid) { /* the same ballot in every lane: no divergence */
+			carry = __shfl_sync(0xffffffffu, v, 31 - __clz(valid));
 		}
-		int start = x;
-		while (x < w && !isfinite(row[x])) {
-			x++;
+		if (x < w && !isfinite(v)) {
+			lefts[x] = left;
 		}
-		float left = start > 0 ? row[start - 1] : __int_as_float(0x7f800000);
-		float right = x < w ? row[x] : __int_as_float(0x7f800000);
-		float v = left < right ? left : right; /* +inf marks a missing side */
-		for (int i = start; i < x; i++) {
-			row[i] = v;
+	}
+	/* Right to left: the nearest valid on the right, then the smaller of the two. */
+	carry = inf;
+	for (int x0 = (w - 1) / 32 * 32; x0 >= 0; x0 -= 32) {
+		int x = x0 + lane;
+		float v = x < w ? row[x] : inf;
+		int ok = x < w && isfinite(v);
+		unsigned valid = __ballot_sync(0xffffffffu, ok);
+		unsigned from = valid & (0xffffffffu << lane); /* lanes lane..31 */
+		float got = __shfl_sync(0xffffffffu, v, from ? __ffs(from) - 1 : lane);
+		float right = from ? got : carry;
+
+		if (valid) {
+			carry = __shfl_sync(0xffffffffu, v, __ffs(valid) - 1);
+		}
+		if (x < w && !ok) {
+			float left = lefts[x];
+			row[x] = left < right ? left : right;
 		}
 	}
 }

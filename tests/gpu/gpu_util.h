@@ -46,13 +46,22 @@ static inline void gpu_restore_allocations(struct jd_cuda *cu)
 
 /*
  * $JD_GPU_QUICK: only the small random cases (no dataset pairs), for runs under
- * compute-sanitizer, which slows every kernel down by one or two orders of magnitude.
+ * compute-sanitizer, which slows every kernel down by one or two orders of magnitude;
+ * "tiny" keeps only those up to 25 000 pixels (racecheck, slower still).
  */
 static inline int gpu_quick(void)
 {
 	const char *q = getenv("JD_GPU_QUICK");
 
 	return q && *q && *q != '0';
+}
+
+/* Largest random case (pixels) the run takes. */
+static inline long gpu_case_limit(void)
+{
+	const char *q = getenv("JD_GPU_QUICK");
+
+	return !gpu_quick() ? (long)1 << 40 : strcmp(q, "tiny") == 0 ? 25000 : 100000;
 }
 
 /* Textured left image; right = left shifted by 5 (true disparity 5 away from the edge). */

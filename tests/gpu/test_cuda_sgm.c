@@ -72,7 +72,7 @@ int main(void)
 	jd_cuda_deinit(&probe);
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (gpu_quick() && cases[i][0] * cases[i][1] > 100000) {
+		if ((long)cases[i][0] * cases[i][1] > gpu_case_limit()) {
 			continue;
 		}
 		struct jd_match_params p;

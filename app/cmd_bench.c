@@ -91,6 +91,10 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 	if (jd_boot_init(&b, &p, c->w, c->h, nthreads, 0, NULL, NULL)) {
 		return -1;
 	}
+	if (runs == 0) {
+		/* default: 21 on the GPU (a median of at least 20 device-event timings), else 5 */
+		runs = b.gpu && !c->naive ? 21 : 5;
+	}
 	size_t naive_bytes = jd_bp_naive_mem_required(&p, c->w, c->h);
 	void *naive_ws = NULL;
 	if (c->naive && !(naive_ws = malloc(naive_bytes))) {
@@ -120,7 +124,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 	printf("%-18s %-8s %5dx%-5d %6d %7d %10.2f %10.2f %12.1f %10.1f\n", name,
 	       backend_label(&b, &p, c), c->w, c->h, c->ndisp, nthreads, med, (double)t[0] / 1e6,
 	       mpd, (double)(c->naive ? naive_bytes : b.budget.total) / (1 << 20));
-	if (b.gpu) {
+	if (b.gpu && !c->naive) {
 		/* Device events around the kernels: what the GPU spends, transfers excluded. */
 		/* and the DRAM traffic the kernels must move at least, as achieved bandwidth */
 		double bytes = p.algo == JD_ALGO_SAD   ? jd_cuda_sad_traffic(&p, c->w, c->h)
@@ -153,7 +157,8 @@ static void help(FILE *f)
 		"case:\nmedian and best ms per frame (after one warm-up run), Mpix*disp/s, and "
 		"the memory the\ncase boots with. Without --algo/--size it runs the standard "
 		"table (see docs/perf.md).\n\n"
-		"  --runs N       timed runs per case (default 5, at most 256)\n"
+		"  --runs N       timed runs per case (default 21 on the GPU, else 5; at most "
+		"256)\n"
 		"  --size WxH     one custom case (with --algo and --ndisp)\n"
 		"  --baseline     with a custom BP case, also time the naive single-thread "
 		"BP\n"
@@ -172,7 +177,7 @@ int jd_cmd_bench(int argc, char **argv)
 						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
-	int threads = jd_workers_cpu_count(), runs = 5, w = 0, h = 0, baseline = 0, custom = 0;
+	int threads = jd_workers_cpu_count(), runs = 0, w = 0, h = 0, baseline = 0, custom = 0;
 	int kernels = 0;
 	int opt, rc;
 
@@ -204,7 +209,7 @@ int jd_cmd_bench(int argc, char **argv)
 		}
 	}
 	if (kernels) {
-		return jd_bench_kernels(runs) ? JD_EXIT_RUNTIME : JD_EXIT_OK;
+		return jd_bench_kernels(runs ? runs : 5) ? JD_EXIT_RUNTIME : JD_EXIT_OK;
 	}
 	custom |= cli.seen[OPT_ALGO - OPT_ALGO] || cli.seen[OPT_NDISP - OPT_ALGO];
 	printf("%-18s %-8s %11s %6s %7s %10s %10s %12s %10s\n", "matcher", "backend", "size",

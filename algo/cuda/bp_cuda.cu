@@ -346,14 +346,9 @@ BP_COPY(f16, uint16_t)
 	BP_ITER(S, T, 32, 32, 6)                                                               \
 	BP_ITER(S, T, 64, 64, 2)                                                               \
 	BP_ITER(S, T, 64, 64, 4)                                                               \
-	BP_ITER(S, T, 64, 32, 6)                                                               \
 	BP_ITER(S, T, 128, 128, 1)                                                             \
 	BP_ITER(S, T, 128, 96, 3)                                                              \
-	BP_ITER(S, T, 128, 64, 4)                                                              \
-	BP_ITER(S, T, 128, 32, 6)                                                              \
 	BP_ITER(S, T, 256, 96, 1)                                                              \
-	BP_ITER(S, T, 256, 64, 3)                                                              \
-	BP_ITER(S, T, 256, 32, 4)                                                              \
 	extern "C" __global__ void jd_bp_iter_##S##_any(BP_ITER_PARAMS)                          \
 	{                                                                                      \
 		iterate<T, 0, 0>(BP_ITER_ARGS(T));                                             \

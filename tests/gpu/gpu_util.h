@@ -56,6 +56,19 @@ static inline int gpu_quick(void)
 	return q && *q && *q != '0';
 }
 
+/* Skip (exit 77, saying why) where no GPU answers; else name the GPU. */
+static inline void gpu_require(void)
+{
+	struct jd_cuda probe;
+
+	if (jd_cuda_init(&probe, 0, 0)) {
+		JD_SKIP("no GPU: %s", probe.err);
+	}
+	printf("GPU: %s (sm_%d%d, %d SMs), driver %d\n", probe.name, probe.cc_major, probe.cc_minor,
+	       probe.sm_count, probe.driver_version);
+	jd_cuda_deinit(&probe);
+}
+
 /* Largest random case (pixels) the run takes. */
 static inline long gpu_case_limit(void)
 {

@@ -86,14 +86,10 @@ int main(void)
 	};
 	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones"};
-	struct jd_cuda probe;
 	struct jd_workers wk;
 	int ok = 0, total = 0;
 
-	if (jd_cuda_init(&probe, 0, 0)) {
-		JD_SKIP("no GPU: %s", probe.err);
-	}
-	jd_cuda_deinit(&probe);
+	gpu_require();
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if ((long)cases[i][0] * cases[i][1] > gpu_case_limit()) {

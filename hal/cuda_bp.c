@@ -28,6 +28,7 @@ static size_t level_bytes(int w, int h, int nd, int es)
 size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	size_t n = (size_t)w * h, total = 0;
+	int w0 = w, h0 = h;
 	int es = p->bp.fp16 ? 2 : 4;
 
 	for (int l = 0; l < p->bp.levels; l++) {
@@ -36,14 +37,14 @@ size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
-	return total + 2 * jd_cuda_round(n) + 2 * jd_cuda_round(4 * n) + jd_cuda_round(4 * n);
+	return total + jd_cuda_frame_bytes(w0, h0) + 2 * jd_cuda_round(4 * n);
 }
 
 size_t jd_cuda_bp_pinned_bytes(int w, int h)
 {
 	size_t n = (size_t)w * h;
 
-	return 2 * jd_cuda_round(n) + 2 * jd_cuda_round(4 * n) + jd_cuda_round(4 * n);
+	return jd_cuda_frame_bytes(w, h) + 2 * jd_cuda_round(4 * n);
 }
 
 double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
@@ -163,17 +164,12 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
+	JD_TRY(jd_cuda_frame_take(cu, &s->frame, s->w, s->h));
 	for (int k = 0; k < 2; k++) {
-		JD_TRY(jd_cuda_take(cu, n, &s->d_u8[k]));
 		JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_f[k]));
-		JD_TRY(jd_cuda_take_pinned(cu, n, &ptr));
-		s->h_u8[k] = ptr;
 		JD_TRY(jd_cuda_take_pinned(cu, 4 * n, &ptr));
 		s->h_f[k] = ptr;
 	}
-	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_out));
-	JD_TRY(jd_cuda_take_pinned(cu, 4 * n, &ptr));
-	s->h_out = ptr;
 	/*
 	 * Messages from outside the image are 0 at every level and nothing ever writes their
 	 * slots (sends off the edge land in the sinks): zero every level once, here.
@@ -192,35 +188,35 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 	return JD_CU(cu, cuLaunchKernel(f, gx, gy, gz, bx, by, 1, smem, cu->stream[0], args, NULL));
 }
 
-/* Level-0 float images on the device: converted there, or smoothed here and uploaded. */
+/*
+ * Level-0 float images on the device: the 8-bit pair uploaded and converted there, or, with
+ * smoothing, smoothed here by the reference's own code (bit for bit) and uploaded as floats.
+ */
 static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
-		  const struct jd_image *im[2])
+		  const struct jd_image *left, const struct jd_image *right)
 {
 	struct jd_cuda *cu = s->cu;
-	jd_custream st = cu->stream[0];
+	struct jd_cuda_frame *f = &s->frame;
+	const struct jd_image *im[2] = {left, right};
+	jd_cudeviceptr *u8[2] = {&f->d_left, &f->d_right};
 	int n = s->w * s->h;
 
-	for (int k = 0; k < 2; k++) {
-		if (p->bp.sigma > 0.0f) {
-			/* The reference's smoothing, bit for bit; h_out is free as its scratch. */
-			jd_bp_prepare_image(im[k], p->bp.sigma, s->h_f[k], s->h_out);
-			JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_f[k], s->h_f[k], 4 * (size_t)n,
-							      st)));
-			continue;
+	if (p->bp.sigma <= 0.0f) {
+		JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
+		for (int k = 0; k < 2; k++) {
+			void *a[] = {u8[k], &n, &s->d_f[k]};
+			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1,
+				      1, 256, 1, 0, a));
 		}
-		jd_image_pack(im[k], s->h_u8[k]);
-		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_u8[k], s->h_u8[k], (size_t)n, st)));
+		return 0;
 	}
-	if (p->bp.sigma > 0.0f) {
-		return jd_cuda_mark(cu, 0);
-	}
-	JD_TRY(jd_cuda_mark(cu, 0));
 	for (int k = 0; k < 2; k++) {
-		void *a[] = {&s->d_u8[k], &n, &s->d_f[k]};
-		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1, 1, 256,
-			      1, 0, a));
+		/* h_out is free until the download: the smoothing's scratch */
+		jd_bp_prepare_image(im[k], p->bp.sigma, s->h_f[k], f->h_out);
+		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_f[k], s->h_f[k], 4 * (size_t)n,
+						      cu->stream[0])));
 	}
-	return 0;
+	return jd_cuda_mark(cu, 0);
 }
 
 static int data_pyramid(struct jd_cuda_bp *s, const struct jd_match_params *p)
@@ -288,27 +284,17 @@ int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
 		   const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
 {
 	struct jd_cuda *cu = s->cu;
-	jd_custream st = cu->stream[0];
-	const struct jd_image *im[2] = {left, right};
 	struct jd_cuda_bp_level *l0 = &s->lv[0];
-	int w = s->w, h = s->h, nd = s->nd, md = p->min_disp;
-	size_t n = (size_t)w * h;
+	int h = s->h, nd = s->nd, md = p->min_disp;
 
-	JD_TRY(upload(s, p, im));
+	JD_TRY(upload(s, p, left, right));
 	JD_TRY(data_pyramid(s, p));
 	for (int l = s->levels - 1; l >= 0; l--) {
 		JD_TRY(run_level(s, p, l));
 	}
 	void *a[] = {&l0->data, &l0->msg[0], &l0->msg[1], &l0->msg[2], &l0->msg[3],
-		     &l0->w,	&l0->hp,     &nd,	  &md,	       &s->d_out};
+		     &l0->w,	&l0->hp,     &nd,	  &md,	       &s->frame.d_out};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SELECT], (unsigned)((l0->hp + THREADS - 1) / THREADS),
 		      (unsigned)(2 * h), 1, THREADS, 1, 0, a));
-	JD_TRY(jd_cuda_mark(cu, 1));
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, s->d_out, 4 * n, st)));
-	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
-	JD_TRY(jd_cuda_kernel_ms(cu));
-	for (int y = 0; y < h; y++) {
-		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * w, sizeof(float) * w);
-	}
-	return 0;
+	return jd_cuda_frame_finish(cu, &s->frame, s->frame.d_out, out);
 }

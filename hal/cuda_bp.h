@@ -12,6 +12,7 @@
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
 #include "cuda.h"
+#include "cuda_frame.h"
 
 enum {
 	JD_CUDA_BP_TO_FLOAT,
@@ -36,10 +37,9 @@ struct jd_cuda_bp {
 	unsigned iter_smem;  /* its dynamic shared memory */
 	char iter_name[64];  /* which message kernel boot chose */
 	struct jd_cuda_bp_level lv[JD_BP_LEVELS_MAX];
-	jd_cudeviceptr d_u8[2], d_f[2], d_out;
-	uint8_t *h_u8[2]; /* pinned staging */
-	float *h_f[2];	  /* pinned, for smoothed inputs (sigma > 0) */
-	float *h_out;
+	struct jd_cuda_frame frame;
+	jd_cudeviceptr d_f[2]; /* level-0 inputs as float */
+	float *h_f[2];	       /* pinned, for smoothed inputs (sigma > 0) */
 };
 
 size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h);

@@ -9,6 +9,7 @@
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
 #include "cuda.h"
+#include "cuda_frame.h"
 #include "cuda_post.h"
 
 struct jd_cuda_sad {
@@ -17,9 +18,8 @@ struct jd_cuda_sad {
 	int w, h;
 	size_t smem;
 	struct jd_cuda_post post;
-	jd_cudeviceptr d_left, d_right, d_out, d_med; /* d_med: the median's output */
-	uint8_t *h_left, *h_right;		       /* pinned staging */
-	float *h_out;
+	struct jd_cuda_frame frame;
+	jd_cudeviceptr d_med; /* the median's output */
 };
 
 /** Device and pinned bytes jd_cuda_sad_init() takes for a w x h frame. */

@@ -13,15 +13,13 @@ size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 
 	size_t even = (size_t)(p->ndisp + 1) / 2 * 2; /* the sum volume's per-pixel stride */
 
-	return 2 * jd_cuda_round(n) + 2 * jd_cuda_round(8 * n) + jd_cuda_round(n * p->ndisp) +
-	       jd_cuda_round(2 * n * even) + jd_cuda_round(4 * n) + jd_cuda_round(4 * n);
+	return jd_cuda_frame_bytes(w, h) + 2 * jd_cuda_round(8 * n) +
+	       jd_cuda_round(n * p->ndisp) + jd_cuda_round(2 * n * even) + jd_cuda_round(4 * n);
 }
 
 size_t jd_cuda_sgm_pinned_bytes(int w, int h)
 {
-	size_t n = (size_t)w * h;
-
-	return 2 * jd_cuda_round(n) + jd_cuda_round(4 * n);
+	return jd_cuda_frame_bytes(w, h);
 }
 
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
@@ -49,7 +47,6 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 							   "jd_sgm_path_cuda", "jd_sgm_right_cuda",
 							   "jd_sgm_select_cuda"};
 	size_t n = (size_t)w * h;
-	void *hl, *hr, *ho;
 
 	memset(s, 0, sizeof(*s));
 	s->cu = cu;
@@ -59,20 +56,12 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	for (int i = 0; i < JD_CUDA_SGM_NFN; i++) {
 		JD_TRY(jd_cuda_function(cu, names[i], &s->fn[i]));
 	}
-	JD_TRY(jd_cuda_take(cu, n, &s->d_left));
-	JD_TRY(jd_cuda_take(cu, n, &s->d_right));
+	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
 	JD_TRY(jd_cuda_take(cu, n * p->ndisp, &s->d_cost));
 	JD_TRY(jd_cuda_take(cu, 2 * n * (size_t)((p->ndisp + 1) / 2 * 2), &s->d_sum));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_disp_r));
-	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_out));
-	JD_TRY(jd_cuda_take_pinned(cu, n, &hl));
-	JD_TRY(jd_cuda_take_pinned(cu, n, &hr));
-	JD_TRY(jd_cuda_take_pinned(cu, 4 * n, &ho));
-	s->h_left = hl;
-	s->h_right = hr;
-	s->h_out = ho;
 	return jd_cuda_post_init(&s->post, cu);
 }
 
@@ -87,7 +76,7 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
 {
 	struct jd_cuda *cu = s->cu;
-	jd_custream st = cu->stream[0];
+	struct jd_cuda_frame *f = &s->frame;
 	const struct jd_sgm_params *g = &p->sgm;
 	int w = s->w, h = s->h, nd = s->nd, md = p->min_disp, stride = s->w;
 	int census = g->cost == JD_SGM_COST_CENSUS;
@@ -96,28 +85,24 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	unsigned gw = (unsigned)((w + THREADS / 32 - 1) / (THREADS / 32)); /* a warp per pixel */
 	jd_cudeviceptr result;
 
-	jd_image_pack(left, s->h_left);
-	jd_image_pack(right, s->h_right);
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, n, st)));
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, n, st)));
-	JD_TRY(jd_cuda_mark(cu, 0));
+	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
 	if (census) {
-		void *al[] = {&s->d_left, &w, &h, &stride, &s->d_cl};
-		void *ar[] = {&s->d_right, &w, &h, &stride, &s->d_cr};
+		void *al[] = {&f->d_left, &w, &h, &stride, &s->d_cl};
+		void *ar[] = {&f->d_right, &w, &h, &stride, &s->d_cr};
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, al));
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, ar));
 	}
-	void *ac[] = {&s->d_left, &s->d_right, &stride, &s->d_cl, &s->d_cr,  &w,
+	void *ac[] = {&f->d_left, &f->d_right, &stride, &s->d_cl, &s->d_cr,  &w,
 		      &h,	  &nd,	       &md,	&census,  &s->d_cost};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_COST], (unsigned)(((size_t)w * nd + 255) / 256),
 		      (unsigned)h, 256, 0, ac));
 	int sstride = (nd + 1) / 2 * 2;
-	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * (size_t)sstride, st)));
+	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * (size_t)sstride, cu->stream[0])));
 	{
 		int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
 		int lines = w + h - 1; /* the most any direction has: the diagonals */
 		unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
-		void *ap[] = {&s->d_cost, &s->d_left, &stride, &w,  &h,	    &nd,
+		void *ap[] = {&s->d_cost, &f->d_left, &stride, &w,  &h,	    &nd,
 			      &sstride,	  &paths,     &p1,     &p2, &adapt, &s->d_sum};
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_PATH], (unsigned)((lines + WARPS - 1) / WARPS),
 			      (unsigned)paths, 32 * WARPS, smem, ap));
@@ -128,17 +113,10 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	}
 	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
 	void *as[] = {&s->d_sum, &s->d_disp_r, &w,   &h,  &nd,	&sstride,
-		      &md,	 &uniq,	       &sub, &lr, &lrd, &s->d_out};
+		      &md,	 &uniq,	       &sub, &lr, &lrd, &f->d_out};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], gw, (unsigned)h, THREADS, 0, as));
 	/* The rest of jd_sgm_ref(): fill, median (into the right view's map, free by now). */
-	JD_TRY(jd_cuda_post_run(&s->post, cu, s->d_out, s->d_disp_r, w, h, g->fill, g->median,
+	JD_TRY(jd_cuda_post_run(&s->post, cu, f->d_out, s->d_disp_r, w, h, g->fill, g->median,
 				&result));
-	JD_TRY(jd_cuda_mark(cu, 1));
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, result, 4 * n, st)));
-	JD_TRY(JD_CU(cu, cuStreamSynchronize(st)));
-	JD_TRY(jd_cuda_kernel_ms(cu));
-	for (int y = 0; y < h; y++) {
-		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * w, sizeof(float) * w);
-	}
-	return 0;
+	return jd_cuda_frame_finish(cu, f, result, out);
 }

@@ -9,6 +9,7 @@
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
 #include "cuda.h"
+#include "cuda_frame.h"
 #include "cuda_post.h"
 
 enum {
@@ -24,9 +25,8 @@ struct jd_cuda_sgm {
 	struct jd_cuda *cu;
 	jd_cufunction fn[JD_CUDA_SGM_NFN];
 	int w, h, nd;
-	jd_cudeviceptr d_left, d_right, d_cl, d_cr, d_cost, d_sum, d_disp_r, d_out;
-	uint8_t *h_left, *h_right;
-	float *h_out;
+	struct jd_cuda_frame frame;
+	jd_cudeviceptr d_cl, d_cr, d_cost, d_sum, d_disp_r;
 	struct jd_cuda_post post;
 };
 

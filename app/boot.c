@@ -8,7 +8,7 @@
 #include "../algo/matcher.h"
 #include "cli.h"
 
-enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT, R_COUNT };
+enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_COUNT };
 
 /*
  * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
@@ -30,7 +30,7 @@ static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_m
 				  jd_cuda_sgm_pinned_bytes(w, h));
 	} else {
 		rc = jd_cuda_init(&b->cuda, jd_cuda_bp_device_bytes(p, w, h),
-				  jd_cuda_bp_pinned_bytes(w, h));
+				  jd_cuda_bp_pinned_bytes(p, w, h));
 	}
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
@@ -75,7 +75,7 @@ static int select_kernels(struct jd_boot *b, enum jd_backend want, const struct 
 }
 
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int with_gt, const struct jd_board *board, FILE *log)
+		 int gt_maps, const struct jd_board *board, FILE *log)
 {
 	size_t npix = (size_t)w * h;
 	void *r[R_COUNT] = {0};
@@ -95,8 +95,9 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	jd_budget_add(&b->budget, "frame.right", npix);
 	jd_budget_add(&b->budget, "disparity", sizeof(float) * npix);
 	jd_budget_add(&b->budget, tag, b->ws_bytes);
-	if (with_gt) {
-		jd_budget_add(&b->budget, "ground-truth", sizeof(float) * npix);
+	for (int i = 0; i < gt_maps && i < 2; i++) {
+		jd_budget_add(&b->budget, i ? "ground-truth.1" : "ground-truth.0",
+			      sizeof(float) * npix);
 	}
 	if (log) {
 		jd_budget_print(&b->budget, log);
@@ -153,7 +154,9 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	b->left = (struct jd_image){r[R_LEFT], w, h, w};
 	b->right = (struct jd_image){r[R_RIGHT], w, h, w};
 	b->disp = (struct jd_disp){r[R_DISP], w, h, w};
-	b->gt = (struct jd_disp){with_gt ? r[R_GT] : NULL, w, h, w};
+	for (int i = 0; i < 2; i++) {
+		b->gt[i] = (struct jd_disp){i < gt_maps ? r[R_GT0 + i] : NULL, w, h, w};
+	}
 	b->ws = r[R_WS];
 	rc = jd_workers_init(&b->workers, threads);
 	if (rc) {
@@ -183,23 +186,61 @@ void jd_boot_deinit(struct jd_boot *b)
 	jd_arena_deinit(&b->arena);
 }
 
-int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p)
+static int gpu_failed(struct jd_boot *b, int rc)
 {
-	int rc;
-
-	if (!b->gpu) {
-		return jd_match_run(&b->kernels, p, &b->left, &b->right, &b->disp, b->ws,
-				    b->ws_bytes, &b->workers.exec);
-	}
-	if (p->algo == JD_ALGO_SAD) {
-		rc = jd_cuda_sad_run(&b->sad_gpu, p, &b->left, &b->right, &b->disp);
-	} else if (p->algo == JD_ALGO_SGM) {
-		rc = jd_cuda_sgm_run(&b->sgm_gpu, p, &b->left, &b->right, &b->disp);
-	} else {
-		rc = jd_cuda_bp_run(&b->bp_gpu, p, &b->left, &b->right, &b->disp);
-	}
 	if (rc) {
 		fprintf(stderr, "jetdepth: gpu: %s\n", b->cuda.err);
 	}
 	return rc;
+}
+
+int jd_boot_submit(struct jd_boot *b, const struct jd_match_params *p)
+{
+	int rc;
+
+	if (!b->gpu) {
+		if (b->cpu_pending) {
+			return -EBUSY;
+		}
+		rc = jd_match_run(&b->kernels, p, &b->left, &b->right, &b->disp, b->ws,
+				  b->ws_bytes, &b->workers.exec);
+		b->cpu_pending = rc == 0;
+		return rc;
+	}
+	if (p->algo == JD_ALGO_SAD) {
+		rc = jd_cuda_sad_submit(&b->sad_gpu, p, &b->left, &b->right);
+	} else if (p->algo == JD_ALGO_SGM) {
+		rc = jd_cuda_sgm_submit(&b->sgm_gpu, p, &b->left, &b->right);
+	} else {
+		rc = jd_cuda_bp_submit(&b->bp_gpu, p, &b->left, &b->right);
+	}
+	return gpu_failed(b, rc);
+}
+
+int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p)
+{
+	if (!b->gpu) {
+		if (!b->cpu_pending) {
+			return -ENOENT;
+		}
+		b->cpu_pending = 0;
+		return 0;
+	}
+	if (p->algo == JD_ALGO_SAD) {
+		return gpu_failed(b, jd_cuda_sad_collect(&b->sad_gpu, &b->disp));
+	} else if (p->algo == JD_ALGO_SGM) {
+		return gpu_failed(b, jd_cuda_sgm_collect(&b->sgm_gpu, &b->disp));
+	}
+	return gpu_failed(b, jd_cuda_bp_collect(&b->bp_gpu, &b->disp));
+}
+
+int jd_boot_depth(const struct jd_boot *b)
+{
+	return b->gpu ? JD_CUDA_SLOTS : 1;
+}
+
+int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p)
+{
+	JD_TRY(jd_boot_submit(b, p));
+	return jd_boot_collect(b, p);
 }

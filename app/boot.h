@@ -23,11 +23,12 @@ struct jd_boot {
 	struct jd_arena arena;
 	struct jd_workers workers;
 	struct jd_image left, right; /* frame buffers in the arena */
-	struct jd_disp disp, gt;     /* gt only when asked for */
+	struct jd_disp disp, gt[2];  /* gt only when asked for: one per frame in flight */
 	void *ws;
 	size_t ws_bytes;
 	struct jd_kernels kernels; /* chosen once here: --backend / $JD_BACKEND, CPU, board */
 	int gpu;		   /* the matcher runs on the GPU (CUDA kernels for it exist) */
+	int cpu_pending;	   /* a CPU frame matched by submit, not yet collected */
 	struct jd_cuda cuda;
 	struct jd_cuda_sad sad_gpu;
 	struct jd_cuda_sgm sgm_gpu;
@@ -35,14 +36,14 @@ struct jd_boot {
 };
 
 /**
- * @param with_gt also carve a ground-truth map (the synthetic camera provides one)
+ * @param gt_maps ground-truth maps to carve, 0 to 2 (the synthetic camera provides them)
  * @param board   its memory ceiling bounds the budget (NULL: only the machine's RAM does)
  * @param log     where the budget goes (NULL: silent)
  * @retval 0, or a negative errno with the reason printed to stderr (-EINVAL: a bad backend
  *         name, a usage error)
  */
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int with_gt, const struct jd_board *board, FILE *log);
+		 int gt_maps, const struct jd_board *board, FILE *log);
 
 void jd_boot_deinit(struct jd_boot *b);
 
@@ -51,5 +52,16 @@ void jd_boot_deinit(struct jd_boot *b);
  * nothing. @retval 0 or a negative errno (a GPU failure is printed with the failed call)
  */
 int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p);
+
+/*
+ * The same split in two, so that the next frame's capture and upload overlap this one's
+ * compute: submit queues the pair in b->left/right (they are free again on return), collect
+ * writes the oldest queued frame's map into b->disp. On the CPU submit does the work and
+ * collect returns at once. Up to jd_boot_depth() frames may be queued.
+ * @retval 0, a negative errno, -EBUSY (queue full), -ENOENT (collect with nothing queued)
+ */
+int jd_boot_submit(struct jd_boot *b, const struct jd_match_params *p);
+int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p);
+int jd_boot_depth(const struct jd_boot *b);
 
 #endif

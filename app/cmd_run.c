@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../algo/jd_status.h"
+#include "../hal/clock.h"
 #include "board_find.h"
 #include "cli.h"
 #include "commands.h"
@@ -124,15 +125,25 @@ int jd_cmd_run(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rc = JD_EXIT_OK;
-	while (!stop_requested && (frames == 0 || done < frames)) {
+	uint64_t t_start = jd_clock_ns();
+	/* Submit until N frames are in, then drain what is still in flight (the GPU's). */
+	for (;;) {
 		struct jd_frame_stats st;
-		int mrc = jd_daemon_step(&d, &st);
+		int feeding = !stop_requested && (frames == 0 || d.frame < frames);
 
-		if (mrc) {
+		if (!feeding && d.inflight == 0) {
+			break;
+		}
+		int mrc = feeding ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
+
+		if (mrc < 0) {
 			fprintf(stderr, "jetdepth: frame %d: match failed: %s\n", d.frame,
 				jd_strerror(mrc));
 			rc = JD_EXIT_RUNTIME;
 			break;
+		}
+		if (mrc == 0) {
+			continue;
 		}
 		total_ns += st.match_ns;
 		done++;
@@ -140,8 +151,10 @@ int jd_cmd_run(int argc, char **argv)
 		       (double)st.match_ns / 1e6, st.bad1, st.invalid);
 	}
 	if (done) {
-		printf("%d frame(s), mean %.1f ms per frame (%.1f fps)\n", done,
-		       (double)total_ns / 1e6 / done, 1e9 * done / (double)total_ns);
+		double wall = (double)(jd_clock_ns() - t_start);
+
+		printf("%d frame(s), mean latency %.1f ms, %.1f fps\n", done,
+		       (double)total_ns / 1e6 / done, 1e9 * done / wall);
 	}
 	jd_daemon_deinit(&d);
 	fflush(stdout);

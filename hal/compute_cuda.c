@@ -86,6 +86,7 @@ static int load_api(struct jd_cuda *cu)
 	    SYM(cuEventRecord),
 	    SYM(cuEventSynchronize),
 	    SYM(cuEventElapsedTime_v2),
+	    SYM(cuStreamWaitEvent),
 #undef SYM
 	};
 	const char *path = getenv("JD_CUDA_LIB");
@@ -177,7 +178,7 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
 	for (int i = 0; i < JD_CUDA_STREAMS; i++) {
 		JD_TRY(JD_CU(cu, cuStreamCreate(&cu->stream[i], CU_STREAM_NON_BLOCKING)));
 	}
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < JD_CUDA_EVENTS; i++) {
 		JD_TRY(JD_CU(cu, cuEventCreate(&cu->ev[i], 0)));
 	}
 	cu->dev_bytes = jd_cuda_round(dev_bytes);
@@ -210,7 +211,7 @@ void jd_cuda_deinit(struct jd_cuda *cu)
 				cu->api.cuStreamDestroy_v2(cu->stream[i]);
 			}
 		}
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < JD_CUDA_EVENTS; i++) {
 			if (cu->ev[i]) {
 				cu->api.cuEventDestroy_v2(cu->ev[i]);
 			}
@@ -280,13 +281,17 @@ int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out)
 	return JD_CU(cu, cuModuleGetFunction(out, cu->module, name)) ? -ENOENT : 0;
 }
 
-int jd_cuda_mark(struct jd_cuda *cu, int which)
+int jd_cuda_take_event(struct jd_cuda *cu, void **out)
 {
-	return JD_CU(cu, cuEventRecord(cu->ev[which], cu->stream[0]));
-}
-
-int jd_cuda_kernel_ms(struct jd_cuda *cu)
-{
-	JD_TRY(JD_CU(cu, cuEventSynchronize(cu->ev[1])));
-	return JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, cu->ev[0], cu->ev[1]));
+	if (cu->sealed) {
+		snprintf(cu->err, sizeof(cu->err), "event taken after boot sealed the GPU");
+		return -EPERM;
+	}
+	if (cu->ev_used >= JD_CUDA_EVENTS) {
+		snprintf(cu->err, sizeof(cu->err), "all %d boot-time events are taken",
+			 JD_CUDA_EVENTS);
+		return -ENOMEM;
+	}
+	*out = cu->ev[cu->ev_used++];
+	return 0;
 }

@@ -70,15 +70,9 @@ int jd__cuda_check(struct jd_cuda *cu, jd_curesult r, const char *call, const ch
 	return -ENODEV;
 }
 
-int jd_cuda_mark(struct jd_cuda *cu, int which)
+int jd_cuda_take_event(struct jd_cuda *cu, void **out)
 {
 	(void)cu;
-	(void)which;
-	return -ENODEV;
-}
-
-int jd_cuda_kernel_ms(struct jd_cuda *cu)
-{
-	(void)cu;
+	*out = NULL;
 	return -ENODEV;
 }

@@ -52,9 +52,13 @@ struct jd_cuda_api {
 	jd_curesult (*cuEventRecord)(void *, jd_custream);
 	jd_curesult (*cuEventSynchronize)(void *);
 	jd_curesult (*cuEventElapsedTime_v2)(float *, void *, void *);
+	jd_curesult (*cuStreamWaitEvent)(jd_custream, void *, unsigned);
 };
 
+/* Stream 0 runs the kernels and the download, stream 1 the next frame's upload. */
 #define JD_CUDA_STREAMS 2
+/* Events made at boot, handed out by jd_cuda_take_event(): a frame staging takes 8. */
+#define JD_CUDA_EVENTS 32
 /* Every block carved from the device and pinned allocations starts on this boundary. */
 #define JD_CUDA_ALIGN 256
 
@@ -77,8 +81,9 @@ struct jd_cuda {
 	void *pinned; /* the one pinned staging allocation */
 	size_t pinned_bytes, pinned_used;
 	int sealed;
-	void *ev[2];	      /* around the kernels of a frame (created at boot) */
-	float last_kernel_ms; /* the last frame's kernels, by device events */
+	void *ev[JD_CUDA_EVENTS]; /* created at boot */
+	int ev_used;
+	float last_kernel_ms; /* the last collected frame's kernels, by device events */
 	unsigned long
 	    mem_allocs; /* cuMemAlloc/cuMemHostAlloc calls: tests assert none after boot */
 	char err[256];
@@ -105,10 +110,8 @@ int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out);
 int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out);
 void jd_cuda_seal(struct jd_cuda *cu);
 
-/** Bracket a frame's kernels with the boot-time events; jd_cuda_kernel_ms() after a sync. */
-int jd_cuda_mark(struct jd_cuda *cu, int which);
-/** Kernel time of the last frame (ms, device events) into cu->last_kernel_ms. */
-int jd_cuda_kernel_ms(struct jd_cuda *cu);
+/** Take one of the events made at boot. @retval 0, -ENOMEM (none left), -EPERM (sealed) */
+int jd_cuda_take_event(struct jd_cuda *cu, void **out);
 
 /** Look up a kernel of the embedded module. @retval 0 or -ENOENT */
 int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out);

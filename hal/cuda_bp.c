@@ -25,6 +25,12 @@ static size_t level_bytes(int w, int h, int nd, int es)
 	return (size_t)2 * h * nd * level_hp(w) * es;
 }
 
+/* The pair crosses as 8-bit, or as floats when the host smooths it (sigma > 0). */
+static int in_bytes(const struct jd_match_params *p)
+{
+	return p->bp.sigma > 0.0f ? 4 : 1;
+}
+
 size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	size_t n = (size_t)w * h, total = 0;
@@ -37,14 +43,12 @@ size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
-	return total + jd_cuda_frame_bytes(w0, h0) + 2 * jd_cuda_round(4 * n);
+	return total + jd_cuda_frame_bytes(w0, h0, in_bytes(p)) + 2 * jd_cuda_round(4 * n);
 }
 
-size_t jd_cuda_bp_pinned_bytes(int w, int h)
+size_t jd_cuda_bp_pinned_bytes(const struct jd_match_params *p, int w, int h)
 {
-	size_t n = (size_t)w * h;
-
-	return jd_cuda_frame_bytes(w, h) + 2 * jd_cuda_round(4 * n);
+	return jd_cuda_frame_bytes(w, h, in_bytes(p));
 }
 
 double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
@@ -129,7 +133,6 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 	const char *names[] = {"jd_bp_to_float_cuda", "jd_bp_data0_%s", "jd_bp_coarse_%s",
 			       "jd_bp_copy_msgs_%s", NULL, "jd_bp_select_%s"};
 	size_t n = (size_t)w * h;
-	void *ptr;
 
 	memset(s, 0, sizeof(*s));
 	s->cu = cu;
@@ -164,11 +167,9 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
-	JD_TRY(jd_cuda_frame_take(cu, &s->frame, s->w, s->h));
+	JD_TRY(jd_cuda_frame_take(cu, &s->frame, s->w, s->h, in_bytes(p)));
 	for (int k = 0; k < 2; k++) {
 		JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_f[k]));
-		JD_TRY(jd_cuda_take_pinned(cu, 4 * n, &ptr));
-		s->h_f[k] = ptr;
 	}
 	/*
 	 * Messages from outside the image are 0 at every level and nothing ever writes their
@@ -191,32 +192,43 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 /*
  * Level-0 float images on the device: the 8-bit pair uploaded and converted there, or, with
  * smoothing, smoothed here by the reference's own code (bit for bit) and uploaded as floats.
+ * Either way s->d_in[] point at them for the data-cost kernel.
  */
 static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
 		  const struct jd_image *left, const struct jd_image *right)
 {
 	struct jd_cuda *cu = s->cu;
 	struct jd_cuda_frame *f = &s->frame;
-	const struct jd_image *im[2] = {left, right};
-	jd_cudeviceptr *u8[2] = {&f->d_left, &f->d_right};
 	int n = s->w * s->h;
 
+	if (in_bytes(p) != f->in_bytes) {
+		snprintf(cu->err, sizeof(cu->err),
+			 "bp: sigma %g needs the %s staging, boot took the other", (double)p->bp.sigma,
+			 in_bytes(p) == 4 ? "float" : "8-bit");
+		return -EINVAL;
+	}
 	if (p->bp.sigma <= 0.0f) {
 		JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
+		jd_cudeviceptr u8[2] = {jd_cuda_frame_in(f)->d_left, jd_cuda_frame_in(f)->d_right};
 		for (int k = 0; k < 2; k++) {
-			void *a[] = {u8[k], &n, &s->d_f[k]};
+			void *a[] = {&u8[k], &n, &s->d_f[k]};
 			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1,
 				      1, 256, 1, 0, a));
+			s->d_in[k] = s->d_f[k];
 		}
 		return 0;
 	}
-	for (int k = 0; k < 2; k++) {
-		/* h_out is free until the download: the smoothing's scratch */
-		jd_bp_prepare_image(im[k], p->bp.sigma, s->h_f[k], f->h_out);
-		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_f[k], s->h_f[k], 4 * (size_t)n,
-						      cu->stream[0])));
+	struct jd_cuda_slot *slot = jd_cuda_frame_stage(cu, f);
+	if (!slot) {
+		return -EBUSY;
 	}
-	return jd_cuda_mark(cu, 0);
+	/* the slot's map buffer is free until its download: the smoothing's scratch */
+	jd_bp_prepare_image(left, p->bp.sigma, slot->h_left, slot->h_out);
+	jd_bp_prepare_image(right, p->bp.sigma, slot->h_right, slot->h_out);
+	JD_TRY(jd_cuda_frame_send(cu, f));
+	s->d_in[0] = slot->d_left;
+	s->d_in[1] = slot->d_right;
+	return 0;
 }
 
 static int data_pyramid(struct jd_cuda_bp *s, const struct jd_match_params *p)
@@ -225,7 +237,7 @@ static int data_pyramid(struct jd_cuda_bp *s, const struct jd_match_params *p)
 	int nd = s->nd, md = p->min_disp;
 	float lambda = p->bp.lambda, data_k = p->bp.data_k;
 	struct jd_cuda_bp_level *l0 = &s->lv[0];
-	void *a0[] = {&s->d_f[0], &s->d_f[1], &l0->w, &nd, &l0->hp, &md, &lambda, &data_k, &l0->data};
+	void *a0[] = {&s->d_in[0], &s->d_in[1], &l0->w, &nd, &l0->hp, &md, &lambda, &data_k, &l0->data};
 
 	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_DATA0], (unsigned)((l0->hp + THREADS - 1) / THREADS),
 		      (unsigned)(2 * l0->h), (unsigned)((nd + DCHUNK - 1) / DCHUNK), THREADS, 1, 0, a0));
@@ -280,8 +292,8 @@ static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int 
 	return 0;
 }
 
-int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
-		   const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
+int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
+		      const struct jd_image *left, const struct jd_image *right)
 {
 	struct jd_cuda *cu = s->cu;
 	struct jd_cuda_bp_level *l0 = &s->lv[0];
@@ -296,5 +308,17 @@ int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
 		     &l0->w,	&l0->hp,     &nd,	  &md,	       &s->frame.d_out};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SELECT], (unsigned)((l0->hp + THREADS - 1) / THREADS),
 		      (unsigned)(2 * h), 1, THREADS, 1, 0, a));
-	return jd_cuda_frame_finish(cu, &s->frame, s->frame.d_out, out);
+	return jd_cuda_frame_finish(cu, &s->frame, s->frame.d_out);
+}
+
+int jd_cuda_bp_collect(struct jd_cuda_bp *s, struct jd_disp *out)
+{
+	return jd_cuda_frame_collect(s->cu, &s->frame, out);
+}
+
+int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
+		   const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
+{
+	JD_TRY(jd_cuda_bp_submit(s, p, left, right));
+	return jd_cuda_bp_collect(s, out);
 }

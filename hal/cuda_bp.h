@@ -38,12 +38,12 @@ struct jd_cuda_bp {
 	char iter_name[64];  /* which message kernel boot chose */
 	struct jd_cuda_bp_level lv[JD_BP_LEVELS_MAX];
 	struct jd_cuda_frame frame;
-	jd_cudeviceptr d_f[2]; /* level-0 inputs as float */
-	float *h_f[2];	       /* pinned, for smoothed inputs (sigma > 0) */
+	jd_cudeviceptr d_f[2];	/* level-0 inputs converted to float (sigma 0) */
+	jd_cudeviceptr d_in[2]; /* what the data costs read: d_f, or the smoothed slot */
 };
 
 size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h);
-size_t jd_cuda_bp_pinned_bytes(int w, int h);
+size_t jd_cuda_bp_pinned_bytes(const struct jd_match_params *p, int w, int h);
 
 /**
  * DRAM bytes a frame's kernels must move at least: every iteration reads the senders' data
@@ -58,7 +58,18 @@ double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h);
 int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_match_params *p,
 		    int w, int h);
 
-/** One frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
+/**
+ * Queue one frame (upload on stream 1, kernels and download on stream 0) and return without
+ * waiting; at most two frames in flight. Allocates nothing.
+ * @retval 0, -EIO (cu->err names the failed call), -EBUSY (two in flight already)
+ */
+int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
+		       const struct jd_image *left, const struct jd_image *right);
+
+/** Wait for the oldest frame in flight and write its map. @retval 0, -EIO, -ENOENT */
+int jd_cuda_bp_collect(struct jd_cuda_bp *s, struct jd_disp *out);
+
+/** Submit and collect one frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
 int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
 		   const struct jd_image *left, const struct jd_image *right, struct jd_disp *out);
 

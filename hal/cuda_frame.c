@@ -1,58 +1,110 @@
 #include "cuda_frame.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../algo/jd_status.h"
 
-size_t jd_cuda_frame_bytes(int w, int h)
+size_t jd_cuda_frame_bytes(int w, int h, int in_bytes)
 {
 	size_t n = (size_t)w * h;
 
-	return 2 * jd_cuda_round(n) + jd_cuda_round(sizeof(float) * n);
+	/* device: two slots of inputs and the map; pinned: two slots of inputs and maps */
+	return JD_CUDA_SLOTS * (2 * jd_cuda_round(n * in_bytes) + jd_cuda_round(sizeof(float) * n));
 }
 
-int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h)
+int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h, int in_bytes)
 {
-	size_t n = (size_t)w * h;
-	void *hl, *hr, *ho;
+	size_t n = (size_t)w * h, nin = n * in_bytes;
 
+	memset(f, 0, sizeof(*f));
 	f->w = w;
 	f->h = h;
-	JD_TRY(jd_cuda_take(cu, n, &f->d_left));
-	JD_TRY(jd_cuda_take(cu, n, &f->d_right));
+	f->in_bytes = in_bytes;
 	JD_TRY(jd_cuda_take(cu, sizeof(float) * n, &f->d_out));
-	JD_TRY(jd_cuda_take_pinned(cu, n, &hl));
-	JD_TRY(jd_cuda_take_pinned(cu, n, &hr));
-	JD_TRY(jd_cuda_take_pinned(cu, sizeof(float) * n, &ho));
-	f->h_left = hl;
-	f->h_right = hr;
-	f->h_out = ho;
+	for (int i = 0; i < JD_CUDA_SLOTS; i++) {
+		struct jd_cuda_slot *s = &f->slot[i];
+		void *ho;
+
+		JD_TRY(jd_cuda_take(cu, nin, &s->d_left));
+		JD_TRY(jd_cuda_take(cu, nin, &s->d_right));
+		JD_TRY(jd_cuda_take_pinned(cu, nin, &s->h_left));
+		JD_TRY(jd_cuda_take_pinned(cu, nin, &s->h_right));
+		JD_TRY(jd_cuda_take_pinned(cu, sizeof(float) * n, &ho));
+		s->h_out = ho;
+		JD_TRY(jd_cuda_take_event(cu, &s->ev_in));
+		JD_TRY(jd_cuda_take_event(cu, &s->ev_start));
+		JD_TRY(jd_cuda_take_event(cu, &s->ev_end));
+		JD_TRY(jd_cuda_take_event(cu, &s->ev_out));
+	}
 	return 0;
 }
 
-int jd_cuda_frame_upload(struct jd_cuda *cu, const struct jd_cuda_frame *f,
-			 const struct jd_image *left, const struct jd_image *right)
+struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
-	size_t n = (size_t)f->w * f->h;
-
-	jd_image_pack(left, f->h_left);
-	jd_image_pack(right, f->h_right);
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(f->d_left, f->h_left, n, cu->stream[0])));
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(f->d_right, f->h_right, n, cu->stream[0])));
-	return jd_cuda_mark(cu, 0);
+	if (f->inflight >= JD_CUDA_SLOTS) {
+		snprintf(cu->err, sizeof(cu->err),
+			 "frame submitted with %d already in flight: collect one first",
+			 f->inflight);
+		return NULL;
+	}
+	f->cur = (f->oldest + f->inflight) % JD_CUDA_SLOTS;
+	return &f->slot[f->cur];
 }
 
-int jd_cuda_frame_finish(struct jd_cuda *cu, const struct jd_cuda_frame *f, jd_cudeviceptr map,
-			 struct jd_disp *out)
+int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
+	struct jd_cuda_slot *s = &f->slot[f->cur];
+	size_t nin = (size_t)f->w * f->h * f->in_bytes;
+
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, nin, cu->stream[1])));
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, nin, cu->stream[1])));
+	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_in, cu->stream[1])));
+	JD_TRY(JD_CU(cu, cuStreamWaitEvent(cu->stream[0], s->ev_in, 0)));
+	return JD_CU(cu, cuEventRecord(s->ev_start, cu->stream[0]));
+}
+
+int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
+			 const struct jd_image *left, const struct jd_image *right)
+{
+	struct jd_cuda_slot *s = jd_cuda_frame_stage(cu, f);
+
+	if (!s) {
+		return -EBUSY;
+	}
+	jd_image_pack(left, s->h_left);
+	jd_image_pack(right, s->h_right);
+	return jd_cuda_frame_send(cu, f);
+}
+
+int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map)
+{
+	struct jd_cuda_slot *s = &f->slot[f->cur];
 	size_t n = (size_t)f->w * f->h;
 
-	JD_TRY(jd_cuda_mark(cu, 1));
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(f->h_out, map, sizeof(float) * n, cu->stream[0])));
-	JD_TRY(JD_CU(cu, cuStreamSynchronize(cu->stream[0])));
-	JD_TRY(jd_cuda_kernel_ms(cu));
+	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_end, cu->stream[0])));
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n, cu->stream[0])));
+	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_out, cu->stream[0])));
+	f->inflight++;
+	return 0;
+}
+
+int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_disp *out)
+{
+	struct jd_cuda_slot *s = &f->slot[f->oldest];
+
+	if (f->inflight == 0) {
+		snprintf(cu->err, sizeof(cu->err), "collect with no frame in flight");
+		return -ENOENT;
+	}
+	/* The slot is free again whatever happens below: a failed frame is not retried. */
+	f->oldest = (f->oldest + 1) % JD_CUDA_SLOTS;
+	f->inflight--;
+	JD_TRY(JD_CU(cu, cuEventSynchronize(s->ev_out)));
+	JD_TRY(JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, s->ev_start, s->ev_end)));
 	for (int y = 0; y < f->h; y++) {
-		memcpy(jd_disp_row(out, y), f->h_out + (size_t)y * f->w, sizeof(float) * f->w);
+		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * f->w, sizeof(float) * f->w);
 	}
 	return 0;
 }

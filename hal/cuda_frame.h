@@ -1,7 +1,11 @@
 /*
- * The staging every GPU matcher shares: the 8-bit pair packed into pinned memory and
- * uploaded, the finished float map downloaded and copied out, with the kernel clock (device
- * events) around what runs between. Carved at boot like the rest.
+ * The staging every GPU matcher shares, double-buffered so that frames pipeline: the pair is
+ * packed into one of two pinned slots and uploaded on stream 1 while stream 0 may still run
+ * the previous frame's kernels; stream 0 waits for that upload, runs this frame's kernels,
+ * downloads the map into the slot and records an event. Collect waits for the oldest frame
+ * in flight and copies its map out. At most two frames are in flight; the matchers' own
+ * buffers are used by one frame at a time because stream 0 runs kernels in order.
+ * Everything (buffers and events) is taken at boot.
  */
 #ifndef JD_HAL_CUDA_FRAME_H
 #define JD_HAL_CUDA_FRAME_H
@@ -9,28 +13,58 @@
 #include "../algo/jd_image.h"
 #include "cuda.h"
 
+#define JD_CUDA_SLOTS 2
+
+struct jd_cuda_slot {
+	jd_cudeviceptr d_left, d_right; /* w * h * in_bytes each */
+	void *h_left, *h_right;		/* pinned */
+	float *h_out;			/* pinned, w * h */
+	void *ev_in, *ev_start, *ev_end, *ev_out;
+};
+
 struct jd_cuda_frame {
-	int w, h;
-	jd_cudeviceptr d_left, d_right, d_out; /* d_out: w * h floats, the map kernels write */
-	uint8_t *h_left, *h_right;	       /* pinned staging */
-	float *h_out;
+	int w, h, in_bytes;   /* in_bytes: 1 (8-bit pair) or 4 (float pair) */
+	jd_cudeviceptr d_out; /* w * h floats, the map kernels write */
+	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
+	int cur;	 /* the slot the kernels being queued read */
+	int oldest, inflight;
 };
 
 /** Bytes jd_cuda_frame_take() carves, device and pinned alike. */
-size_t jd_cuda_frame_bytes(int w, int h);
+size_t jd_cuda_frame_bytes(int w, int h, int in_bytes);
 
-/** Take the buffers (boot only). @retval 0, -ENOMEM, -EPERM (sealed) */
-int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h);
-
-/** Pack and upload the pair on stream 0, then start the kernel clock. @retval 0 or -EIO */
-int jd_cuda_frame_upload(struct jd_cuda *cu, const struct jd_cuda_frame *f,
-			 const struct jd_image *left, const struct jd_image *right);
+/** Take buffers and events (boot only). @retval 0, -ENOMEM, -EPERM (sealed) */
+int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h, int in_bytes);
 
 /**
- * Stop the kernel clock, download map (w * h floats on the device), wait, record the kernel
- * time and copy the map into out. @retval 0 or -EIO
+ * The pinned slot the next frame goes into, for callers that fill it themselves (BP's
+ * smoothed float images); NULL with cu->err set when two frames are already in flight.
  */
-int jd_cuda_frame_finish(struct jd_cuda *cu, const struct jd_cuda_frame *f, jd_cudeviceptr map,
-			 struct jd_disp *out);
+struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_frame *f);
+
+/** Upload the staged slot (stream 1), make stream 0 wait for it, start the kernel clock. */
+int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f);
+
+/** Stage the 8-bit pair (packed, no row padding) and send it. @retval 0, -EIO or -EBUSY */
+int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
+			 const struct jd_image *left, const struct jd_image *right);
+
+/** The device copy of the frame being queued. */
+static inline const struct jd_cuda_slot *jd_cuda_frame_in(const struct jd_cuda_frame *f)
+{
+	return &f->slot[f->cur];
+}
+
+/**
+ * Stop the kernel clock and queue the download of map (w * h floats on the device) into the
+ * slot; returns without waiting. @retval 0 or -EIO
+ */
+int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
+
+/**
+ * Wait for the oldest frame in flight, record its kernel time in cu->last_kernel_ms and copy
+ * its map into out. @retval 0, -EIO, or -ENOENT (nothing in flight)
+ */
+int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_disp *out);
 
 #endif

@@ -37,6 +37,17 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 		     int w, int h);
 
 /**
+ * Queue one frame (upload on stream 1, kernels and download on stream 0) and return without
+ * waiting; at most two frames in flight. Allocates nothing.
+ * @retval 0, -EIO (cu->err names the failed call), -EBUSY (two in flight already)
+ */
+int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
+		       const struct jd_image *left, const struct jd_image *right);
+
+/** Wait for the oldest frame in flight and write its map. @retval 0, -EIO, -ENOENT */
+int jd_cuda_sad_collect(struct jd_cuda_sad *s, struct jd_disp *out);
+
+/**
  * One frame: upload, match, fill and median as jd_sad_ref() does, download. Allocates
  * nothing. @retval 0 or -EIO (cu->err names the failed call)
  */

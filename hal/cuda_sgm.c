@@ -13,13 +13,13 @@ size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 
 	size_t even = (size_t)(p->ndisp + 1) / 2 * 2; /* the sum volume's per-pixel stride */
 
-	return jd_cuda_frame_bytes(w, h) + 2 * jd_cuda_round(8 * n) +
+	return jd_cuda_frame_bytes(w, h, 1) + 2 * jd_cuda_round(8 * n) +
 	       jd_cuda_round(n * p->ndisp) + jd_cuda_round(2 * n * even) + jd_cuda_round(4 * n);
 }
 
 size_t jd_cuda_sgm_pinned_bytes(int w, int h)
 {
-	return jd_cuda_frame_bytes(w, h);
+	return jd_cuda_frame_bytes(w, h, 1);
 }
 
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
@@ -56,7 +56,7 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	for (int i = 0; i < JD_CUDA_SGM_NFN; i++) {
 		JD_TRY(jd_cuda_function(cu, names[i], &s->fn[i]));
 	}
-	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h));
+	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
 	JD_TRY(jd_cuda_take(cu, n * p->ndisp, &s->d_cost));
@@ -72,8 +72,8 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 		     cuLaunchKernel(f, gx, gy, 1, block, 1, 1, smem, cu->stream[0], args, NULL));
 }
 
-int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
-		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
+int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
+		       const struct jd_image *left, const struct jd_image *right)
 {
 	struct jd_cuda *cu = s->cu;
 	struct jd_cuda_frame *f = &s->frame;
@@ -83,16 +83,18 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	size_t n = (size_t)w * h;
 	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS);		   /* a thread per pixel */
 	unsigned gw = (unsigned)((w + THREADS / 32 - 1) / (THREADS / 32)); /* a warp per pixel */
-	jd_cudeviceptr result;
+	jd_cudeviceptr result, dl, dr;
 
 	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
+	dl = jd_cuda_frame_in(f)->d_left;
+	dr = jd_cuda_frame_in(f)->d_right;
 	if (census) {
-		void *al[] = {&f->d_left, &w, &h, &stride, &s->d_cl};
-		void *ar[] = {&f->d_right, &w, &h, &stride, &s->d_cr};
+		void *al[] = {&dl, &w, &h, &stride, &s->d_cl};
+		void *ar[] = {&dr, &w, &h, &stride, &s->d_cr};
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, al));
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, ar));
 	}
-	void *ac[] = {&f->d_left, &f->d_right, &stride, &s->d_cl, &s->d_cr,  &w,
+	void *ac[] = {&dl, &dr, &stride, &s->d_cl, &s->d_cr,  &w,
 		      &h,	  &nd,	       &md,	&census,  &s->d_cost};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_COST], (unsigned)(((size_t)w * nd + 255) / 256),
 		      (unsigned)h, 256, 0, ac));
@@ -102,7 +104,7 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
 		int lines = w + h - 1; /* the most any direction has: the diagonals */
 		unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
-		void *ap[] = {&s->d_cost, &f->d_left, &stride, &w,  &h,	    &nd,
+		void *ap[] = {&s->d_cost, &dl, &stride, &w,  &h,	    &nd,
 			      &sstride,	  &paths,     &p1,     &p2, &adapt, &s->d_sum};
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_PATH], (unsigned)((lines + WARPS - 1) / WARPS),
 			      (unsigned)paths, 32 * WARPS, smem, ap));
@@ -118,5 +120,17 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	/* The rest of jd_sgm_ref(): fill, median (into the right view's map, free by now). */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, f->d_out, s->d_disp_r, w, h, g->fill, g->median,
 				&result));
-	return jd_cuda_frame_finish(cu, f, result, out);
+	return jd_cuda_frame_finish(cu, f, result);
+}
+
+int jd_cuda_sgm_collect(struct jd_cuda_sgm *s, struct jd_disp *out)
+{
+	return jd_cuda_frame_collect(s->cu, &s->frame, out);
+}
+
+int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
+		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
+{
+	JD_TRY(jd_cuda_sgm_submit(s, p, left, right));
+	return jd_cuda_sgm_collect(s, out);
 }

@@ -40,7 +40,18 @@ double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h);
 int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,
 		     int w, int h);
 
-/** One frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
+/**
+ * Queue one frame (upload on stream 1, kernels and download on stream 0) and return without
+ * waiting; at most two frames in flight. Allocates nothing.
+ * @retval 0, -EIO (cu->err names the failed call), -EBUSY (two in flight already)
+ */
+int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
+		       const struct jd_image *left, const struct jd_image *right);
+
+/** Wait for the oldest frame in flight and write its map. @retval 0, -EIO, -ENOENT */
+int jd_cuda_sgm_collect(struct jd_cuda_sgm *s, struct jd_disp *out);
+
+/** Submit and collect one frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
 int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out);
 

@@ -186,6 +186,13 @@ DECL(int, cuEventElapsedTime_v2, (float *ms, void *a, void *b))
 	*ms = 0.0f;
 	return 0;
 }
+DECL(int, cuStreamWaitEvent, (void *s, void *e, unsigned f))
+{
+	UNUSED(s);
+	UNUSED(e);
+	UNUSED(f);
+	return 0;
+}
 DECL(int, cuGetErrorName, (int r, const char **s))
 {
 	UNUSED(r);

@@ -35,7 +35,7 @@ int main(void)
 			      jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_sad_device_bytes(w, h) +
 				  jd_cuda_bp_device_bytes(&pb, w, h),
 			      jd_cuda_sgm_pinned_bytes(w, h) + jd_cuda_sad_pinned_bytes(w, h) +
-				  jd_cuda_bp_pinned_bytes(w, h)) == 0,
+				  jd_cuda_bp_pinned_bytes(&pb, w, h)) == 0,
 		 "init with the stand-in driver: %s", cu.err);
 	/* Every entry point of the table is there. */
 	void *const *fn = (void *const *)&cu.api;
@@ -63,6 +63,24 @@ int main(void)
 	JD_CHECK(jd_cuda_sgm_run(&sgm, &p, &l, &r, &out) == 0, "sgm 4-path AD frame: %s",
 		 cu.err);
 	JD_CHECK(jd_cuda_bp_run(&bp, &pb, &l, &r, &out) == 0, "bp frame: %s", cu.err);
+	/* The pipeline: two frames in flight, a third refused, collected oldest first. */
+	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == 0, "first in flight: %s", cu.err);
+	int first = bp.frame.cur;
+	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == 0, "second in flight: %s", cu.err);
+	JD_CHECK(bp.frame.cur == !first, "second frame in slot %d, not %d", !first, bp.frame.cur);
+	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == -EBUSY && strstr(cu.err, "in flight"),
+		 "a third refused: %s", cu.err);
+	JD_CHECK(jd_cuda_bp_collect(&bp, &out) == 0 && bp.frame.oldest == !first,
+		 "collect the first");
+	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == 0 && bp.frame.cur == first,
+		 "the freed slot is reused: %s", cu.err);
+	JD_CHECK(jd_cuda_bp_collect(&bp, &out) == 0 && jd_cuda_bp_collect(&bp, &out) == 0,
+		 "collect the other two: %s", cu.err);
+	JD_CHECK(jd_cuda_bp_collect(&bp, &out) == -ENOENT, "nothing left to collect");
+	pb.bp.sigma = 0.7f; /* smoothed inputs cross as floats: slots booked for 8-bit refuse */
+	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == -EINVAL && strstr(cu.err, "sigma"),
+		 "sigma changed after boot: %s", cu.err);
+	pb.bp.sigma = 0.0f;
 	JD_CHECK(gpu_alloc_calls == 0, "%lu allocations in frames", gpu_alloc_calls);
 	gpu_restore_allocations(&cu);
 	jd_cuda_deinit(&cu);

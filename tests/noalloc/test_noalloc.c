@@ -78,12 +78,15 @@ int main(void)
 			/* Boot may allocate (threads, stdio); from here on nothing may. */
 			before = allocations;
 			for (int i = 0; i < 12; i++) {
-				JD_CHECK(jd_daemon_step(&d, &st) == 0, "frame %d", i);
+				/* on the CPU the pipeline is one deep: every step finishes a frame */
+				JD_CHECK(jd_daemon_step(&d, &st) == 1, "frame %d", i);
+				JD_CHECK(st.frame == i, "frame %d came out as %d", i, st.frame);
 			}
 			JD_CHECK(allocations == before, "%s%s: %ld allocation(s) in 12 frames",
 				 jd_algo_name(algos[a]), fp16 ? " fp16" : "",
 				 allocations - before);
 			JD_CHECK(st.bad1 < 20.0, "the frames were real work: bad1 %.1f%%", st.bad1);
+			JD_CHECK(jd_daemon_drain(&d, &st) == 0, "nothing left in flight");
 			/* The sealed arena refuses any late request. */
 			void *late;
 			JD_CHECK(jd_arena_take(&d.boot.arena, 16, "late", &late) == -EPERM,

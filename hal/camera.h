@@ -1,0 +1,128 @@
+/*
+ * A camera: a const table of operations (the driver) and the state it works on. Drivers are
+ * chosen at run time: v4l2 (hal/camera_v4l2.c), synth (hal/camera_synth.c, the embedded
+ * default) and files (hal/camera_files.c). Callers go through the jd_cam_* wrappers, which
+ * answer -ENOSYS for an operation a driver lacks.
+ *
+ * Life cycle: open -> configure -> start -> (dequeue -> ... -> requeue)* -> stop -> close.
+ * A dequeued frame borrows the driver's buffer: it stays valid, and the driver does not
+ * refill it, until the caller requeues it.
+ * Memory: a driver's buffers are taken at boot (jd_cam_*_mem_required, then the arena); no
+ * operation after start allocates.
+ */
+#ifndef JD_HAL_CAMERA_H
+#define JD_HAL_CAMERA_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum jd_pixfmt { JD_PIX_GREY, JD_PIX_YUYV, JD_PIX_UYVY, JD_PIX_MJPEG, JD_PIX_COUNT };
+
+/** "GREY", "YUYV", "UYVY", "MJPG" (V4L2's fourcc spellings). */
+const char *jd_pixfmt_name(enum jd_pixfmt f);
+/** Parse a name as jd_pixfmt_name() spells it (also "MJPEG"). @retval 0 or -EINVAL */
+int jd_pixfmt_parse(const char *s, enum jd_pixfmt *out);
+/** Bytes a frame of this format takes at most (MJPEG: the raw YUYV size, a safe bound). */
+size_t jd_pixfmt_frame_bytes(enum jd_pixfmt f, int w, int h);
+
+struct jd_cam_config {
+	int width, height;
+	double fps;	    /* wanted rate; 0: as fast as the source gives */
+	enum jd_pixfmt fmt; /* wanted format */
+	int buffers;	    /* driver buffers (v4l2 mmap count) */
+	int timeout_ms;	    /* dequeue waits this long before reporting a timeout */
+};
+
+struct jd_cam_frame {
+	const uint8_t *data;
+	size_t bytes; /* bytes used (MJPEG: the compressed size) */
+	int width, height, stride;
+	enum jd_pixfmt fmt;
+	uint64_t ts_ns; /* CLOCK_MONOTONIC, start of exposure where the driver offers it */
+	uint32_t seq;	/* the driver's frame sequence number */
+	int index;	/* the driver's buffer, for requeue */
+};
+
+enum jd_cam_severity {
+	JD_CAM_OK,
+	JD_CAM_WARN,  /* this frame is lost (bad data, driver error flag); the stream goes on */
+	JD_CAM_FATAL, /* the stream is gone (unplugged, I/O error, timeout): stop, close, reopen */
+};
+
+struct jd_cam_stats {
+	unsigned long frames;	    /* handed to the caller */
+	unsigned long drop_flagged; /* V4L2_BUF_FLAG_ERROR or short bytesused */
+	unsigned long drop_corrupt; /* undecodable data (JPEG) */
+	unsigned long timeouts;
+	unsigned long reopens; /* successful recoveries */
+	double fps;	       /* measured: frames over the last full second */
+	uint64_t fps_t0;       /* internal: start of the current second */
+	unsigned long fps_n;   /* internal: frames in it */
+};
+
+struct jd_camera;
+
+struct jd_camera_ops {
+	const char *name;
+	int (*open)(struct jd_camera *c);
+	/* Ask for want, read back what the driver grants into c->cfg (and say so in c->err). */
+	int (*configure)(struct jd_camera *c, const struct jd_cam_config *want);
+	int (*start)(struct jd_camera *c);
+	/* @retval 0, -EAGAIN (timeout, nothing lost), -EIO/-ENODEV (fatal), -EBADMSG (dropped) */
+	int (*dequeue)(struct jd_camera *c, struct jd_cam_frame *f);
+	int (*requeue)(struct jd_camera *c, const struct jd_cam_frame *f);
+	int (*stop)(struct jd_camera *c);
+	void (*close)(struct jd_camera *c);
+};
+
+struct jd_camera {
+	const struct jd_camera_ops *ops;
+	char label[16];	    /* "left", "right" */
+	char device[256];   /* what the driver opens: /dev/video0, a directory, "synth" */
+	void *priv;	    /* the driver's state, carved at boot */
+	struct jd_cam_config cfg; /* what the driver granted */
+	struct jd_cam_stats stats;
+	enum jd_cam_severity severity; /* of the last error */
+	char err[256];		       /* the last error, naming the device */
+};
+
+/* Set c->err and c->severity; returns rc so drivers can `return jd_cam_fail(...)`. */
+int jd_cam_fail(struct jd_camera *c, enum jd_cam_severity sev, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Count a frame handed out and update the measured rate (drivers call it in dequeue). */
+void jd_cam_count_frame(struct jd_camera *c, uint64_t ts_ns);
+
+static inline int jd_cam_open(struct jd_camera *c)
+{
+	return c->ops && c->ops->open ? c->ops->open(c) : -ENOSYS;
+}
+static inline int jd_cam_configure(struct jd_camera *c, const struct jd_cam_config *want)
+{
+	return c->ops && c->ops->configure ? c->ops->configure(c, want) : -ENOSYS;
+}
+static inline int jd_cam_start(struct jd_camera *c)
+{
+	return c->ops && c->ops->start ? c->ops->start(c) : -ENOSYS;
+}
+static inline int jd_cam_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
+{
+	return c->ops && c->ops->dequeue ? c->ops->dequeue(c, f) : -ENOSYS;
+}
+static inline int jd_cam_requeue(struct jd_camera *c, const struct jd_cam_frame *f)
+{
+	return c->ops && c->ops->requeue ? c->ops->requeue(c, f) : -ENOSYS;
+}
+static inline int jd_cam_stop(struct jd_camera *c)
+{
+	return c->ops && c->ops->stop ? c->ops->stop(c) : -ENOSYS;
+}
+static inline void jd_cam_close(struct jd_camera *c)
+{
+	if (c->ops && c->ops->close) {
+		c->ops->close(c);
+	}
+}
+
+#endif

@@ -1,0 +1,194 @@
+#include "camera_synth.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../algo/synth.h"
+#include "clock.h"
+
+struct rig {
+	int w, h, ndisp;
+	uint64_t period_ns, t0;
+	int rendered;		/* the newest frame in the sets, -1 none */
+	int next[2];		/* the frame each side hands out next */
+	int borrowed[2][2];	/* [set][side] */
+	uint64_t ts[2];		/* per set */
+	uint8_t *view[2][2];	/* [set][side] */
+	float *gt[2];		/* per set */
+	int running;
+};
+
+static size_t rig_bytes(void)
+{
+	return (sizeof(struct rig) + 63) / 64 * 64;
+}
+
+size_t jd_cam_synth_mem_required(int w, int h)
+{
+	size_t n = (size_t)w * h;
+
+	return rig_bytes() + 2 * (2 * ((n + 63) / 64 * 64) + sizeof(float) * n);
+}
+
+int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, int h, int ndisp,
+		      double fps)
+{
+	size_t n = (size_t)w * h, n8 = (n + 63) / 64 * 64;
+	unsigned char *p = mem;
+	struct rig *r = mem;
+
+	if (bytes < jd_cam_synth_mem_required(w, h)) {
+		return -ENOMEM;
+	}
+	memset(r, 0, sizeof(*r));
+	r->w = w;
+	r->h = h;
+	r->ndisp = ndisp;
+	r->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
+	r->rendered = -1;
+	p += rig_bytes();
+	for (int s = 0; s < 2; s++) {
+		r->view[s][0] = p;
+		r->view[s][1] = p + n8;
+		r->gt[s] = (float *)(p + 2 * n8);
+		p += 2 * n8 + sizeof(float) * n;
+	}
+	for (int i = 0; i < 2; i++) {
+		memset(&cam[i], 0, sizeof(cam[i]));
+		cam[i].ops = &jd_camera_synth_ops;
+		snprintf(cam[i].label, sizeof(cam[i].label), "%s", i ? "right" : "left");
+		snprintf(cam[i].device, sizeof(cam[i].device), "synth");
+		cam[i].priv = r;
+		cam[i].cfg = (struct jd_cam_config){w, h, fps, JD_PIX_GREY, 2, 1000};
+	}
+	return 0;
+}
+
+static int side_of(const struct jd_camera *c)
+{
+	return strcmp(c->label, "right") == 0;
+}
+
+static int synth_open(struct jd_camera *c)
+{
+	(void)c;
+	return 0;
+}
+
+/* The scene is rendered at the boot size in GREY: any other request is granted that. */
+static int synth_configure(struct jd_camera *c, const struct jd_cam_config *want)
+{
+	struct rig *r = c->priv;
+
+	c->cfg.fps = r->period_ns ? 1e9 / (double)r->period_ns : 0;
+	c->cfg.buffers = 2;
+	c->cfg.timeout_ms = want->timeout_ms;
+	if (want->width != r->w || want->height != r->h || want->fmt != JD_PIX_GREY) {
+		jd_cam_fail(c, JD_CAM_OK, 0, "asked %dx%d %s, gives %dx%d GREY", want->width,
+			    want->height, jd_pixfmt_name(want->fmt), r->w, r->h);
+	}
+	return 0;
+}
+
+static int synth_start(struct jd_camera *c)
+{
+	struct rig *r = c->priv;
+
+	if (!r->running) {
+		r->running = 1;
+		r->t0 = jd_clock_ns();
+	}
+	return 0;
+}
+
+static void sleep_until(uint64_t t_ns)
+{
+	struct timespec ts = {(time_t)(t_ns / 1000000000ull), (long)(t_ns % 1000000000ull)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+	}
+}
+
+static int render(struct jd_camera *c, struct rig *r, int k)
+{
+	int set = k & 1;
+
+	if (r->borrowed[set][0] || r->borrowed[set][1]) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EBUSY,
+				   "frame %d: its buffer set still holds frame %d (requeue it first)",
+				   k, k - 2);
+	}
+	struct jd_image left = {r->view[set][0], r->w, r->h, r->w};
+	struct jd_image right = {r->view[set][1], r->w, r->h, r->w};
+	struct jd_disp gt = {r->gt[set], r->w, r->h, r->w};
+	if (r->period_ns) {
+		r->ts[set] = r->t0 + (uint64_t)k * r->period_ns;
+		sleep_until(r->ts[set]);
+	} else {
+		r->ts[set] = jd_clock_ns();
+	}
+	jd_synth_render(k, r->ndisp, &left, &right, &gt);
+	r->rendered = k;
+	return 0;
+}
+
+static int synth_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
+{
+	struct rig *r = c->priv;
+	int side = side_of(c), k = r->next[side];
+
+	if (!r->running) {
+		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL, "dequeue before start");
+	}
+	if (k < r->rendered - 1) {
+		k = r->rendered - 1; /* this side fell two frames behind: skip to the oldest kept */
+	}
+	if (k > r->rendered) {
+		int rc = render(c, r, k);
+		if (rc) {
+			return rc;
+		}
+	}
+	int set = k & 1;
+	r->borrowed[set][side] = 1;
+	r->next[side] = k + 1;
+	*f = (struct jd_cam_frame){r->view[set][side], (size_t)r->w * r->h, r->w, r->h, r->w,
+				   JD_PIX_GREY, r->ts[set], (uint32_t)k, set};
+	jd_cam_count_frame(c, f->ts_ns);
+	return 0;
+}
+
+static int synth_requeue(struct jd_camera *c, const struct jd_cam_frame *f)
+{
+	struct rig *r = c->priv;
+
+	if (f->index < 0 || f->index > 1) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EINVAL, "requeue of buffer %d", f->index);
+	}
+	r->borrowed[f->index][side_of(c)] = 0;
+	return 0;
+}
+
+static int synth_stop(struct jd_camera *c)
+{
+	((struct rig *)c->priv)->running = 0;
+	return 0;
+}
+
+struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f)
+{
+	const struct rig *r = c->priv;
+
+	return (struct jd_disp){r->gt[f->index & 1], r->w, r->h, r->w};
+}
+
+const struct jd_camera_ops jd_camera_synth_ops = {
+    .name = "synth",
+    .open = synth_open,
+    .configure = synth_configure,
+    .start = synth_start,
+    .dequeue = synth_dequeue,
+    .requeue = synth_requeue,
+    .stop = synth_stop,
+};

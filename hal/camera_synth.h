@@ -1,0 +1,30 @@
+/*
+ * The synthetic stereo camera: algo/synth.c's tabletop scene (a tilted textured table, boxes
+ * standing on it, drifting slowly) rendered already rectified, GREY, with its true disparity.
+ * The embedded default: `jetdepth run` works on any machine, and tests know the answer.
+ * Two jd_camera (left, right) share one rig; the left's dequeue renders the next frame into
+ * one of two buffer sets, so a frame stays valid until both sides requeue it. Deterministic:
+ * frame k is the same image on every run.
+ */
+#ifndef JD_HAL_CAMERA_SYNTH_H
+#define JD_HAL_CAMERA_SYNTH_H
+
+#include "../algo/jd_image.h"
+#include "camera.h"
+
+extern const struct jd_camera_ops jd_camera_synth_ops;
+
+/** Bytes jd_cam_synth_init() needs (rig state and two buffer sets). */
+size_t jd_cam_synth_mem_required(int w, int h);
+
+/**
+ * Set up cam[0] (left) and cam[1] (right) on one rig in mem (boot). fps 0 renders as fast as
+ * asked; otherwise dequeue waits for the frame's time. @retval 0 or -ENOMEM (mem too small)
+ */
+int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, int h, int ndisp,
+		      double fps);
+
+/** The true left-view disparity of a dequeued frame (valid until it is requeued). */
+struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f);
+
+#endif

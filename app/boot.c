@@ -8,7 +8,7 @@
 #include "../algo/matcher.h"
 #include "cli.h"
 
-enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_COUNT };
+enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_COUNT };
 
 /*
  * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
@@ -75,7 +75,7 @@ static int select_kernels(struct jd_boot *b, enum jd_backend want, const struct 
 }
 
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, const struct jd_board *board, FILE *log)
+		 int gt_maps, size_t camera_bytes, const struct jd_board *board, FILE *log)
 {
 	size_t npix = (size_t)w * h;
 	void *r[R_COUNT] = {0};
@@ -95,10 +95,12 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	jd_budget_add(&b->budget, "frame.right", npix);
 	jd_budget_add(&b->budget, "disparity", sizeof(float) * npix);
 	jd_budget_add(&b->budget, tag, b->ws_bytes);
-	for (int i = 0; i < gt_maps && i < 2; i++) {
+	for (int i = 0; i < 2; i++) {
+		/* always two items, so that the camera's is R_CAMERA (an empty one takes nothing) */
 		jd_budget_add(&b->budget, i ? "ground-truth.1" : "ground-truth.0",
-			      sizeof(float) * npix);
+			      i < gt_maps ? sizeof(float) * npix : 0);
 	}
+	jd_budget_add(&b->budget, "camera", camera_bytes);
 	if (log) {
 		jd_budget_print(&b->budget, log);
 	}
@@ -158,6 +160,8 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		b->gt[i] = (struct jd_disp){i < gt_maps ? r[R_GT0 + i] : NULL, w, h, w};
 	}
 	b->ws = r[R_WS];
+	b->camera_mem = camera_bytes ? r[R_CAMERA] : NULL;
+	b->camera_bytes = camera_bytes;
 	rc = jd_workers_init(&b->workers, threads);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: cannot start %d worker threads\n", threads);

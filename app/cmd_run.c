@@ -1,7 +1,9 @@
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../algo/jd_status.h"
 #include "../hal/clock.h"
@@ -10,7 +12,7 @@
 #include "commands.h"
 #include "daemon.h"
 
-enum { OPT_SIZE = OPT_CMD_BASE, OPT_FRAMES, OPT_BOARD, OPT_HELP };
+enum { OPT_SIZE = OPT_CMD_BASE, OPT_FRAMES, OPT_BOARD, OPT_CAMERA, OPT_FPS, OPT_LOOP, OPT_HELP };
 
 static volatile sig_atomic_t stop_requested;
 
@@ -23,13 +25,17 @@ static void on_signal(int sig)
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: jetdepth run [--frames N] [--size WxH] [options]\n\n"
-		"Boot (budget, pools, threads), then run the frame loop until N frames or "
-		"SIGINT/SIGTERM.\n"
-		"The camera is the built-in synthetic scene (a tilted table with boxes); each "
-		"frame is\nchecked against its true disparity.\n\n"
+		"usage: jetdepth run [--frames N] [--size WxH] [--camera SPEC] [options]\n\n"
+		"Boot (budget, pools, threads, cameras), then run the frame loop until N frames "
+		"or\nSIGINT/SIGTERM. The default camera is the built-in synthetic scene (a tilted "
+		"table\nwith boxes), whose frames are checked against their true disparity.\n\n"
 		"  --frames N     stop after N frames (default 0 = run until signalled)\n"
 		"  --size WxH     frame size (default 450x375)\n"
+		"  --camera SPEC  synth (default) | files:DIR (DIR/left and DIR/right hold\n"
+		"                 same-named .pgm/.png/.jpg images, replayed in name order)\n"
+		"  --fps F        camera rate; the synthetic and files cameras pace to it\n"
+		"                 (default 0: as fast as the matcher goes)\n"
+		"  --loop         files camera: start again after the last pair\n"
 		"  --board FILE   board file (boards/): checks the device tree, applies its\n"
 		"                 defaults (options given here still win) and memory ceiling\n\n%s",
 		jd_cli_matcher_help);
@@ -42,15 +48,19 @@ int jd_cmd_run(int argc, char **argv)
 	static const struct option cmd_opts[] = {{"size", required_argument, NULL, OPT_SIZE},
 						 {"frames", required_argument, NULL, OPT_FRAMES},
 						 {"board", required_argument, NULL, OPT_BOARD},
+						 {"camera", required_argument, NULL, OPT_CAMERA},
+						 {"fps", required_argument, NULL, OPT_FPS},
+						 {"loop", no_argument, NULL, OPT_LOOP},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	int w = 450, h = 375, frames = 0, threads = jd_workers_cpu_count(), opt, rc;
-	struct jd_daemon d;
+	static struct jd_daemon d; /* large (camera state): not on the stack */
 	struct jd_board board;
+	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH};
 	uint64_t total_ns = 0;
-	int done = 0;
+	int done = 0, no_pair = 0, ended = 0, outages = 0;
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
 	jd_params_default(&p, JD_ALGO_SGM, 64);
@@ -101,6 +111,22 @@ int jd_cmd_run(int argc, char **argv)
 			}
 		} else if (opt == OPT_BOARD) {
 			continue; /* loaded above */
+		} else if (opt == OPT_CAMERA) {
+			char err[400];
+			if (jd_capture_parse(optarg, &cam, err, sizeof(err))) {
+				fprintf(stderr, "jetdepth: %s\n", err);
+				return JD_EXIT_USAGE;
+			}
+		} else if (opt == OPT_FPS) {
+			char *end;
+			cam.cam.fps = strtod(optarg, &end);
+			if (*end || end == optarg || !(cam.cam.fps >= 0.0 && cam.cam.fps <= 1000.0)) {
+				fprintf(stderr, "jetdepth: --fps %s: must be a number from 0 to 1000\n",
+					optarg);
+				return JD_EXIT_USAGE;
+			}
+		} else if (opt == OPT_LOOP) {
+			cam.loop = 1;
 		} else if (opt == OPT_HELP || opt == 'h') {
 			help(stdout);
 			return JD_EXIT_OK;
@@ -116,10 +142,11 @@ int jd_cmd_run(int argc, char **argv)
 	if ((rc = jd_cli_validate(&p, w, h))) {
 		return rc;
 	}
-	printf("jetdepth run: board %s, synthetic camera %dx%d, %s, ndisp %d, %d thread(s)\n",
-	       board_path ? board.name : "(built-in defaults)", w, h, jd_algo_name(p.algo), p.ndisp,
-	       threads);
-	if (jd_daemon_init(&d, &p, w, h, threads, board_path ? &board : NULL, stdout)) {
+	printf("jetdepth run: board %s, %s camera %dx%d, %s, ndisp %d, %d thread(s)\n",
+	       board_path ? board.name : "(built-in defaults)",
+	       cam.kind == JD_CAPTURE_SYNTH ? "synthetic" : cam.kind == JD_CAPTURE_FILES ? "files" : "v4l2",
+	       w, h, jd_algo_name(p.algo), p.ndisp, threads);
+	if (jd_daemon_init(&d, &p, w, h, threads, &cam, board_path ? &board : NULL, stdout)) {
 		return JD_EXIT_RUNTIME;
 	}
 	signal(SIGINT, on_signal);
@@ -129,13 +156,36 @@ int jd_cmd_run(int argc, char **argv)
 	/* Submit until N frames are in, then drain what is still in flight (the GPU's). */
 	for (;;) {
 		struct jd_frame_stats st;
-		int feeding = !stop_requested && (frames == 0 || d.frame < frames);
+		int feeding = !stop_requested && !ended && (frames == 0 || d.frame < frames);
 
 		if (!feeding && d.inflight == 0) {
 			break;
 		}
 		int mrc = feeding ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
 
+		if (mrc == -ENODATA) {
+			ended = 1; /* the files camera played everything: finish what is in flight */
+			continue;
+		}
+		if (mrc < 0 && d.camera_failed && mrc != -EAGAIN) {
+			/* a camera is gone: reopen with backoff until it is back or we are stopped */
+			if (!outages++) {
+				fprintf(stderr, "jetdepth: camera lost: %s; reopening\n", d.cap.err);
+			}
+			for (int wait_ms = 100; !stop_requested && jd_capture_recover(&d.cap);) {
+				struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
+				nanosleep(&ts, NULL);
+				wait_ms = wait_ms < 2000 ? wait_ms * 2 : 2000;
+			}
+			continue;
+		}
+		if (mrc == -EAGAIN) {
+			/* no pair this time (bad frames, a timeout): said once, then counted */
+			if (!no_pair++) {
+				fprintf(stderr, "jetdepth: no frame pair: %s\n", d.cap.err);
+			}
+			continue;
+		}
 		if (mrc < 0) {
 			fprintf(stderr, "jetdepth: frame %d: match failed: %s\n", d.frame,
 				jd_strerror(mrc));
@@ -147,14 +197,28 @@ int jd_cmd_run(int argc, char **argv)
 		}
 		total_ns += st.match_ns;
 		done++;
-		printf("frame %4d  %8.1f ms  bad>1px %5.2f%%  invalid %5.2f%%\n", st.frame,
-		       (double)st.match_ns / 1e6, st.bad1, st.invalid);
+		if (st.has_truth) {
+			printf("frame %4d  %8.1f ms  bad>1px %5.2f%%  invalid %5.2f%%\n", st.frame,
+			       (double)st.match_ns / 1e6, st.bad1, st.invalid);
+		} else {
+			printf("frame %4d  %8.1f ms\n", st.frame, (double)st.match_ns / 1e6);
+		}
 	}
 	if (done) {
 		double wall = (double)(jd_clock_ns() - t_start);
 
 		printf("%d frame(s), mean latency %.1f ms, %.1f fps\n", done,
 		       (double)total_ns / 1e6 / done, 1e9 * done / wall);
+	}
+	if (d.cap.drop_corrupt || d.cap.drop_short || no_pair || d.cap.pair.drops[0] ||
+	    d.cap.pair.drops[1]) {
+		printf("dropped: %lu corrupt, %lu short or flagged, %lu+%lu unpaired (left+right); "
+		       "%d time(s) without a pair\n",
+		       d.cap.drop_corrupt, d.cap.drop_short, d.cap.pair.drops[0], d.cap.pair.drops[1],
+		       no_pair);
+	}
+	if (outages) {
+		printf("camera outages: %d\n", outages);
 	}
 	jd_daemon_deinit(&d);
 	fflush(stdout);

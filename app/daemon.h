@@ -1,6 +1,6 @@
 /*
- * The frame loop: camera -> match -> report. Until the camera HAL lands the camera is the
- * synthetic scene, which also gives a true disparity to check every frame against.
+ * The frame loop: capture a pair (app/capture.h: synthetic, files or V4L2 cameras) -> match
+ * -> report. The synthetic camera also gives the true disparity, so those frames are checked.
  * With the GPU the loop is pipelined: frame k+1 is captured and uploaded while frame k's
  * kernels run (jd_boot_depth() frames in flight); on the CPU one frame at a time.
  */
@@ -12,31 +12,42 @@
 
 #include "../algo/jd_params.h"
 #include "boot.h"
+#include "capture.h"
 
 struct jd_daemon {
 	struct jd_boot boot;
+	struct jd_capture cap;
 	struct jd_match_params p;
-	int frame;	       /* the next frame to capture */
-	int inflight;	       /* submitted, not yet collected */
-	uint64_t t_submit[2];  /* by frame parity: when it was submitted */
+	int frame;	      /* the next frame to submit */
+	int inflight;	      /* submitted, not yet collected */
+	uint64_t t_submit[2]; /* by frame parity: when it was submitted */
+	int truth[2];	      /* by frame parity: the ground truth map holds its truth */
+	int camera_failed;    /* the last step's error came from the cameras, not the matcher */
 };
 
 struct jd_frame_stats {
 	int frame;
 	uint64_t match_ns; /* submit to map in hand, queueing included */
-	double bad1;	   /* percent of pixels more than 1 px off the truth */
-	double invalid;	   /* percent without a disparity */
+	int has_truth;
+	double bad1;	/* percent of pixels more than 1 px off the truth */
+	double invalid; /* percent without a disparity */
 };
 
-/** Boot: budget, pools (sealed), workers. @retval 0 or a negative errno (reason printed). */
+/**
+ * Boot: budget (the cameras' memory included), pools (sealed), workers, cameras started.
+ * cam: NULL for the synthetic camera at w x h. @retval 0 or a negative errno (reason printed)
+ */
 int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
-		   const struct jd_board *board, FILE *log);
+		   const struct jd_capture_config *cam, const struct jd_board *board, FILE *log);
 
 /**
  * Capture and submit one frame, then collect the oldest when the pipeline is full.
  * Allocates nothing.
- * @retval 1 st describes a finished frame, 0 none finished yet (the pipeline is filling),
- *         or a negative errno from the matcher
+ * @retval 1 st describes a finished frame, 0 none finished yet (the pipeline is filling)
+ * @retval -EAGAIN no pair from the cameras this time (d->cap.err says why; try again)
+ * @retval -ENODEV, -EIO a camera is gone (jd_capture_recover())
+ * @retval -ENODATA the files camera has played everything
+ * @retval other negative errno: the matcher failed
  */
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st);
 

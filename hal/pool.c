@@ -46,6 +46,9 @@ void jd_budget_print(const struct jd_budget *b, FILE *f)
 {
 	fprintf(f, "memory budget:\n");
 	for (int i = 0; i < b->n; i++) {
+		if (b->items[i].bytes == 0) {
+			continue; /* an unused slot (boot books its items in a fixed order) */
+		}
 		fprintf(f, "  %-24s", b->items[i].tag);
 		print_bytes(f, b->items[i].bytes);
 		fputc('\n', f);

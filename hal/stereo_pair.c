@@ -34,6 +34,7 @@ int jd_pair_offer(struct jd_pairer *p, int side, const struct jd_cam_frame *f,
 	/* Apart by more than the tolerance: the older cannot pair any more; the newer waits. */
 	int older = a < b ? side : other;
 	*release = p->frame[older];
+	p->released = older;
 	p->held[older] = 0;
 	p->drops[older]++;
 	return JD_PAIR_RELEASE;

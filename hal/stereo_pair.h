@@ -15,6 +15,7 @@ struct jd_pairer {
 	int held[2];
 	struct jd_cam_frame frame[2];
 	unsigned long pairs, drops[2];
+	int released; /* the side of the last frame handed back by jd_pair_offer() */
 };
 
 enum { JD_PAIR_READY = 1, JD_PAIR_RELEASE = 2 };

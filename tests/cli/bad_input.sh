@@ -86,6 +86,12 @@ printf 'nvidia,p3768-0000+p3767-0000\0nvidia,p3767-0000\0nvidia,tegra234\0' >"$t
 JETDEPTH_DT_COMPATIBLE=$tmp/dt expect 1 "compatible nvidia,p3767-0005: not in" -- run --frames 1 --board "$(dirname "$0")/../../boards/orin-nano.board"
 expect 2 "--size 10: expected WIDTHxHEIGHT" -- run --size 10
 expect 1 "--board no-such-board: no such file" -- run --frames 1 --board no-such-board
+expect 2 "--camera 'usb': expected synth, files:DIR" -- run --frames 1 --camera usb
+expect 1 "$tmp/nocam/left: cannot open the directory" -- run --frames 1 --camera "files:$tmp/nocam"
+mkdir -p "$tmp/cam/left" "$tmp/cam/right"
+cp "$tmp/l.pgm" "$tmp/cam/left/0.pgm"; cp "$tmp/r.pgm" "$tmp/cam/right/1.pgm"
+expect 1 "pair 0: $tmp/cam/left/0.pgm has no $tmp/cam/right/0.pgm" -- run --frames 1 --camera "files:$tmp/cam"
+expect 2 "--fps fast: must be a number" -- run --frames 1 --fps fast
 
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"

@@ -30,6 +30,12 @@ for a in sgm bp sad; do
 done
 check "eval fails above the limit" bash -c "! '$bin' eval '$tmp/sad.pfm' '$tmp/truth' --max-bad 0"
 check "run 2 frames" bash -c "'$bin' run --frames 2 --size 160x120 --ndisp 32 | grep -q '2 frame(s)'"
+mkdir -p "$tmp/cam/left" "$tmp/cam/right"
+for k in 0 1 2; do
+	"$bin" synth "$tmp/cam/left/$k.pgm" "$tmp/cam/right/$k.pgm" --size 160x120 --ndisp 32 --frame $k >/dev/null
+done
+check "run replays a files camera to its end" bash -c "'$bin' run --size 160x120 --ndisp 32 --camera 'files:$tmp/cam' | grep -q '^3 frame(s)'"
+check "run --loop keeps replaying" bash -c "'$bin' run --frames 7 --size 160x120 --ndisp 32 --camera 'files:$tmp/cam' --loop | grep -q '^7 frame(s)'"
 check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
 boards=$(cd "$(dirname "$0")/../../boards" && pwd)
 check "every shipped board parses" "$bin" board check "$boards"/*.board

@@ -4,7 +4,11 @@
  * to glibc's implementation.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "synth.h"
 
 #include "daemon.h"
 #include "jd_test.h"
@@ -74,7 +78,7 @@ int main(void)
 
 			jd_params_default(&p, algos[a], 32);
 			p.bp.fp16 = fp16;
-			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL, NULL) == 0, "boot");
+			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL, NULL, NULL) == 0, "boot");
 			/* Boot may allocate (threads, stdio); from here on nothing may. */
 			before = allocations;
 			for (int i = 0; i < 12; i++) {
@@ -93,6 +97,48 @@ int main(void)
 				 "sealed");
 			jd_daemon_deinit(&d);
 		}
+	}
+	/*
+	 * The files camera (PGM): reading, parsing and pairing frames allocates nothing either
+	 * (open/read, no stdio). Its folder is written here, before boot.
+	 */
+	{
+		static uint8_t l[160 * 120], r[160 * 120];
+		char root[] = "/tmp/jd_noalloc_XXXXXX", path[128], head[32];
+		struct jd_capture_config cam = {.kind = JD_CAPTURE_FILES, .loop = 1};
+		struct jd_match_params p;
+		struct jd_daemon d;
+		struct jd_frame_stats st;
+
+		JD_CHECK(mkdtemp(root) != NULL, "mkdtemp");
+		int n = snprintf(head, sizeof(head), "P5\n160 120\n255\n");
+		for (int s = 0; s < 2; s++) {
+			snprintf(path, sizeof(path), "%s/%s", root, s ? "right" : "left");
+			mkdir(path, 0700);
+			for (int k = 0; k < 3; k++) {
+				struct jd_image li = {l, 160, 120, 160}, ri = {r, 160, 120, 160};
+				jd_synth_render(k, 32, &li, &ri, NULL);
+				snprintf(path, sizeof(path), "%s/%s/%d.pgm", root, s ? "right" : "left", k);
+				FILE *f = fopen(path, "wb");
+				JD_CHECK(f && fwrite(head, 1, (size_t)n, f) == (size_t)n &&
+					     fwrite(s ? r : l, 1, sizeof(l), f) == sizeof(l),
+					 "write %s", path);
+				fclose(f);
+			}
+		}
+		snprintf(cam.device[0], sizeof(cam.device[0]), "%s", root);
+		jd_params_default(&p, JD_ALGO_SAD, 32);
+		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &cam, NULL, NULL) == 0, "boot");
+		long before = allocations;
+		for (int i = 0; i < 12; i++) {
+			JD_CHECK(jd_daemon_step(&d, &st) == 1, "frame %d: %s", i, d.cap.err);
+		}
+		JD_CHECK(allocations == before, "files camera: %ld allocation(s) in 12 frames",
+			 allocations - before);
+		JD_CHECK(d.cap.pairs == 12 && !st.has_truth, "12 pairs, no truth: %lu", d.cap.pairs);
+		jd_daemon_deinit(&d);
+		snprintf(path, sizeof(path), "rm -rf %s", root);
+		JD_CHECK(system(path) == 0, "cleanup");
 	}
 	/* The counter works: an allocation is seen. */
 	long before = allocations;

@@ -47,6 +47,7 @@ static void test_pairing(void)
 	JD_CHECK(jd_pair_offer(&p, 0, &a, &rel) == 0, "left held");
 	JD_CHECK(jd_pair_offer(&p, 1, &b, &rel) == JD_PAIR_RELEASE && rel.index == 1,
 		 "20 ms + 1 ns: the older (left) released");
+	JD_CHECK(p.released == 0, "released from the left");
 	JD_CHECK(p.drops[0] == 1 && p.drops[1] == 0, "the drop counted on the left");
 	/* The right waits; the next left frame pairs with it. */
 	JD_CHECK(jd_pair_wants(&p) == 0, "left is wanted again");

@@ -1,0 +1,234 @@
+#include "capture.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../algo/convert.h"
+#include "../hal/camera_files.h"
+#include "../hal/camera_synth.h"
+
+int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err, size_t errlen)
+{
+	if (strcmp(spec, "synth") == 0) {
+		cfg->kind = JD_CAPTURE_SYNTH;
+		return 0;
+	}
+	if (strncmp(spec, "files:", 6) == 0 && spec[6]) {
+		cfg->kind = JD_CAPTURE_FILES;
+		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%s", spec + 6);
+		return 0;
+	}
+	const char *comma = strchr(spec, ',');
+	if (strncmp(spec, "v4l2:", 5) == 0 && comma && comma > spec + 5 && comma[1] &&
+	    (size_t)(comma - spec - 5) < sizeof(cfg->device[0])) {
+		cfg->kind = JD_CAPTURE_V4L2;
+		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%.*s", (int)(comma - spec - 5),
+			 spec + 5);
+		snprintf(cfg->device[1], sizeof(cfg->device[1]), "%s", comma + 1);
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "--camera '%s': expected synth, files:DIR or v4l2:/dev/videoL,/dev/videoR", spec);
+	return -EINVAL;
+}
+
+size_t jd_capture_mem_required(const struct jd_capture_config *cfg)
+{
+	int w = cfg->cam.width, h = cfg->cam.height;
+
+	switch (cfg->kind) {
+	case JD_CAPTURE_SYNTH:
+		return jd_cam_synth_mem_required(w, h);
+	case JD_CAPTURE_FILES:
+		return 2 * jd_cam_files_mem_required(w, h);
+	default:
+		return 0;
+	}
+}
+
+static int bring_up(struct jd_capture *c, FILE *log)
+{
+	for (int i = 0; i < 2; i++) {
+		struct jd_camera *cam = &c->cam[i];
+		int rc;
+
+		cam->err[0] = '\0';
+		if ((rc = jd_cam_open(cam)) || (rc = jd_cam_configure(cam, &c->cfg.cam)) ||
+		    (rc = jd_cam_start(cam))) {
+			snprintf(c->err, sizeof(c->err), "%s", cam->err);
+			return rc;
+		}
+		if (log && cam->err[0]) {
+			fprintf(log, "camera: %s\n", cam->err); /* what the driver granted instead */
+		}
+	}
+	return 0;
+}
+
+int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, void *mem,
+		    size_t bytes, FILE *log)
+{
+	const struct jd_cam_config *cc = &cfg->cam;
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	if (cfg->kind == JD_CAPTURE_SYNTH) {
+		rc = jd_cam_synth_init(c->cam, mem, bytes, cc->width, cc->height, cfg->ndisp,
+				       cc->fps);
+		if (rc) {
+			snprintf(c->err, sizeof(c->err), "synth camera: boot memory too small");
+		}
+	} else if (cfg->kind == JD_CAPTURE_FILES) {
+		rc = jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], cc->width, cc->height,
+				       cc->fps, cfg->loop, c->err, sizeof(c->err));
+	} else {
+		snprintf(c->err, sizeof(c->err), "v4l2 cameras: not built yet");
+		rc = -ENOSYS;
+	}
+	for (int i = 0; i < 2 && !rc; i++) {
+		if ((rc = jd_jpeg_init(&c->jpeg[i]))) {
+			snprintf(c->err, sizeof(c->err), "%s", c->jpeg[i].err);
+		}
+	}
+	jd_pair_init(&c->pair, cc->fps);
+	if (!rc) {
+		rc = bring_up(c, log);
+	}
+	if (rc) {
+		jd_capture_deinit(c);
+	}
+	return rc;
+}
+
+/* One view to luma in out; -EBADMSG for a frame that cannot be (counted by the caller). */
+static int to_gray(struct jd_capture *c, int side, const struct jd_cam_frame *f,
+		   struct jd_image *out)
+{
+	size_t need = jd_pixfmt_frame_bytes(f->fmt, out->width, out->height);
+
+	if (f->fmt == JD_PIX_MJPEG) {
+		int rc = jd_jpeg_decode_gray(&c->jpeg[side], f->data, f->bytes, out);
+		if (rc) {
+			snprintf(c->err, sizeof(c->err), "%s camera %s: frame %u: %s",
+				 c->cam[side].label, c->cam[side].device, f->seq, c->jpeg[side].err);
+			c->drop_corrupt++;
+			memcpy(c->last_drop, c->err, sizeof(c->last_drop));
+			return -EBADMSG;
+		}
+		return 0;
+	}
+	if (f->width != out->width || f->height != out->height || f->bytes < need) {
+		snprintf(c->err, sizeof(c->err),
+			 "%s camera %s: frame %u: %dx%d with %zu bytes, expected %dx%d (%zu bytes)",
+			 c->cam[side].label, c->cam[side].device, f->seq, f->width, f->height,
+			 f->bytes, out->width, out->height, need);
+		c->drop_short++;
+		memcpy(c->last_drop, c->err, sizeof(c->last_drop));
+		return -EBADMSG;
+	}
+	for (int y = 0; y < out->height; y++) {
+		const uint8_t *row = f->data + (size_t)y * f->stride;
+		uint8_t *o = out->data + (size_t)y * out->stride;
+
+		if (f->fmt == JD_PIX_GREY) {
+			memcpy(o, row, (size_t)out->width);
+		} else {
+			/* YUYV: luma at even bytes; UYVY: at odd ones, the same walk one byte on */
+			jd_gray_from_yuyv_ref(row + (f->fmt == JD_PIX_UYVY), out->width, o);
+		}
+	}
+	return 0;
+}
+
+/* Give a frame back to its camera; a failure there is the device's problem, reported next. */
+static void give_back(struct jd_capture *c, int side, const struct jd_cam_frame *f)
+{
+	(void)jd_cam_requeue(&c->cam[side], f);
+}
+
+int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
+		    struct jd_disp *gt, int *has_truth)
+{
+	/* Bounded: a stream of bad frames makes this return, not spin. */
+	for (int attempt = 0; attempt < 16; attempt++) {
+		int side = jd_pair_wants(&c->pair);
+		struct jd_camera *cam = &c->cam[side];
+		struct jd_cam_frame f, rel, fl, fr;
+		int rc = jd_cam_dequeue(cam, &f);
+
+		if (rc == -EBADMSG || rc == -EBUSY) {
+			snprintf(c->err, sizeof(c->err), "%s", cam->err);
+			if (rc == -EBADMSG) {
+				c->drop_short++;
+				memcpy(c->last_drop, c->err, sizeof(c->last_drop));
+			}
+			continue;
+		}
+		if (rc) {
+			snprintf(c->err, sizeof(c->err), "%s", cam->err);
+			if (rc == -EAGAIN) {
+				cam->stats.timeouts++;
+			}
+			return rc;
+		}
+		rc = jd_pair_offer(&c->pair, side, &f, &rel);
+		if (rc & JD_PAIR_RELEASE) {
+			give_back(c, c->pair.released, &rel);
+		}
+		if (!(rc & JD_PAIR_READY)) {
+			continue;
+		}
+		jd_pair_take(&c->pair, &fl, &fr);
+		int bad = to_gray(c, 0, &fl, left) || to_gray(c, 1, &fr, right);
+		*has_truth = 0;
+		if (!bad && c->cfg.kind == JD_CAPTURE_SYNTH && gt && gt->data) {
+			struct jd_disp t = jd_cam_synth_truth(&c->cam[0], &fl);
+			for (int y = 0; y < gt->height; y++) {
+				memcpy(jd_disp_row(gt, y), jd_disp_row(&t, y), sizeof(float) * gt->width);
+			}
+			*has_truth = 1;
+		}
+		give_back(c, 0, &fl);
+		give_back(c, 1, &fr);
+		if (!bad) {
+			c->pairs++;
+			return 0;
+		}
+	}
+	return -EAGAIN;
+}
+
+int jd_capture_recover(struct jd_capture *c)
+{
+	struct jd_cam_frame held[2];
+	int mask = jd_pair_flush(&c->pair, held);
+
+	for (int i = 0; i < 2; i++) {
+		if (mask & (1 << i)) {
+			give_back(c, i, &held[i]);
+		}
+		jd_cam_stop(&c->cam[i]);
+		jd_cam_close(&c->cam[i]);
+	}
+	int rc = bring_up(c, NULL);
+	if (!rc) {
+		c->cam[0].stats.reopens++;
+		c->cam[1].stats.reopens++;
+	}
+	return rc;
+}
+
+void jd_capture_deinit(struct jd_capture *c)
+{
+	if (!c) {
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (c->cam[i].ops) {
+			jd_cam_stop(&c->cam[i]);
+			jd_cam_close(&c->cam[i]);
+		}
+		jd_jpeg_deinit(&c->jpeg[i]);
+	}
+}

@@ -1,0 +1,64 @@
+/*
+ * The capture stage of the frame loop: two cameras (one driver for both), pairing by
+ * timestamp, and conversion of each view to 8-bit luma in the frame buffers boot carved
+ * (GREY copied, YUYV/UYVY luma taken, MJPEG decoded). Buffers go back to the driver as soon
+ * as their pixels are converted. Bad frames (driver error flag, short, corrupt JPEG) are
+ * dropped and counted; a lost device is reported for jd_capture_recover().
+ */
+#ifndef JD_APP_CAPTURE_H
+#define JD_APP_CAPTURE_H
+
+#include <stdio.h>
+
+#include "../algo/jd_image.h"
+#include "../hal/camera.h"
+#include "../hal/jpeg.h"
+#include "../hal/stereo_pair.h"
+
+enum jd_capture_kind { JD_CAPTURE_SYNTH, JD_CAPTURE_FILES, JD_CAPTURE_V4L2 };
+
+struct jd_capture_config {
+	enum jd_capture_kind kind;
+	char device[2][256]; /* v4l2: the two nodes; files: the directory (in [0]) */
+	struct jd_cam_config cam;
+	int ndisp; /* synth: the scene's disparity range */
+	int loop;  /* files: start again after the last pair */
+};
+
+struct jd_capture {
+	struct jd_capture_config cfg;
+	struct jd_camera cam[2];
+	struct jd_pairer pair;
+	struct jd_jpeg jpeg[2];
+	unsigned long pairs, drop_corrupt, drop_short;
+	char err[512];
+	char last_drop[512]; /* why the last dropped frame was dropped */
+};
+
+/** Parse --camera: "synth", "files:DIR", "v4l2:/dev/videoA,/dev/videoB". @retval 0 or -EINVAL */
+int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err, size_t errlen);
+
+/** Bytes of boot memory the drivers need. */
+size_t jd_capture_mem_required(const struct jd_capture_config *cfg);
+
+/** Open, configure (what was granted is logged) and start both cameras. @retval 0 or -errno */
+int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, void *mem,
+		    size_t bytes, FILE *log);
+
+/**
+ * The next pair as luma into left/right (boot's size); gt receives the true disparity when
+ * the source knows it (synth), and *has_truth says whether it did.
+ * @retval 0
+ * @retval -EAGAIN no pair this time (timeout, or only bad frames): c->err says why
+ * @retval -ENODEV, -EIO the device is gone: call jd_capture_recover()
+ * @retval -ENODATA the files camera played its last pair (no --loop)
+ */
+int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
+		    struct jd_disp *gt, int *has_truth);
+
+/** Stop, close and reopen both cameras (after -ENODEV/-EIO). @retval 0 or -errno */
+int jd_capture_recover(struct jd_capture *c);
+
+void jd_capture_deinit(struct jd_capture *c);
+
+#endif

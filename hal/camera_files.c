@@ -1,0 +1,338 @@
+#include "camera_files.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+
+struct side {
+	char dir[256];
+	int w, h, count, next, loop, running;
+	uint64_t period_ns, t0;
+	size_t file_cap;
+	char (*names)[JD_FILES_NAME_MAX];
+	uint8_t *file[2], *gray[2];
+	int borrowed[2];
+};
+
+static size_t round64(size_t n)
+{
+	return (n + 63) / 64 * 64;
+}
+
+static size_t file_cap(int w, int h)
+{
+	return (size_t)w * h * 3 + 65536; /* an 8-bit RGB PNG or a JPEG, with headroom */
+}
+
+size_t jd_cam_files_mem_required(int w, int h)
+{
+	return round64(sizeof(struct side)) + round64((size_t)JD_FILES_MAX_PAIRS * JD_FILES_NAME_MAX) +
+	       2 * round64(file_cap(w, h)) + 2 * round64((size_t)w * h);
+}
+
+static int is_image(const char *n)
+{
+	const char *e = strrchr(n, '.');
+
+	return n[0] != '.' && e &&
+	       (!strcasecmp(e, ".pgm") || !strcasecmp(e, ".png") || !strcasecmp(e, ".jpg") ||
+		!strcasecmp(e, ".jpeg"));
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Boot: the sorted image names of one directory. */
+static int list(struct side *s, char *err, size_t errlen)
+{
+	DIR *d = opendir(s->dir);
+	struct dirent *e;
+
+	if (!d) {
+		snprintf(err, errlen, "files camera: %s: cannot open the directory", s->dir);
+		return -ENOENT;
+	}
+	s->count = 0;
+	while ((e = readdir(d))) {
+		if (!is_image(e->d_name)) {
+			continue;
+		}
+		if (s->count == JD_FILES_MAX_PAIRS || strlen(e->d_name) >= JD_FILES_NAME_MAX) {
+			closedir(d);
+			snprintf(err, errlen, "files camera: %s: more than %d images, or a name of %d+ "
+				 "characters (%s)", s->dir, JD_FILES_MAX_PAIRS, JD_FILES_NAME_MAX,
+				 e->d_name);
+			return -EINVAL;
+		}
+		snprintf(s->names[s->count++], JD_FILES_NAME_MAX, "%s", e->d_name);
+	}
+	closedir(d);
+	if (s->count == 0) {
+		snprintf(err, errlen, "files camera: %s: no .pgm, .png or .jpg images", s->dir);
+		return -ENOENT;
+	}
+	qsort(s->names, (size_t)s->count, JD_FILES_NAME_MAX, by_name);
+	return 0;
+}
+
+int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
+		      int h, double fps, int loop, char *err, size_t errlen)
+{
+	unsigned char *p = mem;
+	struct side *s[2];
+
+	if (bytes < 2 * jd_cam_files_mem_required(w, h)) {
+		snprintf(err, errlen, "files camera: boot memory too small");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < 2; i++) {
+		s[i] = (struct side *)p;
+		memset(s[i], 0, sizeof(*s[i]));
+		p += round64(sizeof(struct side));
+		s[i]->names = (char(*)[JD_FILES_NAME_MAX])p;
+		p += round64((size_t)JD_FILES_MAX_PAIRS * JD_FILES_NAME_MAX);
+		s[i]->file_cap = file_cap(w, h);
+		for (int k = 0; k < 2; k++) {
+			s[i]->file[k] = p;
+			p += round64(file_cap(w, h));
+			s[i]->gray[k] = p;
+			p += round64((size_t)w * h);
+		}
+		s[i]->w = w;
+		s[i]->h = h;
+		s[i]->loop = loop;
+		s[i]->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
+		snprintf(s[i]->dir, sizeof(s[i]->dir), "%s/%s", dir, i ? "right" : "left");
+		int rc = list(s[i], err, errlen);
+		if (rc) {
+			return rc;
+		}
+		memset(&cam[i], 0, sizeof(cam[i]));
+		cam[i].ops = &jd_camera_files_ops;
+		cam[i].priv = s[i];
+		snprintf(cam[i].label, sizeof(cam[i].label), "%s", i ? "right" : "left");
+		snprintf(cam[i].device, sizeof(cam[i].device), "%s", s[i]->dir);
+		cam[i].cfg = (struct jd_cam_config){w, h, fps, JD_PIX_GREY, 2, 1000};
+	}
+	if (s[0]->count != s[1]->count) {
+		snprintf(err, errlen, "files camera: %s has %d images, %s has %d", s[0]->dir,
+			 s[0]->count, s[1]->dir, s[1]->count);
+		return -EINVAL;
+	}
+	for (int k = 0; k < s[0]->count; k++) {
+		if (strcmp(s[0]->names[k], s[1]->names[k]) != 0) {
+			snprintf(err, errlen, "files camera: pair %d: %s/%s has no %s/%s", k,
+				 s[0]->dir, s[0]->names[k], s[1]->dir, s[0]->names[k]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int files_open(struct jd_camera *c)
+{
+	(void)c;
+	return 0;
+}
+
+static int files_configure(struct jd_camera *c, const struct jd_cam_config *want)
+{
+	c->cfg.timeout_ms = want->timeout_ms;
+	return 0;
+}
+
+static int files_start(struct jd_camera *c)
+{
+	struct side *s = c->priv;
+
+	s->running = 1;
+	s->t0 = jd_clock_ns();
+	return 0;
+}
+
+/* The whole file into buf, with open/read (no stdio buffer to allocate). */
+static int slurp(struct jd_camera *c, const char *path, uint8_t *buf, size_t cap, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+
+	if (fd < 0) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: cannot open", path);
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r <= 0) {
+			break;
+		}
+		n += (size_t)r;
+		if (n == cap) {
+			close(fd);
+			return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: larger than %zu bytes", path,
+					   cap);
+		}
+	}
+	close(fd);
+	*len = n;
+	return 0;
+}
+
+/* P5 with maxval 255 at the configured size: the pixels after the header. */
+static int pgm_pixels(struct jd_camera *c, const char *path, struct side *s, const uint8_t *buf,
+		      size_t len, const uint8_t **px)
+{
+	long v[3];
+	size_t i = 2;
+
+	if (len < 2 || buf[0] != 'P' || buf[1] != '5') {
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: not a binary PGM (P5)", path);
+	}
+	for (int k = 0; k < 3; k++) {
+		while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' ||
+				   buf[i] == '\t' || buf[i] == '#')) {
+			if (buf[i] == '#') {
+				while (i < len && buf[i] != '\n') {
+					i++;
+				}
+			} else {
+				i++;
+			}
+		}
+		v[k] = 0;
+		if (i >= len || buf[i] < '0' || buf[i] > '9') {
+			return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: bad PGM header", path);
+		}
+		while (i < len && buf[i] >= '0' && buf[i] <= '9' && v[k] < 100000) {
+			v[k] = v[k] * 10 + (buf[i++] - '0');
+		}
+	}
+	i++; /* the one whitespace byte after maxval */
+	if (v[0] != s->w || v[1] != s->h || v[2] != 255) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG,
+				   "%s: PGM %ldx%ld maxval %ld, the stream is %dx%d maxval 255",
+				   path, v[0], v[1], v[2], s->w, s->h);
+	}
+	if (len < i + (size_t)s->w * s->h) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: truncated: %zu of %zu pixel bytes",
+				   path, len > i ? len - i : 0, (size_t)s->w * s->h);
+	}
+	*px = buf + i;
+	return 0;
+}
+
+static int png_gray(struct jd_camera *c, const char *path, struct side *s, const uint8_t *buf,
+		    size_t len, uint8_t *out)
+{
+	png_image img;
+
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_memory(&img, buf, len)) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: %s", path, img.message);
+	}
+	if ((int)img.width != s->w || (int)img.height != s->h) {
+		png_image_free(&img);
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: PNG %ux%u, the stream is %dx%d",
+				   path, img.width, img.height, s->w, s->h);
+	}
+	img.format = PNG_FORMAT_GRAY;
+	if (!png_image_finish_read(&img, NULL, out, s->w, NULL)) {
+		png_image_free(&img);
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: %s", path, img.message);
+	}
+	return 0;
+}
+
+static void sleep_until(uint64_t t_ns)
+{
+	struct timespec ts = {(time_t)(t_ns / 1000000000ull), (long)(t_ns % 1000000000ull)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+	}
+}
+
+static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
+{
+	struct side *s = c->priv;
+	char path[512];
+	size_t len = 0;
+	int k = s->next, b = k & 1, rc;
+
+	if (!s->running) {
+		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL, "dequeue before start");
+	}
+	if (k >= s->count && !s->loop) {
+		return jd_cam_fail(c, JD_CAM_OK, -ENODATA, "played all %d pairs", s->count);
+	}
+	if (s->borrowed[b]) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EBUSY, "both buffers borrowed (requeue first)");
+	}
+	s->next++;
+	const char *name = s->names[k % s->count];
+	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
+	/* Timestamps on the frame grid (30 Hz when unpaced), so pairing goes by position. */
+	uint64_t ts = s->t0 + (uint64_t)k * (s->period_ns ? s->period_ns : 33333333u);
+	if (s->period_ns) {
+		sleep_until(ts);
+	}
+	if ((rc = slurp(c, path, s->file[b], s->file_cap, &len))) {
+		return rc;
+	}
+	const char *e = strrchr(name, '.');
+	*f = (struct jd_cam_frame){NULL, len, s->w, s->h, s->w, JD_PIX_GREY, ts, (uint32_t)k, b};
+	if (!strcasecmp(e, ".pgm")) {
+		rc = pgm_pixels(c, path, s, s->file[b], len, &f->data);
+		f->bytes = (size_t)s->w * s->h;
+	} else if (!strcasecmp(e, ".png")) {
+		rc = png_gray(c, path, s, s->file[b], len, s->gray[b]);
+		f->data = s->gray[b];
+		f->bytes = (size_t)s->w * s->h;
+	} else {
+		f->data = s->file[b]; /* decoded by the caller, as a camera's MJPEG */
+		f->fmt = JD_PIX_MJPEG;
+	}
+	if (rc) {
+		return rc;
+	}
+	s->borrowed[b] = 1;
+	jd_cam_count_frame(c, ts);
+	return 0;
+}
+
+static int files_requeue(struct jd_camera *c, const struct jd_cam_frame *f)
+{
+	struct side *s = c->priv;
+
+	if (f->index < 0 || f->index > 1) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EINVAL, "requeue of buffer %d", f->index);
+	}
+	s->borrowed[f->index] = 0;
+	return 0;
+}
+
+static int files_stop(struct jd_camera *c)
+{
+	((struct side *)c->priv)->running = 0;
+	return 0;
+}
+
+const struct jd_camera_ops jd_camera_files_ops = {
+    .name = "files",
+    .open = files_open,
+    .configure = files_configure,
+    .start = files_start,
+    .dequeue = files_dequeue,
+    .requeue = files_requeue,
+    .stop = files_stop,
+};

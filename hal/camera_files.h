@@ -1,0 +1,30 @@
+/*
+ * The files camera: replays the images in DIR/left and DIR/right (sorted by name, paired by position,
+ * the same names on both sides) as a stereo camera, at a configured rate, once or looping.
+ * PGM (P5) frames are handed out as GREY, PNG decoded to GREY, and JPEG handed out as MJPEG
+ * so that it goes through the same decode path as a camera's MJPEG stream. The file list is
+ * read at boot; a frame is read with open/read into one of the camera's two boot buffers.
+ */
+#ifndef JD_HAL_CAMERA_FILES_H
+#define JD_HAL_CAMERA_FILES_H
+
+#include "camera.h"
+
+extern const struct jd_camera_ops jd_camera_files_ops;
+
+#define JD_FILES_MAX_PAIRS 4096
+#define JD_FILES_NAME_MAX 128
+
+/** Boot memory for one side at this frame size (names, two file buffers, two decode buffers). */
+size_t jd_cam_files_mem_required(int w, int h);
+
+/**
+ * Set up cam[0] (DIR/left) and cam[1] (DIR/right) in mem (two jd_cam_files_mem_required()).
+ * fps 0: as fast as asked; loop: start again after the last pair.
+ * @retval 0, -ENOENT (no such directory or no images: err says which), -EINVAL (the sides'
+ *         names differ, or too many), -ENOMEM (mem too small)
+ */
+int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
+		      int h, double fps, int loop, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * MJPEG/JPEG frames to 8-bit luma with libjpeg-turbo's TurboJPEG API: one decoder handle per
+ * camera, made at boot; every frame decodes straight into the caller's (pool) image. The
+ * size is checked against what boot sized for before anything is written, and a corrupt or
+ * truncated frame is an error (TJFLAG_STOPONWARNING), never grey rows or a crash.
+ * (libjpeg's own per-image working memory comes and goes inside each decode call.)
+ */
+#ifndef JD_HAL_JPEG_H
+#define JD_HAL_JPEG_H
+
+#include <stddef.h>
+
+#include "../algo/jd_image.h"
+
+struct jd_jpeg {
+	void *tj; /* tjhandle */
+	char err[256];
+};
+
+/** @retval 0 or -ENOMEM (the decoder could not start) */
+int jd_jpeg_init(struct jd_jpeg *j);
+void jd_jpeg_deinit(struct jd_jpeg *j);
+
+/**
+ * Decode data (bytes long) into out, whose size must be the JPEG's.
+ * @retval 0
+ * @retval -EBADMSG not a JPEG, corrupt or truncated (j->err says which, with the library's
+ *         message); out may hold part of the frame
+ * @retval -ERANGE  the JPEG's size differs from out's (nothing written)
+ */
+int jd_jpeg_decode_gray(struct jd_jpeg *j, const void *data, size_t bytes, struct jd_image *out);
+
+#endif

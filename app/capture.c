@@ -6,6 +6,7 @@
 #include "../algo/convert.h"
 #include "../hal/camera_files.h"
 #include "../hal/camera_synth.h"
+#include "../hal/camera_v4l2.h"
 
 int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err, size_t errlen)
 {
@@ -41,9 +42,10 @@ size_t jd_capture_mem_required(const struct jd_capture_config *cfg)
 		return jd_cam_synth_mem_required(w, h);
 	case JD_CAPTURE_FILES:
 		return 2 * jd_cam_files_mem_required(w, h);
-	default:
-		return 0;
+	case JD_CAPTURE_V4L2:
+		return 2 * jd_cam_v4l2_mem_required();
 	}
+	return 0;
 }
 
 static int bring_up(struct jd_capture *c, FILE *log)
@@ -83,8 +85,15 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 		rc = jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], cc->width, cc->height,
 				       cc->fps, cfg->loop, c->err, sizeof(c->err));
 	} else {
-		snprintf(c->err, sizeof(c->err), "v4l2 cameras: not built yet");
-		rc = -ENOSYS;
+		size_t half = jd_cam_v4l2_mem_required();
+		for (int i = 0; i < 2 && !rc; i++) {
+			rc = jd_cam_v4l2_init(&c->cam[i], (char *)mem + i * half,
+					      bytes >= 2 * half ? half : 0, i ? "right" : "left",
+					      cfg->device[i], cfg->sys);
+		}
+		if (rc) {
+			snprintf(c->err, sizeof(c->err), "v4l2 cameras: boot memory too small");
+		}
 	}
 	for (int i = 0; i < 2 && !rc; i++) {
 		if ((rc = jd_jpeg_init(&c->jpeg[i]))) {

@@ -14,6 +14,7 @@
 #include "../hal/camera.h"
 #include "../hal/jpeg.h"
 #include "../hal/stereo_pair.h"
+#include "../hal/v4l2_sys.h"
 
 enum jd_capture_kind { JD_CAPTURE_SYNTH, JD_CAPTURE_FILES, JD_CAPTURE_V4L2 };
 
@@ -23,6 +24,7 @@ struct jd_capture_config {
 	struct jd_cam_config cam;
 	int ndisp; /* synth: the scene's disparity range */
 	int loop;  /* files: start again after the last pair */
+	const struct jd_v4l2_sys *sys; /* v4l2: the system calls (NULL: the real ones; tests fake) */
 };
 
 struct jd_capture {

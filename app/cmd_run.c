@@ -12,7 +12,17 @@
 #include "commands.h"
 #include "daemon.h"
 
-enum { OPT_SIZE = OPT_CMD_BASE, OPT_FRAMES, OPT_BOARD, OPT_CAMERA, OPT_FPS, OPT_LOOP, OPT_HELP };
+enum {
+	OPT_SIZE = OPT_CMD_BASE,
+	OPT_FRAMES,
+	OPT_BOARD,
+	OPT_CAMERA,
+	OPT_FPS,
+	OPT_LOOP,
+	OPT_PIXFMT,
+	OPT_BUFFERS,
+	OPT_HELP
+};
 
 static volatile sig_atomic_t stop_requested;
 
@@ -32,7 +42,11 @@ static void help(FILE *f)
 		"  --frames N     stop after N frames (default 0 = run until signalled)\n"
 		"  --size WxH     frame size (default 450x375)\n"
 		"  --camera SPEC  synth (default) | files:DIR (DIR/left and DIR/right hold\n"
-		"                 same-named .pgm/.png/.jpg images, replayed in name order)\n"
+		"                 same-named .pgm/.png/.jpg images, replayed in name order) |\n"
+		"                 v4l2:/dev/videoL,/dev/videoR (see jetdepth cameras)\n"
+		"  --pixfmt F     v4l2: YUYV (default), UYVY, GREY or MJPG; another one the\n"
+		"                 device offers is used (and said) when it lacks this one\n"
+		"  --buffers N    v4l2: driver buffers per camera (default 4, 2 to 16)\n"
 		"  --fps F        camera rate; the synthetic and files cameras pace to it\n"
 		"                 (default 0: as fast as the matcher goes)\n"
 		"  --loop         files camera: start again after the last pair\n"
@@ -51,6 +65,8 @@ int jd_cmd_run(int argc, char **argv)
 						 {"camera", required_argument, NULL, OPT_CAMERA},
 						 {"fps", required_argument, NULL, OPT_FPS},
 						 {"loop", no_argument, NULL, OPT_LOOP},
+						 {"pixfmt", required_argument, NULL, OPT_PIXFMT},
+						 {"buffers", required_argument, NULL, OPT_BUFFERS},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
@@ -58,7 +74,7 @@ int jd_cmd_run(int argc, char **argv)
 	int w = 450, h = 375, frames = 0, threads = jd_workers_cpu_count(), opt, rc;
 	static struct jd_daemon d; /* large (camera state): not on the stack */
 	struct jd_board board;
-	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH};
+	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV};
 	uint64_t total_ns = 0;
 	int done = 0, no_pair = 0, ended = 0, outages = 0;
 
@@ -127,6 +143,18 @@ int jd_cmd_run(int argc, char **argv)
 			}
 		} else if (opt == OPT_LOOP) {
 			cam.loop = 1;
+		} else if (opt == OPT_PIXFMT) {
+			if (jd_pixfmt_parse(optarg, &cam.cam.fmt)) {
+				fprintf(stderr, "jetdepth: --pixfmt %s: expected YUYV, UYVY, GREY or MJPG\n",
+					optarg);
+				return JD_EXIT_USAGE;
+			}
+		} else if (opt == OPT_BUFFERS) {
+			if (jd_cli_int("--buffers", optarg, &cam.cam.buffers) || cam.cam.buffers < 2 ||
+			    cam.cam.buffers > 16) {
+				fprintf(stderr, "jetdepth: --buffers %s: must be 2 to 16\n", optarg);
+				return JD_EXIT_USAGE;
+			}
 		} else if (opt == OPT_HELP || opt == 'h') {
 			help(stdout);
 			return JD_EXIT_OK;

@@ -45,6 +45,24 @@ int jd_cam_fail(struct jd_camera *c, enum jd_cam_severity sev, int rc, const cha
 	return rc;
 }
 
+void jd_cam_note(struct jd_camera *c, const char *fmt, ...)
+{
+	size_t n = strlen(c->err);
+	va_list ap;
+
+	if (n == 0) {
+		int k = snprintf(c->err, sizeof(c->err), "%s camera %s: ", c->label, c->device);
+		n = k > 0 && (size_t)k < sizeof(c->err) ? (size_t)k : sizeof(c->err) - 1;
+	} else if (n + 2 < sizeof(c->err)) {
+		memcpy(c->err + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, sizeof(c->err) - n, fmt, ap);
+	va_end(ap);
+	c->severity = JD_CAM_OK;
+}
+
 void jd_cam_count_frame(struct jd_camera *c, uint64_t ts_ns)
 {
 	struct jd_cam_stats *s = &c->stats;

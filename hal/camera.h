@@ -91,6 +91,9 @@ struct jd_camera {
 int jd_cam_fail(struct jd_camera *c, enum jd_cam_severity sev, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Add a note (severity OK: what the driver granted instead) to c->err, after any before. */
+void jd_cam_note(struct jd_camera *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Count a frame handed out and update the measured rate (drivers call it in dequeue). */
 void jd_cam_count_frame(struct jd_camera *c, uint64_t ts_ns);
 

@@ -92,6 +92,9 @@ mkdir -p "$tmp/cam/left" "$tmp/cam/right"
 cp "$tmp/l.pgm" "$tmp/cam/left/0.pgm"; cp "$tmp/r.pgm" "$tmp/cam/right/1.pgm"
 expect 1 "pair 0: $tmp/cam/left/0.pgm has no $tmp/cam/right/0.pgm" -- run --frames 1 --camera "files:$tmp/cam"
 expect 2 "--fps fast: must be a number" -- run --frames 1 --fps fast
+expect 1 "left camera /dev/jd-no-such-video: cannot open" -- run --frames 1 --camera v4l2:/dev/jd-no-such-video,/dev/jd-no-such-video2
+expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
+expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
 
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"

@@ -1,0 +1,369 @@
+#include "camera_v4l2.h"
+
+#include <fcntl.h>
+#include <linux/videodev2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "../algo/jd_status.h"
+
+struct buffer {
+	void *start;
+	size_t length;
+	int queued; /* with the driver (1) or borrowed by the caller (0) */
+};
+
+struct state {
+	const struct jd_v4l2_sys *sys;
+	int fd, nbuf, streaming;
+	uint32_t fourcc, bytesperline, sizeimage;
+	struct buffer buf[JD_V4L2_MAX_BUFFERS];
+};
+
+static const uint32_t fourccs[JD_PIX_COUNT] = {V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_YUYV,
+					       V4L2_PIX_FMT_UYVY, V4L2_PIX_FMT_MJPEG};
+
+size_t jd_cam_v4l2_mem_required(void)
+{
+	return (sizeof(struct state) + 63) / 64 * 64;
+}
+
+int jd_cam_v4l2_init(struct jd_camera *cam, void *mem, size_t bytes, const char *label,
+		     const char *device, const struct jd_v4l2_sys *sys)
+{
+	struct state *s = mem;
+
+	if (bytes < jd_cam_v4l2_mem_required()) {
+		return -ENOMEM;
+	}
+	memset(s, 0, sizeof(*s));
+	s->sys = sys ? sys : &jd_v4l2_sys_libc;
+	s->fd = -1;
+	memset(cam, 0, sizeof(*cam));
+	cam->ops = &jd_camera_v4l2_ops;
+	cam->priv = s;
+	snprintf(cam->label, sizeof(cam->label), "%s", label);
+	snprintf(cam->device, sizeof(cam->device), "%s", device);
+	return 0;
+}
+
+int jd_cam_v4l2_fd(const struct jd_camera *cam)
+{
+	return ((const struct state *)cam->priv)->fd;
+}
+
+/* errno after a failed call: the severity it deserves and the status to return. */
+static int io_fail(struct jd_camera *c, const char *what)
+{
+	int e = errno;
+	int gone = e == ENODEV || e == ENXIO || e == EIO || e == ENOENT;
+
+	return jd_cam_fail(c, gone ? JD_CAM_FATAL : JD_CAM_WARN, gone && e != EIO ? -ENODEV : -e,
+			   "%s: %s", what, strerror(e));
+}
+
+static int v4l2_open(struct jd_camera *c)
+{
+	struct state *s = c->priv;
+	struct v4l2_capability cap;
+
+	s->fd = s->sys->open(c->device, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (s->fd < 0) {
+		int e = errno;
+		return jd_cam_fail(c, JD_CAM_FATAL, e == ENOENT || e == ENXIO ? -ENODEV : -e,
+				   "cannot open: %s", strerror(e));
+	}
+	memset(&cap, 0, sizeof(cap));
+	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_QUERYCAP, &cap) < 0) {
+		int rc = io_fail(c, "VIDIOC_QUERYCAP (not a V4L2 device?)");
+		s->sys->close(s->fd);
+		s->fd = -1;
+		return rc;
+	}
+	uint32_t caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities;
+	if (!(caps & V4L2_CAP_VIDEO_CAPTURE) || !(caps & V4L2_CAP_STREAMING)) {
+		s->sys->close(s->fd);
+		s->fd = -1;
+		return jd_cam_fail(c, JD_CAM_FATAL, -ENODEV,
+				   "%s (%s) is not a streaming capture device (caps 0x%08x)",
+				   (const char *)cap.card, (const char *)cap.driver, caps);
+	}
+	return 0;
+}
+
+/* The first format the device offers, in order: the wanted one, then YUYV, UYVY, GREY, MJPEG. */
+static int pick_format(struct jd_camera *c, enum jd_pixfmt want, enum jd_pixfmt *out)
+{
+	struct state *s = c->priv;
+	int offered[JD_PIX_COUNT] = {0};
+	static const enum jd_pixfmt order[] = {JD_PIX_YUYV, JD_PIX_UYVY, JD_PIX_GREY, JD_PIX_MJPEG};
+
+	for (uint32_t i = 0; i < 256; i++) {
+		struct v4l2_fmtdesc d = {.index = i, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
+
+		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_ENUM_FMT, &d) < 0) {
+			break; /* EINVAL: the end of the list */
+		}
+		for (int f = 0; f < JD_PIX_COUNT; f++) {
+			offered[f] |= d.pixelformat == fourccs[f];
+		}
+	}
+	if (offered[want]) {
+		*out = want;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (offered[order[i]]) {
+			*out = order[i];
+			jd_cam_note(c, "no %s, using %s", jd_pixfmt_name(want),
+				    jd_pixfmt_name(*out));
+			return 0;
+		}
+	}
+	return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL,
+			   "offers none of YUYV, UYVY, GREY, MJPEG");
+}
+
+static int set_rate(struct jd_camera *c, double fps)
+{
+	struct state *s = c->priv;
+	struct v4l2_streamparm parm = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
+
+	if (fps > 0) {
+		parm.parm.capture.timeperframe.numerator = 1000;
+		parm.parm.capture.timeperframe.denominator = (uint32_t)(fps * 1000.0 + 0.5);
+		/* Not every driver sets a rate: the read-back below says what we got. */
+		(void)jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_S_PARM, &parm);
+	}
+	memset(&parm, 0, sizeof(parm));
+	parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	c->cfg.fps = 0;
+	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_G_PARM, &parm) == 0 &&
+	    parm.parm.capture.timeperframe.numerator) {
+		c->cfg.fps = (double)parm.parm.capture.timeperframe.denominator /
+			     parm.parm.capture.timeperframe.numerator;
+	}
+	if (fps > 0 && (c->cfg.fps < fps * 0.99 || c->cfg.fps > fps * 1.01)) {
+		jd_cam_note(c, "asked %.3g fps, the driver runs %.3g", fps, c->cfg.fps);
+	}
+	return 0;
+}
+
+static int map_buffers(struct jd_camera *c, int count)
+{
+	struct state *s = c->priv;
+	struct v4l2_requestbuffers req = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+					  .memory = V4L2_MEMORY_MMAP};
+
+	req.count = (uint32_t)(count < 2 ? 2 : count > JD_V4L2_MAX_BUFFERS ? JD_V4L2_MAX_BUFFERS
+									   : count);
+	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_REQBUFS, &req) < 0) {
+		return io_fail(c, "VIDIOC_REQBUFS");
+	}
+	if (req.count < 2 || req.count > JD_V4L2_MAX_BUFFERS) {
+		return jd_cam_fail(c, JD_CAM_FATAL, -ENOMEM, "VIDIOC_REQBUFS granted %u buffers",
+				   req.count);
+	}
+	for (uint32_t i = 0; i < req.count; i++) {
+		struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+					.memory = V4L2_MEMORY_MMAP, .index = i};
+
+		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_QUERYBUF, &b) < 0) {
+			return io_fail(c, "VIDIOC_QUERYBUF");
+		}
+		void *p = s->sys->mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd,
+				       (off_t)b.m.offset);
+		if (p == MAP_FAILED) {
+			return io_fail(c, "mmap");
+		}
+		s->buf[i] = (struct buffer){p, b.length, 0};
+		s->nbuf = (int)i + 1;
+	}
+	c->cfg.buffers = s->nbuf;
+	return 0;
+}
+
+static int v4l2_configure(struct jd_camera *c, const struct jd_cam_config *want)
+{
+	struct state *s = c->priv;
+	struct v4l2_format fmt = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
+	enum jd_pixfmt pf = want->fmt;
+
+	c->err[0] = '\0';
+	if ((unsigned)want->fmt >= JD_PIX_COUNT || want->width < 1 || want->height < 1) {
+		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL, "bad request: %dx%d format %d",
+				   want->width, want->height, (int)want->fmt);
+	}
+	JD_TRY(pick_format(c, want->fmt, &pf));
+	fmt.fmt.pix.width = (uint32_t)want->width;
+	fmt.fmt.pix.height = (uint32_t)want->height;
+	fmt.fmt.pix.pixelformat = fourccs[pf];
+	fmt.fmt.pix.field = V4L2_FIELD_NONE;
+	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_S_FMT, &fmt) < 0) {
+		return io_fail(c, "VIDIOC_S_FMT");
+	}
+	/* What the driver granted is what we get: read it back, never assume. */
+	if ((int)fmt.fmt.pix.width != want->width || (int)fmt.fmt.pix.height != want->height ||
+	    fmt.fmt.pix.pixelformat != fourccs[pf]) {
+		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL,
+				   "asked %dx%d %s, the driver grants %ux%u %.4s: run with --size "
+				   "%ux%u",
+				   want->width, want->height, jd_pixfmt_name(pf), fmt.fmt.pix.width,
+				   fmt.fmt.pix.height, (const char *)&fmt.fmt.pix.pixelformat,
+				   fmt.fmt.pix.width, fmt.fmt.pix.height);
+	}
+	s->fourcc = fmt.fmt.pix.pixelformat;
+	s->bytesperline = fmt.fmt.pix.bytesperline;
+	s->sizeimage = fmt.fmt.pix.sizeimage;
+	if (pf != JD_PIX_MJPEG && s->bytesperline == 0) {
+		s->bytesperline = (uint32_t)want->width * (pf == JD_PIX_GREY ? 1 : 2);
+	}
+	c->cfg = *want;
+	c->cfg.fmt = pf;
+	JD_TRY(set_rate(c, want->fps));
+	return map_buffers(c, want->buffers);
+}
+
+static int queue(struct jd_camera *c, int index)
+{
+	struct state *s = c->priv;
+	struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP,
+				.index = (uint32_t)index};
+
+	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_QBUF, &b) < 0) {
+		return io_fail(c, "VIDIOC_QBUF");
+	}
+	s->buf[index].queued = 1;
+	return 0;
+}
+
+static int v4l2_start(struct jd_camera *c)
+{
+	struct state *s = c->priv;
+	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+	for (int i = 0; i < s->nbuf; i++) {
+		JD_TRY(queue(c, i));
+	}
+	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_STREAMON, &type) < 0) {
+		return io_fail(c, "VIDIOC_STREAMON");
+	}
+	s->streaming = 1;
+	return 0;
+}
+
+static int v4l2_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
+{
+	struct state *s = c->priv;
+	struct pollfd p = {.fd = s->fd, .events = POLLIN};
+	struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP};
+	int r;
+
+	if (!s->streaming) {
+		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL, "dequeue while not streaming");
+	}
+	for (;;) {
+		do {
+			r = s->sys->poll(&p, 1, c->cfg.timeout_ms);
+		} while (r < 0 && errno == EINTR);
+		if (r < 0) {
+			return io_fail(c, "poll");
+		}
+		if (r == 0) {
+			c->stats.timeouts++;
+			return jd_cam_fail(c, JD_CAM_FATAL, -ETIMEDOUT, "no frame in %d ms",
+					   c->cfg.timeout_ms);
+		}
+		if (p.revents & (POLLHUP | POLLERR | POLLNVAL) && !(p.revents & POLLIN)) {
+			return jd_cam_fail(c, JD_CAM_FATAL, -ENODEV, "device gone (poll revents 0x%x)",
+					   p.revents);
+		}
+		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_DQBUF, &b) == 0) {
+			break;
+		}
+		if (errno != EAGAIN) {
+			return io_fail(c, "VIDIOC_DQBUF");
+		}
+	}
+	if (b.index >= (uint32_t)s->nbuf) {
+		return jd_cam_fail(c, JD_CAM_FATAL, -EIO, "VIDIOC_DQBUF gave buffer %u of %d",
+				   b.index, s->nbuf);
+	}
+	s->buf[b.index].queued = 0;
+	size_t need = s->fourcc == V4L2_PIX_FMT_MJPEG ? 1 : (size_t)s->bytesperline * c->cfg.height;
+	if (b.flags & V4L2_BUF_FLAG_ERROR || b.bytesused < need ||
+	    b.bytesused > s->buf[b.index].length) {
+		int flagged = (b.flags & V4L2_BUF_FLAG_ERROR) != 0;
+		c->stats.drop_flagged++;
+		/* the frame is lost, its buffer goes straight back */
+		JD_TRY(queue(c, (int)b.index));
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "frame %u dropped: %s", b.sequence,
+				   flagged ? "the driver flagged an error" : "short or oversized");
+	}
+	*f = (struct jd_cam_frame){s->buf[b.index].start,
+				   b.bytesused,
+				   c->cfg.width,
+				   c->cfg.height,
+				   (int)s->bytesperline,
+				   c->cfg.fmt,
+				   (uint64_t)b.timestamp.tv_sec * 1000000000ull +
+				       (uint64_t)b.timestamp.tv_usec * 1000ull,
+				   b.sequence,
+				   (int)b.index};
+	jd_cam_count_frame(c, f->ts_ns);
+	return 0;
+}
+
+static int v4l2_requeue(struct jd_camera *c, const struct jd_cam_frame *f)
+{
+	struct state *s = c->priv;
+
+	if (f->index < 0 || f->index >= s->nbuf || s->buf[f->index].queued) {
+		return jd_cam_fail(c, JD_CAM_WARN, -EINVAL, "requeue of buffer %d, not borrowed",
+				   f->index);
+	}
+	return queue(c, f->index);
+}
+
+static int v4l2_stop(struct jd_camera *c)
+{
+	struct state *s = c->priv;
+	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+	if (!s->streaming) {
+		return 0;
+	}
+	s->streaming = 0;
+	/* On a vanished device this fails; the buffers are released by close either way. */
+	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_STREAMOFF, &type) < 0) {
+		return io_fail(c, "VIDIOC_STREAMOFF");
+	}
+	return 0;
+}
+
+static void v4l2_close(struct jd_camera *c)
+{
+	struct state *s = c->priv;
+
+	for (int i = 0; i < s->nbuf; i++) {
+		s->sys->munmap(s->buf[i].start, s->buf[i].length);
+	}
+	s->nbuf = 0;
+	if (s->fd >= 0) {
+		s->sys->close(s->fd);
+		s->fd = -1;
+	}
+	s->streaming = 0;
+}
+
+const struct jd_camera_ops jd_camera_v4l2_ops = {
+    .name = "v4l2",
+    .open = v4l2_open,
+    .configure = v4l2_configure,
+    .start = v4l2_start,
+    .dequeue = v4l2_dequeue,
+    .requeue = v4l2_requeue,
+    .stop = v4l2_stop,
+    .close = v4l2_close,
+};

@@ -1,0 +1,31 @@
+/*
+ * The V4L2 camera driver (memory-mapped streaming, as the kernel's capture.c example):
+ * capability check, format negotiation with read-back (the wanted format, else YUYV, UYVY,
+ * GREY, MJPEG, whichever the device offers first in that order), frame rate by S_PARM read
+ * back with G_PARM, REQBUFS/QUERYBUF/mmap at configure, poll with a timeout, DQBUF/QBUF
+ * retried on EINTR, bytesused and index checked, error-flagged frames dropped and counted,
+ * CLOCK_MONOTONIC timestamps (start of exposure when the driver says so).
+ * Errors: a lost device (POLLHUP/POLLERR, ENODEV), a fatal streaming error (EIO) and a frame
+ * timeout are JD_CAM_FATAL: the caller stops, closes and reopens. A bad frame is JD_CAM_WARN.
+ * The state lives in boot memory; mmap'd buffers are the kernel's, remapped on reopen.
+ */
+#ifndef JD_HAL_CAMERA_V4L2_H
+#define JD_HAL_CAMERA_V4L2_H
+
+#include "camera.h"
+#include "v4l2_sys.h"
+
+#define JD_V4L2_MAX_BUFFERS 16
+
+extern const struct jd_camera_ops jd_camera_v4l2_ops;
+
+size_t jd_cam_v4l2_mem_required(void);
+
+/** Set up cam for device (boot). sys: NULL for the real system calls. @retval 0 or -ENOMEM */
+int jd_cam_v4l2_init(struct jd_camera *cam, void *mem, size_t bytes, const char *label,
+		     const char *device, const struct jd_v4l2_sys *sys);
+
+/** The open device's file descriptor (-1 when closed): for tests and poll loops. */
+int jd_cam_v4l2_fd(const struct jd_camera *cam);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * The V4L2 driver and the capture stage against the fake kernel (fake_v4l2.c): format
+ * negotiation and its fallbacks, sizes and rates read back, streaming with buffers handed
+ * back only after conversion, error-flagged and short frames dropped and counted, EINTR
+ * retried, and the recovery cycle (unplug -> reopen fails while absent -> succeeds when
+ * back) with no descriptor or mapping leaked and no allocation in frames.
+ */
+#include <linux/videodev2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "camera_v4l2.h"
+#include "capture.h"
+#include "fake_v4l2.h"
+#include "jd_test.h"
+
+enum { W = 320, H = 240 };
+
+static struct jd_capture_config config(enum jd_pixfmt fmt, double fps)
+{
+	struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .sys = &fake_v4l2_sys};
+
+	strcpy(cfg.device[0], "/dev/fake0");
+	strcpy(cfg.device[1], "/dev/fake1");
+	cfg.cam = (struct jd_cam_config){W, H, fps, fmt, 4, 200};
+	return cfg;
+}
+
+static void test_negotiation(void)
+{
+	static char mem[4096];
+	struct jd_camera cam;
+	struct jd_cam_config want = {W, H, 60, JD_PIX_UYVY, 4, 100};
+
+	fake_v4l2_reset();
+	JD_CHECK(jd_cam_v4l2_init(&cam, mem, sizeof(mem), "left", "/dev/fake0", &fake_v4l2_sys) == 0,
+		 "init");
+	JD_CHECK(jd_cam_open(&cam) == 0, "open: %s", cam.err);
+	JD_CHECK(jd_cam_configure(&cam, &want) == 0, "configure: %s", cam.err);
+	JD_CHECK(cam.cfg.fmt == JD_PIX_YUYV, "no UYVY: YUYV is next, got %s",
+		 jd_pixfmt_name(cam.cfg.fmt));
+	JD_CHECK(strstr(cam.err, "no UYVY, using YUYV") && strstr(cam.err, "asked 60 fps, the driver runs 30"),
+		 "both fallbacks said: %s", cam.err);
+	JD_CHECK(cam.cfg.fps == 30.0 && cam.cfg.buffers == 4, "read back: %g fps, %d buffers",
+		 cam.cfg.fps, cam.cfg.buffers);
+	JD_CHECK(fake_mappings == 4, "%d buffers mapped", fake_mappings);
+	jd_cam_close(&cam);
+	JD_CHECK(fake_open_fds == 0 && fake_mappings == 0, "close releases all: %d fds, %d maps",
+		 fake_open_fds, fake_mappings);
+
+	/* Only MJPEG: taken when nothing raw is offered. */
+	fake_devs[0].formats[0] = V4L2_PIX_FMT_MJPEG;
+	fake_devs[0].nformats = 1;
+	want.fmt = JD_PIX_GREY;
+	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == 0 &&
+		     cam.cfg.fmt == JD_PIX_MJPEG,
+		 "MJPEG as the last resort: %s", cam.err);
+	jd_cam_close(&cam);
+	/* Nothing usable. */
+	fake_devs[0].formats[0] = V4L2_PIX_FMT_NV12;
+	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == -EINVAL &&
+		     cam.severity == JD_CAM_FATAL && strstr(cam.err, "offers none"),
+		 "no usable format: %s", cam.err);
+	jd_cam_close(&cam);
+	/* A size the driver does not grant is refused with the size it does. */
+	fake_v4l2_reset();
+	fake_devs[0].max_w = 160;
+	fake_devs[0].max_h = 120;
+	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == -EINVAL &&
+		     strstr(cam.err, "grants 160x120") && strstr(cam.err, "--size 160x120"),
+		 "size read back: %s", cam.err);
+	jd_cam_close(&cam);
+	/* Not a capture device; not there at all. */
+	fake_devs[0].capture = 0;
+	JD_CHECK(jd_cam_open(&cam) == -ENODEV && strstr(cam.err, "not a streaming capture"),
+		 "output-only device: %s", cam.err);
+	fake_devs[0].present = 0;
+	JD_CHECK(jd_cam_open(&cam) == -ENODEV && strstr(cam.err, "/dev/fake0") &&
+		     cam.severity == JD_CAM_FATAL,
+		 "absent device named: %s", cam.err);
+	JD_CHECK(fake_open_fds == 0, "failed opens leave no descriptor: %d", fake_open_fds);
+}
+
+static void test_streaming(void)
+{
+	struct jd_capture_config cfg = config(JD_PIX_YUYV, 25);
+	struct jd_capture c;
+	size_t bytes = jd_capture_mem_required(&cfg);
+	void *mem = malloc(bytes);
+	static uint8_t l[W * H], r[W * H];
+	struct jd_image li = {l, W, H, W}, ri = {r, W, H, W};
+	int truth;
+
+	fake_v4l2_reset();
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == 0, "init: %s", c.err);
+	JD_CHECK(fake_open_fds == 2 && fake_mappings == 8, "two devices, 8 buffers");
+	JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == 0 && !truth, "a pair: %s", c.err);
+	JD_CHECK(l[0] == 0 && l[1] == 2 && r[5] == 10, "YUYV luma taken: %d %d %d", l[0], l[1],
+		 r[5]);
+	JD_CHECK(fake_devs[0].nq == 4 && fake_devs[1].nq == 4,
+		 "both buffers back with the driver after conversion (%d, %d queued)",
+		 fake_devs[0].nq, fake_devs[1].nq);
+	/* An error-flagged frame on the left, a short one on the right: dropped, counted. */
+	fake_devs[0].flag_error = 1;
+	fake_devs[1].short_frame = 1;
+	fake_devs[0].eintr = 1;
+	for (int i = 0; i < 4; i++) {
+		JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == 0, "pair %d: %s", i, c.err);
+	}
+	JD_CHECK(c.cam[0].stats.drop_flagged == 1 && c.cam[1].stats.drop_flagged == 1,
+		 "one flagged, one short: %lu %lu", c.cam[0].stats.drop_flagged,
+		 c.cam[1].stats.drop_flagged);
+	JD_CHECK(strstr(c.last_drop, "dropped"), "the drop said why: %s", c.last_drop);
+	JD_CHECK(c.pairs == 5, "%lu pairs", c.pairs);
+	JD_CHECK(fake_devs[0].nq == 4 && fake_devs[1].nq == 4, "no buffer lost: %d %d",
+		 fake_devs[0].nq, fake_devs[1].nq);
+
+	/* Unplug the right camera: a fatal error, then reopen fails until it is back. */
+	fake_devs[1].hup = 1;
+	int rc = 0;
+	for (int i = 0; i < 3 && rc == 0; i++) {
+		rc = jd_capture_next(&c, &li, &ri, NULL, &truth);
+	}
+	JD_CHECK(rc == -ENODEV && c.cam[1].severity == JD_CAM_FATAL && strstr(c.err, "gone"),
+		 "unplug seen: %d %s", rc, c.err);
+	fake_devs[1].present = 0;
+	JD_CHECK(jd_capture_recover(&c) == -ENODEV, "reopen fails while absent: %s", c.err);
+	JD_CHECK(fake_open_fds == 1 && fake_mappings == 4,
+		 "the present camera reopened, the absent one holds nothing: %d fds, %d maps",
+		 fake_open_fds, fake_mappings);
+	fake_devs[1].present = 1;
+	JD_CHECK(jd_capture_recover(&c) == 0, "reopen when back: %s", c.err);
+	JD_CHECK(fake_open_fds == 2 && fake_mappings == 8, "no leak across recoveries: %d fds, %d maps",
+		 fake_open_fds, fake_mappings);
+	JD_CHECK(c.cam[0].stats.reopens == 1, "one recovery counted");
+	JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == 0, "frames again: %s", c.err);
+
+	/* A fatal streaming error (EIO) and a timeout are fatal too. */
+	fake_devs[0].eio = 1;
+	JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == -EIO, "EIO: %s", c.err);
+	JD_CHECK(jd_capture_recover(&c) == 0, "recover after EIO");
+	fake_devs[0].timeout = 1;
+	JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == -ETIMEDOUT &&
+		     strstr(c.err, "no frame in 200 ms"),
+		 "timeout: %s", c.err);
+	JD_CHECK(c.cam[0].stats.timeouts == 1, "timeout counted");
+	JD_CHECK(jd_capture_recover(&c) == 0, "recover after a timeout");
+	/* Requeueing a buffer the driver already has is refused, not passed on. */
+	struct jd_cam_frame f = {.index = 0};
+	JD_CHECK(jd_cam_requeue(&c.cam[0], &f) == -EINVAL, "requeue of a queued buffer");
+	jd_capture_deinit(&c);
+	JD_CHECK(fake_open_fds == 0 && fake_mappings == 0, "deinit releases all: %d fds, %d maps",
+		 fake_open_fds, fake_mappings);
+	free(mem);
+}
+
+int main(void)
+{
+	test_negotiation();
+	test_streaming();
+	return jd_test_done("unit.v4l2");
+}

@@ -36,6 +36,8 @@ for k in 0 1 2; do
 done
 check "run replays a files camera to its end" bash -c "'$bin' run --size 160x120 --ndisp 32 --camera 'files:$tmp/cam' | grep -q '^3 frame(s)'"
 check "run --loop keeps replaying" bash -c "'$bin' run --frames 7 --size 160x120 --ndisp 32 --camera 'files:$tmp/cam' --loop | grep -q '^7 frame(s)'"
+check "cameras lists or says there are none" bash -c "JD_DEV_DIR='$tmp/nodev' '$bin' cameras | grep -q 'no V4L2 devices'"
+check "cameras on a non-V4L2 node fails and says why" bash -c "'$bin' cameras /dev/null | grep -q 'not a V4L2 device' && ! '$bin' cameras /dev/null >/dev/null"
 check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
 boards=$(cd "$(dirname "$0")/../../boards" && pwd)
 check "every shipped board parses" "$bin" board check "$boards"/*.board

@@ -205,6 +205,26 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		}
 		return 0;
 	}
+	case VIDIOC_ENUM_FRAMESIZES: {
+		struct v4l2_frmsizeenum *fs = arg;
+		if (fs->index > 1) {
+			return fail(EINVAL);
+		}
+		fs->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+		fs->discrete.width = (uint32_t)(d->max_w >> fs->index);
+		fs->discrete.height = (uint32_t)(d->max_h >> fs->index);
+		return 0;
+	}
+	case VIDIOC_ENUM_FRAMEINTERVALS: {
+		struct v4l2_frmivalenum *iv = arg;
+		if (iv->index > 1) {
+			return fail(EINVAL);
+		}
+		iv->type = V4L2_FRMIVAL_TYPE_DISCRETE;
+		iv->discrete.numerator = 1;
+		iv->discrete.denominator = iv->index ? 15 : 30;
+		return 0;
+	}
 	case VIDIOC_STREAMON:
 		d->streaming = 1;
 		return 0;

@@ -11,6 +11,7 @@
 
 #include "camera_v4l2.h"
 #include "capture.h"
+#include "v4l2_list.h"
 #include "fake_v4l2.h"
 #include "jd_test.h"
 
@@ -154,8 +155,31 @@ static void test_streaming(void)
 	free(mem);
 }
 
+static void test_describe(void)
+{
+	char text[2048] = "";
+	FILE *f = fmemopen(text, sizeof(text) - 1, "w");
+
+	fake_v4l2_reset();
+	fake_devs[0].formats[1] = V4L2_PIX_FMT_NV12;
+	JD_CHECK(jd_v4l2_describe(&fake_v4l2_sys, "/dev/fake0", f) == 1, "a capture device");
+	fake_devs[1].capture = 0;
+	JD_CHECK(jd_v4l2_describe(&fake_v4l2_sys, "/dev/fake1", f) == 0, "not a capture node");
+	JD_CHECK(jd_v4l2_describe(&fake_v4l2_sys, "/dev/nothing", f) == -ENOENT, "absent");
+	fclose(f);
+	JD_CHECK(strstr(text, "/dev/fake0: Fake camera (driver fake") &&
+		     strstr(text, "YUYV") && strstr(text, "(usable)") &&
+		     strstr(text, "640x480 fps: 30 15") && strstr(text, "320x240 fps: 30 15"),
+		 "formats, sizes and rates listed:\n%s", text);
+	JD_CHECK(strstr(text, "NV12") && !strstr(text, "NV12  (usable)") &&
+		     strstr(text, "not a video capture node") && strstr(text, "/dev/nothing: cannot open"),
+		 "unusable format unmarked, skipped and absent nodes said:\n%s", text);
+	JD_CHECK(fake_open_fds == 0, "describe closes what it opens");
+}
+
 int main(void)
 {
+	test_describe();
 	test_negotiation();
 	test_streaming();
 	return jd_test_done("unit.v4l2");

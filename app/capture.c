@@ -150,15 +150,27 @@ static int to_gray(struct jd_capture *c, int side, const struct jd_cam_frame *f,
 	return 0;
 }
 
-/* Give a frame back to its camera; a failure there is the device's problem, reported next. */
+/*
+ * Give a frame back to its camera. A refused requeue (the driver's error) would leave the
+ * stream one buffer short for good: remember it, and the next jd_capture_next() reports it so
+ * that the caller reopens the camera.
+ */
 static void give_back(struct jd_capture *c, int side, const struct jd_cam_frame *f)
 {
-	(void)jd_cam_requeue(&c->cam[side], f);
+	int rc = jd_cam_requeue(&c->cam[side], f);
+
+	if (rc && !c->requeue_failed) {
+		c->requeue_failed = rc;
+		snprintf(c->err, sizeof(c->err), "%s", c->cam[side].err);
+	}
 }
 
 int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
 		    struct jd_disp *gt, int *has_truth)
 {
+	if (c->requeue_failed) {
+		return -EIO; /* c->err still says which requeue failed */
+	}
 	/* Bounded: a stream of bad frames makes this return, not spin. */
 	for (int attempt = 0; attempt < 16; attempt++) {
 		int side = jd_pair_wants(&c->pair);
@@ -200,6 +212,9 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 		}
 		give_back(c, 0, &fl);
 		give_back(c, 1, &fr);
+		if (c->requeue_failed) {
+			return -EIO;
+		}
 		if (!bad) {
 			c->pairs++;
 			return 0;
@@ -220,6 +235,7 @@ int jd_capture_recover(struct jd_capture *c)
 		jd_cam_stop(&c->cam[i]);
 		jd_cam_close(&c->cam[i]);
 	}
+	c->requeue_failed = 0;
 	int rc = bring_up(c, NULL);
 	if (!rc) {
 		c->cam[0].stats.reopens++;

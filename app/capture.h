@@ -33,6 +33,7 @@ struct jd_capture {
 	struct jd_pairer pair;
 	struct jd_jpeg jpeg[2];
 	unsigned long pairs, drop_corrupt, drop_short;
+	int requeue_failed; /* a driver refused a buffer back: reopen */
 	char err[512];
 	char last_drop[512]; /* why the last dropped frame was dropped */
 };

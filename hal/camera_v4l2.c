@@ -275,9 +275,13 @@ static int v4l2_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 			return jd_cam_fail(c, JD_CAM_FATAL, -ETIMEDOUT, "no frame in %d ms",
 					   c->cfg.timeout_ms);
 		}
-		if (p.revents & (POLLHUP | POLLERR | POLLNVAL) && !(p.revents & POLLIN)) {
-			return jd_cam_fail(c, JD_CAM_FATAL, -ENODEV, "device gone (poll revents 0x%x)",
-					   p.revents);
+		if (p.revents & (POLLHUP | POLLNVAL)) {
+			return jd_cam_fail(c, JD_CAM_FATAL, -ENODEV,
+					   "device gone (unplugged? poll revents 0x%x)", p.revents);
+		}
+		if (p.revents & POLLERR && !(p.revents & POLLIN)) {
+			return jd_cam_fail(c, JD_CAM_FATAL, -EIO,
+					   "fatal streaming error (poll revents 0x%x)", p.revents);
 		}
 		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_DQBUF, &b) == 0) {
 			break;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fake_v4l2.h"
 #include "synth.h"
 
 #include "daemon.h"
@@ -139,6 +140,40 @@ int main(void)
 		jd_daemon_deinit(&d);
 		snprintf(path, sizeof(path), "rm -rf %s", root);
 		JD_CHECK(system(path) == 0, "cleanup");
+	}
+	/*
+	 * V4L2 capture against the fake kernel, across an unplug and the reopen: buffers are
+	 * the kernel's (remapped), the driver state is boot memory, nothing comes from the heap.
+	 */
+	{
+		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .sys = &fake_v4l2_sys};
+		static struct jd_capture c;
+		static char mem[1 << 14];
+		static uint8_t l[320 * 240], r[320 * 240];
+		struct jd_image li = {l, 320, 240, 320}, ri = {r, 320, 240, 320};
+		int truth, ok = 0;
+
+		fake_v4l2_reset();
+		strcpy(cfg.device[0], "/dev/fake0");
+		strcpy(cfg.device[1], "/dev/fake1");
+		cfg.cam = (struct jd_cam_config){320, 240, 25, JD_PIX_YUYV, 4, 100};
+		JD_CHECK(jd_capture_mem_required(&cfg) <= sizeof(mem) &&
+			     jd_capture_init(&c, &cfg, mem, sizeof(mem), NULL) == 0,
+			 "v4l2 boot: %s", c.err);
+		long before = allocations;
+		for (int i = 0; i < 10; i++) {
+			ok += jd_capture_next(&c, &li, &ri, NULL, &truth) == 0;
+		}
+		fake_devs[0].hup = 1;
+		JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == -ENODEV, "unplugged");
+		JD_CHECK(jd_capture_recover(&c) == 0, "reopened: %s", c.err);
+		for (int i = 0; i < 10; i++) {
+			ok += jd_capture_next(&c, &li, &ri, NULL, &truth) == 0;
+		}
+		JD_CHECK(ok == 20, "%d of 20 pairs", ok);
+		JD_CHECK(allocations == before,
+			 "v4l2 capture and a reconnect: %ld allocation(s)", allocations - before);
+		jd_capture_deinit(&c);
 	}
 	/* The counter works: an allocation is seen. */
 	long before = allocations;

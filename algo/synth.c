@@ -36,22 +36,25 @@ static float texture(const struct surface *s, float u, float v)
 	return 0.7f * (top + (bot - top) * av) + 40.0f + 20.0f * sinf(u * 0.05f + s->seed);
 }
 
-static int scene(int frame, int w, int h, int ndisp, struct surface *s)
+static int scene(uint32_t seed, int frame, int w, int h, int ndisp, struct surface *s)
 {
 	float dmax = (float)ndisp * 0.85f, dmin = (float)ndisp * 0.25f;
-	float drift = 6.0f * sinf((float)frame * 0.2f);
+	/* seed 0 is the classic scene; others shift the boxes and the drift's phase */
+	float phase = (float)(hash3(seed, 17, 29) % 628) / 100.0f * (seed != 0);
+	float drift = 6.0f * sinf((float)frame * 0.2f + phase);
 
 	/* The table: disparity grows towards the bottom, as for a camera looking down at it. */
 	s[0] = (struct surface){-1e9f, 1e9f, -1e9f, 1e9f, dmin, (dmax * 0.75f - dmin) / (float)h,
-				1};
+				1 + seed * 131u};
 	for (int i = 0; i < NBOX; i++) {
-		float cx = (float)w * (0.3f + 0.25f * (float)i) + drift * (float)(i + 1);
+		float jitter = seed ? (float)(hash3(seed, (uint32_t)i, 3) % 100) / 100.0f - 0.5f : 0.0f;
+		float cx = (float)w * (0.3f + 0.25f * (float)i + 0.08f * jitter) + drift * (float)(i + 1);
 		float bw = (float)w * 0.12f, bh = (float)h * (0.18f + 0.06f * (float)i);
 		float cy = (float)h * 0.62f;
 
 		s[1 + i] = (struct surface){cx - bw / 2, cx + bw / 2, cy - bh / 2, cy + bh / 2,
 					    roundf(dmax * (0.8f + 0.07f * (float)i)), 0.0f,
-					    (uint32_t)(7 + i)};
+					    (uint32_t)(7 + i) + seed * 131u};
 	}
 	return NBOX + 1;
 }
@@ -73,11 +76,33 @@ static int nearest(const struct surface *s, int n, float u, float v, float *disp
 	return best;
 }
 
+int jd_synth_objects(uint32_t seed, int frame, int w, int h, int ndisp,
+		     struct jd_synth_object out[JD_SYNTH_MAX_OBJECTS])
+{
+	struct surface s[NBOX + 1];
+	int n = scene(seed, frame, w, h, ndisp, s), k = 0;
+
+	for (int i = 1; i < n; i++) {
+		float x0 = s[i].x0 < 0 ? 0 : s[i].x0, x1 = s[i].x1 > (float)w ? (float)w : s[i].x1;
+		if (x1 <= x0) {
+			continue; /* drifted out of the frame */
+		}
+		out[k++] = (struct jd_synth_object){x0, s[i].y0, x1, s[i].y1, s[i].d0};
+	}
+	return k;
+}
+
 void jd_synth_render(int frame, int ndisp, struct jd_image *left, struct jd_image *right,
 		     struct jd_disp *gt)
 {
+	jd_synth_render_seeded(0, frame, ndisp, left, right, gt);
+}
+
+void jd_synth_render_seeded(uint32_t seed, int frame, int ndisp, struct jd_image *left,
+			    struct jd_image *right, struct jd_disp *gt)
+{
 	struct surface s[NBOX + 1];
-	int n = scene(frame, left->width, left->height, ndisp, s);
+	int n = scene(seed, frame, left->width, left->height, ndisp, s);
 
 	for (int y = 0; y < left->height; y++) {
 		uint8_t *l = left->data + (long)y * left->stride;

@@ -77,7 +77,7 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 	c->cfg = *cfg;
 	if (cfg->kind == JD_CAPTURE_SYNTH) {
 		rc = jd_cam_synth_init(c->cam, mem, bytes, cc->width, cc->height, cfg->ndisp,
-				       cc->fps);
+				       cc->fps, cfg->seed);
 		if (rc) {
 			snprintf(c->err, sizeof(c->err), "synth camera: boot memory too small");
 		}

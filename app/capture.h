@@ -22,7 +22,8 @@ struct jd_capture_config {
 	enum jd_capture_kind kind;
 	char device[2][256]; /* v4l2: the two nodes; files: the directory (in [0]) */
 	struct jd_cam_config cam;
-	int ndisp; /* synth: the scene's disparity range */
+	int ndisp;     /* synth: the scene's disparity range */
+	uint32_t seed; /* synth: which scene (0: the classic one) */
 	int loop;  /* files: start again after the last pair */
 	const struct jd_v4l2_sys *sys; /* v4l2: the system calls (NULL: the real ones; tests fake) */
 };

@@ -21,6 +21,7 @@ enum {
 	OPT_LOOP,
 	OPT_PIXFMT,
 	OPT_BUFFERS,
+	OPT_SEED,
 	OPT_HELP
 };
 
@@ -47,6 +48,7 @@ static void help(FILE *f)
 		"  --pixfmt F     v4l2: YUYV (default), UYVY, GREY or MJPG; another one the\n"
 		"                 device offers is used (and said) when it lacks this one\n"
 		"  --buffers N    v4l2: driver buffers per camera (default 4, 2 to 16)\n"
+		"  --seed N       synth: which scene (default 0, the one `jetdepth synth` writes)\n"
 		"  --fps F        camera rate; the synthetic and files cameras pace to it\n"
 		"                 (default 0: as fast as the matcher goes)\n"
 		"  --loop         files camera: start again after the last pair\n"
@@ -67,6 +69,7 @@ int jd_cmd_run(int argc, char **argv)
 						 {"loop", no_argument, NULL, OPT_LOOP},
 						 {"pixfmt", required_argument, NULL, OPT_PIXFMT},
 						 {"buffers", required_argument, NULL, OPT_BUFFERS},
+						 {"seed", required_argument, NULL, OPT_SEED},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
@@ -149,6 +152,13 @@ int jd_cmd_run(int argc, char **argv)
 					optarg);
 				return JD_EXIT_USAGE;
 			}
+		} else if (opt == OPT_SEED) {
+			int seed;
+			if (jd_cli_int("--seed", optarg, &seed) || seed < 0) {
+				fprintf(stderr, "jetdepth: --seed %s: must be 0 or more\n", optarg);
+				return JD_EXIT_USAGE;
+			}
+			cam.seed = (uint32_t)seed;
 		} else if (opt == OPT_BUFFERS) {
 			if (jd_cli_int("--buffers", optarg, &cam.cam.buffers) || cam.cam.buffers < 2 ||
 			    cam.cam.buffers > 16) {
@@ -237,6 +247,16 @@ int jd_cmd_run(int argc, char **argv)
 
 		printf("%d frame(s), mean latency %.1f ms, %.1f fps\n", done,
 		       (double)total_ns / 1e6 / done, 1e9 * done / wall);
+	}
+	for (int i = 0; i < 2; i++) {
+		const struct jd_camera *c = &d.cap.cam[i];
+		char rate[32] = "rate: under 1 s of frames";
+		if (c->stats.fps > 0) {
+			snprintf(rate, sizeof(rate), "%.1f fps", c->stats.fps);
+		}
+		printf("camera %s %s: %lu frame(s), %s, %lu flagged, %lu timeout(s), %lu reopen(s)\n",
+		       c->label, c->device, c->stats.frames, rate, c->stats.drop_flagged,
+		       c->stats.timeouts, c->stats.reopens);
 	}
 	if (d.cap.drop_corrupt || d.cap.drop_short || no_pair || d.cap.pair.drops[0] ||
 	    d.cap.pair.drops[1]) {

@@ -9,6 +9,7 @@
 
 struct rig {
 	int w, h, ndisp;
+	uint32_t seed;
 	uint64_t period_ns, t0;
 	int rendered;		/* the newest frame in the sets, -1 none */
 	int next[2];		/* the frame each side hands out next */
@@ -32,7 +33,7 @@ size_t jd_cam_synth_mem_required(int w, int h)
 }
 
 int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, int h, int ndisp,
-		      double fps)
+		      double fps, uint32_t seed)
 {
 	size_t n = (size_t)w * h, n8 = (n + 63) / 64 * 64;
 	unsigned char *p = mem;
@@ -45,6 +46,7 @@ int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, i
 	r->w = w;
 	r->h = h;
 	r->ndisp = ndisp;
+	r->seed = seed;
 	r->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
 	r->rendered = -1;
 	p += rig_bytes();
@@ -128,7 +130,7 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	} else {
 		r->ts[set] = jd_clock_ns();
 	}
-	jd_synth_render(k, r->ndisp, &left, &right, &gt);
+	jd_synth_render_seeded(r->seed, k, r->ndisp, &left, &right, &gt);
 	r->rendered = k;
 	return 0;
 }
@@ -181,6 +183,14 @@ struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam
 	const struct rig *r = c->priv;
 
 	return (struct jd_disp){r->gt[f->index & 1], r->w, r->h, r->w};
+}
+
+int jd_cam_synth_objects(const struct jd_camera *c, const struct jd_cam_frame *f,
+			 struct jd_synth_object out[JD_SYNTH_MAX_OBJECTS])
+{
+	const struct rig *r = c->priv;
+
+	return jd_synth_objects(r->seed, (int)f->seq, r->w, r->h, r->ndisp, out);
 }
 
 const struct jd_camera_ops jd_camera_synth_ops = {

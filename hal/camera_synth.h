@@ -10,6 +10,7 @@
 #define JD_HAL_CAMERA_SYNTH_H
 
 #include "../algo/jd_image.h"
+#include "../algo/synth.h"
 #include "camera.h"
 
 extern const struct jd_camera_ops jd_camera_synth_ops;
@@ -19,12 +20,17 @@ size_t jd_cam_synth_mem_required(int w, int h);
 
 /**
  * Set up cam[0] (left) and cam[1] (right) on one rig in mem (boot). fps 0 renders as fast as
- * asked; otherwise dequeue waits for the frame's time. @retval 0 or -ENOMEM (mem too small)
+ * asked; otherwise dequeue waits for the frame's time. seed picks the scene (0: the classic
+ * one, as `jetdepth synth` writes it). @retval 0 or -ENOMEM (mem too small)
  */
 int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, int h, int ndisp,
-		      double fps);
+		      double fps, uint32_t seed);
 
 /** The true left-view disparity of a dequeued frame (valid until it is requeued). */
 struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f);
+
+/** The boxes in a dequeued frame, with their true disparity. @return how many */
+int jd_cam_synth_objects(const struct jd_camera *c, const struct jd_cam_frame *f,
+			 struct jd_synth_object out[JD_SYNTH_MAX_OBJECTS]);
 
 #endif

@@ -97,8 +97,8 @@ static void test_synth(void)
 	struct jd_cam_frame l0, r0, l1, l2, r1;
 
 	JD_CHECK(mem != NULL, "malloc");
-	JD_CHECK(jd_cam_synth_init(cam, mem, bytes - 1, w, h, 32, 0) == -ENOMEM, "too small");
-	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0) == 0, "init");
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes - 1, w, h, 32, 0, 0) == -ENOMEM, "too small");
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 0) == 0, "init");
 	JD_CHECK(jd_cam_dequeue(&cam[0], &l0) == -EINVAL && cam[0].severity == JD_CAM_FATAL,
 		 "dequeue before start: %s", cam[0].err);
 	struct jd_cam_config want = {640, 480, 30, JD_PIX_YUYV, 4, 500};
@@ -130,12 +130,29 @@ static void test_synth(void)
 	/* Deterministic: frame 2 rendered again by a fresh rig is byte for byte the same. */
 	unsigned char *copy = malloc((size_t)w * h);
 	memcpy(copy, l2.data, (size_t)w * h);
-	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0) == 0 && jd_cam_start(&cam[0]) == 0,
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 0) == 0 && jd_cam_start(&cam[0]) == 0,
 		 "again");
 	for (int k = 0; k <= 2; k++) {
 		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && jd_cam_requeue(&cam[0], &l2) == 0, "frame %d", k);
 	}
 	JD_CHECK(memcmp(copy, l2.data, (size_t)w * h) == 0, "frame 2 is frame 2");
+	/* The boxes: each one's centre has its disparity in the truth. */
+	struct jd_synth_object obj[JD_SYNTH_MAX_OBJECTS];
+	int nobj = jd_cam_synth_objects(&cam[0], &l2, obj);
+	struct jd_disp t2 = jd_cam_synth_truth(&cam[0], &l2);
+	JD_CHECK(nobj == 3, "%d boxes", nobj);
+	for (int i = 0; i < nobj; i++) {
+		int cx = (int)((obj[i].x0 + obj[i].x1) / 2), cy = (int)((obj[i].y0 + obj[i].y1) / 2);
+		JD_CHECK(t2.data[cy * w + cx] == obj[i].disparity, "box %d: truth %g, box %g", i,
+			 (double)t2.data[cy * w + cx], (double)obj[i].disparity);
+	}
+	/* Another seed is another scene, and again the same every time. */
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 5) == 0 && jd_cam_start(&cam[0]) == 0,
+		 "seed 5");
+	for (int k = 0; k <= 2; k++) {
+		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && jd_cam_requeue(&cam[0], &l2) == 0, "frame %d", k);
+	}
+	JD_CHECK(memcmp(copy, l2.data, (size_t)w * h) != 0, "seed 5 differs from seed 0");
 	JD_CHECK(jd_cam_stop(&cam[0]) == 0, "stop");
 	jd_cam_close(&cam[0]);
 	struct jd_camera none = {0};

@@ -60,6 +60,9 @@ struct jd_match_params {
 	struct jd_sad_params sad;
 	struct jd_sgm_params sgm;
 	struct jd_bp_params bp;
+	/* How it runs, not what it computes: strips (0: as the memory ceiling needs, algo/tiling.h) */
+	int tiles;
+	int tile_overlap; /* rows of context each side of a strip (0: the matcher's default) */
 };
 
 /** Fill @p p with the reference defaults for @p algo. */

@@ -153,6 +153,13 @@ int jd_params_validate(const struct jd_match_params *p, int width, int height, c
 	if (p->min_disp < 0) {
 		FAIL("--min-disp %d: must be 0 or more", p->min_disp);
 	}
+	if (p->tiles < 0 || p->tiles > height) {
+		FAIL("--tiles %d: must be 0 (automatic) to %d (the image's rows)", p->tiles, height);
+	}
+	if (p->tile_overlap < 0 || p->tile_overlap > height) {
+		FAIL("--tile-overlap %d: must be 0 (the matcher's default) to %d", p->tile_overlap,
+		     height);
+	}
 	if (p->ndisp + p->min_disp > width) {
 		FAIL("--ndisp %d: with --min-disp %d it exceeds the image width %d", p->ndisp,
 		     p->min_disp, width);

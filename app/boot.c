@@ -6,14 +6,30 @@
 
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
+#include "../algo/tiling.h"
 #include "cli.h"
 
-enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_COUNT };
+enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT };
 
 /*
  * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
  * is used where the matcher has CUDA kernels and a GPU answers, else the CPU, saying why.
  */
+static size_t gpu_device_bytes(const struct jd_match_params *p, int w, int h)
+{
+	return p->algo == JD_ALGO_SAD	? jd_cuda_sad_device_bytes(w, h)
+	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
+					: jd_cuda_bp_device_bytes(p, w, h);
+}
+
+static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
+{
+	return p->algo == JD_ALGO_SAD	? jd_cuda_sad_pinned_bytes(w, h)
+	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
+					: jd_cuda_bp_pinned_bytes(p, w, h);
+}
+
+/* h: the rows the matcher runs on (a strip's window when tiled). */
 static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_match_params *p,
 		      int w, int h, FILE *log)
 {
@@ -22,16 +38,7 @@ static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_m
 	if (want != JD_BACKEND_CUDA && want != JD_BACKEND_AUTO) {
 		return 0;
 	}
-	if (p->algo == JD_ALGO_SAD) {
-		rc = jd_cuda_init(&b->cuda, jd_cuda_sad_device_bytes(w, h),
-				  jd_cuda_sad_pinned_bytes(w, h));
-	} else if (p->algo == JD_ALGO_SGM) {
-		rc = jd_cuda_init(&b->cuda, jd_cuda_sgm_device_bytes(p, w, h),
-				  jd_cuda_sgm_pinned_bytes(w, h));
-	} else {
-		rc = jd_cuda_init(&b->cuda, jd_cuda_bp_device_bytes(p, w, h),
-				  jd_cuda_bp_pinned_bytes(p, w, h));
-	}
+	rc = jd_cuda_init(&b->cuda, gpu_device_bytes(p, w, h), gpu_pinned_bytes(p, w, h));
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
 			fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
@@ -74,6 +81,65 @@ static int select_kernels(struct jd_boot *b, enum jd_backend want, const struct 
 	return 0;
 }
 
+/* Everything boot takes for a matcher run on run_h rows (host, and the GPU's when used). */
+static size_t need_bytes(const struct jd_match_params *p, int w, int h, int run_h, int threads,
+			 int gt_maps, size_t camera_bytes, int gpu)
+{
+	size_t npix = (size_t)w * h, n = 6 * npix + (size_t)gt_maps * 4 * npix + camera_bytes;
+
+	n += jd_match_mem_required(p, w, run_h, threads);
+	n += run_h < h ? sizeof(float) * (size_t)w * run_h : 0; /* the strip's map */
+	return n + (gpu ? gpu_device_bytes(p, w, run_h) + gpu_pinned_bytes(p, w, run_h) : 0);
+}
+
+/*
+ * The strips: --tiles when given, else as few as fit the board's memory ceiling (on Jetson
+ * the GPU's memory is the same DRAM, so it counts). @retval 0 or -ENOMEM (no plan fits)
+ */
+static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w, int h,
+		       int threads, int gt_maps, size_t camera_bytes, const struct jd_board *board,
+		       int gpu, FILE *log)
+{
+	int overlap = p->tile_overlap ? p->tile_overlap : jd_tiling_default_overlap(p);
+	size_t ceiling = board ? (size_t)board->memory_ceiling_mb << 20 : 0;
+	size_t full = need_bytes(p, w, h, h, threads, gt_maps, camera_bytes, gpu);
+
+	jd_tiling_init(&b->tiling, h, p->tiles ? p->tiles : 1, overlap);
+	if (!p->tiles && ceiling && full > ceiling) {
+		int last = h + 1;
+		for (int n = 2; n <= h; n++) {
+			jd_tiling_init(&b->tiling, h, n, overlap);
+			if (b->tiling.run_h >= last) {
+				continue; /* the overlap dominates: more strips do not help */
+			}
+			last = b->tiling.run_h;
+			if (need_bytes(p, w, h, last, threads, gt_maps, camera_bytes, gpu) <= ceiling) {
+				break;
+			}
+		}
+	}
+	size_t tiled = need_bytes(p, w, h, b->tiling.run_h, threads, gt_maps, camera_bytes, gpu);
+	if (ceiling && tiled > ceiling) {
+		fprintf(stderr,
+			"jetdepth: boot: %dx%d with ndisp %d (%s) needs %.1f MiB, %.1f MiB in the "
+			"smallest strips (%d rows); the board's ceiling is %ld MiB (%s:%d); use a "
+			"smaller --size or --ndisp\n",
+			w, h, p->ndisp, jd_algo_name(p->algo), (double)full / (1 << 20),
+			(double)tiled / (1 << 20), b->tiling.run_h, board->memory_ceiling_mb,
+			board->origin_ceiling.file, board->origin_ceiling.line);
+		return -ENOMEM;
+	}
+	if (log && b->tiling.n > 1) {
+		fprintf(log,
+			"tiling: %d strips of %d rows, each matched on %d rows (%d of context each "
+			"side): %.1f MiB instead of %.1f MiB%s\n",
+			b->tiling.n, b->tiling.core, b->tiling.run_h, b->tiling.overlap,
+			(double)tiled / (1 << 20), (double)full / (1 << 20),
+			p->tiles ? " (--tiles)" : " to fit the board's memory ceiling");
+	}
+	return 0;
+}
+
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
 		 int gt_maps, size_t camera_bytes, const struct jd_board *board, FILE *log)
 {
@@ -87,8 +153,19 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	memset(b, 0, sizeof(*b));
 	JD_TRY(jd_cli_backend(&want));
 	JD_TRY(select_kernels(b, want, board, log));
-	JD_TRY(select_gpu(b, want, p, w, h, log));
-	b->ws_bytes = jd_match_mem_required(p, w, h, threads);
+	/* Plan for the GPU where it may be used; plan again for the CPU if it is not. */
+	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
+	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, camera_bytes, board, gpu_planned, log));
+	int run_h = b->tiling.run_h;
+	JD_TRY(select_gpu(b, want, p, w, run_h, log));
+	if (gpu_planned && !b->gpu) {
+		rc = plan_tiling(b, p, w, h, threads, gt_maps, camera_bytes, board, 0, NULL);
+		if (rc) {
+			return rc;
+		}
+		run_h = b->tiling.run_h;
+	}
+	b->ws_bytes = jd_match_mem_required(p, w, run_h, threads);
 	snprintf(tag, sizeof(tag), "matcher.%s", jd_algo_name(p->algo));
 	jd_budget_init(&b->budget);
 	jd_budget_add(&b->budget, "frame.left", npix);
@@ -101,6 +178,8 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 			      i < gt_maps ? sizeof(float) * npix : 0);
 	}
 	jd_budget_add(&b->budget, "camera", camera_bytes);
+	jd_budget_add(&b->budget, "strip.disparity",
+		      b->tiling.n > 1 ? sizeof(float) * (size_t)w * run_h : 0);
 	if (log) {
 		jd_budget_print(&b->budget, log);
 	}
@@ -116,12 +195,13 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		jd_cuda_deinit(&b->cuda);
 		return -ENOMEM;
 	}
-	if (board && b->budget.total > (size_t)board->memory_ceiling_mb << 20) {
+	size_t gpu_total = b->gpu ? b->cuda.dev_bytes + b->cuda.pinned_bytes : 0;
+	if (board && b->budget.total + gpu_total > (size_t)board->memory_ceiling_mb << 20) {
 		fprintf(
 		    stderr,
 		    "jetdepth: boot: memory budget %.1f MiB exceeds the board's ceiling of %ld MiB "
 		    "(%s:%d); use a smaller --size or --ndisp\n",
-		    (double)b->budget.total / (1 << 20), board->memory_ceiling_mb,
+		    (double)(b->budget.total + gpu_total) / (1 << 20), board->memory_ceiling_mb,
 		    board->origin_ceiling.file, board->origin_ceiling.line);
 		jd_cuda_deinit(&b->cuda);
 		return -ENOMEM;
@@ -139,11 +219,11 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	jd_arena_seal(&b->arena);
 	if (b->gpu) {
 		if (p->algo == JD_ALGO_SAD) {
-			rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, h);
+			rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, run_h);
 		} else if (p->algo == JD_ALGO_SGM) {
-			rc = jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, h);
+			rc = jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, run_h);
 		} else {
-			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, h);
+			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, run_h);
 		}
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
@@ -161,6 +241,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	}
 	b->ws = r[R_WS];
 	b->camera_mem = camera_bytes ? r[R_CAMERA] : NULL;
+	b->strip = (struct jd_disp){b->tiling.n > 1 ? r[R_STRIP] : NULL, w, run_h, w};
 	b->camera_bytes = camera_bytes;
 	rc = jd_workers_init(&b->workers, threads);
 	if (rc) {
@@ -198,10 +279,47 @@ static int gpu_failed(struct jd_boot *b, int rc)
 	return rc;
 }
 
+/* One strip's window on the GPU, synchronously, into b->strip. */
+static int gpu_strip(struct jd_boot *b, const struct jd_match_params *p, const struct jd_image *l,
+		     const struct jd_image *r)
+{
+	if (p->algo == JD_ALGO_SAD) {
+		return jd_cuda_sad_run(&b->sad_gpu, p, l, r, &b->strip);
+	} else if (p->algo == JD_ALGO_SGM) {
+		return jd_cuda_sgm_run(&b->sgm_gpu, p, l, r, &b->strip);
+	}
+	return jd_cuda_bp_run(&b->bp_gpu, p, l, r, &b->strip);
+}
+
+/* A tiled frame, start to end (submit does it all; collect then returns at once). */
+static int match_tiled(struct jd_boot *b, const struct jd_match_params *p)
+{
+	if (!b->gpu) {
+		return jd_match_run_tiled(&b->kernels, p, &b->tiling, &b->left, &b->right, &b->disp,
+					  &b->strip, b->ws, b->ws_bytes, &b->workers.exec);
+	}
+	for (int i = 0; i < b->tiling.n; i++) {
+		struct jd_image l, r;
+
+		jd_tiling_views(&b->tiling, i, &b->left, &b->right, &l, &r);
+		JD_TRY(gpu_failed(b, gpu_strip(b, p, &l, &r)));
+		jd_tiling_copy_core(&b->tiling, i, &b->strip, &b->disp);
+	}
+	return 0;
+}
+
 int jd_boot_submit(struct jd_boot *b, const struct jd_match_params *p)
 {
 	int rc;
 
+	if (b->tiling.n > 1) {
+		if (b->cpu_pending) {
+			return -EBUSY;
+		}
+		rc = match_tiled(b, p);
+		b->cpu_pending = rc == 0;
+		return rc;
+	}
 	if (!b->gpu) {
 		if (b->cpu_pending) {
 			return -EBUSY;
@@ -223,7 +341,7 @@ int jd_boot_submit(struct jd_boot *b, const struct jd_match_params *p)
 
 int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p)
 {
-	if (!b->gpu) {
+	if (!b->gpu || b->tiling.n > 1) {
 		if (!b->cpu_pending) {
 			return -ENOENT;
 		}
@@ -240,7 +358,7 @@ int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p)
 
 int jd_boot_depth(const struct jd_boot *b)
 {
-	return b->gpu ? JD_CUDA_SLOTS : 1;
+	return b->gpu && b->tiling.n == 1 ? JD_CUDA_SLOTS : 1;
 }
 
 int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p)

@@ -10,6 +10,7 @@
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
 #include "../algo/kernels.h"
+#include "../algo/tiling.h"
 #include "../hal/board.h"
 #include "../hal/cuda.h"
 #include "../hal/cuda_bp.h"
@@ -27,6 +28,8 @@ struct jd_boot {
 	void *ws;
 	size_t ws_bytes;
 	void *camera_mem; /* the camera drivers' boot memory (capture.h) */
+	struct jd_tiling tiling; /* n == 1: whole frames */
+	struct jd_disp strip;	 /* a strip's map when tiled */
 	size_t camera_bytes;
 	struct jd_kernels kernels; /* chosen once here: --backend / $JD_BACKEND, CPU, board */
 	int gpu;		   /* the matcher runs on the GPU (CUDA kernels for it exist) */

@@ -46,6 +46,10 @@ const char jd_cli_matcher_help[] =
     "  --backend B            CPU kernels: auto|cpu (NEON where native, else reference),\n"
     "                         ref (portable C), neon (default: $JD_BACKEND, else auto)\n"
     "  --threads N            worker threads (default: all CPUs)\n"
+    "  --tiles N              match in N horizontal strips (default 0: only when the\n"
+    "                         board's memory ceiling needs it; boot prints the plan)\n"
+    "  --tile-overlap N       rows of context each side of a strip (default: SAD half\n"
+    "                         the window + 1, SGM 128, BP 20)\n"
     " SAD:\n"
     "  --window N             odd window side, 1..31 (default 11)\n"
     "  --[no-]lr-check --[no-]fill --[no-]median   as for SGM (default on)\n"
@@ -96,6 +100,8 @@ static const struct option matcher_options[] = {
     {"float", no_argument, NULL, OPT_FLOAT},
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"threads", required_argument, NULL, OPT_THREADS},
+    {"tiles", required_argument, NULL, OPT_TILES},
+    {"tile-overlap", required_argument, NULL, OPT_TILE_OVERLAP},
 };
 
 void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts,
@@ -267,6 +273,10 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		}
 		cli_backend_set = 1;
 		return 1;
+	case OPT_TILES:
+		return consumed(jd_cli_int("--tiles", arg, &p->tiles));
+	case OPT_TILE_OVERLAP:
+		return consumed(jd_cli_int("--tile-overlap", arg, &p->tile_overlap));
 	case OPT_THREADS:
 		if (jd_cli_int("--threads", arg, threads)) {
 			return -EINVAL;

@@ -41,6 +41,8 @@ enum {
 	OPT_FLOAT,
 	OPT_BACKEND,
 	OPT_THREADS,
+	OPT_TILES,
+	OPT_TILE_OVERLAP,
 	OPT_CMD_BASE, /* commands number their own options from here */
 };
 

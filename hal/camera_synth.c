@@ -86,9 +86,8 @@ static int synth_configure(struct jd_camera *c, const struct jd_cam_config *want
 	c->cfg.fps = r->period_ns ? 1e9 / (double)r->period_ns : 0;
 	c->cfg.buffers = 2;
 	c->cfg.timeout_ms = want->timeout_ms;
-	if (want->width != r->w || want->height != r->h || want->fmt != JD_PIX_GREY) {
-		jd_cam_fail(c, JD_CAM_OK, 0, "asked %dx%d %s, gives %dx%d GREY", want->width,
-			    want->height, jd_pixfmt_name(want->fmt), r->w, r->h);
+	if (want->width != r->w || want->height != r->h) {
+		jd_cam_note(c, "asked %dx%d, gives %dx%d", want->width, want->height, r->w, r->h);
 	}
 	return 0;
 }

@@ -81,7 +81,7 @@ printf 'name x\nspeed fast\n' >"$tmp/bad.board"
 expect 1 "bad.board:2: speed: unknown key" -- run --frames 1 --board "$tmp/bad.board"
 expect 1 "bad.board:2" -- board check "$tmp/bad.board"
 printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 1\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/tiny.board"
-expect 1 "exceeds the board's ceiling of 1 MiB" -- run --frames 1 --board "$tmp/tiny.board"
+expect 1 "the board's ceiling is 1 MiB" -- run --frames 1 --board "$tmp/tiny.board"
 printf 'nvidia,p3768-0000+p3767-0000\0nvidia,p3767-0000\0nvidia,tegra234\0' >"$tmp/dt"
 JETDEPTH_DT_COMPATIBLE=$tmp/dt expect 1 "compatible nvidia,p3767-0005: not in" -- run --frames 1 --board "$(dirname "$0")/../../boards/orin-nano.board"
 expect 2 "--size 10: expected WIDTHxHEIGHT" -- run --size 10
@@ -93,6 +93,8 @@ cp "$tmp/l.pgm" "$tmp/cam/left/0.pgm"; cp "$tmp/r.pgm" "$tmp/cam/right/1.pgm"
 expect 1 "pair 0: $tmp/cam/left/0.pgm has no $tmp/cam/right/0.pgm" -- run --frames 1 --camera "files:$tmp/cam"
 expect 2 "--fps fast: must be a number" -- run --frames 1 --fps fast
 expect 1 "left camera /dev/jd-no-such-video: cannot open" -- run --frames 1 --camera v4l2:/dev/jd-no-such-video,/dev/jd-no-such-video2
+expect 2 "--tiles 500: must be 0 (automatic) to 120" -- run --frames 1 --size 160x120 --tiles 500
+expect 2 "--tile-overlap -3: must be 0" -- run --frames 1 --size 160x120 --tile-overlap -3
 expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
 

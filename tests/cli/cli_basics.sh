@@ -38,6 +38,9 @@ check "run replays a files camera to its end" bash -c "'$bin' run --size 160x120
 check "run --loop keeps replaying" bash -c "'$bin' run --frames 7 --size 160x120 --ndisp 32 --camera 'files:$tmp/cam' --loop | grep -q '^7 frame(s)'"
 check "cameras lists or says there are none" bash -c "JD_DEV_DIR='$tmp/nodev' '$bin' cameras | grep -q 'no V4L2 devices'"
 check "cameras on a non-V4L2 node fails and says why" bash -c "'$bin' cameras /dev/null | grep -q 'not a V4L2 device' && ! '$bin' cameras /dev/null >/dev/null"
+check "match --tiles 3 (SAD) equals untiled" bash -c "'$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/full.pfm' --algo sad --ndisp 16 && '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/tiled.pfm' --algo sad --ndisp 16 --tiles 3 && cmp '$tmp/full.pfm' '$tmp/tiled.pfm'"
+printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 60\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/small.board"
+check "a board's ceiling makes boot tile (and say so)" bash -c "'$bin' run --frames 1 --size 320x400 --ndisp 64 --algo sgm --board '$tmp/small.board' | grep -q '^tiling: .* strips .* to fit the board'"
 check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
 boards=$(cd "$(dirname "$0")/../../boards" && pwd)
 check "every shipped board parses" "$bin" board check "$boards"/*.board

@@ -7,6 +7,7 @@
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
 #include "../algo/tiling.h"
+#include "../hal/tuning.h"
 #include "cli.h"
 
 enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT };
@@ -140,6 +141,61 @@ static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w
 	return 0;
 }
 
+/*
+ * The BP message kernel a tuning file chose for this GPU and size, or NULL (built-in
+ * default). The file is --tuning, $JD_TUNING or the installed default; one whose GPU, driver
+ * or build differ is ignored and boot says why. A malformed one stops boot.
+ */
+static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int w, int h,
+			 FILE *log, const char **variant)
+{
+	static struct jd_tuning t;
+	static char chosen[JD_CUDA_BP_VARIANT_LEN];
+	const char *path = jd_cli_tuning_path();
+	char err[600], why[300];
+	int rc;
+
+	*variant = NULL;
+	if (p->algo != JD_ALGO_BP) {
+		return 0;
+	}
+	rc = jd_tuning_load(path, &t, err, sizeof(err));
+	if (rc == -ENOENT) {
+		if (log) {
+			fprintf(log, "gpu tuning: none (%s): built-in defaults\n", path);
+		}
+		return 0;
+	}
+	if (rc) {
+		fprintf(stderr, "jetdepth: boot: tuning file %s\n", err);
+		return rc;
+	}
+	if (!jd_tuning_matches(&t, b->cuda.name, b->cuda.sm_count, b->cuda.driver_version,
+			       jd_cuda_fatbin_hash(), why, sizeof(why))) {
+		if (log) {
+			fprintf(log, "gpu tuning: %s ignored: %s; built-in defaults\n", path, why);
+		}
+		return 0;
+	}
+	const struct jd_tuning_entry *e = jd_tuning_find(&t, "bp", p->bp.fp16, w, h, p->ndisp);
+	if (!e) {
+		if (log) {
+			fprintf(log, "gpu tuning: %s has no bp %s ndisp %d: built-in default\n", path,
+				p->bp.fp16 ? "f16" : "f32", p->ndisp);
+		}
+		return 0;
+	}
+	snprintf(chosen, sizeof(chosen), "%s", e->variant);
+	*variant = chosen;
+	if (log) {
+		fprintf(log, "gpu tuning: %s: bp message kernel %s (tuned at %dx%d: %.3f ms, default "
+			     "%s %.3f ms)\n",
+			path, chosen, e->w, e->h, (double)e->ms, e->default_variant,
+			(double)e->default_ms);
+	}
+	return 0;
+}
+
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
 		 int gt_maps, size_t camera_bytes, const struct jd_board *board, FILE *log)
 {
@@ -217,13 +273,19 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		return rc;
 	}
 	jd_arena_seal(&b->arena);
+	const char *bp_variant = NULL;
+	if (b->gpu && (rc = tuned_variant(b, p, w, h, log, &bp_variant))) {
+		jd_arena_deinit(&b->arena);
+		jd_cuda_deinit(&b->cuda);
+		return rc;
+	}
 	if (b->gpu) {
 		if (p->algo == JD_ALGO_SAD) {
 			rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, run_h);
 		} else if (p->algo == JD_ALGO_SGM) {
 			rc = jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, run_h);
 		} else {
-			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, run_h);
+			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, run_h, bp_variant);
 		}
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);

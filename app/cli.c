@@ -12,6 +12,15 @@
 static enum jd_backend cli_backend = JD_BACKEND_AUTO;
 static int cli_backend_set;
 static enum jd_backend board_backend = JD_BACKEND_AUTO;
+/* --tuning FILE, likewise. */
+static const char *cli_tuning;
+
+const char *jd_cli_tuning_path(void)
+{
+	const char *env = getenv("JD_TUNING");
+
+	return cli_tuning ? cli_tuning : env && *env ? env : JD_TUNING_DEFAULT;
+}
 
 void jd_cli_backend_default(enum jd_backend b)
 {
@@ -46,6 +55,9 @@ const char jd_cli_matcher_help[] =
     "  --backend B            CPU kernels: auto|cpu (NEON where native, else reference),\n"
     "                         ref (portable C), neon (default: $JD_BACKEND, else auto)\n"
     "  --threads N            worker threads (default: all CPUs)\n"
+    "  --tuning FILE          GPU tuning file from `jetdepth tune` (default: $JD_TUNING,\n"
+    "                         else " JD_TUNING_DEFAULT "; ignored, saying why,\n"
+    "                         when made on another GPU, driver or build)\n"
     "  --tiles N              match in N horizontal strips (default 0: only when the\n"
     "                         board's memory ceiling needs it; boot prints the plan)\n"
     "  --tile-overlap N       rows of context each side of a strip (default: SAD half\n"
@@ -101,6 +113,7 @@ static const struct option matcher_options[] = {
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"tiles", required_argument, NULL, OPT_TILES},
+    {"tuning", required_argument, NULL, OPT_TUNING},
     {"tile-overlap", required_argument, NULL, OPT_TILE_OVERLAP},
 };
 
@@ -272,6 +285,9 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 			return -EINVAL;
 		}
 		cli_backend_set = 1;
+		return 1;
+	case OPT_TUNING:
+		cli_tuning = arg;
 		return 1;
 	case OPT_TILES:
 		return consumed(jd_cli_int("--tiles", arg, &p->tiles));

@@ -42,6 +42,7 @@ enum {
 	OPT_BACKEND,
 	OPT_THREADS,
 	OPT_TILES,
+	OPT_TUNING,
 	OPT_TILE_OVERLAP,
 	OPT_CMD_BASE, /* commands number their own options from here */
 };
@@ -96,6 +97,11 @@ void jd_cli_backend_default(enum jd_backend b);
  * @retval 0, or -EINVAL for a bad $JD_BACKEND (message printed)
  */
 int jd_cli_backend(enum jd_backend *out);
+
+#define JD_TUNING_DEFAULT "/var/lib/jetdepth/tuning.txt"
+
+/** The tuning file boot reads: --tuning, else $JD_TUNING, else JD_TUNING_DEFAULT. */
+const char *jd_cli_tuning_path(void);
 
 /** Validate p for a size; prints the error and returns JD_EXIT_USAGE, or 0. */
 int jd_cli_validate(const struct jd_match_params *p, int w, int h);

@@ -9,5 +9,6 @@ int jd_cmd_bench(int argc, char **argv);
 int jd_cmd_synth(int argc, char **argv);
 int jd_cmd_board(int argc, char **argv);
 int jd_cmd_cameras(int argc, char **argv);
+int jd_cmd_tune(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 
 /* The fatbin nvcc built from algo/cuda/ .cu files, embedded by hal/cuda_fatbin.S (.incbin). */
 extern const unsigned char jd_cuda_fatbin[];
+extern const unsigned char jd_cuda_fatbin_end[];
 
 enum {
 	CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
@@ -279,6 +280,16 @@ void jd_cuda_seal(struct jd_cuda *cu)
 int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out)
 {
 	return JD_CU(cu, cuModuleGetFunction(out, cu->module, name)) ? -ENOENT : 0;
+}
+
+uint64_t jd_cuda_fatbin_hash(void)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over the embedded kernels */
+
+	for (const unsigned char *p = jd_cuda_fatbin; p < jd_cuda_fatbin_end; p++) {
+		h = (h ^ *p) * 0x100000001b3ull;
+	}
+	return h;
 }
 
 int jd_cuda_take_event(struct jd_cuda *cu, void **out)

@@ -102,6 +102,9 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes);
 /** Release everything jd_cuda_init() made; accepts a zeroed or NULL context. */
 void jd_cuda_deinit(struct jd_cuda *cu);
 
+/** A hash of the embedded kernels (0 without them): tuning files name the build they fit. */
+uint64_t jd_cuda_fatbin_hash(void);
+
 /** 1 when this binary carries CUDA kernels (built with nvcc). */
 int jd_cuda_built(void);
 

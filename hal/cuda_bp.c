@@ -87,23 +87,50 @@ static const struct {
     {64, 64, 4}, {64, 64, 2}, {128, 96, 3}, {128, 128, 1}, {256, 96, 1},
 };
 
-static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st)
+int jd_cuda_bp_variants(int nd, char names[][JD_CUDA_BP_VARIANT_LEN], int max)
 {
-	const char *want = getenv("JD_BP_VARIANT");
-	int nreg = -1;
+	int n = 0;
 
+	for (size_t i = 0; i < sizeof(bp_variants) / sizeof(bp_variants[0]) && n < max; i++) {
+		if (bp_variants[i].nd == nd) {
+			snprintf(names[n++], JD_CUDA_BP_VARIANT_LEN, "r%d_b%d", bp_variants[i].nreg,
+				 bp_variants[i].minb);
+		}
+	}
+	if (n < max) {
+		snprintf(names[n++], JD_CUDA_BP_VARIANT_LEN, "any"); /* the generic kernel */
+	}
+	return n;
+}
+
+/*
+ * want: a variant jd_cuda_bp_variants() names, NULL for the default (the first of the
+ * count's, $JD_BP_VARIANT overriding it), or "any" for the generic kernel.
+ */
+static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st,
+		       const char *want)
+{
+	int nreg = -1, found = 0;
+
+	want = want ? want : getenv("JD_BP_VARIANT");
 	for (size_t i = 0; i < sizeof(bp_variants) / sizeof(bp_variants[0]); i++) {
 		char tag[32];
 
-		if (bp_variants[i].nd != s->nd) {
+		if (bp_variants[i].nd != s->nd || (want && !strcmp(want, "any"))) {
 			continue;
 		}
 		snprintf(tag, sizeof(tag), "r%d_b%d", bp_variants[i].nreg, bp_variants[i].minb);
 		if (nreg < 0 || (want && !strcmp(want, tag))) {
 			nreg = bp_variants[i].nreg;
+			found |= want && !strcmp(want, tag);
 			snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_%d_%s", st,
 				 s->nd, tag);
 		}
+	}
+	if (want && *want && !found && strcmp(want, "any")) {
+		snprintf(cu->err, sizeof(cu->err), "bp: no message-kernel variant '%s' for ndisp %d",
+			 want, s->nd);
+		return -ENOENT;
 	}
 	if (nreg >= 0) {
 		s->iter_px = 32;
@@ -127,7 +154,7 @@ static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st)
 }
 
 int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_match_params *p,
-		    int w, int h)
+		    int w, int h, const char *variant)
 {
 	const char *st = p->bp.fp16 ? "f16" : "f32";
 	const char *names[] = {"jd_bp_to_float_cuda", "jd_bp_data0_%s", "jd_bp_coarse_%s",
@@ -150,7 +177,7 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 		snprintf(name, sizeof(name), names[i], st);
 		JD_TRY(jd_cuda_function(cu, name, &s->fn[i]));
 	}
-	JD_TRY(choose_iter(s, cu, st));
+	JD_TRY(choose_iter(s, cu, st, variant));
 	for (int l = 0; l < s->levels; l++) {
 		struct jd_cuda_bp_level *lv = &s->lv[l];
 		size_t bytes = level_bytes(w, h, s->nd, s->es);

@@ -51,12 +51,24 @@ size_t jd_cuda_bp_pinned_bytes(const struct jd_match_params *p, int w, int h);
  */
 double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h);
 
+#define JD_CUDA_BP_VARIANT_LEN 24
+
 /**
- * Take the buffers and choose the message kernel (boot only).
- * @retval 0, -ENOMEM, -ENOENT (a kernel missing), -EINVAL (shared memory too small; cu->err)
+ * The message-kernel variants in the fatbin for nd: one per occupancy level (the seed's rule:
+ * "rR_bB" keeps R values of the message vector in registers, capped for B blocks an SM, the
+ * rest in shared memory), then "any", the generic kernel. The first is the default.
+ * @return how many were written (at most max)
+ */
+int jd_cuda_bp_variants(int nd, char names[][JD_CUDA_BP_VARIANT_LEN], int max);
+
+/**
+ * Take the buffers and choose the message kernel (boot only): variant as
+ * jd_cuda_bp_variants() names it, or NULL for the default ($JD_BP_VARIANT overrides).
+ * @retval 0, -ENOMEM, -ENOENT (a kernel or variant missing), -EINVAL (shared memory too
+ *         small; cu->err)
  */
 int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_match_params *p,
-		    int w, int h);
+		    int w, int h, const char *variant);
 
 /**
  * Queue one frame (upload on stream 1, kernels and download on stream 0) and return without

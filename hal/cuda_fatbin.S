@@ -4,5 +4,7 @@
 	.global jd_cuda_fatbin
 jd_cuda_fatbin:
 	.incbin JD_FATBIN /* the path, from CMake */
+	.global jd_cuda_fatbin_end
+jd_cuda_fatbin_end:
 	.byte 0
 	.section .note.GNU-stack, "", %progbits

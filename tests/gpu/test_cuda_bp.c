@@ -7,6 +7,7 @@
  * path); no device or pinned allocation after boot. Without a GPU: exit 77 (skipped).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "bp.h"
 #include "cuda_bp.h"
@@ -34,7 +35,8 @@ static long nonfinite_messages(struct jd_cuda *cu, const struct jd_cuda_bp *s)
 }
 
 static int compare(const struct jd_match_params *p, const struct jd_image *l,
-		   const struct jd_image *r, const struct jd_exec *ex, const char *what)
+		   const struct jd_image *r, const struct jd_exec *ex, const char *what,
+		   const char *variant)
 {
 	int w = l->width, h = l->height;
 	struct jd_cuda cu;
@@ -47,8 +49,10 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 
 	if (jd_cuda_init(&cu, jd_cuda_bp_device_bytes(p, w, h), jd_cuda_bp_pinned_bytes(p, w, h)) ==
 		0 &&
-	    jd_cuda_bp_init(&s, &cu, p, w, h) == 0) {
+	    jd_cuda_bp_init(&s, &cu, p, w, h, variant) == 0) {
 		jd_cuda_seal(&cu);
+		JD_CHECK(!variant || strstr(s.iter_name, variant), "variant %s runs as %s", variant,
+			 s.iter_name);
 		gpu_count_allocations(&cu);
 		JD_CHECK(jd_bp_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
 		JD_CHECK(jd_cuda_bp_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
@@ -113,7 +117,28 @@ int main(void)
 			p.bp.sigma = (float)cases[i][5] / 10.0f;
 			p.bp.iters = cases[i][6];
 			p.bp.fp16 = fp16;
-			ok += compare(&p, &l, &r, &wk.exec, "random");
+			ok += compare(&p, &l, &r, &wk.exec, "random", NULL);
+			total++;
+			free(l.data);
+			free(r.data);
+		}
+	}
+	/* Every message-kernel variant in the fatbin (what `jetdepth tune` may choose). */
+	static const int nds[] = {16, 32, 64, 128, 256};
+	for (size_t i = 0; i < sizeof(nds) / sizeof(nds[0]); i++) {
+		char names[8][JD_CUDA_BP_VARIANT_LEN];
+		int nv = jd_cuda_bp_variants(nds[i], names, 8);
+		int w = nds[i] > 64 ? 301 : 97, h = nds[i] > 64 ? 41 : 61;
+
+		for (int v = 0; v < nv && (long)w * h <= gpu_case_limit(); v++) {
+			struct jd_match_params p;
+			struct jd_image l, r;
+
+			gpu_textured_pair(w, h, 40u + (unsigned)i, &l, &r);
+			jd_params_default(&p, JD_ALGO_BP, nds[i]);
+			p.bp.levels = 3;
+			p.bp.fp16 = v & 1; /* both storages across the variants */
+			ok += compare(&p, &l, &r, &wk.exec, "variant", names[v]);
 			total++;
 			free(l.data);
 			free(r.data);
@@ -130,7 +155,7 @@ int main(void)
 		for (int fp16 = 0; fp16 < 2; fp16++) {
 			jd_params_default(&p, JD_ALGO_BP, nd);
 			p.bp.fp16 = fp16;
-			ok += compare(&p, &l, &r, &wk.exec, pairs[i]);
+			ok += compare(&p, &l, &r, &wk.exec, pairs[i], NULL);
 			total++;
 		}
 		free(l.data);

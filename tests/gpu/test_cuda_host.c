@@ -47,7 +47,7 @@ int main(void)
 	JD_CHECK(jd_cuda_sgm_init(&sgm, &cu, &p, w, h) == 0, "sgm init: %s", cu.err);
 	jd_params_default(&p, JD_ALGO_SAD, 16);
 	JD_CHECK(jd_cuda_sad_init(&sad, &cu, &p, w, h) == 0, "sad init: %s", cu.err);
-	JD_CHECK(jd_cuda_bp_init(&bp, &cu, &pb, w, h) == 0, "bp init: %s", cu.err);
+	JD_CHECK(jd_cuda_bp_init(&bp, &cu, &pb, w, h, NULL) == 0, "bp init: %s", cu.err);
 	JD_CHECK(jd_cuda_take(&cu, 1 << 30, &d) == -ENOMEM && strstr(cu.err, "more bytes"),
 		 "over the booked size: %s", cu.err);
 	jd_cuda_seal(&cu);

@@ -360,13 +360,16 @@ static int match_tiled(struct jd_boot *b, const struct jd_match_params *p)
 		return jd_match_run_tiled(&b->kernels, p, &b->tiling, &b->left, &b->right, &b->disp,
 					  &b->strip, b->ws, b->ws_bytes, &b->workers.exec);
 	}
+	float kernel_ms = 0.0f;
 	for (int i = 0; i < b->tiling.n; i++) {
 		struct jd_image l, r;
 
 		jd_tiling_views(&b->tiling, i, &b->left, &b->right, &l, &r);
 		JD_TRY(gpu_failed(b, gpu_strip(b, p, &l, &r)));
+		kernel_ms += b->cuda.last_kernel_ms;
 		jd_tiling_copy_core(&b->tiling, i, &b->strip, &b->disp);
 	}
+	b->cuda.last_kernel_ms = kernel_ms; /* the frame's, every strip's kernels */
 	return 0;
 }
 

@@ -126,13 +126,14 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		uint64_t t0 = jd_clock_ns();
 		int rc = 0;
 
+		int depth = jd_boot_depth(&b); /* 1 when tiled: strips run one after another */
 		for (int i = 0; i < runs && !rc; i++) {
 			rc = jd_boot_submit(&b, &p);
-			if (!rc && i > 0) {
+			if (!rc && (depth == 1 || i > 0)) {
 				rc = jd_boot_collect(&b, &p);
 			}
 		}
-		rc = rc ? rc : jd_boot_collect(&b, &p);
+		rc = rc || depth == 1 ? rc : jd_boot_collect(&b, &p);
 		if (rc) {
 			fprintf(stderr, "jetdepth: bench: pipelined: %s\n", jd_strerror(rc));
 		}
@@ -161,9 +162,11 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 				 b.cuda.dram_gbs);
 		}
 		printf("%-18s %-8s %11s %6s %7s %10.3f %10.3f %12.1f   GPU kernels (device "
-		       "events): >= %.0f MB, %.0f GB/s%s\n",
+		       "events): >= %.0f MB, %.0f GB/s%s; device memory %.1f MiB%s\n",
 		       "", "", "", "", "", kms, (double)kt[0] / 1e6,
-		       (double)c->w * c->h * c->ndisp / (kms * 1e-3) / 1e6, bytes / 1e6, gbs, peak);
+		       (double)c->w * c->h * c->ndisp / (kms * 1e-3) / 1e6, bytes / 1e6, gbs, peak,
+		       (double)b.cuda.dev_bytes / (1 << 20),
+		       b.tiling.n > 1 ? " (tiled: all strips)" : "");
 		printf("%-18s %-8s %11s %6s %7s %10.3f %10s %12.1f   pipelined (next upload "
 		       "overlaps these kernels), mean ms per frame\n",
 		       "", "", "", "", "", pipe_ms, "",

@@ -95,7 +95,7 @@ expect 2 "--fps fast: must be a number" -- run --frames 1 --fps fast
 expect 1 "left camera /dev/jd-no-such-video: cannot open" -- run --frames 1 --camera v4l2:/dev/jd-no-such-video,/dev/jd-no-such-video2
 expect 2 "--tiles 500: must be 0 (automatic) to 120" -- run --frames 1 --size 160x120 --tiles 500
 expect 2 "--tile-overlap -3: must be 0" -- run --frames 1 --size 160x120 --tile-overlap -3
-expect 1 "jetdepth: tune: " -- tune --size 64x48 --ndisp 16 -o "$tmp/tuning.txt"
+JD_CUDA_LIB=/nonexistent/libcuda.so.1 expect 1 "jetdepth: tune: " -- tune --size 64x48 --ndisp 16 -o "$tmp/tuning.txt"
 expect 2 "give --size and --ndisp together" -- tune --size 64x48
 expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99

@@ -1,0 +1,86 @@
+/*
+ * 3D sensing for a robot arm (the thesis's chapter 2, docs in algorithms.md): from a
+ * disparity map of a rectified pair, the table plane and the objects standing on it, in
+ * millimetres in the rectified left camera's frame (x right, y down, z forward).
+ *
+ * Table: a plane in 3D is a plane in (x, y, d) for a rectified pinhole camera, so RANSAC
+ * fits d = a x + b y + c on the map (deterministic sampling from a seed), then least squares
+ * on its inliers. Objects: pixels more than min_height_mm above that plane (towards the
+ * camera), cleaned by a 3x3 opening then closing, labelled 8-connected; blobs smaller than
+ * min_area_px are dropped. Per object: area, box, centroid in pixels, median disparity, 3D
+ * centroid (from the centroid pixel at the median disparity's depth), distance, height above
+ * the table (a high percentile of its pixels' heights, robust to stray pixels) and the
+ * footprint of its box in mm. The thesis's fixed threshold (objects = d > fixed_disp, no
+ * plane) is the fallback when asked for or when no plane is found.
+ * Memory: caller's workspace (jd_sense_mem_required), no allocation; libc and libm only.
+ */
+#ifndef JD_ALGO_SENSE_H
+#define JD_ALGO_SENSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jd_image.h"
+
+/** The rectified left camera: focal length and principal point in px, baseline in mm. */
+struct jd_camera_model {
+	float f, cx, cy, baseline_mm;
+};
+
+struct jd_sense_params {
+	int roi[4];		/* x0, y0, x1, y1 (exclusive); all 0: the whole map */
+	int ransac_iters;	/* plane hypotheses (default 200) */
+	float plane_tol;	/* inlier distance to the plane, in disparity px (default 1.0) */
+	float min_height_mm;	/* object pixels are at least this far above the table (15) */
+	int min_area_px;	/* smaller blobs are dropped (default 100) */
+	int use_fixed;		/* the thesis's fixed threshold instead of a plane */
+	float fixed_disp;	/* with use_fixed: object pixels have d > fixed_disp */
+	uint32_t seed;		/* RANSAC's sampling */
+};
+
+void jd_sense_default(struct jd_sense_params *sp);
+
+/** A plane: d = a x + b y + c on the map, and n . P = k in mm (n unit, towards the table). */
+struct jd_plane {
+	int valid;
+	float a, b, c;
+	float n[3], k_mm;
+	long inliers;
+	float tilt_deg; /* angle between the plane's normal and the camera's optical axis */
+};
+
+#define JD_SENSE_MAX_OBJECTS 64
+
+struct jd_object {
+	int id;
+	long area_px;
+	int bbox[4];		/* x0, y0, x1, y1 (inclusive) */
+	float centroid_px[2];
+	float median_disp;
+	float centroid_mm[3];
+	float distance_mm;
+	float height_mm;	/* above the table (0 without a plane) */
+	float size_mm[2];	/* the box's width and height at the object's depth */
+};
+
+struct jd_sense_result {
+	struct jd_plane plane;
+	int nobjects;
+	int truncated; /* more blobs than JD_SENSE_MAX_OBJECTS: the largest were kept */
+	struct jd_object objects[JD_SENSE_MAX_OBJECTS];
+};
+
+size_t jd_sense_mem_required(int width, int height);
+
+/**
+ * Sense the table and the objects on a disparity map (invalid pixels: non-finite or <= 0).
+ * @retval 0, -EINVAL (bad parameters or camera), -ENOMEM (workspace too small)
+ */
+int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		 const struct jd_disp *disp, void *ws, size_t ws_bytes, struct jd_sense_result *out);
+
+/** Height in mm of the 3D point seen at (x, y) with disparity d above the plane. */
+float jd_plane_height_mm(const struct jd_plane *p, const struct jd_camera_model *cam, float x,
+			 float y, float d);
+
+#endif

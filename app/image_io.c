@@ -498,3 +498,36 @@ int jd_disp_write(const char *path, const struct jd_disp *d, char *err, size_t e
 	snprintf(err, errlen, "%s: unknown output format (use .pfm or .png)", path);
 	return -EINVAL;
 }
+
+int jd_text_write(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+	char tmp[4096];
+	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
+
+	if (!f) {
+		return -EIO;
+	}
+	return commit_tmp(f, fwrite(text, 1, len, f) == len, tmp, path, err, errlen);
+}
+
+int jd_pair_read(const char *lpath, const char *rpath, struct jd_image *l, struct jd_image *r,
+		 char *err, size_t errlen)
+{
+	int rc = jd_image_read(lpath, l, err, errlen);
+
+	if (rc) {
+		return rc;
+	}
+	rc = jd_image_read(rpath, r, err, errlen);
+	if (!rc && (l->width != r->width || l->height != r->height)) {
+		snprintf(err, errlen, "%s is %dx%d but %s is %dx%d: a stereo pair must match", lpath,
+			 l->width, l->height, rpath, r->width, r->height);
+		free(r->data);
+		rc = -EINVAL;
+	}
+	if (rc) {
+		free(l->data);
+		l->data = NULL;
+	}
+	return rc;
+}

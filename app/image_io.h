@@ -40,4 +40,11 @@ int jd_pgm_write(const char *path, const struct jd_image *im, char *err, size_t 
 /** Write by extension: .pfm, or .png (16-bit KITTI). */
 int jd_disp_write(const char *path, const struct jd_disp *d, char *err, size_t errlen);
 
+/** Write text to path through a temporary file renamed when complete. @retval 0 or -errno */
+int jd_text_write(const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/** Read a stereo pair (gray, as jd_image_read) that must share one size. @retval 0 or -errno */
+int jd_pair_read(const char *lpath, const char *rpath, struct jd_image *l, struct jd_image *r,
+		 char *err, size_t errlen);
+
 #endif

@@ -97,6 +97,12 @@ expect 2 "--tiles 500: must be 0 (automatic) to 120" -- run --frames 1 --size 16
 expect 2 "--tile-overlap -3: must be 0" -- run --frames 1 --size 160x120 --tile-overlap -3
 JD_CUDA_LIB=/nonexistent/libcuda.so.1 expect 1 "jetdepth: tune: " -- tune --size 64x48 --ndisp 16 -o "$tmp/tuning.txt"
 expect 2 "give --size and --ndisp together" -- tune --size 64x48
+expect 2 "sensing needs the camera: --focal PX and --baseline MM" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified -o "$tmp/out.pfm"
+expect 2 "--roi 5,5,2,2: expected X0,Y0,X1,Y1" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --roi 5,5,2,2 -o "$tmp/out.pfm"
+expect 2 "--roi 0,0,500,50: outside the 96x64 image" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --roi 0,0,500,50 --ndisp 16 -o "$tmp/out.pfm"
+expect 2 "--baseline 0: must be a number from 0.01" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 0 -o "$tmp/out.pfm"
+expect 2 "raw pairs need calibration files" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --focal 300 --baseline 60 -o "$tmp/out.pfm"
+expect 1 "trunc.pgm" -- sense "$tmp/trunc.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 -o "$tmp/out.pfm"
 expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
 

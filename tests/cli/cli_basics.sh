@@ -41,6 +41,9 @@ check "cameras on a non-V4L2 node fails and says why" bash -c "'$bin' cameras /d
 check "match --tiles 3 (SAD) equals untiled" bash -c "'$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/full.pfm' --algo sad --ndisp 16 && '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/tiled.pfm' --algo sad --ndisp 16 --tiles 3 && cmp '$tmp/full.pfm' '$tmp/tiled.pfm'"
 printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 60\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/small.board"
 check "a board's ceiling makes boot tile (and say so)" bash -c "'$bin' run --frames 1 --size 320x400 --ndisp 64 --algo sgm --board '$tmp/small.board' | grep -q '^tiling: .* strips .* to fit the board'"
+"$bin" synth "$tmp/sl.pgm" "$tmp/sr.pgm" --size 450x375 --ndisp 64 >/dev/null
+check "sense finds the synthetic scene's three boxes" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --rectified --focal 360 --baseline 60 -o - | grep -o '\"id\":' | wc -l | grep -qx 3"
+check "sense writes objects.json" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --rectified --focal 360 --baseline 60 -o '$tmp/objects.json' 2>/dev/null && grep -q '\"table\":{' '$tmp/objects.json'"
 check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
 boards=$(cd "$(dirname "$0")/../../boards" && pwd)
 check "every shipped board parses" "$bin" board check "$boards"/*.board

@@ -1,0 +1,148 @@
+/*
+ * jetdepth sense: the whole chain once on a pair of image files: match, then the table and
+ * the objects in mm, written as one JSON object (the daemon's per-frame report).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algo/jd_status.h"
+#include "../algo/sense.h"
+#include "../hal/clock.h"
+#include "boot.h"
+#include "cli.h"
+#include "commands.h"
+#include "image_io.h"
+#include "report.h"
+#include "sense_cli.h"
+
+enum { OPT_OUT = OPT_CMD_BASE, OPT_RECTIFIED, OPT_DISP, OPT_HELP, OPT_SENSE_BASE };
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"usage: jetdepth sense LEFT RIGHT --rectified --focal PX --baseline MM "
+		"[options] -o objects.json\n\n"
+		"Matches a rectified stereo pair, finds the table plane and the objects standing on "
+		"it,\nand writes them as JSON: the table (plane, normal, distance, tilt) and per "
+		"object\nid, area_px, bbox, centroid_px, median_disparity, centroid_mm [X, Y, Z] in "
+		"the left\ncamera's frame (x right, y down, z forward), distance_mm, height_mm above "
+		"the table,\nsize_mm.\n\n"
+		"  -o FILE         the JSON (- for stdout; written whole or not at all)\n"
+		"  --disp FILE     also the disparity map (.pfm or 16-bit .png)\n"
+		"  --rectified     the pair is already rectified (calibration files: issue 5)\n"
+		"%s\n%s",
+		jd_sense_cli_help, jd_cli_matcher_help);
+}
+
+int jd_cmd_sense(int argc, char **argv)
+{
+	struct option cmd_opts[32] = {{"output", required_argument, NULL, OPT_OUT},
+				      {"rectified", no_argument, NULL, OPT_RECTIFIED},
+				      {"disp", required_argument, NULL, OPT_DISP},
+				      {"help", no_argument, NULL, OPT_HELP}};
+	struct jd_match_params p;
+	struct jd_sense_cli sc;
+	struct jd_cli cli;
+	const char *out = NULL, *disp_out = NULL;
+	int threads = jd_workers_cpu_count(), opt, rectified = 0, rc = JD_EXIT_RUNTIME;
+	struct jd_image l = {0}, r = {0};
+	static struct jd_boot boot;
+	static struct jd_sense_result res;
+	static char json[65536];
+	char err[600];
+
+	jd_sense_cli_options(cmd_opts + 4, 27, OPT_SENSE_BASE);
+	jd_sense_cli_init(&sc);
+	jd_params_default(&p, JD_ALGO_SGM, 64);
+	jd_cli_begin(&cli, argc, argv, "o:h", cmd_opts, &p, &threads);
+	while ((opt = jd_cli_next(&cli)) != -1) {
+		if (opt == JD_CLI_BAD) {
+			return JD_EXIT_USAGE;
+		} else if (opt == 'o' || opt == OPT_OUT) {
+			out = optarg;
+		} else if (opt == OPT_DISP) {
+			disp_out = optarg;
+		} else if (opt == OPT_RECTIFIED) {
+			rectified = 1;
+		} else if (opt == 'h' || opt == OPT_HELP) {
+			help(stdout);
+			return JD_EXIT_OK;
+		} else if (opt >= OPT_SENSE_BASE) {
+			if (jd_sense_cli_parse(&sc, opt - OPT_SENSE_BASE, optarg)) {
+				return JD_EXIT_USAGE;
+			}
+		} else {
+			help(stderr);
+			return JD_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2 || !out) {
+		fprintf(stderr, "jetdepth sense: need LEFT RIGHT and -o OUT (see --help)\n");
+		return JD_EXIT_USAGE;
+	}
+	if (!rectified) {
+		fprintf(stderr, "jetdepth sense: raw pairs need calibration files, which this build "
+				"does not read yet: rectify them first and pass --rectified\n");
+		return JD_EXIT_USAGE;
+	}
+	if (jd_sense_cli_check(&sc)) {
+		return JD_EXIT_USAGE;
+	}
+	if (jd_pair_read(argv[optind], argv[optind + 1], &l, &r, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+		return JD_EXIT_RUNTIME;
+	}
+	struct jd_camera_model cam = sc.cam;
+	if (!(cam.cx == cam.cx)) {
+		cam.cx = (float)(l.width - 1) / 2.0f;
+	}
+	if (!(cam.cy == cam.cy)) {
+		cam.cy = (float)(l.height - 1) / 2.0f;
+	}
+	if ((rc = jd_cli_validate(&p, l.width, l.height)) || jd_sense_cli_fits(&sc, l.width, l.height)) {
+		rc = rc ? rc : JD_EXIT_USAGE;
+		goto out;
+	}
+	rc = JD_EXIT_RUNTIME;
+	if (jd_boot_init(&boot, &p, l.width, l.height, threads, 0, 0, NULL, NULL)) {
+		goto out;
+	}
+	size_t wsb = jd_sense_mem_required(l.width, l.height);
+	void *ws = malloc(wsb);
+	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);
+	memcpy(boot.right.data, r.data, (size_t)r.width * r.height);
+	uint64_t t0 = jd_clock_ns();
+	int mrc = jd_boot_match(&boot, &p);
+	uint64_t t1 = jd_clock_ns();
+	int src = mrc || !ws ? -ENOMEM : jd_sense_run(&sc.sp, &cam, &boot.disp, ws, wsb, &res);
+	uint64_t t2 = jd_clock_ns();
+	struct jd_frame_report rep = {0, 0, 0.0, (double)(t1 - t0) / 1e6, (double)(t2 - t1) / 1e6,
+				      &res};
+	int n = src ? -1 : jd_report_json(&rep, json, sizeof(json));
+	if (mrc) {
+		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));
+	} else if (src) {
+		fprintf(stderr, "jetdepth: sense failed: %s\n", jd_strerror(src));
+	} else if (n < 0) {
+		fprintf(stderr, "jetdepth: sense: the report exceeds %zu bytes\n", sizeof(json));
+	} else if (disp_out && jd_disp_write(disp_out, &boot.disp, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+	} else if (strcmp(out, "-") == 0) {
+		fwrite(json, 1, (size_t)n, stdout);
+		rc = JD_EXIT_OK;
+	} else if (jd_text_write(out, json, (size_t)n, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+	} else {
+		fprintf(stderr, "%d object(s), table %s -> %s\n", res.nobjects,
+			res.plane.valid ? "found" : "not found (fixed threshold)", out);
+		rc = JD_EXIT_OK;
+	}
+	free(ws);
+	jd_boot_deinit(&boot);
+out:
+	free(l.data);
+	free(r.data);
+	return rc;
+}

@@ -1,0 +1,107 @@
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+struct out {
+	char *buf;
+	size_t len, pos;
+	int overflow;
+};
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->overflow) {
+		return;
+	}
+	va_start(ap, fmt);
+	int n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= o->len - o->pos) {
+		o->overflow = 1;
+		return;
+	}
+	o->pos += (size_t)n;
+}
+
+/* JSON has no inf or NaN: those become null. */
+static void num(struct out *o, double v)
+{
+	if (isfinite(v)) {
+		put(o, "%.6g", v);
+	} else {
+		put(o, "null");
+	}
+}
+
+int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
+{
+	struct out o = {buf, len, 0, 0};
+
+	put(&o, "{\"frame\":%ld,\"timestamp_ns\":%llu,\"latency_ms\":{\"capture\":", r->frame,
+	    (unsigned long long)r->ts_ns);
+	num(&o, r->capture_ms);
+	put(&o, ",\"match\":");
+	num(&o, r->match_ms);
+	put(&o, ",\"sense\":");
+	num(&o, r->sense_ms);
+	put(&o, "}");
+	if (!r->sense) {
+		put(&o, ",\"table\":null,\"objects\":null}\n");
+		return o.overflow ? -1 : (int)o.pos;
+	}
+	const struct jd_plane *p = &r->sense->plane;
+	if (p->valid) {
+		put(&o, ",\"table\":{\"disparity_plane\":[");
+		num(&o, p->a);
+		put(&o, ",");
+		num(&o, p->b);
+		put(&o, ",");
+		num(&o, p->c);
+		put(&o, "],\"normal\":[");
+		num(&o, p->n[0]);
+		put(&o, ",");
+		num(&o, p->n[1]);
+		put(&o, ",");
+		num(&o, p->n[2]);
+		put(&o, "],\"distance_mm\":");
+		num(&o, p->k_mm);
+		put(&o, ",\"tilt_deg\":");
+		num(&o, p->tilt_deg);
+		put(&o, ",\"inliers\":%ld}", p->inliers);
+	} else {
+		put(&o, ",\"table\":null");
+	}
+	put(&o, ",\"objects\":[");
+	for (int i = 0; i < r->sense->nobjects; i++) {
+		const struct jd_object *b = &r->sense->objects[i];
+		put(&o, "%s{\"id\":%d,\"area_px\":%ld,\"bbox\":[%d,%d,%d,%d],\"centroid_px\":[",
+		    i ? "," : "", b->id, b->area_px, b->bbox[0], b->bbox[1], b->bbox[2], b->bbox[3]);
+		num(&o, b->centroid_px[0]);
+		put(&o, ",");
+		num(&o, b->centroid_px[1]);
+		put(&o, "],\"median_disparity\":");
+		num(&o, b->median_disp);
+		put(&o, ",\"centroid_mm\":[");
+		num(&o, b->centroid_mm[0]);
+		put(&o, ",");
+		num(&o, b->centroid_mm[1]);
+		put(&o, ",");
+		num(&o, b->centroid_mm[2]);
+		put(&o, "],\"distance_mm\":");
+		num(&o, b->distance_mm);
+		put(&o, ",\"height_mm\":");
+		num(&o, b->height_mm);
+		put(&o, ",\"size_mm\":[");
+		num(&o, b->size_mm[0]);
+		put(&o, ",");
+		num(&o, b->size_mm[1]);
+		put(&o, "]}");
+	}
+	put(&o, "],\"truncated\":%s}\n", r->sense->truncated ? "true" : "false");
+	return o.overflow ? -1 : (int)o.pos;
+}

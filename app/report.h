@@ -1,0 +1,28 @@
+/*
+ * What the robot gets per frame: one JSON object (a line of JSON Lines) with the frame's id
+ * and timestamp, per-stage latency, the table plane and the objects with their fields.
+ * Formatted into a caller's fixed buffer (no allocation); the same text goes to stdout, a
+ * UDP destination, or an objects.json file (`jetdepth sense`).
+ */
+#ifndef JD_APP_REPORT_H
+#define JD_APP_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../algo/sense.h"
+
+struct jd_frame_report {
+	long frame;
+	uint64_t ts_ns;
+	double capture_ms, match_ms, sense_ms;
+	const struct jd_sense_result *sense; /* NULL: not sensed (no camera model) */
+};
+
+/**
+ * Format r as one line of JSON (ending in '\n') into buf.
+ * @return the length, or -1 when buf is too small (nothing usable in it)
+ */
+int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len);
+
+#endif

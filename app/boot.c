@@ -84,9 +84,9 @@ static int select_kernels(struct jd_boot *b, enum jd_backend want, const struct 
 
 /* Everything boot takes for a matcher run on run_h rows (host, and the GPU's when used). */
 static size_t need_bytes(const struct jd_match_params *p, int w, int h, int run_h, int threads,
-			 int gt_maps, size_t camera_bytes, int gpu)
+			 int gt_maps, size_t loop_bytes, int gpu)
 {
-	size_t npix = (size_t)w * h, n = 6 * npix + (size_t)gt_maps * 4 * npix + camera_bytes;
+	size_t npix = (size_t)w * h, n = 6 * npix + (size_t)gt_maps * 4 * npix + loop_bytes;
 
 	n += jd_match_mem_required(p, w, run_h, threads);
 	n += run_h < h ? sizeof(float) * (size_t)w * run_h : 0; /* the strip's map */
@@ -98,12 +98,12 @@ static size_t need_bytes(const struct jd_match_params *p, int w, int h, int run_
  * the GPU's memory is the same DRAM, so it counts). @retval 0 or -ENOMEM (no plan fits)
  */
 static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w, int h,
-		       int threads, int gt_maps, size_t camera_bytes, const struct jd_board *board,
+		       int threads, int gt_maps, size_t loop_bytes, const struct jd_board *board,
 		       int gpu, FILE *log)
 {
 	int overlap = p->tile_overlap ? p->tile_overlap : jd_tiling_default_overlap(p);
 	size_t ceiling = board ? (size_t)board->memory_ceiling_mb << 20 : 0;
-	size_t full = need_bytes(p, w, h, h, threads, gt_maps, camera_bytes, gpu);
+	size_t full = need_bytes(p, w, h, h, threads, gt_maps, loop_bytes, gpu);
 
 	jd_tiling_init(&b->tiling, h, p->tiles ? p->tiles : 1, overlap);
 	if (!p->tiles && ceiling && full > ceiling) {
@@ -114,12 +114,12 @@ static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w
 				continue; /* the overlap dominates: more strips do not help */
 			}
 			last = b->tiling.run_h;
-			if (need_bytes(p, w, h, last, threads, gt_maps, camera_bytes, gpu) <= ceiling) {
+			if (need_bytes(p, w, h, last, threads, gt_maps, loop_bytes, gpu) <= ceiling) {
 				break;
 			}
 		}
 	}
-	size_t tiled = need_bytes(p, w, h, b->tiling.run_h, threads, gt_maps, camera_bytes, gpu);
+	size_t tiled = need_bytes(p, w, h, b->tiling.run_h, threads, gt_maps, loop_bytes, gpu);
 	if (ceiling && tiled > ceiling) {
 		fprintf(stderr,
 			"jetdepth: boot: %dx%d with ndisp %d (%s) needs %.1f MiB, %.1f MiB in the "
@@ -197,7 +197,7 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 }
 
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, size_t camera_bytes, const struct jd_board *board, FILE *log)
+		 int gt_maps, size_t loop_bytes, const struct jd_board *board, FILE *log)
 {
 	size_t npix = (size_t)w * h;
 	void *r[R_COUNT] = {0};
@@ -211,11 +211,11 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	JD_TRY(select_kernels(b, want, board, log));
 	/* Plan for the GPU where it may be used; plan again for the CPU if it is not. */
 	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
-	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, camera_bytes, board, gpu_planned, log));
+	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, log));
 	int run_h = b->tiling.run_h;
 	JD_TRY(select_gpu(b, want, p, w, run_h, log));
 	if (gpu_planned && !b->gpu) {
-		rc = plan_tiling(b, p, w, h, threads, gt_maps, camera_bytes, board, 0, NULL);
+		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, NULL);
 		if (rc) {
 			return rc;
 		}
@@ -233,7 +233,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		jd_budget_add(&b->budget, i ? "ground-truth.1" : "ground-truth.0",
 			      i < gt_maps ? sizeof(float) * npix : 0);
 	}
-	jd_budget_add(&b->budget, "camera", camera_bytes);
+	jd_budget_add(&b->budget, "frame-loop", loop_bytes); /* cameras, sensing */
 	jd_budget_add(&b->budget, "strip.disparity",
 		      b->tiling.n > 1 ? sizeof(float) * (size_t)w * run_h : 0);
 	if (log) {
@@ -302,9 +302,9 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		b->gt[i] = (struct jd_disp){i < gt_maps ? r[R_GT0 + i] : NULL, w, h, w};
 	}
 	b->ws = r[R_WS];
-	b->camera_mem = camera_bytes ? r[R_CAMERA] : NULL;
+	b->loop_mem = loop_bytes ? r[R_CAMERA] : NULL;
 	b->strip = (struct jd_disp){b->tiling.n > 1 ? r[R_STRIP] : NULL, w, run_h, w};
-	b->camera_bytes = camera_bytes;
+	b->loop_bytes = loop_bytes;
 	rc = jd_workers_init(&b->workers, threads);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: cannot start %d worker threads\n", threads);

@@ -27,10 +27,10 @@ struct jd_boot {
 	struct jd_disp disp, gt[2];  /* gt only when asked for: one per frame in flight */
 	void *ws;
 	size_t ws_bytes;
-	void *camera_mem; /* the camera drivers' boot memory (capture.h) */
+	void *loop_mem; /* the frame loop stages' boot memory: cameras, sensing */
 	struct jd_tiling tiling; /* n == 1: whole frames */
 	struct jd_disp strip;	 /* a strip's map when tiled */
-	size_t camera_bytes;
+	size_t loop_bytes;
 	struct jd_kernels kernels; /* chosen once here: --backend / $JD_BACKEND, CPU, board */
 	int gpu;		   /* the matcher runs on the GPU (CUDA kernels for it exist) */
 	int cpu_pending;	   /* a CPU frame matched by submit, not yet collected */
@@ -42,14 +42,14 @@ struct jd_boot {
 
 /**
  * @param gt_maps ground-truth maps to carve, 0 to 2 (the synthetic camera provides them)
- * @param camera_bytes boot memory for the camera drivers (0: none)
+ * @param loop_bytes boot memory for the frame loop's own stages: cameras, sensing (0: none)
  * @param board   its memory ceiling bounds the budget (NULL: only the machine's RAM does)
  * @param log     where the budget goes (NULL: silent)
  * @retval 0, or a negative errno with the reason printed to stderr (-EINVAL: a bad backend
  *         name, a usage error)
  */
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, size_t camera_bytes, const struct jd_board *board, FILE *log);
+		 int gt_maps, size_t loop_bytes, const struct jd_board *board, FILE *log);
 
 void jd_boot_deinit(struct jd_boot *b);
 

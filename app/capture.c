@@ -217,6 +217,7 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 		}
 		if (!bad) {
 			c->pairs++;
+			c->last_ts = fl.ts_ns;
 			return 0;
 		}
 	}

@@ -35,6 +35,7 @@ struct jd_capture {
 	struct jd_jpeg jpeg[2];
 	unsigned long pairs, drop_corrupt, drop_short;
 	int requeue_failed; /* a driver refused a buffer back: reopen */
+	uint64_t last_ts;   /* the last pair's (left) timestamp, ns CLOCK_MONOTONIC */
 	char err[512];
 	char last_drop[512]; /* why the last dropped frame was dropped */
 };

@@ -11,6 +11,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "daemon.h"
+#include "publish.h"
+#include "report.h"
+#include "sense_cli.h"
 
 enum {
 	OPT_SIZE = OPT_CMD_BASE,
@@ -22,7 +25,10 @@ enum {
 	OPT_PIXFMT,
 	OPT_BUFFERS,
 	OPT_SEED,
-	OPT_HELP
+	OPT_JSON,
+	OPT_UDP,
+	OPT_HELP,
+	OPT_SENSE_BASE
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -49,19 +55,22 @@ static void help(FILE *f)
 		"                 device offers is used (and said) when it lacks this one\n"
 		"  --buffers N    v4l2: driver buffers per camera (default 4, 2 to 16)\n"
 		"  --seed N       synth: which scene (default 0, the one `jetdepth synth` writes)\n"
+		"  --json         one JSON object per frame on stdout (JSON Lines: frame, timestamp,\n"
+		"                 latency per stage, table, objects); boot's log goes to stderr\n"
+		"  --udp HOST:PORT  also send each frame's JSON as one UDP datagram\n"
 		"  --fps F        camera rate; the synthetic and files cameras pace to it\n"
 		"                 (default 0: as fast as the matcher goes)\n"
 		"  --loop         files camera: start again after the last pair\n"
 		"  --board FILE   board file (boards/): checks the device tree, applies its\n"
-		"                 defaults (options given here still win) and memory ceiling\n\n%s",
-		jd_cli_matcher_help);
+		"                 defaults (options given here still win) and memory ceiling\n\n%s\n%s",
+		jd_sense_cli_help, jd_cli_matcher_help);
 }
 
 int jd_cmd_run(int argc, char **argv)
 {
 	/* stdout gets a static buffer so the first printf in the loop does not malloc one. */
 	static char outbuf[4096];
-	static const struct option cmd_opts[] = {{"size", required_argument, NULL, OPT_SIZE},
+	static struct option cmd_opts[40] = {{"size", required_argument, NULL, OPT_SIZE},
 						 {"frames", required_argument, NULL, OPT_FRAMES},
 						 {"board", required_argument, NULL, OPT_BOARD},
 						 {"camera", required_argument, NULL, OPT_CAMERA},
@@ -70,6 +79,8 @@ int jd_cmd_run(int argc, char **argv)
 						 {"pixfmt", required_argument, NULL, OPT_PIXFMT},
 						 {"buffers", required_argument, NULL, OPT_BUFFERS},
 						 {"seed", required_argument, NULL, OPT_SEED},
+						 {"json", no_argument, NULL, OPT_JSON},
+						 {"udp", required_argument, NULL, OPT_UDP},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
@@ -79,7 +90,7 @@ int jd_cmd_run(int argc, char **argv)
 	struct jd_board board;
 	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV};
 	uint64_t total_ns = 0;
-	int done = 0, no_pair = 0, ended = 0, outages = 0;
+	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0;
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
 	jd_params_default(&p, JD_ALGO_SGM, 64);
@@ -114,6 +125,15 @@ int jd_cmd_run(int argc, char **argv)
 			jd_cli_backend_default(board.backend);
 		}
 	}
+	struct jd_sense_cli sense;
+	const char *udp = NULL;
+	int json = 0;
+	int nopts = 0;
+	while (cmd_opts[nopts].name) {
+		nopts++;
+	}
+	jd_sense_cli_options(cmd_opts + nopts, 40 - nopts, OPT_SENSE_BASE);
+	jd_sense_cli_init(&sense);
 	jd_cli_begin(&cli, argc, argv, "h", cmd_opts, &p, &threads);
 	while ((opt = jd_cli_next(&cli)) != -1) {
 		if (opt == JD_CLI_BAD) {
@@ -165,6 +185,14 @@ int jd_cmd_run(int argc, char **argv)
 				fprintf(stderr, "jetdepth: --buffers %s: must be 2 to 16\n", optarg);
 				return JD_EXIT_USAGE;
 			}
+		} else if (opt == OPT_JSON) {
+			json = 1;
+		} else if (opt == OPT_UDP) {
+			udp = optarg;
+		} else if (opt >= OPT_SENSE_BASE) {
+			if (jd_sense_cli_parse(&sense, opt - OPT_SENSE_BASE, optarg)) {
+				return JD_EXIT_USAGE;
+			}
 		} else if (opt == OPT_HELP || opt == 'h') {
 			help(stdout);
 			return JD_EXIT_OK;
@@ -180,11 +208,25 @@ int jd_cmd_run(int argc, char **argv)
 	if ((rc = jd_cli_validate(&p, w, h))) {
 		return rc;
 	}
-	printf("jetdepth run: board %s, %s camera %dx%d, %s, ndisp %d, %d thread(s)\n",
+	fprintf(json ? stderr : stdout, "jetdepth run: board %s, %s camera %dx%d, %s, ndisp %d, %d thread(s)\n",
 	       board_path ? board.name : "(built-in defaults)",
 	       cam.kind == JD_CAPTURE_SYNTH ? "synthetic" : cam.kind == JD_CAPTURE_FILES ? "files" : "v4l2",
 	       w, h, jd_algo_name(p.algo), p.ndisp, threads);
-	if (jd_daemon_init(&d, &p, w, h, threads, &cam, board_path ? &board : NULL, stdout)) {
+	if ((sense.have_focal != sense.have_baseline) && jd_sense_cli_check(&sense)) {
+		return JD_EXIT_USAGE;
+	}
+	if (jd_sense_cli_fits(&sense, w, h)) {
+		return JD_EXIT_USAGE;
+	}
+	static struct jd_publisher pub;
+	if (jd_publish_init(&pub, json ? stdout : NULL, udp)) {
+		fprintf(stderr, "jetdepth: %s\n", pub.err);
+		return JD_EXIT_USAGE;
+	}
+	/* With --json, stdout carries only the frames: boot's log goes to stderr. */
+	if (jd_daemon_init(&d, &p, w, h, threads, &cam, &sense, board_path ? &board : NULL,
+			   json ? stderr : stdout)) {
+		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;
 	}
 	signal(SIGINT, on_signal);
@@ -235,17 +277,39 @@ int jd_cmd_run(int argc, char **argv)
 		}
 		total_ns += st.match_ns;
 		done++;
-		if (st.has_truth) {
+		if (json || udp) {
+			static char line[65536];
+			struct jd_frame_report rep = {st.frame, st.ts_ns, st.capture_ms,
+						      (double)st.match_ns / 1e6, st.sense_ms, st.sense};
+			int n = jd_report_json(&rep, line, sizeof(line));
+			if (n > 0 && jd_publish(&pub, line, (size_t)n) && !publish_errors++) {
+				fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n",
+					pub.err);
+			}
+			if (json) {
+				continue;
+			}
+		}
+		if (st.sense) {
+			printf("frame %4d  %8.1f ms  objects %d  table %s", st.frame,
+			       (double)st.match_ns / 1e6, st.sense->nobjects,
+			       st.sense->plane.valid ? "found" : "not found");
+			if (st.has_truth) {
+				printf("  bad>1px %5.2f%%", st.bad1);
+			}
+			printf("\n");
+		} else if (st.has_truth) {
 			printf("frame %4d  %8.1f ms  bad>1px %5.2f%%  invalid %5.2f%%\n", st.frame,
 			       (double)st.match_ns / 1e6, st.bad1, st.invalid);
 		} else {
 			printf("frame %4d  %8.1f ms\n", st.frame, (double)st.match_ns / 1e6);
 		}
 	}
+	FILE *info = json ? stderr : stdout; /* stdout carries only frames with --json */
 	if (done) {
 		double wall = (double)(jd_clock_ns() - t_start);
 
-		printf("%d frame(s), mean latency %.1f ms, %.1f fps\n", done,
+		fprintf(info, "%d frame(s), mean latency %.1f ms, %.1f fps\n", done,
 		       (double)total_ns / 1e6 / done, 1e9 * done / wall);
 	}
 	for (int i = 0; i < 2; i++) {
@@ -254,20 +318,25 @@ int jd_cmd_run(int argc, char **argv)
 		if (c->stats.fps > 0) {
 			snprintf(rate, sizeof(rate), "%.1f fps", c->stats.fps);
 		}
-		printf("camera %s %s: %lu frame(s), %s, %lu flagged, %lu timeout(s), %lu reopen(s)\n",
+		fprintf(info, "camera %s %s: %lu frame(s), %s, %lu flagged, %lu timeout(s), %lu reopen(s)\n",
 		       c->label, c->device, c->stats.frames, rate, c->stats.drop_flagged,
 		       c->stats.timeouts, c->stats.reopens);
 	}
 	if (d.cap.drop_corrupt || d.cap.drop_short || no_pair || d.cap.pair.drops[0] ||
 	    d.cap.pair.drops[1]) {
-		printf("dropped: %lu corrupt, %lu short or flagged, %lu+%lu unpaired (left+right); "
+		fprintf(info, "dropped: %lu corrupt, %lu short or flagged, %lu+%lu unpaired (left+right); "
 		       "%d time(s) without a pair\n",
 		       d.cap.drop_corrupt, d.cap.drop_short, d.cap.pair.drops[0], d.cap.pair.drops[1],
 		       no_pair);
 	}
 	if (outages) {
-		printf("camera outages: %d\n", outages);
+		fprintf(info, "camera outages: %d\n", outages);
 	}
+	if (publish_errors || pub.send_errors) {
+		fprintf(stderr, "jetdepth: publish: %lu frame(s) sent, %lu send error(s)\n", pub.sent,
+			pub.send_errors);
+	}
+	jd_publish_deinit(&pub);
 	jd_daemon_deinit(&d);
 	fflush(stdout);
 	return rc;

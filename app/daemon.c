@@ -5,10 +5,17 @@
 #include "../algo/eval.h"
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
+#include "../hal/camera_synth.h"
 #include "../hal/clock.h"
 
+static size_t align64(size_t n)
+{
+	return (n + 63) / 64 * 64;
+}
+
 int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
-		   const struct jd_capture_config *cam, const struct jd_board *board, FILE *log)
+		   const struct jd_capture_config *cam, const struct jd_sense_cli *sense,
+		   const struct jd_board *board, FILE *log)
 {
 	struct jd_capture_config synth = {.kind = JD_CAPTURE_SYNTH};
 	int rc;
@@ -25,9 +32,40 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	if (synth.cam.buffers <= 0) {
 		synth.cam.buffers = 4;
 	}
-	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, jd_capture_mem_required(&synth), board,
-			    log));
-	rc = jd_capture_init(&d->cap, &synth, d->boot.camera_mem, d->boot.camera_bytes, log);
+	/* Sensing: the options' camera model, else the synthetic rig's, else none. */
+	if (sense) {
+		d->sp = sense->sp;
+		d->model = sense->cam;
+		d->sensing = sense->have_focal && sense->have_baseline;
+	} else {
+		jd_sense_default(&d->sp);
+	}
+	if (!d->sensing && synth.kind == JD_CAPTURE_SYNTH) {
+		jd_cam_synth_model(w, h, &d->model);
+		d->sensing = 1;
+	}
+	if (d->sensing && !(d->model.cx == d->model.cx)) {
+		d->model.cx = (float)(w - 1) / 2.0f;
+	}
+	if (d->sensing && !(d->model.cy == d->model.cy)) {
+		d->model.cy = (float)(h - 1) / 2.0f;
+	}
+	size_t cam_bytes = align64(jd_capture_mem_required(&synth));
+	d->sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0;
+	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, cam_bytes + d->sense_bytes, board, log));
+	d->sense_ws = d->sensing ? (char *)d->boot.loop_mem + cam_bytes : NULL;
+	if (log) {
+		if (d->sensing) {
+			fprintf(log,
+				"sensing: f %.1f px, principal point (%.1f, %.1f), baseline %.1f mm%s\n",
+				(double)d->model.f, (double)d->model.cx, (double)d->model.cy,
+				(double)d->model.baseline_mm,
+				sense && sense->have_focal ? "" : " (the synthetic rig)");
+		} else {
+			fprintf(log, "sensing: off (no camera model: give --focal and --baseline)\n");
+		}
+	}
+	rc = jd_capture_init(&d->cap, &synth, d->boot.loop_mem, cam_bytes, log);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", d->cap.err);
 		jd_boot_deinit(&d->boot);
@@ -47,6 +85,17 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->match_ns = jd_clock_ns() - d->t_submit[k & 1];
 	st->has_truth = d->truth[k & 1];
 	st->bad1 = st->invalid = 0.0;
+	st->ts_ns = d->ts[k & 1];
+	st->capture_ms = d->capture_ms[k & 1];
+	st->sense = NULL;
+	st->sense_ms = 0.0;
+	if (d->sensing) {
+		uint64_t t0 = jd_clock_ns();
+		JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws, d->sense_bytes,
+				    &d->sense));
+		st->sense_ms = (double)(jd_clock_ns() - t0) / 1e6;
+		st->sense = &d->sense;
+	}
 	if (st->has_truth) {
 		struct jd_eval_result res;
 
@@ -63,9 +112,12 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	int k = d->frame;
 
 	/* b->left/right are free again once submit returns (the GPU path staged them). */
+	uint64_t t0 = jd_clock_ns();
 	int rc = jd_capture_next(&d->cap, &b->left, &b->right, &b->gt[k & 1], &d->truth[k & 1]);
 	d->camera_failed = rc != 0;
 	JD_TRY(rc);
+	d->capture_ms[k & 1] = (double)(jd_clock_ns() - t0) / 1e6;
+	d->ts[k & 1] = d->cap.last_ts;
 	d->t_submit[k & 1] = jd_clock_ns();
 	JD_TRY(jd_boot_submit(b, &d->p));
 	d->frame++;

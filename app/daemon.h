@@ -12,7 +12,9 @@
 
 #include "../algo/jd_params.h"
 #include "boot.h"
+#include "../algo/sense.h"
 #include "capture.h"
+#include "sense_cli.h"
 
 struct jd_daemon {
 	struct jd_boot boot;
@@ -23,22 +25,38 @@ struct jd_daemon {
 	uint64_t t_submit[2]; /* by frame parity: when it was submitted */
 	int truth[2];	      /* by frame parity: the ground truth map holds its truth */
 	int camera_failed;    /* the last step's error came from the cameras, not the matcher */
+	uint64_t ts[2];	      /* by frame parity: the pair's capture timestamp */
+	double capture_ms[2]; /* by frame parity: time spent getting the pair */
+	int sensing;	      /* a camera model is known: objects are sensed */
+	struct jd_camera_model model;
+	struct jd_sense_params sp;
+	void *sense_ws;
+	size_t sense_bytes;
+	struct jd_sense_result sense; /* the last collected frame's */
 };
 
 struct jd_frame_stats {
 	int frame;
+	uint64_t ts_ns;	   /* the pair's capture timestamp */
+	double capture_ms; /* getting the pair: dequeue, pairing, conversion */
 	uint64_t match_ns; /* submit to map in hand, queueing included */
+	double sense_ms;
+	const struct jd_sense_result *sense; /* NULL when not sensing */
 	int has_truth;
 	double bad1;	/* percent of pixels more than 1 px off the truth */
 	double invalid; /* percent without a disparity */
 };
 
 /**
- * Boot: budget (the cameras' memory included), pools (sealed), workers, cameras started.
- * cam: NULL for the synthetic camera at w x h. @retval 0 or a negative errno (reason printed)
+ * Boot: budget (the cameras' and sensing's memory included), pools (sealed), workers, cameras
+ * started. cam: NULL for the synthetic camera at w x h. sense: the sensing options (NULL:
+ * defaults); without a camera model in them the synthetic rig's is used, or, with other
+ * cameras, objects are not sensed (said at boot).
+ * @retval 0 or a negative errno (reason printed)
  */
 int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
-		   const struct jd_capture_config *cam, const struct jd_board *board, FILE *log);
+		   const struct jd_capture_config *cam, const struct jd_sense_cli *sense,
+		   const struct jd_board *board, FILE *log);
 
 /**
  * Capture and submit one frame, then collect the oldest when the pipeline is full.

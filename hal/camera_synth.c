@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../algo/sense.h"
 #include "../algo/synth.h"
 #include "clock.h"
 
@@ -201,3 +202,9 @@ const struct jd_camera_ops jd_camera_synth_ops = {
     .requeue = synth_requeue,
     .stop = synth_stop,
 };
+
+void jd_cam_synth_model(int w, int h, struct jd_camera_model *out)
+{
+	*out = (struct jd_camera_model){0.8f * (float)w, (float)(w - 1) / 2.0f,
+					(float)(h - 1) / 2.0f, 60.0f};
+}

@@ -44,6 +44,8 @@ check "a board's ceiling makes boot tile (and say so)" bash -c "'$bin' run --fra
 "$bin" synth "$tmp/sl.pgm" "$tmp/sr.pgm" --size 450x375 --ndisp 64 >/dev/null
 check "sense finds the synthetic scene's three boxes" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --rectified --focal 360 --baseline 60 -o - | grep -o '\"id\":' | wc -l | grep -qx 3"
 check "sense writes objects.json" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --rectified --focal 360 --baseline 60 -o '$tmp/objects.json' 2>/dev/null && grep -q '\"table\":{' '$tmp/objects.json'"
+check "run --json: one JSON object per frame with the objects, nothing else on stdout" bash -c "'$bin' run --frames 3 --size 320x240 --ndisp 32 --json 2>/dev/null | grep -c '^{\"frame\":[0-9]*,\"timestamp_ns\":[0-9]*,\"latency_ms\":{.*\"objects\":\[{\"id\":1,' | grep -qx 3"
+check "run --udp with a bad destination is a usage error" bash -c "'$bin' run --frames 1 --udp nowhere 2>&1 | grep -q 'expected HOST:PORT'"
 check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
 boards=$(cd "$(dirname "$0")/../../boards" && pwd)
 check "every shipped board parses" "$bin" board check "$boards"/*.board

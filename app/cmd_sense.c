@@ -14,24 +14,33 @@
 #include "cli.h"
 #include "commands.h"
 #include "image_io.h"
+#include "calib_yaml.h"
+#include "rectified_view.h"
 #include "report.h"
 #include "sense_cli.h"
 
-enum { OPT_OUT = OPT_CMD_BASE, OPT_RECTIFIED, OPT_DISP, OPT_HELP, OPT_SENSE_BASE };
+enum { OPT_OUT = OPT_CMD_BASE, OPT_RECTIFIED, OPT_DISP, OPT_CALIB, OPT_HELP, OPT_SENSE_BASE };
 
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: jetdepth sense LEFT RIGHT --rectified --focal PX --baseline MM "
-		"[options] -o objects.json\n\n"
-		"Matches a rectified stereo pair, finds the table plane and the objects standing on "
+		"usage: jetdepth sense LEFT RIGHT --calib LEFT.yaml --calib RIGHT.yaml [options] "
+		"-o objects.json\n"
+		"       jetdepth sense LEFT RIGHT --calib STEREO.yaml [options] -o objects.json\n"
+		"       jetdepth sense LEFT RIGHT --rectified --focal PX --baseline MM [options] "
+		"-o objects.json\n\n"
+		"Rectifies a raw stereo pair with its calibration (or takes a rectified one), "
+		"matches it, finds the table plane and the objects standing on "
 		"it,\nand writes them as JSON: the table (plane, normal, distance, tilt) and per "
 		"object\nid, area_px, bbox, centroid_px, median_disparity, centroid_mm [X, Y, Z] in "
 		"the left\ncamera's frame (x right, y down, z forward), distance_mm, height_mm above "
 		"the table,\nsize_mm.\n\n"
 		"  -o FILE         the JSON (- for stdout; written whole or not at all)\n"
 		"  --disp FILE     also the disparity map (.pfm or 16-bit .png)\n"
-		"  --rectified     the pair is already rectified (calibration files: issue 5)\n"
+		"  --calib FILE    the calibration: two ROS camera_info files (left, then right) or\n"
+		"                  one OpenCV stereo file (see jetdepth calib check)\n"
+		"  --rectified     the pair is already rectified (the calibration, if given, only\n"
+		"                  supplies the camera model)\n"
 		"%s\n%s",
 		jd_sense_cli_help, jd_cli_matcher_help);
 }
@@ -41,11 +50,14 @@ int jd_cmd_sense(int argc, char **argv)
 	struct option cmd_opts[32] = {{"output", required_argument, NULL, OPT_OUT},
 				      {"rectified", no_argument, NULL, OPT_RECTIFIED},
 				      {"disp", required_argument, NULL, OPT_DISP},
+				      {"calib", required_argument, NULL, OPT_CALIB},
 				      {"help", no_argument, NULL, OPT_HELP}};
 	struct jd_match_params p;
 	struct jd_sense_cli sc;
 	struct jd_cli cli;
-	const char *out = NULL, *disp_out = NULL;
+	const char *out = NULL, *disp_out = NULL, *calib_files[2];
+	int ncalib = 0;
+	static struct jd_stereo_calib calib;
 	int threads = jd_workers_cpu_count(), opt, rectified = 0, rc = JD_EXIT_RUNTIME;
 	struct jd_image l = {0}, r = {0};
 	static struct jd_boot boot;
@@ -53,7 +65,7 @@ int jd_cmd_sense(int argc, char **argv)
 	static char json[65536];
 	char err[600];
 
-	jd_sense_cli_options(cmd_opts + 4, 27, OPT_SENSE_BASE);
+	jd_sense_cli_options(cmd_opts + 5, 26, OPT_SENSE_BASE);
 	jd_sense_cli_init(&sc);
 	jd_params_default(&p, JD_ALGO_SGM, 64);
 	jd_cli_begin(&cli, argc, argv, "o:h", cmd_opts, &p, &threads);
@@ -66,6 +78,12 @@ int jd_cmd_sense(int argc, char **argv)
 			disp_out = optarg;
 		} else if (opt == OPT_RECTIFIED) {
 			rectified = 1;
+		} else if (opt == OPT_CALIB) {
+			if (ncalib == 2) {
+				fprintf(stderr, "jetdepth sense: --calib: one or two files\n");
+				return JD_EXIT_USAGE;
+			}
+			calib_files[ncalib++] = optarg;
 		} else if (opt == 'h' || opt == OPT_HELP) {
 			help(stdout);
 			return JD_EXIT_OK;
@@ -82,10 +100,29 @@ int jd_cmd_sense(int argc, char **argv)
 		fprintf(stderr, "jetdepth sense: need LEFT RIGHT and -o OUT (see --help)\n");
 		return JD_EXIT_USAGE;
 	}
-	if (!rectified) {
-		fprintf(stderr, "jetdepth sense: raw pairs need calibration files, which this build "
-				"does not read yet: rectify them first and pass --rectified\n");
+	if (!rectified && !ncalib) {
+		fprintf(stderr, "jetdepth sense: a raw pair needs its calibration (--calib), or say "
+				"--rectified\n");
 		return JD_EXIT_USAGE;
+	}
+	if (ncalib) {
+		/* the camera model from the calibration, unless given here */
+		double f, cx, cy, b, units;
+		if (jd_calib_load(calib_files, ncalib, &calib, err, sizeof(err))) {
+			fprintf(stderr, "jetdepth: %s\n", err);
+			return JD_EXIT_RUNTIME;
+		}
+		jd_calib_model(&calib, &f, &cx, &cy, &b, &units);
+		if (!sc.have_focal) {
+			sc.cam.f = (float)f;
+			sc.cam.cx = (float)cx;
+			sc.cam.cy = (float)cy;
+			sc.have_focal = 1;
+		}
+		if (!sc.have_baseline) {
+			sc.cam.baseline_mm = (float)(fabs(b) * units);
+			sc.have_baseline = 1;
+		}
 	}
 	if (jd_sense_cli_check(&sc)) {
 		return JD_EXIT_USAGE;
@@ -93,6 +130,29 @@ int jd_cmd_sense(int argc, char **argv)
 	if (jd_pair_read(argv[optind], argv[optind + 1], &l, &r, err, sizeof(err))) {
 		fprintf(stderr, "jetdepth: %s\n", err);
 		return JD_EXIT_RUNTIME;
+	}
+	if (ncalib && !rectified) {
+		/* the raw pair through the calibration's undistort + rectify tables */
+		size_t rb = jd_rectifier_mem_required(l.width, l.height);
+		void *rmem = malloc(rb);
+		struct jd_rectifier rect;
+		struct jd_image rl = {malloc((size_t)l.width * l.height), l.width, l.height, l.width};
+		struct jd_image rr = {malloc((size_t)l.width * l.height), l.width, l.height, l.width};
+		if (!rmem || !rl.data || !rr.data ||
+		    jd_rectifier_init(&rect, &calib, l.width, l.height, rmem, rb)) {
+			fprintf(stderr, "jetdepth: sense: out of memory for rectification\n");
+			free(rmem);
+			free(rl.data);
+			free(rr.data);
+			rc = JD_EXIT_RUNTIME;
+			goto out;
+		}
+		jd_rectifier_apply(&rect, &l, &r, &rl, &rr, NULL);
+		free(rmem);
+		free(l.data);
+		free(r.data);
+		l = rl;
+		r = rr;
 	}
 	struct jd_camera_model cam = sc.cam;
 	if (!(cam.cx == cam.cx)) {

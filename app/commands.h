@@ -11,5 +11,6 @@ int jd_cmd_board(int argc, char **argv);
 int jd_cmd_cameras(int argc, char **argv);
 int jd_cmd_tune(int argc, char **argv);
 int jd_cmd_sense(int argc, char **argv);
+int jd_cmd_calib(int argc, char **argv);
 
 #endif

@@ -22,6 +22,7 @@ static const struct command commands[] = {
     {"bench", jd_cmd_bench, "time the matchers and print a table"},
     {"synth", jd_cmd_synth, "write the built-in synthetic stereo pair and its truth"},
     {"board", jd_cmd_board, "check board files: jetdepth board check FILE..."},
+    {"calib", jd_cmd_calib, "check a stereo calibration: jetdepth calib check FILE..."},
     {"sense", jd_cmd_sense, "the table and the objects in mm from one pair: JSON"},
     {"tune", jd_cmd_tune, "time the GPU kernels' configurations here, write the tuning file"},
     {"cameras", jd_cmd_cameras, "list V4L2 cameras with their formats, sizes and rates"},

@@ -101,8 +101,14 @@ expect 2 "sensing needs the camera: --focal PX and --baseline MM" -- sense "$tmp
 expect 2 "--roi 5,5,2,2: expected X0,Y0,X1,Y1" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --roi 5,5,2,2 -o "$tmp/out.pfm"
 expect 2 "--roi 0,0,500,50: outside the 96x64 image" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --roi 0,0,500,50 --ndisp 16 -o "$tmp/out.pfm"
 expect 2 "--baseline 0: must be a number from 0.01" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 0 -o "$tmp/out.pfm"
-expect 2 "raw pairs need calibration files" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --focal 300 --baseline 60 -o "$tmp/out.pfm"
+expect 2 "a raw pair needs its calibration (--calib)" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --focal 300 --baseline 60 -o "$tmp/out.pfm"
 expect 1 "trunc.pgm" -- sense "$tmp/trunc.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 -o "$tmp/out.pfm"
+printf 'M1: [500, 0, 320, 0, 500, 240, 0, 0]\n' >"$tmp/short.yaml"
+expect 1 "short.yaml:1: M1: 8 values, expected 9" -- calib check "$tmp/short.yaml"
+printf 'M1: [500, 0, 320, 0, 500, 240, 0, 0, 1]\nD1: [0, 0, 0, 0, 0]\nM2: [500, 0, 320, 0, 500, 240, 0, 0, 1]\nD2: [0, 0, 0, 0, 0]\nR: [1, 0, 0, 0, 1, 0, 0, 0, 1]\n' >"$tmp/not.yaml"
+expect 1 "not.yaml: T: missing" -- calib check "$tmp/not.yaml"
+expect 1 "nocalib.yaml: No such file" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --calib "$tmp/nocalib.yaml" -o "$tmp/out.pfm"
+expect 2 "--depth 9,3: expected MIN,MAX" -- calib check "$tmp/short.yaml" --depth 9,3
 expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
 

@@ -46,6 +46,43 @@ check "sense finds the synthetic scene's three boxes" bash -c "'$bin' sense '$tm
 check "sense writes objects.json" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --rectified --focal 360 --baseline 60 -o '$tmp/objects.json' 2>/dev/null && grep -q '\"table\":{' '$tmp/objects.json'"
 check "run --json: one JSON object per frame with the objects, nothing else on stdout" bash -c "'$bin' run --frames 3 --size 320x240 --ndisp 32 --json 2>/dev/null | grep -c '^{\"frame\":[0-9]*,\"timestamp_ns\":[0-9]*,\"latency_ms\":{.*\"objects\":\[{\"id\":1,' | grep -qx 3"
 check "run --udp with a bad destination is a usage error" bash -c "'$bin' run --frames 1 --udp nowhere 2>&1 | grep -q 'expected HOST:PORT'"
+# The synthetic rig as an OpenCV stereo calibration (identity rotation, no distortion).
+cat >"$tmp/stereo.yaml" <<'YAML'
+%YAML:1.0
+---
+M1: !!opencv-matrix
+   rows: 3
+   cols: 3
+   dt: d
+   data: [ 360., 0., 224.5, 0., 360., 187., 0., 0., 1. ]
+D1: !!opencv-matrix
+   rows: 1
+   cols: 5
+   dt: d
+   data: [ 0., 0., 0., 0., 0. ]
+M2: !!opencv-matrix
+   rows: 3
+   cols: 3
+   dt: d
+   data: [ 360., 0., 224.5, 0., 360., 187., 0., 0., 1. ]
+D2: !!opencv-matrix
+   rows: 1
+   cols: 5
+   dt: d
+   data: [ 0., 0., 0., 0., 0. ]
+R: !!opencv-matrix
+   rows: 3
+   cols: 3
+   dt: d
+   data: [ 1., 0., 0., 0., 1., 0., 0., 0., 1. ]
+T: !!opencv-matrix
+   rows: 3
+   cols: 1
+   dt: d
+   data: [ -60., 0., 0. ]
+YAML
+check "calib check prints baseline and the disparity range" bash -c "'$bin' calib check '$tmp/stereo.yaml' --size 450x375 --depth 400,2000 | grep -q 'baseline 60.00 mm' && '$bin' calib check '$tmp/stereo.yaml' --size 450x375 --depth 400,2000 | grep -q -- '--min-disp 10 --ndisp 45'"
+check "sense --calib rectifies the raw pair and finds the boxes" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --calib '$tmp/stereo.yaml' -o - | grep -o '\"id\":' | wc -l | grep -qx 3"
 check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
 boards=$(cd "$(dirname "$0")/../../boards" && pwd)
 check "every shipped board parses" "$bin" board check "$boards"/*.board

@@ -1,0 +1,50 @@
+/*
+ * A stereo calibration and what follows from it: the rectified camera model (focal length,
+ * principal point, baseline) and the undistort + rectify maps of each camera. Pure math on
+ * numbers already read (app/calib_yaml.c reads the two file formats).
+ *
+ * Conventions as OpenCV and ROS use them: K the camera matrix, D plumb_bob (k1 k2 p1 p2 k3),
+ * R the rectifying rotation, P the 3x4 projection of the rectified camera; for the right
+ * camera P[0][3] = -f * B. Without R/P (an OpenCV file with only M1 D1 M2 D2 R T) they are
+ * computed as OpenCV's stereoRectify does (Bouguet: each camera turned half-way, then both
+ * so that the baseline lies along x), with the smaller focal length and the mean centre.
+ */
+#ifndef JD_ALGO_CALIB_H
+#define JD_ALGO_CALIB_H
+
+#include "rectify.h"
+
+struct jd_calib_camera {
+	int width, height; /* 0 when the file does not say */
+	double K[9], D[5], R[9], P[12];
+	int have_rect; /* R and P given */
+};
+
+struct jd_stereo_calib {
+	struct jd_calib_camera cam[2];
+	double R[9], T[3]; /* right from left: X2 = R X1 + T (OpenCV); have_rt says given */
+	int have_rt;
+};
+
+/** Fill R and P of both cameras from K, D, R, T when the file had none. @retval 0 or -EINVAL */
+int jd_calib_rectify(struct jd_stereo_calib *c);
+
+/**
+ * The rectified model: f = P_left[0][0], (cx, cy) = P_left[0][2], P_left[1][2], baseline =
+ * -P_right[0][3] / P_right[0][0], in the calibration's length unit. units_mm: 1000 when that
+ * unit looks like metres (|B| < 5), else 1 (millimetres).
+ */
+void jd_calib_model(const struct jd_stereo_calib *c, double *f, double *cx, double *cy,
+		    double *baseline, double *units_mm);
+
+/**
+ * The rectify map of camera i for a w x h output: for each rectified pixel, where it comes
+ * from in the raw image (through P^-1, R^T, the distortion, K). mx, my: w*h floats each.
+ */
+void jd_calib_map(const struct jd_stereo_calib *c, int i, int w, int h, float *mx, float *my);
+
+/** Rotation matrix from a rotation vector and back (Rodrigues). */
+void jd_rodrigues(const double v[3], double R[9]);
+void jd_rodrigues_inv(const double R[9], double v[3]);
+
+#endif

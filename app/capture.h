@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "../algo/calib.h"
 #include "../algo/jd_image.h"
 #include "../hal/camera.h"
 #include "../hal/jpeg.h"
@@ -26,6 +27,7 @@ struct jd_capture_config {
 	uint32_t seed; /* synth: which scene (0: the classic one) */
 	int loop;  /* files: start again after the last pair */
 	const struct jd_v4l2_sys *sys; /* v4l2: the system calls (NULL: the real ones; tests fake) */
+	const struct jd_stereo_calib *calib; /* raw frames rectified with it (NULL: rectified) */
 };
 
 struct jd_capture {

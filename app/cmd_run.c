@@ -10,6 +10,7 @@
 #include "board_find.h"
 #include "cli.h"
 #include "commands.h"
+#include "calib_yaml.h"
 #include "daemon.h"
 #include "publish.h"
 #include "report.h"
@@ -27,6 +28,7 @@ enum {
 	OPT_SEED,
 	OPT_JSON,
 	OPT_UDP,
+	OPT_CALIB,
 	OPT_HELP,
 	OPT_SENSE_BASE
 };
@@ -58,6 +60,9 @@ static void help(FILE *f)
 		"  --json         one JSON object per frame on stdout (JSON Lines: frame, timestamp,\n"
 		"                 latency per stage, table, objects); boot's log goes to stderr\n"
 		"  --udp HOST:PORT  also send each frame's JSON as one UDP datagram\n"
+		"  --calib FILE   the cameras' calibration (two ROS camera_info files, left then\n"
+		"                 right, or one OpenCV stereo file): frames are undistorted and\n"
+		"                 rectified with it, and it gives sensing its camera model\n"
 		"  --fps F        camera rate; the synthetic and files cameras pace to it\n"
 		"                 (default 0: as fast as the matcher goes)\n"
 		"  --loop         files camera: start again after the last pair\n"
@@ -81,6 +86,7 @@ int jd_cmd_run(int argc, char **argv)
 						 {"seed", required_argument, NULL, OPT_SEED},
 						 {"json", no_argument, NULL, OPT_JSON},
 						 {"udp", required_argument, NULL, OPT_UDP},
+						 {"calib", required_argument, NULL, OPT_CALIB},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
@@ -126,7 +132,9 @@ int jd_cmd_run(int argc, char **argv)
 		}
 	}
 	struct jd_sense_cli sense;
-	const char *udp = NULL;
+	const char *udp = NULL, *calib_files[2];
+	int ncalib = 0;
+	static struct jd_stereo_calib calib;
 	int json = 0;
 	int nopts = 0;
 	while (cmd_opts[nopts].name) {
@@ -189,6 +197,12 @@ int jd_cmd_run(int argc, char **argv)
 			json = 1;
 		} else if (opt == OPT_UDP) {
 			udp = optarg;
+		} else if (opt == OPT_CALIB) {
+			if (ncalib == 2) {
+				fprintf(stderr, "jetdepth: --calib: one or two files\n");
+				return JD_EXIT_USAGE;
+			}
+			calib_files[ncalib++] = optarg;
 		} else if (opt >= OPT_SENSE_BASE) {
 			if (jd_sense_cli_parse(&sense, opt - OPT_SENSE_BASE, optarg)) {
 				return JD_EXIT_USAGE;
@@ -217,6 +231,14 @@ int jd_cmd_run(int argc, char **argv)
 	}
 	if (jd_sense_cli_fits(&sense, w, h)) {
 		return JD_EXIT_USAGE;
+	}
+	if (ncalib) {
+		char err[600];
+		if (jd_calib_load(calib_files, ncalib, &calib, err, sizeof(err))) {
+			fprintf(stderr, "jetdepth: %s\n", err);
+			return JD_EXIT_RUNTIME;
+		}
+		cam.calib = &calib;
 	}
 	static struct jd_publisher pub;
 	if (jd_publish_init(&pub, json ? stdout : NULL, udp)) {
@@ -279,8 +301,10 @@ int jd_cmd_run(int argc, char **argv)
 		done++;
 		if (json || udp) {
 			static char line[65536];
-			struct jd_frame_report rep = {st.frame, st.ts_ns, st.capture_ms,
-						      (double)st.match_ns / 1e6, st.sense_ms, st.sense};
+			struct jd_frame_report rep = {st.frame,	  st.ts_ns,
+						      st.capture_ms, st.rectify_ms,
+						      (double)st.match_ns / 1e6, st.sense_ms,
+						      st.sense};
 			int n = jd_report_json(&rep, line, sizeof(line));
 			if (n > 0 && jd_publish(&pub, line, (size_t)n) && !publish_errors++) {
 				fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n",

@@ -1,5 +1,6 @@
 #include "daemon.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../algo/eval.h"
@@ -40,10 +41,21 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	} else {
 		jd_sense_default(&d->sp);
 	}
+	const char *source = d->sensing ? "--focal, --baseline" : NULL;
+	if (!d->sensing && synth.calib) {
+		source = "the calibration";
+		double f, cx, cy, bl, units;
+		jd_calib_model(synth.calib, &f, &cx, &cy, &bl, &units);
+		d->model = (struct jd_camera_model){(float)f, (float)cx, (float)cy,
+						    (float)(fabs(bl) * units)};
+		d->sensing = 1;
+	}
 	if (!d->sensing && synth.kind == JD_CAPTURE_SYNTH) {
+		source = "the synthetic rig";
 		jd_cam_synth_model(w, h, &d->model);
 		d->sensing = 1;
 	}
+	d->rectify = synth.calib != NULL;
 	if (d->sensing && !(d->model.cx == d->model.cx)) {
 		d->model.cx = (float)(w - 1) / 2.0f;
 	}
@@ -51,18 +63,35 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 		d->model.cy = (float)(h - 1) / 2.0f;
 	}
 	size_t cam_bytes = align64(jd_capture_mem_required(&synth));
+	size_t npix = (size_t)w * h;
+	size_t rect_bytes = d->rectify ? align64(jd_rectifier_mem_required(w, h)) + 2 * align64(npix) : 0;
 	d->sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0;
-	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, cam_bytes + d->sense_bytes, board, log));
-	d->sense_ws = d->sensing ? (char *)d->boot.loop_mem + cam_bytes : NULL;
+	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, cam_bytes + rect_bytes + d->sense_bytes,
+			    board, log));
+	char *loop = d->boot.loop_mem;
+	if (d->rectify) {
+		char *rm = loop + cam_bytes;
+		jd_rectifier_init(&d->rect, synth.calib, w, h, rm, jd_rectifier_mem_required(w, h));
+		rm += align64(jd_rectifier_mem_required(w, h));
+		for (int i = 0; i < 2; i++) {
+			d->raw[i] = (struct jd_image){(uint8_t *)rm + i * align64(npix), w, h, w};
+		}
+		if (log) {
+			fprintf(log, "rectify: undistort + rectify tables built (%.1f MiB)\n",
+				(double)jd_rectifier_mem_required(w, h) / (1 << 20));
+		}
+	}
+	d->sense_ws = d->sensing ? loop + cam_bytes + rect_bytes : NULL;
 	if (log) {
 		if (d->sensing) {
 			fprintf(log,
-				"sensing: f %.1f px, principal point (%.1f, %.1f), baseline %.1f mm%s\n",
+				"sensing: f %.1f px, principal point (%.1f, %.1f), baseline %.1f mm (from "
+				"%s)\n",
 				(double)d->model.f, (double)d->model.cx, (double)d->model.cy,
-				(double)d->model.baseline_mm,
-				sense && sense->have_focal ? "" : " (the synthetic rig)");
+				(double)d->model.baseline_mm, source);
 		} else {
-			fprintf(log, "sensing: off (no camera model: give --focal and --baseline)\n");
+			fprintf(log, "sensing: off (no camera model: give --calib, or --focal and "
+				     "--baseline)\n");
 		}
 	}
 	rc = jd_capture_init(&d->cap, &synth, d->boot.loop_mem, cam_bytes, log);
@@ -87,6 +116,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->bad1 = st->invalid = 0.0;
 	st->ts_ns = d->ts[k & 1];
 	st->capture_ms = d->capture_ms[k & 1];
+	st->rectify_ms = d->rectify_ms[k & 1];
 	st->sense = NULL;
 	st->sense_ms = 0.0;
 	if (d->sensing) {
@@ -113,10 +143,18 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 
 	/* b->left/right are free again once submit returns (the GPU path staged them). */
 	uint64_t t0 = jd_clock_ns();
-	int rc = jd_capture_next(&d->cap, &b->left, &b->right, &b->gt[k & 1], &d->truth[k & 1]);
+	int rc = jd_capture_next(&d->cap, d->rectify ? &d->raw[0] : &b->left,
+				 d->rectify ? &d->raw[1] : &b->right, &b->gt[k & 1], &d->truth[k & 1]);
 	d->camera_failed = rc != 0;
 	JD_TRY(rc);
-	d->capture_ms[k & 1] = (double)(jd_clock_ns() - t0) / 1e6;
+	uint64_t t1 = jd_clock_ns();
+	d->capture_ms[k & 1] = (double)(t1 - t0) / 1e6;
+	d->rectify_ms[k & 1] = 0.0;
+	if (d->rectify) {
+		jd_rectifier_apply(&d->rect, &d->raw[0], &d->raw[1], &b->left, &b->right,
+				   &b->workers.exec);
+		d->rectify_ms[k & 1] = (double)(jd_clock_ns() - t1) / 1e6;
+	}
 	d->ts[k & 1] = d->cap.last_ts;
 	d->t_submit[k & 1] = jd_clock_ns();
 	JD_TRY(jd_boot_submit(b, &d->p));

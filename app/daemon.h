@@ -14,6 +14,7 @@
 #include "boot.h"
 #include "../algo/sense.h"
 #include "capture.h"
+#include "rectified_view.h"
 #include "sense_cli.h"
 
 struct jd_daemon {
@@ -33,12 +34,17 @@ struct jd_daemon {
 	void *sense_ws;
 	size_t sense_bytes;
 	struct jd_sense_result sense; /* the last collected frame's */
+	int rectify;		      /* raw frames: capture into raw[], rectify into the boot's */
+	struct jd_rectifier rect;
+	struct jd_image raw[2];
+	double rectify_ms[2]; /* by frame parity */
 };
 
 struct jd_frame_stats {
 	int frame;
 	uint64_t ts_ns;	   /* the pair's capture timestamp */
 	double capture_ms; /* getting the pair: dequeue, pairing, conversion */
+	double rectify_ms; /* 0 for rectified cameras */
 	uint64_t match_ns; /* submit to map in hand, queueing included */
 	double sense_ms;
 	const struct jd_sense_result *sense; /* NULL when not sensing */

@@ -45,6 +45,8 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 	put(&o, "{\"frame\":%ld,\"timestamp_ns\":%llu,\"latency_ms\":{\"capture\":", r->frame,
 	    (unsigned long long)r->ts_ns);
 	num(&o, r->capture_ms);
+	put(&o, ",\"rectify\":");
+	num(&o, r->rectify_ms);
 	put(&o, ",\"match\":");
 	num(&o, r->match_ms);
 	put(&o, ",\"sense\":");

@@ -15,7 +15,7 @@
 struct jd_frame_report {
 	long frame;
 	uint64_t ts_ns;
-	double capture_ms, match_ms, sense_ms;
+	double capture_ms, rectify_ms, match_ms, sense_ms;
 	const struct jd_sense_result *sense; /* NULL: not sensed (no camera model) */
 };
 

@@ -82,7 +82,12 @@ T: !!opencv-matrix
    data: [ -60., 0., 0. ]
 YAML
 check "calib check prints baseline and the disparity range" bash -c "'$bin' calib check '$tmp/stereo.yaml' --size 450x375 --depth 400,2000 | grep -q 'baseline 60.00 mm' && '$bin' calib check '$tmp/stereo.yaml' --size 450x375 --depth 400,2000 | grep -q -- '--min-disp 10 --ndisp 45'"
+mkdir -p "$tmp/cam2/left" "$tmp/cam2/right"
+for k in 0 1; do
+	"$bin" synth "$tmp/cam2/left/$k.pgm" "$tmp/cam2/right/$k.pgm" --size 450x375 --ndisp 64 --frame $k >/dev/null
+done
 check "sense --calib rectifies the raw pair and finds the boxes" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --calib '$tmp/stereo.yaml' -o - | grep -o '\"id\":' | wc -l | grep -qx 3"
+check "run rectifies a files camera with --calib and senses with its model" bash -c "'$bin' run --size 450x375 --camera 'files:$tmp/cam2' --calib '$tmp/stereo.yaml' 2>&1 | grep -q 'from the calibration' && '$bin' run --size 450x375 --camera 'files:$tmp/cam2' --calib '$tmp/stereo.yaml' | grep -c 'objects 3  table found' | grep -qx 2"
 check "run prints the budget" bash -c "'$bin' run --frames 1 --size 160x120 --ndisp 32 | grep -q 'memory budget'"
 boards=$(cd "$(dirname "$0")/../../boards" && pwd)
 check "every shipped board parses" "$bin" board check "$boards"/*.board

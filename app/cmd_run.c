@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "calib_yaml.h"
+#include "../hal/sd_notify.h"
 #include "daemon.h"
 #include "publish.h"
 #include "report.h"
@@ -71,6 +72,23 @@ static void help(FILE *f)
 		jd_sense_cli_help, jd_cli_matcher_help);
 }
 
+/* The board's cameras are the default source (--camera overrides them). */
+static void board_cameras(const struct jd_board *b, struct jd_capture_config *cam)
+{
+	const struct jd_board_camera *l = &b->left, *r = &b->right;
+
+	if (!strncmp(l->source, "/dev/", 5) && !strncmp(r->source, "/dev/", 5)) {
+		cam->kind = JD_CAPTURE_V4L2;
+		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source);
+		snprintf(cam->device[1], sizeof(cam->device[1]), "%s", r->source);
+		(void)jd_pixfmt_parse(l->format, &cam->cam.fmt);
+		cam->cam.fps = l->fps;
+	} else if (!strncmp(l->source, "file:", 5)) {
+		cam->kind = JD_CAPTURE_FILES;
+		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source + 5);
+	}
+}
+
 int jd_cmd_run(int argc, char **argv)
 {
 	/* stdout gets a static buffer so the first printf in the loop does not malloc one. */
@@ -127,6 +145,7 @@ int jd_cmd_run(int argc, char **argv)
 			return JD_EXIT_RUNTIME;
 		}
 		jd_board_apply_defaults(&board, &p, &w, &h);
+		board_cameras(&board, &cam);
 		if (board.has_backend) {
 			jd_cli_backend_default(board.backend);
 		}
@@ -251,6 +270,12 @@ int jd_cmd_run(int argc, char **argv)
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;
 	}
+	static struct jd_notify notify;
+	if (jd_notify_init(&notify)) {
+		fprintf(stderr, "jetdepth: NOTIFY_SOCKET=%s: not a socket path; systemd is not told\n",
+			getenv("NOTIFY_SOCKET"));
+	}
+	jd_notify_send(&notify, "READY=1\nSTATUS=booted, running the frame loop");
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rc = JD_EXIT_OK;
@@ -265,6 +290,8 @@ int jd_cmd_run(int argc, char **argv)
 		}
 		int mrc = feeding ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
 
+		/* the loop came round: tell systemd's watchdog (a hung stage stops this) */
+		jd_notify_watchdog(&notify, jd_clock_ns());
 		if (mrc == -ENODATA) {
 			ended = 1; /* the files camera played everything: finish what is in flight */
 			continue;
@@ -274,9 +301,11 @@ int jd_cmd_run(int argc, char **argv)
 			if (!outages++) {
 				fprintf(stderr, "jetdepth: camera lost: %s; reopening\n", d.cap.err);
 			}
+			jd_notify_send(&notify, "STATUS=a camera is lost: reopening");
 			for (int wait_ms = 100; !stop_requested && jd_capture_recover(&d.cap);) {
 				struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
 				nanosleep(&ts, NULL);
+				jd_notify_watchdog(&notify, jd_clock_ns()); /* waiting, not stuck */
 				wait_ms = wait_ms < 2000 ? wait_ms * 2 : 2000;
 			}
 			continue;
@@ -360,6 +389,8 @@ int jd_cmd_run(int argc, char **argv)
 		fprintf(stderr, "jetdepth: publish: %lu frame(s) sent, %lu send error(s)\n", pub.sent,
 			pub.send_errors);
 	}
+	jd_notify_send(&notify, "STOPPING=1");
+	jd_notify_deinit(&notify);
 	jd_publish_deinit(&pub);
 	jd_daemon_deinit(&d);
 	fflush(stdout);

@@ -1,7 +1,6 @@
 /*
- * After boot the frame loop allocates nothing. glibc lets a program interpose malloc and
- * friends; these wrappers count every call (libc's own internal calls included) and forward
- * to glibc's implementation.
+ * After boot the frame loop allocates nothing: every heap allocation in the process is
+ * counted (tests/harness/count_alloc.c, libc's own internal calls included).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -12,51 +11,9 @@
 #include "synth.h"
 
 #include "daemon.h"
+#include "count_alloc.h"
 #include "jd_test.h"
 
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
-
-static volatile long allocations;
-
-void *malloc(size_t n)
-{
-	allocations++;
-	return __libc_malloc(n);
-}
-
-void *calloc(size_t n, size_t m)
-{
-	allocations++;
-	return __libc_calloc(n, m);
-}
-
-void *realloc(void *p, size_t n)
-{
-	allocations++;
-	return __libc_realloc(p, n);
-}
-
-void *aligned_alloc(size_t a, size_t n)
-{
-	allocations++;
-	return __libc_memalign(a, n);
-}
-
-int posix_memalign(void **out, size_t a, size_t n)
-{
-	allocations++;
-	*out = __libc_memalign(a, n);
-	return *out ? 0 : 12;
-}
-
-void free(void *p)
-{
-	__libc_free(p);
-}
 
 int main(void)
 {
@@ -81,15 +38,15 @@ int main(void)
 			p.bp.fp16 = fp16;
 			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL, NULL, NULL, NULL) == 0, "boot");
 			/* Boot may allocate (threads, stdio); from here on nothing may. */
-			before = allocations;
+			before = jd_allocations;
 			for (int i = 0; i < 12; i++) {
 				/* on the CPU the pipeline is one deep: every step finishes a frame */
 				JD_CHECK(jd_daemon_step(&d, &st) == 1, "frame %d", i);
 				JD_CHECK(st.frame == i, "frame %d came out as %d", i, st.frame);
 			}
-			JD_CHECK(allocations == before, "%s%s: %ld allocation(s) in 12 frames",
+			JD_CHECK(jd_allocations == before, "%s%s: %ld allocation(s) in 12 frames",
 				 jd_algo_name(algos[a]), fp16 ? " fp16" : "",
-				 allocations - before);
+				 jd_allocations - before);
 			JD_CHECK(st.bad1 < 20.0, "the frames were real work: bad1 %.1f%%", st.bad1);
 			JD_CHECK(jd_daemon_drain(&d, &st) == 0, "nothing left in flight");
 			/* The sealed arena refuses any late request. */
@@ -130,12 +87,12 @@ int main(void)
 		snprintf(cam.device[0], sizeof(cam.device[0]), "%s", root);
 		jd_params_default(&p, JD_ALGO_SAD, 32);
 		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &cam, NULL, NULL, NULL) == 0, "boot");
-		long before = allocations;
+		long before = jd_allocations;
 		for (int i = 0; i < 12; i++) {
 			JD_CHECK(jd_daemon_step(&d, &st) == 1, "frame %d: %s", i, d.cap.err);
 		}
-		JD_CHECK(allocations == before, "files camera: %ld allocation(s) in 12 frames",
-			 allocations - before);
+		JD_CHECK(jd_allocations == before, "files camera: %ld allocation(s) in 12 frames",
+			 jd_allocations - before);
 		JD_CHECK(d.cap.pairs == 12 && !st.has_truth, "12 pairs, no truth: %lu", d.cap.pairs);
 		jd_daemon_deinit(&d);
 		snprintf(path, sizeof(path), "rm -rf %s", root);
@@ -160,7 +117,7 @@ int main(void)
 		JD_CHECK(jd_capture_mem_required(&cfg) <= sizeof(mem) &&
 			     jd_capture_init(&c, &cfg, mem, sizeof(mem), NULL) == 0,
 			 "v4l2 boot: %s", c.err);
-		long before = allocations;
+		long before = jd_allocations;
 		for (int i = 0; i < 10; i++) {
 			ok += jd_capture_next(&c, &li, &ri, NULL, &truth) == 0;
 		}
@@ -171,14 +128,14 @@ int main(void)
 			ok += jd_capture_next(&c, &li, &ri, NULL, &truth) == 0;
 		}
 		JD_CHECK(ok == 20, "%d of 20 pairs", ok);
-		JD_CHECK(allocations == before,
-			 "v4l2 capture and a reconnect: %ld allocation(s)", allocations - before);
+		JD_CHECK(jd_allocations == before,
+			 "v4l2 capture and a reconnect: %ld allocation(s)", jd_allocations - before);
 		jd_capture_deinit(&c);
 	}
 	/* The counter works: an allocation is seen. */
-	long before = allocations;
+	long before = jd_allocations;
 	void *x = malloc(10);
-	JD_CHECK(allocations == before + 1 && x, "the interposer counts");
+	JD_CHECK(jd_allocations == before + 1 && x, "the interposer counts");
 	free(x);
 	return jd_test_done("noalloc.frame_loop");
 }

@@ -1,0 +1,48 @@
+#include "count_alloc.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+
+volatile long jd_allocations;
+
+void *malloc(size_t n)
+{
+	jd_allocations++;
+	return __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t m)
+{
+	jd_allocations++;
+	return __libc_calloc(n, m);
+}
+
+void *realloc(void *p, size_t n)
+{
+	jd_allocations++;
+	return __libc_realloc(p, n);
+}
+
+void *aligned_alloc(size_t a, size_t n)
+{
+	jd_allocations++;
+	return __libc_memalign(a, n);
+}
+
+int posix_memalign(void **out, size_t a, size_t n)
+{
+	jd_allocations++;
+	*out = __libc_memalign(a, n);
+	return *out ? 0 : 12;
+}
+
+void free(void *p)
+{
+	__libc_free(p);
+}

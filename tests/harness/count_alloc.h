@@ -1,0 +1,11 @@
+/*
+ * Counts every heap allocation in the process (glibc lets a program interpose malloc and
+ * friends; the wrappers in count_alloc.c forward to glibc's own). Tests read jd_allocations
+ * before and after the code that must not allocate.
+ */
+#ifndef JD_TESTS_COUNT_ALLOC_H
+#define JD_TESTS_COUNT_ALLOC_H
+
+extern volatile long jd_allocations;
+
+#endif

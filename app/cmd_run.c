@@ -15,24 +15,8 @@
 #include "daemon.h"
 #include "publish.h"
 #include "report.h"
+#include "run_options.h"
 #include "sense_cli.h"
-
-enum {
-	OPT_SIZE = OPT_CMD_BASE,
-	OPT_FRAMES,
-	OPT_BOARD,
-	OPT_CAMERA,
-	OPT_FPS,
-	OPT_LOOP,
-	OPT_PIXFMT,
-	OPT_BUFFERS,
-	OPT_SEED,
-	OPT_JSON,
-	OPT_UDP,
-	OPT_CALIB,
-	OPT_HELP,
-	OPT_SENSE_BASE
-};
 
 static volatile sig_atomic_t stop_requested;
 
@@ -42,207 +26,34 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-static void help(FILE *f)
-{
-	fprintf(f,
-		"usage: jetdepth run [--frames N] [--size WxH] [--camera SPEC] [options]\n\n"
-		"Boot (budget, pools, threads, cameras), then run the frame loop until N frames "
-		"or\nSIGINT/SIGTERM. The default camera is the built-in synthetic scene (a tilted "
-		"table\nwith boxes), whose frames are checked against their true disparity.\n\n"
-		"  --frames N     stop after N frames (default 0 = run until signalled)\n"
-		"  --size WxH     frame size (default 450x375)\n"
-		"  --camera SPEC  synth (default) | files:DIR (DIR/left and DIR/right hold\n"
-		"                 same-named .pgm/.png/.jpg images, replayed in name order) |\n"
-		"                 v4l2:/dev/videoL,/dev/videoR (see jetdepth cameras)\n"
-		"  --pixfmt F     v4l2: YUYV (default), UYVY, GREY or MJPG; another one the\n"
-		"                 device offers is used (and said) when it lacks this one\n"
-		"  --buffers N    v4l2: driver buffers per camera (default 4, 2 to 16)\n"
-		"  --seed N       synth: which scene (default 0, the one `jetdepth synth` writes)\n"
-		"  --json         one JSON object per frame on stdout (JSON Lines: frame, timestamp,\n"
-		"                 latency per stage, table, objects); boot's log goes to stderr\n"
-		"  --udp HOST:PORT  also send each frame's JSON as one UDP datagram\n"
-		"  --calib FILE   the cameras' calibration (two ROS camera_info files, left then\n"
-		"                 right, or one OpenCV stereo file): frames are undistorted and\n"
-		"                 rectified with it, and it gives sensing its camera model\n"
-		"  --fps F        camera rate; the synthetic and files cameras pace to it\n"
-		"                 (default 0: as fast as the matcher goes)\n"
-		"  --loop         files camera: start again after the last pair\n"
-		"  --board FILE   board file (boards/): checks the device tree, applies its\n"
-		"                 defaults (options given here still win) and memory ceiling\n\n%s\n%s",
-		jd_sense_cli_help, jd_cli_matcher_help);
-}
-
-/* The board's cameras are the default source (--camera overrides them). */
-static void board_cameras(const struct jd_board *b, struct jd_capture_config *cam)
-{
-	const struct jd_board_camera *l = &b->left, *r = &b->right;
-
-	if (!strncmp(l->source, "/dev/", 5) && !strncmp(r->source, "/dev/", 5)) {
-		cam->kind = JD_CAPTURE_V4L2;
-		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source);
-		snprintf(cam->device[1], sizeof(cam->device[1]), "%s", r->source);
-		(void)jd_pixfmt_parse(l->format, &cam->cam.fmt);
-		cam->cam.fps = l->fps;
-	} else if (!strncmp(l->source, "file:", 5)) {
-		cam->kind = JD_CAPTURE_FILES;
-		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source + 5);
-	}
-}
-
 int jd_cmd_run(int argc, char **argv)
 {
 	/* stdout gets a static buffer so the first printf in the loop does not malloc one. */
 	static char outbuf[4096];
-	static struct option cmd_opts[40] = {{"size", required_argument, NULL, OPT_SIZE},
-						 {"frames", required_argument, NULL, OPT_FRAMES},
-						 {"board", required_argument, NULL, OPT_BOARD},
-						 {"camera", required_argument, NULL, OPT_CAMERA},
-						 {"fps", required_argument, NULL, OPT_FPS},
-						 {"loop", no_argument, NULL, OPT_LOOP},
-						 {"pixfmt", required_argument, NULL, OPT_PIXFMT},
-						 {"buffers", required_argument, NULL, OPT_BUFFERS},
-						 {"seed", required_argument, NULL, OPT_SEED},
-						 {"json", no_argument, NULL, OPT_JSON},
-						 {"udp", required_argument, NULL, OPT_UDP},
-						 {"calib", required_argument, NULL, OPT_CALIB},
-						 {"help", no_argument, NULL, OPT_HELP},
-						 {0}};
-	struct jd_match_params p;
-	struct jd_cli cli;
-	int w = 450, h = 375, frames = 0, threads = jd_workers_cpu_count(), opt, rc;
+	static struct jd_run_options o;
 	static struct jd_daemon d; /* large (camera state): not on the stack */
-	struct jd_board board;
-	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV};
 	uint64_t total_ns = 0;
-	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0;
+	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, rc;
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
-	jd_params_default(&p, JD_ALGO_SGM, 64);
-	/* The board's defaults go first so that options on the command line override them. */
-	const char *board_path = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--board") == 0 && i + 1 < argc) {
-			board_path = argv[i + 1];
-		} else if (strncmp(argv[i], "--board=", 8) == 0) {
-			board_path = argv[i] + 8;
-		}
+	rc = jd_run_options_load(&o, argc, argv);
+	if (rc || o.help) {
+		return rc;
 	}
-	static char board_file[1024];
-	if (board_path) {
-		char err[1024];
-		const char *dt = getenv("JETDEPTH_DT_COMPATIBLE");
-
-		dt = dt ? dt : "/proc/device-tree/compatible";
-		if (jd_board_find(board_path, dt, board_file, sizeof(board_file), err,
-				  sizeof(err))) {
-			fprintf(stderr, "jetdepth: %s\n", err);
-			return JD_EXIT_RUNTIME;
-		}
-		board_path = board_file;
-		if (jd_board_load(board_path, &board, err, sizeof(err)) ||
-		    jd_board_validate(&board, dt, err, sizeof(err))) {
-			fprintf(stderr, "jetdepth: %s\n", err);
-			return JD_EXIT_RUNTIME;
-		}
-		jd_board_apply_defaults(&board, &p, &w, &h);
-		board_cameras(&board, &cam);
-		if (board.has_backend) {
-			jd_cli_backend_default(board.backend);
-		}
-	}
-	struct jd_sense_cli sense;
-	const char *udp = NULL, *calib_files[2];
-	int ncalib = 0;
+	struct jd_match_params p = o.p;
+	int w = o.w, h = o.h, frames = o.frames, threads = o.threads, json = o.json;
+	struct jd_capture_config cam = o.cam;
+	struct jd_sense_cli sense = o.sense;
+	const char *udp = o.udp[0] ? o.udp : NULL;
+	const char *calib_files[2] = {o.calib[0], o.calib[1]};
+	int ncalib = o.ncalib;
 	static struct jd_stereo_calib calib;
-	int json = 0;
-	int nopts = 0;
-	while (cmd_opts[nopts].name) {
-		nopts++;
-	}
-	jd_sense_cli_options(cmd_opts + nopts, 40 - nopts, OPT_SENSE_BASE);
-	jd_sense_cli_init(&sense);
-	jd_cli_begin(&cli, argc, argv, "h", cmd_opts, &p, &threads);
-	while ((opt = jd_cli_next(&cli)) != -1) {
-		if (opt == JD_CLI_BAD) {
-			return JD_EXIT_USAGE;
-		} else if (opt == OPT_SIZE) {
-			if (jd_cli_size("--size", optarg, &w, &h)) {
-				return JD_EXIT_USAGE;
-			}
-		} else if (opt == OPT_FRAMES) {
-			if (jd_cli_int("--frames", optarg, &frames) || frames < 0) {
-				fprintf(stderr, "jetdepth: --frames %s: must be 0 or more\n",
-					optarg);
-				return JD_EXIT_USAGE;
-			}
-		} else if (opt == OPT_BOARD) {
-			continue; /* loaded above */
-		} else if (opt == OPT_CAMERA) {
-			char err[400];
-			if (jd_capture_parse(optarg, &cam, err, sizeof(err))) {
-				fprintf(stderr, "jetdepth: %s\n", err);
-				return JD_EXIT_USAGE;
-			}
-		} else if (opt == OPT_FPS) {
-			char *end;
-			cam.cam.fps = strtod(optarg, &end);
-			if (*end || end == optarg || !(cam.cam.fps >= 0.0 && cam.cam.fps <= 1000.0)) {
-				fprintf(stderr, "jetdepth: --fps %s: must be a number from 0 to 1000\n",
-					optarg);
-				return JD_EXIT_USAGE;
-			}
-		} else if (opt == OPT_LOOP) {
-			cam.loop = 1;
-		} else if (opt == OPT_PIXFMT) {
-			if (jd_pixfmt_parse(optarg, &cam.cam.fmt)) {
-				fprintf(stderr, "jetdepth: --pixfmt %s: expected YUYV, UYVY, GREY or MJPG\n",
-					optarg);
-				return JD_EXIT_USAGE;
-			}
-		} else if (opt == OPT_SEED) {
-			int seed;
-			if (jd_cli_int("--seed", optarg, &seed) || seed < 0) {
-				fprintf(stderr, "jetdepth: --seed %s: must be 0 or more\n", optarg);
-				return JD_EXIT_USAGE;
-			}
-			cam.seed = (uint32_t)seed;
-		} else if (opt == OPT_BUFFERS) {
-			if (jd_cli_int("--buffers", optarg, &cam.cam.buffers) || cam.cam.buffers < 2 ||
-			    cam.cam.buffers > 16) {
-				fprintf(stderr, "jetdepth: --buffers %s: must be 2 to 16\n", optarg);
-				return JD_EXIT_USAGE;
-			}
-		} else if (opt == OPT_JSON) {
-			json = 1;
-		} else if (opt == OPT_UDP) {
-			udp = optarg;
-		} else if (opt == OPT_CALIB) {
-			if (ncalib == 2) {
-				fprintf(stderr, "jetdepth: --calib: one or two files\n");
-				return JD_EXIT_USAGE;
-			}
-			calib_files[ncalib++] = optarg;
-		} else if (opt >= OPT_SENSE_BASE) {
-			if (jd_sense_cli_parse(&sense, opt - OPT_SENSE_BASE, optarg)) {
-				return JD_EXIT_USAGE;
-			}
-		} else if (opt == OPT_HELP || opt == 'h') {
-			help(stdout);
-			return JD_EXIT_OK;
-		} else {
-			help(stderr);
-			return JD_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "jetdepth run: unexpected argument '%s'\n", argv[optind]);
-		return JD_EXIT_USAGE;
-	}
+	struct jd_board *bp = o.have_board ? &o.board : NULL;
 	if ((rc = jd_cli_validate(&p, w, h))) {
 		return rc;
 	}
 	fprintf(json ? stderr : stdout, "jetdepth run: board %s, %s camera %dx%d, %s, ndisp %d, %d thread(s)\n",
-	       board_path ? board.name : "(built-in defaults)",
+	       bp ? bp->name : "(built-in defaults)",
 	       cam.kind == JD_CAPTURE_SYNTH ? "synthetic" : cam.kind == JD_CAPTURE_FILES ? "files" : "v4l2",
 	       w, h, jd_algo_name(p.algo), p.ndisp, threads);
 	if ((sense.have_focal != sense.have_baseline) && jd_sense_cli_check(&sense)) {
@@ -265,7 +76,7 @@ int jd_cmd_run(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	/* With --json, stdout carries only the frames: boot's log goes to stderr. */
-	if (jd_daemon_init(&d, &p, w, h, threads, &cam, &sense, board_path ? &board : NULL,
+	if (jd_daemon_init(&d, &p, w, h, threads, &cam, &sense, bp,
 			   json ? stderr : stdout)) {
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;

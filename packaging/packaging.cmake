@@ -14,7 +14,7 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/boards/README.md
   DESTINATION ${CMAKE_INSTALL_DATADIR}/jetdepth/boards)
 # Absolute destinations: /etc and /lib/systemd are fixed places whatever the prefix.
-install(FILES ${JD_PKG_DIR}/jetdepth.conf DESTINATION /etc/jetdepth)
+install(FILES ${JD_PKG_DIR}/jetdepth.conf ${JD_PKG_DIR}/run.conf DESTINATION /etc/jetdepth)
 install(FILES ${JD_PKG_DIR}/jetdepth.service DESTINATION /lib/systemd/system)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
@@ -38,7 +38,7 @@ set(CPACK_DEBIAN_FILE_NAME jetdepth_${PROJECT_VERSION}_${JD_DEB_ARCH}.deb)
 set(CPACK_DEBIAN_PACKAGE_SECTION misc)
 # Names differ between Debian 12 and Ubuntu 22.04/24.04 (JetPack 6/7): accept either.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "libc6 (>= 2.34), libturbojpeg0 | libturbojpeg, libpng16-16 | libpng16-16t64, passwd")
+  "libc6 (>= 2.34), libturbojpeg0 | libturbojpeg, libpng16-16 | libpng16-16t64, libyaml-0-2, passwd")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
   ${JD_PKG_DIR}/conffiles ${JD_PKG_DIR}/postinst ${JD_PKG_DIR}/prerm ${JD_PKG_DIR}/postrm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)

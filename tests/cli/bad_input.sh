@@ -109,6 +109,15 @@ printf 'M1: [500, 0, 320, 0, 500, 240, 0, 0, 1]\nD1: [0, 0, 0, 0, 0]\nM2: [500, 
 expect 1 "not.yaml: T: missing" -- calib check "$tmp/not.yaml"
 expect 1 "nocalib.yaml: No such file" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --calib "$tmp/nocalib.yaml" -o "$tmp/out.pfm"
 expect 2 "--depth 9,3: expected MIN,MAX" -- calib check "$tmp/short.yaml" --depth 9,3
+printf 'size 160x120\nspeed fast\n' >"$tmp/bad.conf"
+expect 2 "bad.conf:2: '--speed': not an option of jetdepth run" -- run --frames 1 --config "$tmp/bad.conf"
+printf 'fps fast\n' >"$tmp/fps.conf"
+expect 2 "fps.conf:1: --fps fast: must be a number" -- run --frames 1 --config "$tmp/fps.conf"
+printf 'camera files:/x extra\n' >"$tmp/two.conf"
+expect 2 "two.conf:1: camera: one value after the key" -- run --frames 1 --config "$tmp/two.conf"
+printf 'board host\n' >"$tmp/board.conf"
+expect 2 "board.conf:1: board: only on the command line" -- run --frames 1 --config "$tmp/board.conf"
+expect 1 "--config $tmp/none.conf: No such file" -- run --frames 1 --config "$tmp/none.conf"
 expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
 

@@ -31,7 +31,7 @@ p=$r${prefix:-/usr}
 
 check "Package: jetdepth" sh -c "dpkg-deb -f '$deb' Package | grep -qx jetdepth"
 check "Architecture: $arch" sh -c "dpkg-deb -f '$deb' Architecture | grep -qx $arch"
-check "Depends names libturbojpeg and libpng" sh -c "dpkg-deb -f '$deb' Depends | grep -q turbojpeg && dpkg-deb -f '$deb' Depends | grep -q libpng16"
+check "Depends names libturbojpeg, libpng and libyaml" sh -c "dpkg-deb -f '$deb' Depends | grep -q turbojpeg && dpkg-deb -f '$deb' Depends | grep -q libpng16 && dpkg-deb -f '$deb' Depends | grep -q libyaml"
 check "binary /usr/bin/jetdepth, executable" test -x "$p/bin/jetdepth"
 for b in host orin-nano orin-nx agx-orin thor; do
 	check "board $b" test -f "$p/share/jetdepth/boards/$b.board"
@@ -39,6 +39,8 @@ done
 check "SoC includes" test -f "$p/share/jetdepth/boards/soc-orin.inc"
 check "default config /etc/jetdepth/jetdepth.conf" grep -q '^JETDEPTH_ARGS=' "$r/etc/jetdepth/jetdepth.conf"
 check "config is a conffile" grep -qx /etc/jetdepth/jetdepth.conf "$tmp/ctl/conffiles"
+check "run.conf is a conffile" grep -qx /etc/jetdepth/run.conf "$tmp/ctl/conffiles"
+check "unit: Type=notify with a watchdog" sh -c "grep -qx 'Type=notify' '$r/lib/systemd/system/jetdepth.service' && grep -q '^WatchdogSec=' '$r/lib/systemd/system/jetdepth.service'"
 u=$r/lib/systemd/system/jetdepth.service
 check "systemd unit" test -f "$u"
 check "unit: Restart=on-failure" grep -qx 'Restart=on-failure' "$u"

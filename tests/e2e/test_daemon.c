@@ -57,7 +57,7 @@ static void synthetic(int frames)
 	struct jd_frame_stats st;
 	struct jd_synth_object boxes[JD_SYNTH_MAX_OBJECTS];
 	int good = 0, seen = 0;
-	char why[200] = "";
+	char why[300] = "";
 
 	jd_params_default(&p, JD_ALGO_SGM, ND);
 	JD_CHECK(jd_daemon_init(&d, &p, W, H, 2, NULL, NULL, NULL, NULL) == 0, "boot");

@@ -23,7 +23,7 @@ static int recv_text(int fd, char *buf, size_t len)
 
 int main(void)
 {
-	char path[] = "/tmp/jd_notify_XXXXXX", sock[128], buf[256];
+	char path[] = "/tmp/jd_notify_XXXXXX", sock[64], buf[256];
 	struct jd_notify n;
 
 	JD_CHECK(mkdtemp(path) != NULL, "mkdtemp");

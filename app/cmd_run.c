@@ -13,6 +13,7 @@
 #include "calib_yaml.h"
 #include "../hal/sd_notify.h"
 #include "daemon.h"
+#include "preview.h"
 #include "publish.h"
 #include "report.h"
 #include "run_options.h"
@@ -24,6 +25,34 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+/* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
+static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *st, int frames,
+			uint64_t wall_ns, int outages, char *buf, size_t len)
+{
+	const struct jd_capture *c = &d->cap;
+	int n = snprintf(buf, len,
+			 "{\"frames\":%d,\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
+			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
+			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"unpaired\":%lu},\"cameras\":[",
+			 frames, wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
+			 (double)st->match_ns / 1e6, st->sense ? st->sense->nobjects : -1,
+			 st->sense && st->sense->plane.valid ? "true" : "false",
+			 (double)d->boot.budget.total / (1 << 20), outages, c->drop_corrupt,
+			 c->drop_short, c->pair.drops[0] + c->pair.drops[1]);
+	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {
+		const struct jd_camera *cam = &c->cam[i];
+		n += snprintf(buf + n, len - (size_t)n,
+			      "%s{\"label\":\"%s\",\"device\":\"%s\",\"frames\":%lu,\"fps\":%.2f,"
+			      "\"flagged\":%lu,\"timeouts\":%lu,\"reopens\":%lu}",
+			      i ? "," : "", cam->label, cam->device, cam->stats.frames,
+			      cam->stats.fps, cam->stats.drop_flagged, cam->stats.timeouts,
+			      cam->stats.reopens);
+	}
+	if (n > 0 && (size_t)n + 3 < len) {
+		memcpy(buf + n, "]}", 3);
+	}
 }
 
 int jd_cmd_run(int argc, char **argv)
@@ -76,10 +105,22 @@ int jd_cmd_run(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	/* With --json, stdout carries only the frames: boot's log goes to stderr. */
-	if (jd_daemon_init(&d, &p, w, h, threads, &cam, &sense, bp,
-			   json ? stderr : stdout)) {
+	struct jd_daemon_opts dopts = {&cam, &sense, bp,
+				       o.preview.port ? jd_preview_mem_required(w, h) : 0};
+	if (jd_daemon_init(&d, &p, w, h, threads, &dopts, json ? stderr : stdout)) {
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;
+	}
+	static struct jd_preview preview;
+	if (o.preview.port) {
+		if (jd_preview_start(&preview, &o.preview, w, h, d.app_mem, dopts.app_bytes)) {
+			fprintf(stderr, "jetdepth: %s\n", preview.err);
+			jd_daemon_deinit(&d);
+			jd_publish_deinit(&pub);
+			return JD_EXIT_RUNTIME;
+		}
+		fprintf(json ? stderr : stdout, "preview: http://%s:%d/ (at most %d clients)\n",
+			o.preview.bind, o.preview.port, o.preview.max_clients);
 	}
 	static struct jd_notify notify;
 	if (jd_notify_init(&notify)) {
@@ -138,6 +179,14 @@ int jd_cmd_run(int argc, char **argv)
 			continue;
 		}
 		total_ns += st.match_ns;
+		if (o.preview.port) {
+			static char status[2048];
+			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages, status,
+				    sizeof(status));
+			jd_preview_publish(&preview, &d.boot.left, &d.boot.disp,
+					   (float)(p.min_disp + p.ndisp), st.sense, status,
+					   jd_clock_ns());
+		}
 		done++;
 		if (json || udp) {
 			static char line[65536];
@@ -200,6 +249,7 @@ int jd_cmd_run(int argc, char **argv)
 		fprintf(stderr, "jetdepth: publish: %lu frame(s) sent, %lu send error(s)\n", pub.sent,
 			pub.send_errors);
 	}
+	jd_preview_stop(&preview);
 	jd_notify_send(&notify, "STOPPING=1");
 	jd_notify_deinit(&notify);
 	jd_publish_deinit(&pub);

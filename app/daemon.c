@@ -15,9 +15,13 @@ static size_t align64(size_t n)
 }
 
 int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
-		   const struct jd_capture_config *cam, const struct jd_sense_cli *sense,
-		   const struct jd_board *board, FILE *log)
+		   const struct jd_daemon_opts *o, FILE *log)
 {
+	static const struct jd_daemon_opts none;
+	o = o ? o : &none;
+	const struct jd_capture_config *cam = o->cam;
+	const struct jd_sense_cli *sense = o->sense;
+	const struct jd_board *board = o->board;
 	struct jd_capture_config synth = {.kind = JD_CAPTURE_SYNTH};
 	int rc;
 
@@ -66,8 +70,9 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	size_t npix = (size_t)w * h;
 	size_t rect_bytes = d->rectify ? align64(jd_rectifier_mem_required(w, h)) + 2 * align64(npix) : 0;
 	d->sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0;
-	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, cam_bytes + rect_bytes + d->sense_bytes,
-			    board, log));
+	size_t sense_bytes = align64(d->sense_bytes);
+	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2,
+			    cam_bytes + rect_bytes + sense_bytes + o->app_bytes, board, log));
 	char *loop = d->boot.loop_mem;
 	if (d->rectify) {
 		char *rm = loop + cam_bytes;
@@ -82,6 +87,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 		}
 	}
 	d->sense_ws = d->sensing ? loop + cam_bytes + rect_bytes : NULL;
+	d->app_mem = o->app_bytes ? loop + cam_bytes + rect_bytes + sense_bytes : NULL;
 	if (log) {
 		if (d->sensing) {
 			fprintf(log,

@@ -38,6 +38,7 @@ struct jd_daemon {
 	struct jd_rectifier rect;
 	struct jd_image raw[2];
 	double rectify_ms[2]; /* by frame parity */
+	void *app_mem;	      /* the caller's boot memory (jd_daemon_opts.app_bytes) */
 };
 
 struct jd_frame_stats {
@@ -53,16 +54,22 @@ struct jd_frame_stats {
 	double invalid; /* percent without a disparity */
 };
 
+/* What jd_daemon_init() may be given besides the matcher (all optional). */
+struct jd_daemon_opts {
+	const struct jd_capture_config *cam; /* NULL: the synthetic camera */
+	const struct jd_sense_cli *sense;    /* NULL: defaults */
+	const struct jd_board *board;	     /* its memory ceiling bounds the budget */
+	size_t app_bytes;		     /* boot memory for the caller (d->app_mem) */
+};
+
 /**
- * Boot: budget (the cameras' and sensing's memory included), pools (sealed), workers, cameras
- * started. cam: NULL for the synthetic camera at w x h. sense: the sensing options (NULL:
- * defaults); without a camera model in them the synthetic rig's is used, or, with other
- * cameras, objects are not sensed (said at boot).
+ * Boot: budget (the cameras', sensing's and the caller's memory included), pools (sealed),
+ * workers, cameras started. Without a camera model in the sensing options the calibration's
+ * or the synthetic rig's is used, or objects are not sensed (said at boot). o may be NULL.
  * @retval 0 or a negative errno (reason printed)
  */
 int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
-		   const struct jd_capture_config *cam, const struct jd_sense_cli *sense,
-		   const struct jd_board *board, FILE *log);
+		   const struct jd_daemon_opts *o, FILE *log);
 
 /**
  * Capture and submit one frame, then collect the oldest when the pipeline is full.

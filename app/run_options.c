@@ -22,6 +22,8 @@ enum {
 	OPT_JSON,
 	OPT_UDP,
 	OPT_CALIB,
+	OPT_PREVIEW,
+	OPT_PREVIEW_CLIENTS,
 	OPT_HELP,
 	OPT_SENSE_BASE
 };
@@ -39,6 +41,8 @@ static struct option run_opts[48] = {{"size", required_argument, NULL, OPT_SIZE}
 				     {"json", no_argument, NULL, OPT_JSON},
 				     {"udp", required_argument, NULL, OPT_UDP},
 				     {"calib", required_argument, NULL, OPT_CALIB},
+				     {"preview", required_argument, NULL, OPT_PREVIEW},
+				     {"preview-clients", required_argument, NULL, OPT_PREVIEW_CLIENTS},
 				     {"help", no_argument, NULL, OPT_HELP},
 				     {0}};
 
@@ -67,6 +71,10 @@ void jd_run_options_help(FILE *f)
 		"  --fps F        camera rate; the synthetic and files cameras pace to it\n"
 		"                 (default 0: as fast as the matcher goes)\n"
 		"  --loop         files camera: start again after the last pair\n"
+		"  --preview [ADDR:]PORT  a read-only browser preview (MJPEG of the left view and\n"
+		"                 the disparity with the objects, /status JSON); ADDR defaults to\n"
+		"                 127.0.0.1 (this machine only)\n"
+		"  --preview-clients N  at most N preview connections (default 4)\n"
 		"  --config FILE  options from a file, one `key value` a line (packaging/run.conf);\n"
 		"                 the command line wins over it, it wins over the board's defaults\n"
 		"  --board FILE   board file (boards/): checks the device tree, applies its\n"
@@ -169,6 +177,23 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				return JD_EXIT_USAGE;
 			}
 			snprintf(o->calib[o->ncalib++], sizeof(o->calib[0]), "%s", optarg);
+		} else if (opt == OPT_PREVIEW) {
+			int clients = o->preview.max_clients;
+			if (jd_preview_parse(optarg, &o->preview)) {
+				fprintf(stderr,
+					"jetdepth: %s--preview %s: expected [ADDRESS:]PORT, e.g. 8080 or "
+					"0.0.0.0:8080\n",
+					where, optarg);
+				return JD_EXIT_USAGE;
+			}
+			o->preview.max_clients = clients ? clients : 4;
+		} else if (opt == OPT_PREVIEW_CLIENTS) {
+			if (jd_cli_int("--preview-clients", optarg, &o->preview.max_clients) ||
+			    o->preview.max_clients < 1 || o->preview.max_clients > 64) {
+				fprintf(stderr, "jetdepth: %s--preview-clients %s: must be 1 to 64\n",
+					where, optarg);
+				return JD_EXIT_USAGE;
+			}
 		} else if (opt >= OPT_SENSE_BASE) {
 			if (jd_sense_cli_parse(&o->sense, opt - OPT_SENSE_BASE, optarg)) {
 				return JD_EXIT_USAGE;

@@ -12,6 +12,7 @@
 #include "../algo/jd_params.h"
 #include "../hal/board.h"
 #include "capture.h"
+#include "preview.h"
 #include "sense_cli.h"
 
 struct jd_run_options {
@@ -22,6 +23,7 @@ struct jd_run_options {
 	char udp[256];	/* "" : none */
 	char calib[2][512];
 	int ncalib;
+	struct jd_preview_config preview; /* port 0: no preview */
 	/* --board and --config are read before everything else */
 	const char *board_path, *config_path;
 	int have_board;

@@ -38,7 +38,7 @@ set(CPACK_DEBIAN_FILE_NAME jetdepth_${PROJECT_VERSION}_${JD_DEB_ARCH}.deb)
 set(CPACK_DEBIAN_PACKAGE_SECTION misc)
 # Names differ between Debian 12 and Ubuntu 22.04/24.04 (JetPack 6/7): accept either.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "libc6 (>= 2.34), libturbojpeg0 | libturbojpeg, libpng16-16 | libpng16-16t64, libyaml-0-2, passwd")
+  "libc6 (>= 2.34), libturbojpeg0 | libturbojpeg, libpng16-16 | libpng16-16t64, libyaml-0-2, libmicrohttpd12 | libmicrohttpd12t64, passwd")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
   ${JD_PKG_DIR}/conffiles ${JD_PKG_DIR}/postinst ${JD_PKG_DIR}/prerm ${JD_PKG_DIR}/postrm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)

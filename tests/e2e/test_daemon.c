@@ -60,7 +60,7 @@ static void synthetic(int frames)
 	char why[300] = "";
 
 	jd_params_default(&p, JD_ALGO_SGM, ND);
-	JD_CHECK(jd_daemon_init(&d, &p, W, H, 2, NULL, NULL, NULL, NULL) == 0, "boot");
+	JD_CHECK(jd_daemon_init(&d, &p, W, H, 2, NULL, NULL) == 0, "boot");
 	long before = jd_allocations;
 	for (int i = 0; i < frames; i++) {
 		int rc = jd_daemon_step(&d, &st);
@@ -133,7 +133,7 @@ static void jpeg_files(void)
 	jd_cam_synth_model(W, H, &sense.cam);
 	sense.have_focal = sense.have_baseline = 1;
 	jd_params_default(&p, JD_ALGO_SGM, ND);
-	JD_CHECK(jd_daemon_init(&d, &p, W, H, 2, &cam, &sense, NULL, NULL) == 0, "boot");
+	JD_CHECK(jd_daemon_init(&d, &p, W, H, 2, &(struct jd_daemon_opts){.cam = &cam, .sense = &sense}, NULL) == 0, "boot");
 	for (int i = 0; i < 3 * n; i++) {
 		int rc = jd_daemon_step(&d, &st);
 		if (rc == 1) {

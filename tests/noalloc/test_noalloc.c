@@ -36,7 +36,7 @@ int main(void)
 
 			jd_params_default(&p, algos[a], 32);
 			p.bp.fp16 = fp16;
-			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL, NULL, NULL, NULL) == 0, "boot");
+			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL, NULL) == 0, "boot");
 			/* Boot may allocate (threads, stdio); from here on nothing may. */
 			before = jd_allocations;
 			for (int i = 0; i < 12; i++) {
@@ -86,7 +86,7 @@ int main(void)
 		}
 		snprintf(cam.device[0], sizeof(cam.device[0]), "%s", root);
 		jd_params_default(&p, JD_ALGO_SAD, 32);
-		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &cam, NULL, NULL, NULL) == 0, "boot");
+		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &(struct jd_daemon_opts){.cam = &cam}, NULL) == 0, "boot");
 		long before = jd_allocations;
 		for (int i = 0; i < 12; i++) {
 			JD_CHECK(jd_daemon_step(&d, &st) == 1, "frame %d: %s", i, d.cap.err);

@@ -1,0 +1,55 @@
+/* The preview for builds without libmicrohttpd: --preview says so and boot stops. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "preview.h"
+
+int jd_preview_parse(const char *spec, struct jd_preview_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	(void)spec;
+	c->port = 1; /* asked for: jd_preview_start() explains */
+	c->max_clients = 4;
+	return 0;
+}
+
+size_t jd_preview_mem_required(int w, int h)
+{
+	(void)w;
+	(void)h;
+	return 0;
+}
+
+int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, int w, int h,
+		     void *mem, size_t bytes)
+{
+	(void)c;
+	(void)w;
+	(void)h;
+	(void)mem;
+	(void)bytes;
+	memset(p, 0, sizeof(*p));
+	snprintf(p->err, sizeof(p->err),
+		 "--preview: this build has no preview (libmicrohttpd was not found when it was "
+		 "built)");
+	return -ENOSYS;
+}
+
+void jd_preview_publish(struct jd_preview *p, const struct jd_image *left,
+			const struct jd_disp *disp, float dmax, const struct jd_sense_result *s,
+			const char *status_json, uint64_t now_ns)
+{
+	(void)p;
+	(void)left;
+	(void)disp;
+	(void)dmax;
+	(void)s;
+	(void)status_json;
+	(void)now_ns;
+}
+
+void jd_preview_stop(struct jd_preview *p)
+{
+	(void)p;
+}

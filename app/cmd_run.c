@@ -14,17 +14,45 @@
 #include "../hal/sd_notify.h"
 #include "daemon.h"
 #include "preview.h"
+#include "dump.h"
 #include "publish.h"
 #include "report.h"
 #include "run_options.h"
 #include "sense_cli.h"
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, dump_requested;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	if (sig == SIGUSR1) {
+		dump_requested = 1;
+	} else {
+		stop_requested = 1;
+	}
+}
+
+/* Per-stage latency over a logging period, kept in fixed memory. */
+struct stage_stats {
+	int n;
+	double capture, rectify, match, sense;
+	uint64_t t0;
+};
+
+static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, uint64_t now)
+{
+	char line[256];
+	double secs = (double)(now - s->t0) / 1e9;
+
+	snprintf(line, sizeof(line),
+		 "%d frames in %.1f s (%.1f fps); mean ms: capture %.2f, rectify %.2f, match "
+		 "%.2f, sense %.2f",
+		 s->n, secs, s->n / secs, s->capture / s->n, s->rectify / s->n, s->match / s->n,
+		 s->sense / s->n);
+	fprintf(f, "stats: %s\n", line);
+	char status[300];
+	snprintf(status, sizeof(status), "STATUS=%s", line);
+	jd_notify_send(notify, status);
+	*s = (struct stage_stats){.t0 = now};
 }
 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
@@ -57,6 +85,7 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 
 int jd_cmd_run(int argc, char **argv)
 {
+	uint64_t t_boot = jd_clock_ns();
 	/* stdout gets a static buffer so the first printf in the loop does not malloc one. */
 	static char outbuf[4096];
 	static struct jd_run_options o;
@@ -105,8 +134,9 @@ int jd_cmd_run(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	/* With --json, stdout carries only the frames: boot's log goes to stderr. */
-	struct jd_daemon_opts dopts = {&cam, &sense, bp,
-				       o.preview.port ? jd_preview_mem_required(w, h) : 0};
+	size_t preview_bytes = o.preview.port ? (jd_preview_mem_required(w, h) + 63) / 64 * 64 : 0;
+	size_t dump_bytes = o.dump_dir[0] ? jd_dump_mem_required(w, h) : 0;
+	struct jd_daemon_opts dopts = {&cam, &sense, bp, preview_bytes + dump_bytes};
 	if (jd_daemon_init(&d, &p, w, h, threads, &dopts, json ? stderr : stdout)) {
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;
@@ -130,6 +160,9 @@ int jd_cmd_run(int argc, char **argv)
 	jd_notify_send(&notify, "READY=1\nSTATUS=booted, running the frame loop");
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGUSR1, on_signal);
+	FILE *info = json ? stderr : stdout; /* stdout carries only frames with --json */
+	struct stage_stats stats = {.t0 = jd_clock_ns()};
 	rc = JD_EXIT_OK;
 	uint64_t t_start = jd_clock_ns();
 	/* Submit until N frames are in, then drain what is still in flight (the GPU's). */
@@ -179,6 +212,33 @@ int jd_cmd_run(int argc, char **argv)
 			continue;
 		}
 		total_ns += st.match_ns;
+		uint64_t now = jd_clock_ns();
+		if (done == 0) {
+			fprintf(info, "boot: %.0f ms from start to the first frame\n",
+				(double)(now - t_boot) / 1e6);
+		}
+		stats.n++;
+		stats.capture += st.capture_ms;
+		stats.rectify += st.rectify_ms;
+		stats.match += (double)st.match_ns / 1e6;
+		stats.sense += st.sense_ms;
+		if (o.stats_every > 0 && now - stats.t0 >= (uint64_t)o.stats_every * 1000000000ull) {
+			stats_log(&stats, info, &notify, now);
+		}
+		if (dump_requested) {
+			char err[700];
+			dump_requested = 0;
+			int nd = jd_dump_frame(o.dump_dir, &d.boot.disp, &d.boot.left,
+					       d.sensing ? &d.model : NULL,
+					       (float *)((char *)d.app_mem + preview_bytes), err,
+					       sizeof(err));
+			if (nd < 0) {
+				fprintf(stderr, "jetdepth: dump: %s (the loop goes on)\n", err);
+			} else {
+				fprintf(info, "dump: frame %d, %d file(s) in %s\n", st.frame, nd,
+					o.dump_dir);
+			}
+		}
 		if (o.preview.port) {
 			static char status[2048];
 			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages, status,
@@ -218,7 +278,6 @@ int jd_cmd_run(int argc, char **argv)
 			printf("frame %4d  %8.1f ms\n", st.frame, (double)st.match_ns / 1e6);
 		}
 	}
-	FILE *info = json ? stderr : stdout; /* stdout carries only frames with --json */
 	if (done) {
 		double wall = (double)(jd_clock_ns() - t_start);
 

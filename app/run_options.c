@@ -24,6 +24,8 @@ enum {
 	OPT_CALIB,
 	OPT_PREVIEW,
 	OPT_PREVIEW_CLIENTS,
+	OPT_DUMP_DIR,
+	OPT_STATS,
 	OPT_HELP,
 	OPT_SENSE_BASE
 };
@@ -43,6 +45,8 @@ static struct option run_opts[48] = {{"size", required_argument, NULL, OPT_SIZE}
 				     {"calib", required_argument, NULL, OPT_CALIB},
 				     {"preview", required_argument, NULL, OPT_PREVIEW},
 				     {"preview-clients", required_argument, NULL, OPT_PREVIEW_CLIENTS},
+				     {"dump-dir", required_argument, NULL, OPT_DUMP_DIR},
+				     {"stats", required_argument, NULL, OPT_STATS},
 				     {"help", no_argument, NULL, OPT_HELP},
 				     {0}};
 
@@ -75,6 +79,10 @@ void jd_run_options_help(FILE *f)
 		"                 the disparity with the objects, /status JSON); ADDR defaults to\n"
 		"                 127.0.0.1 (this machine only)\n"
 		"  --preview-clients N  at most N preview connections (default 4)\n"
+		"  --dump-dir DIR  on SIGUSR1 write the current disparity.pfm, depth_mm.pfm and\n"
+		"                 cloud.ply (binary, mm) there, each whole or not at all\n"
+		"  --stats S      every S seconds log frames, fps and each stage's mean latency\n"
+		"                 (and tell systemd; default 10, 0: never)\n"
 		"  --config FILE  options from a file, one `key value` a line (packaging/run.conf);\n"
 		"                 the command line wins over it, it wins over the board's defaults\n"
 		"  --board FILE   board file (boards/): checks the device tree, applies its\n"
@@ -187,6 +195,14 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				return JD_EXIT_USAGE;
 			}
 			o->preview.max_clients = clients ? clients : 4;
+		} else if (opt == OPT_DUMP_DIR) {
+			snprintf(o->dump_dir, sizeof(o->dump_dir), "%s", optarg);
+		} else if (opt == OPT_STATS) {
+			if (jd_cli_int("--stats", optarg, &o->stats_every) || o->stats_every < 0) {
+				fprintf(stderr, "jetdepth: %s--stats %s: seconds, 0 or more\n", where,
+					optarg);
+				return JD_EXIT_USAGE;
+			}
 		} else if (opt == OPT_PREVIEW_CLIENTS) {
 			if (jd_cli_int("--preview-clients", optarg, &o->preview.max_clients) ||
 			    o->preview.max_clients < 1 || o->preview.max_clients > 64) {
@@ -270,6 +286,7 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	o->w = 450;
 	o->h = 375;
 	o->threads = jd_workers_cpu_count();
+	o->stats_every = 10;
 	o->cam = (struct jd_capture_config){.kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV};
 	jd_params_default(&o->p, JD_ALGO_SGM, 64);
 	jd_sense_cli_init(&o->sense);

@@ -24,6 +24,8 @@ struct jd_run_options {
 	char calib[2][512];
 	int ncalib;
 	struct jd_preview_config preview; /* port 0: no preview */
+	char dump_dir[512];		  /* "": SIGUSR1 dumps off */
+	int stats_every;		  /* seconds between stats lines (0: none) */
 	/* --board and --config are read before everything else */
 	const char *board_path, *config_path;
 	int have_board;

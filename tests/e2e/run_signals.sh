@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `jetdepth run` stops cleanly on SIGTERM and SIGINT within a second, mid-stream: exit 0, the
-# summary printed, and with --json every line on stdout a whole JSON object.
+# summary printed, and with --json every line on stdout a whole JSON object. SIGUSR1 dumps.
 # usage: run_signals.sh JETDEPTH
 set -u
 bin=$1
@@ -41,4 +41,45 @@ stop_test() { # SIGNAL EXTRA-ARGS...
 stop_test TERM
 stop_test INT
 stop_test TERM --json
+
+# SIGUSR1 dumps the current frame (PFM disparity and depth, binary PLY); an unwritable
+# folder is an error line and the loop goes on.
+dump_test() { # DIR EXPECT(ok|fail)
+	"$bin" run --size 320x240 --ndisp 32 --dump-dir "$1" >"$tmp/out" 2>"$tmp/err" &
+	local pid=$! waited=0
+	while [ "$(grep -c '^frame' "$tmp/out" 2>/dev/null)" -lt 3 ] && [ $waited -lt 300 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	kill -USR1 $pid
+	waited=0
+	while ! grep -q 'dump' "$tmp/out" "$tmp/err" && [ $waited -lt 50 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	local n0
+	n0=$(grep -c '^frame' "$tmp/out")
+	sleep 0.5
+	kill -TERM $pid
+	wait $pid
+	local rc=$? n1
+	n1=$(grep -c '^frame' "$tmp/out")
+	if [ "$2" = ok ]; then
+		if grep -q '^dump: frame [0-9]*, 3 file(s)' "$tmp/out" && head -c 3 "$1/disparity.pfm" | grep -q Pf &&
+			head -1 "$1/cloud.ply" | grep -qx ply && grep -aq '^element vertex [1-9]' "$1/cloud.ply" &&
+			[ -z "$(ls -A "$1" | grep tmp)" ]; then
+			echo "ok: SIGUSR1 dumped disparity, depth and cloud"
+		else
+			echo "FAIL: SIGUSR1 dump: $(cat "$tmp/err")"; fails=$((fails + 1))
+		fi
+	elif grep -q 'jetdepth: dump: .*disparity.pfm.tmp: .* (the loop goes on)' "$tmp/err" && [ $rc -eq 0 ] &&
+		[ "$n1" -gt "$n0" ]; then
+		echo "ok: a dump that cannot be written is said, the loop goes on"
+	else
+		echo "FAIL: unwritable dump: rc $rc, frames $n0 -> $n1: $(cat "$tmp/err")"; fails=$((fails + 1))
+	fi
+}
+mkdir -p "$tmp/dumps"
+dump_test "$tmp/dumps" ok
+dump_test "$tmp/no/such/dir" fail
 [ $fails -eq 0 ]

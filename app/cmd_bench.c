@@ -7,12 +7,13 @@
 #include "../algo/synth.h"
 #include "../hal/clock.h"
 #include "bench_kernels.h"
+#include "bench_pipeline.h"
 #include "boot.h"
 #include "../algo/jd_status.h"
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_SIZE = OPT_CMD_BASE, OPT_RUNS, OPT_BASELINE, OPT_KERNELS, OPT_HELP };
+enum { OPT_SIZE = OPT_CMD_BASE, OPT_RUNS, OPT_BASELINE, OPT_KERNELS, OPT_PIPELINE, OPT_HELP };
 
 struct bench_case {
 	enum jd_algo algo;
@@ -191,7 +192,10 @@ static void help(FILE *f)
 		"  --baseline     with a custom BP case, also time the naive single-thread "
 		"BP\n"
 		"  --kernels      time each kernel of the table instead, reference vs NEON, one "
-		"thread\n\n%s",
+		"thread\n"
+		"  --pipeline     the whole frame loop instead (synthetic camera, rectification,\n"
+		"                 the matcher, sensing) at 640x480/64 and 1280x720/128 (or --size,\n"
+		"                 --ndisp): mean ms per stage over --runs frames (default 30), fps\n\n%s",
 		jd_cli_matcher_help);
 }
 
@@ -201,12 +205,13 @@ int jd_cmd_bench(int argc, char **argv)
 						 {"runs", required_argument, NULL, OPT_RUNS},
 						 {"baseline", no_argument, NULL, OPT_BASELINE},
 						 {"kernels", no_argument, NULL, OPT_KERNELS},
+						 {"pipeline", no_argument, NULL, OPT_PIPELINE},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	int threads = jd_workers_cpu_count(), runs = 0, w = 0, h = 0, baseline = 0, custom = 0;
-	int kernels = 0;
+	int kernels = 0, pipeline = 0;
 	int opt, rc;
 
 	jd_params_default(&p, JD_ALGO_SGM, 64);
@@ -228,6 +233,8 @@ int jd_cmd_bench(int argc, char **argv)
 			baseline = 1;
 		} else if (opt == OPT_KERNELS) {
 			kernels = 1;
+		} else if (opt == OPT_PIPELINE) {
+			pipeline = 1;
 		} else if (opt == OPT_HELP || opt == 'h') {
 			help(stdout);
 			return JD_EXIT_OK;
@@ -238,6 +245,10 @@ int jd_cmd_bench(int argc, char **argv)
 	}
 	if (kernels) {
 		return jd_bench_kernels(runs ? runs : 5) ? JD_EXIT_RUNTIME : JD_EXIT_OK;
+	}
+	if (pipeline) {
+		return jd_bench_pipeline(&p, w, h, runs ? runs : 30, threads) ? JD_EXIT_RUNTIME
+									      : JD_EXIT_OK;
 	}
 	custom |= cli.seen[OPT_ALGO - OPT_ALGO] || cli.seen[OPT_NDISP - OPT_ALGO];
 	printf("%-18s %-8s %11s %6s %7s %10s %10s %12s %10s\n", "matcher", "backend", "size",

@@ -1,0 +1,15 @@
+/* jetdepth bench --pipeline: the whole frame loop, stage by stage (bench_pipeline.c). */
+#ifndef JD_APP_BENCH_PIPELINE_H
+#define JD_APP_BENCH_PIPELINE_H
+
+#include "../algo/jd_params.h"
+
+/**
+ * Run the daemon on the synthetic camera, through an identity calibration (so rectification
+ * runs as with real cameras) and sensing, for frames frames at each size (w 0: the standard
+ * 640x480/64 and 1280x720/128) and print per-stage mean latency, end to end and fps.
+ * @retval 0 or -1 (said why)
+ */
+int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames, int threads);
+
+#endif

@@ -118,6 +118,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	JD_TRY(jd_boot_collect(b, &d->p));
 	st->frame = k;
 	st->match_ns = jd_clock_ns() - d->t_submit[k & 1];
+	st->gpu_ms = b->gpu ? b->cuda.last_kernel_ms : 0.0;
 	st->has_truth = d->truth[k & 1];
 	st->bad1 = st->invalid = 0.0;
 	st->ts_ns = d->ts[k & 1];

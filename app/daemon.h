@@ -47,6 +47,7 @@ struct jd_frame_stats {
 	double capture_ms; /* getting the pair: dequeue, pairing, conversion */
 	double rectify_ms; /* 0 for rectified cameras */
 	uint64_t match_ns; /* submit to map in hand, queueing included */
+	double gpu_ms;	   /* the GPU's kernels for this frame (device events; 0 on the CPU) */
 	double sense_ms;
 	const struct jd_sense_result *sense; /* NULL when not sensing */
 	int has_truth;

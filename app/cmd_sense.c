@@ -147,7 +147,7 @@ int jd_cmd_sense(int argc, char **argv)
 			rc = JD_EXIT_RUNTIME;
 			goto out;
 		}
-		jd_rectifier_apply(&rect, &l, &r, &rl, &rr, NULL);
+		jd_rectifier_apply(&rect, NULL, &l, &r, &rl, &rr, NULL);
 		free(rmem);
 		free(l.data);
 		free(r.data);

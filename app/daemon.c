@@ -158,8 +158,8 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	d->capture_ms[k & 1] = (double)(t1 - t0) / 1e6;
 	d->rectify_ms[k & 1] = 0.0;
 	if (d->rectify) {
-		jd_rectifier_apply(&d->rect, &d->raw[0], &d->raw[1], &b->left, &b->right,
-				   &b->workers.exec);
+		jd_rectifier_apply(&d->rect, &b->kernels, &d->raw[0], &d->raw[1], &b->left,
+				   &b->right, &b->workers.exec);
 		d->rectify_ms[k & 1] = (double)(jd_clock_ns() - t1) / 1e6;
 	}
 	d->ts[k & 1] = d->cap.last_ts;

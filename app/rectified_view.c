@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../algo/kernels.h"
+
 size_t jd_rectifier_mem_required(int w, int h)
 {
 	return 2 * jd_remap_mem_required(w, h) + 2 * sizeof(float) * (size_t)w * h;
@@ -28,12 +30,14 @@ int jd_rectifier_init(struct jd_rectifier *r, const struct jd_stereo_calib *c, i
 	return 0;
 }
 
-void jd_rectifier_apply(const struct jd_rectifier *r, const struct jd_image *raw_left,
-			const struct jd_image *raw_right, struct jd_image *left,
-			struct jd_image *right, const struct jd_exec *ex)
+void jd_rectifier_apply(const struct jd_rectifier *r, const struct jd_kernels *k,
+			const struct jd_image *raw_left, const struct jd_image *raw_right,
+			struct jd_image *left, struct jd_image *right, const struct jd_exec *ex)
 {
-	jd_remap_ref(&r->map[0], raw_left, left, ex);
-	jd_remap_ref(&r->map[1], raw_right, right, ex);
+	jd_remap_fn remap = k && k->remap ? k->remap : jd_remap_ref;
+
+	remap(&r->map[0], raw_left, left, ex);
+	remap(&r->map[1], raw_right, right, ex);
 }
 
 /* 1 where both cameras' maps land inside their raw w x h images. */

@@ -22,10 +22,14 @@ size_t jd_rectifier_mem_required(int w, int h);
 int jd_rectifier_init(struct jd_rectifier *r, const struct jd_stereo_calib *c, int w, int h,
 		      void *mem, size_t bytes);
 
-/** Rectify a raw pair into out (the tables' size). */
-void jd_rectifier_apply(const struct jd_rectifier *r, const struct jd_image *raw_left,
-			const struct jd_image *raw_right, struct jd_image *left,
-			struct jd_image *right, const struct jd_exec *ex);
+/**
+ * Rectify a raw pair into out (the tables' size) with the kernel table's remap (the NEON one
+ * where boot chose it: the same bytes as the reference); k NULL: the reference.
+ */
+struct jd_kernels;
+void jd_rectifier_apply(const struct jd_rectifier *r, const struct jd_kernels *k,
+			const struct jd_image *raw_left, const struct jd_image *raw_right,
+			struct jd_image *left, struct jd_image *right, const struct jd_exec *ex);
 
 /**
  * The rectangle of the rectified w x h view whose every pixel both cameras see:

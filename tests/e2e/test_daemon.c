@@ -2,11 +2,14 @@
  * The daemon end to end (ctest -L e2e), through the same calls `jetdepth run` makes:
  *  - the synthetic camera for 1000 frames: every frame's objects are the scene's boxes (each
  *    box found, each object inside a box, none else), the table found, zero heap allocations
- *    after boot (the interposer of tests/harness/count_alloc.c);
+ *    after boot (the interposer of tests/harness/count_alloc.c), no growth in open files or
+ *    resident memory;
  *  - the files camera looping over JPEG pairs with a truncated and a bit-flipped one: the bad
  *    frames are dropped and counted, every other frame comes through with its objects.
  */
+#include <dirent.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,6 +22,35 @@
 #include "synth.h"
 
 enum { W = 320, H = 240, ND = 32 };
+
+static long open_fds(void)
+{
+	long n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		n += e->d_name[0] != '.';
+	}
+	if (d) {
+		closedir(d);
+	}
+	return n - 1; /* the directory's own descriptor */
+}
+
+static long rss_kib(void)
+{
+	long pages = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f && fscanf(f, "%ld %ld", &pages, &resident) != 2) {
+		resident = 0;
+	}
+	if (f) {
+		fclose(f);
+	}
+	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
 
 /* Every object lies inside a box (its centroid), and every box holds an object. */
 static int matches(const struct jd_sense_result *r, const struct jd_synth_object *b, int nb,
@@ -61,7 +93,8 @@ static void synthetic(int frames)
 
 	jd_params_default(&p, JD_ALGO_SGM, ND);
 	JD_CHECK(jd_daemon_init(&d, &p, W, H, 2, NULL, NULL) == 0, "boot");
-	long before = jd_allocations;
+	long fds0 = open_fds(), rss0 = rss_kib();
+	long before = jd_allocations; /* after the probes above, which allocate */
 	for (int i = 0; i < frames; i++) {
 		int rc = jd_daemon_step(&d, &st);
 		if (rc != 1) {
@@ -78,9 +111,13 @@ static void synthetic(int frames)
 				 st.sense && !st.sense->plane.valid ? "no table" : w2);
 		}
 	}
-	long allocs = jd_allocations - before;
-	printf("synthetic: %d frames, %d with exactly the scene's boxes; %ld allocation(s)\n", seen,
-	       good, allocs);
+	long allocs = jd_allocations - before, fds1 = open_fds(), rss1 = rss_kib();
+	printf("synthetic: %d frames, %d with exactly the scene's boxes; %ld allocation(s), open "
+	       "files %ld -> %ld, resident %ld -> %ld KiB\n",
+	       seen, good, allocs, fds0, fds1, rss0, rss1);
+	JD_CHECK(fds1 == fds0, "open files grew: %ld -> %ld", fds0, fds1);
+	/* all memory was touched at boot (mlock'd where allowed): no growth beyond noise */
+	JD_CHECK(rss1 - rss0 < 1024, "resident memory grew by %ld KiB", rss1 - rss0);
 	JD_CHECK(good == frames, "%d of %d frames match the scene (first miss: %s)", good, frames,
 		 why);
 	JD_CHECK(allocs == 0, "%ld heap allocation(s) in %d frames", allocs, frames);

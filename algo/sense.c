@@ -130,8 +130,27 @@ static long count_inliers(const struct jd_disp *dm, const struct roi *r, int ste
 	return n;
 }
 
+struct score_job {
+	const struct jd_disp *dm;
+	const struct roi *r;
+	int step;
+	float tol;
+	double plane[1024][3];
+	long count[1024];
+	int n;
+};
+
+static void score_one(void *ctx, int i, int worker)
+{
+	struct score_job *j = ctx;
+
+	(void)worker;
+	j->count[i] = count_inliers(j->dm, j->r, j->step, j->plane[i], j->tol, NULL, NULL);
+}
+
 static void fit_plane(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		      const struct jd_disp *dm, const struct roi *r, struct jd_plane *pl)
+		      const struct jd_disp *dm, const struct roi *r, struct jd_plane *pl,
+		      const struct jd_exec *ex)
 {
 	long npix = (long)(r->x1 - r->x0) * (r->y1 - r->y0), nvalid = 0;
 	int step = 1;
@@ -151,7 +170,10 @@ static void fit_plane(const struct jd_sense_params *sp, const struct jd_camera_m
 	if (nvalid < 3) {
 		return;
 	}
-	for (int it = 0; it < sp->ransac_iters; it++) {
+	/* Hypotheses drawn in order (deterministic), scored in parallel, the first best kept. */
+	enum { MAXH = 1024 };
+	struct score_job job = {dm, r, step, sp->plane_tol, {{0}}, {0}, 0};
+	for (int it = 0; it < sp->ransac_iters && job.n < MAXH; it++) {
 		double a[3][3], rhs[3];
 		int got = 0;
 		for (int tries = 0; tries < 64 && got < 3; tries++) {
@@ -165,13 +187,15 @@ static void fit_plane(const struct jd_sense_params *sp, const struct jd_camera_m
 				rhs[got++] = d;
 			}
 		}
-		if (got < 3 || solve3(a, rhs, sol)) {
-			continue;
+		if (got == 3 && !solve3(a, rhs, sol)) {
+			memcpy(job.plane[job.n++], sol, sizeof(sol));
 		}
-		long n = count_inliers(dm, r, step, sol, sp->plane_tol, NULL, NULL);
-		if (n > best_n) {
-			best_n = n;
-			memcpy(best, sol, sizeof(best));
+	}
+	jd_exec_run(ex, job.n, score_one, &job);
+	for (int i = 0; i < job.n; i++) {
+		if (job.count[i] > best_n) {
+			best_n = job.count[i];
+			memcpy(best, job.plane[i], sizeof(best));
 		}
 	}
 	if (best_n < 0) {
@@ -217,28 +241,51 @@ float jd_plane_height_mm(const struct jd_plane *p, const struct jd_camera_model 
 
 /*
  * 3x3 erosion (all set) or dilation (any set) of src into dst, outside the map is 0: a
- * horizontal then a vertical 3-tap pass through tmp (separable, 6 reads a pixel, not 9).
+ * horizontal then a vertical 3-tap pass through tmp (separable, 6 reads a pixel, not 9),
+ * each pass a row a task.
  */
-static void morph(const uint8_t *src, uint8_t *dst, uint8_t *tmp, int w, int h, int dilate)
+struct morph_job {
+	const uint8_t *src;
+	uint8_t *dst, *tmp;
+	int w, h, dilate;
+};
+
+static void morph_h(void *ctx, int y, int worker)
 {
-	for (int y = 0; y < h; y++) {
-		const uint8_t *r = src + (size_t)y * w;
-		uint8_t *t = tmp + (size_t)y * w;
-		for (int x = 0; x < w; x++) {
-			int a = x > 0 ? r[x - 1] : 0, b = r[x], c = x + 1 < w ? r[x + 1] : 0;
-			t[x] = (uint8_t)(dilate ? (a | b | c) : (a & b & c));
-		}
+	const struct morph_job *j = ctx;
+	const uint8_t *r = j->src + (size_t)y * j->w;
+	uint8_t *t = j->tmp + (size_t)y * j->w;
+
+	(void)worker;
+	for (int x = 0; x < j->w; x++) {
+		int a = x > 0 ? r[x - 1] : 0, b = r[x], c = x + 1 < j->w ? r[x + 1] : 0;
+		t[x] = (uint8_t)(j->dilate ? (a | b | c) : (a & b & c));
 	}
-	for (int y = 0; y < h; y++) {
-		const uint8_t *up = y > 0 ? tmp + (size_t)(y - 1) * w : NULL;
-		const uint8_t *mid = tmp + (size_t)y * w;
-		const uint8_t *dn = y + 1 < h ? tmp + (size_t)(y + 1) * w : NULL;
-		uint8_t *o = dst + (size_t)y * w;
-		for (int x = 0; x < w; x++) {
-			int a = up ? up[x] : 0, c = dn ? dn[x] : 0;
-			o[x] = (uint8_t)(dilate ? (a | mid[x] | c) : (a & mid[x] & c));
-		}
+}
+
+static void morph_v(void *ctx, int y, int worker)
+{
+	const struct morph_job *j = ctx;
+	int w = j->w;
+	const uint8_t *up = y > 0 ? j->tmp + (size_t)(y - 1) * w : NULL;
+	const uint8_t *mid = j->tmp + (size_t)y * w;
+	const uint8_t *dn = y + 1 < j->h ? j->tmp + (size_t)(y + 1) * w : NULL;
+	uint8_t *o = j->dst + (size_t)y * w;
+
+	(void)worker;
+	for (int x = 0; x < w; x++) {
+		int a = up ? up[x] : 0, c = dn ? dn[x] : 0;
+		o[x] = (uint8_t)(j->dilate ? (a | mid[x] | c) : (a & mid[x] & c));
 	}
+}
+
+static void morph(const uint8_t *src, uint8_t *dst, uint8_t *tmp, int w, int h, int dilate,
+		  const struct jd_exec *ex)
+{
+	struct morph_job j = {src, dst, tmp, w, h, dilate};
+
+	jd_exec_run(ex, h, morph_h, &j);
+	jd_exec_run(ex, h, morph_v, &j);
 }
 
 static int32_t find(int32_t *parent, int32_t i)
@@ -385,8 +432,46 @@ static void measure(const struct jd_camera_model *cam, const struct jd_disp *dm,
 	}
 }
 
+struct mask_job {
+	const struct jd_sense_params *sp;
+	const struct jd_camera_model *cam;
+	const struct jd_disp *disp;
+	const struct jd_plane *plane;
+	const struct roi *r;
+	uint8_t *mask;
+	int fixed;
+};
+
+static void mask_row(void *ctx, int y, int worker)
+{
+	const struct mask_job *j = ctx;
+	const struct roi *r = j->r;
+	const float *row = jd_disp_row(j->disp, y);
+	int w = j->disp->width;
+
+	(void)worker;
+	for (int x = 0; x < w; x++) {
+		float d = row[x];
+		int in = x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1 && valid_d(d);
+		/*
+		 * Above the table by min_height_mm, and by more than the plane's own tolerance in
+		 * disparity: far away one disparity step is more than the height threshold, and
+		 * integer maps (BP, SAD) would sprout objects.
+		 */
+		float above = j->fixed ? 0.0f
+				       : d - (j->plane->a * x + j->plane->b * y + j->plane->c);
+		j->mask[(size_t)y * w + x] =
+		    (uint8_t)(in && (j->fixed ? d > j->sp->fixed_disp && j->sp->fixed_disp > 0
+					      : above > j->sp->plane_tol &&
+						    jd_plane_height_mm(j->plane, j->cam, (float)x,
+								       (float)y, d) >
+							j->sp->min_height_mm));
+	}
+}
+
 int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		 const struct jd_disp *disp, void *mem, size_t ws_bytes, struct jd_sense_result *out)
+		 const struct jd_disp *disp, void *mem, size_t ws_bytes, struct jd_sense_result *out,
+		 const struct jd_exec *ex)
 {
 	int w = disp->width, h = disp->height;
 	struct ws s;
@@ -407,34 +492,16 @@ int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model 
 		return -ENOMEM;
 	}
 	if (!sp->use_fixed) {
-		fit_plane(sp, cam, disp, &r, &out->plane);
+		fit_plane(sp, cam, disp, &r, &out->plane, ex);
 	}
 	/* Object pixels: above the table (or past the fixed threshold without one). */
-	int fixed = sp->use_fixed || !out->plane.valid;
-	for (int y = 0; y < h; y++) {
-		const float *row = jd_disp_row(disp, y);
-		for (int x = 0; x < w; x++) {
-			float d = row[x];
-			int in = x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1 && valid_d(d);
-			/*
-			 * Above the table by min_height_mm, and by more than the plane's own
-			 * tolerance in disparity: far away one disparity step is more than the
-			 * height threshold, and integer maps (BP, SAD) would sprout objects.
-			 */
-			float above = fixed ? 0.0f : d - (out->plane.a * x + out->plane.b * y + out->plane.c);
-			s.m0[(size_t)y * w + x] =
-			    (uint8_t)(in && (fixed ? d > sp->fixed_disp && sp->fixed_disp > 0
-						   : above > sp->plane_tol &&
-							 jd_plane_height_mm(&out->plane, cam, (float)x,
-									    (float)y, d) >
-							     sp->min_height_mm));
-		}
-	}
+	struct mask_job mj = {sp, cam, disp, &out->plane, &r, s.m0, sp->use_fixed || !out->plane.valid};
+	jd_exec_run(ex, h, mask_row, &mj);
 	uint8_t *tmp = (uint8_t *)s.label; /* free until labelling */
-	morph(s.m0, s.m1, tmp, w, h, 0); /* open: speckles go */
-	morph(s.m1, s.m0, tmp, w, h, 1);
-	morph(s.m0, s.m1, tmp, w, h, 1); /* close: small holes go */
-	morph(s.m1, s.m0, tmp, w, h, 0);
+	morph(s.m0, s.m1, tmp, w, h, 0, ex); /* open: speckles go */
+	morph(s.m1, s.m0, tmp, w, h, 1, ex);
+	morph(s.m0, s.m1, tmp, w, h, 1, ex); /* close: small holes go */
+	morph(s.m1, s.m0, tmp, w, h, 0, ex);
 	long nl = label8(s.m0, w, h, &s);
 	if (nl < 0) {
 		return -ENOMEM;

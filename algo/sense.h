@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jd_exec.h"
 #include "jd_image.h"
 
 /** The rectified left camera: focal length and principal point in px, baseline in mm. */
@@ -74,10 +75,13 @@ size_t jd_sense_mem_required(int width, int height);
 
 /**
  * Sense the table and the objects on a disparity map (invalid pixels: non-finite or <= 0).
+ * ex spreads the per-pixel passes and the plane hypotheses over workers (NULL: one thread);
+ * the result does not depend on it.
  * @retval 0, -EINVAL (bad parameters or camera), -ENOMEM (workspace too small)
  */
 int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		 const struct jd_disp *disp, void *ws, size_t ws_bytes, struct jd_sense_result *out);
+		 const struct jd_disp *disp, void *ws, size_t ws_bytes, struct jd_sense_result *out,
+		 const struct jd_exec *ex);
 
 /** Height in mm of the 3D point seen at (x, y) with disparity d above the plane. */
 float jd_plane_height_mm(const struct jd_plane *p, const struct jd_camera_model *cam, float x,

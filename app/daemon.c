@@ -129,7 +129,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	if (d->sensing) {
 		uint64_t t0 = jd_clock_ns();
 		JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws, d->sense_bytes,
-				    &d->sense));
+				    &d->sense, &b->workers.exec));
 		st->sense_ms = (double)(jd_clock_ns() - t0) / 1e6;
 		st->sense = &d->sense;
 	}

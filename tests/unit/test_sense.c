@@ -14,6 +14,9 @@
 
 #include "jd_test.h"
 #include "sense.h"
+#include "workers.h"
+
+static struct jd_workers wk;
 
 enum { W = 640, H = 480, MAXB = 4 };
 
@@ -134,7 +137,12 @@ static void check_scene(struct scene *s, const char *what)
 
 	render(s, &d);
 	jd_sense_default(&sp);
-	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res) == 0, "%s: sense", what);
+	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res, NULL) == 0, "%s: sense", what);
+	/* spread over workers: the same result, bit for bit */
+	static struct jd_sense_result par;
+	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &par, &wk.exec) == 0 &&
+		     !memcmp(&par, &res, sizeof(res)),
+		 "%s: with 3 workers the result differs", what);
 	double tilt = acos(s->n[2]) * 180 / M_PI;
 	JD_CHECK(res.plane.valid && fabs(res.plane.tilt_deg - tilt) < 1.0 &&
 		     fabs(res.plane.k_mm - s->k) < 0.01 * s->k,
@@ -187,6 +195,7 @@ int main(void)
 	struct scene s;
 	char what[64];
 
+	JD_CHECK(jd_workers_init(&wk, 3) == 0, "workers");
 	for (size_t i = 0; i < sizeof(tilts) / sizeof(tilts[0]); i++) {
 		table(&s, tilts[i][0], tilts[i][1]);
 		s.nbox = 3;
@@ -215,7 +224,7 @@ int main(void)
 	jd_sense_default(&sp);
 	sp.use_fixed = 1;
 	sp.fixed_disp = (float)(cam.f * cam.baseline_mm / (s.k - 20)); /* 20 mm above the table */
-	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res) == 0 && res.nobjects == 2 &&
+	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res, NULL) == 0 && res.nobjects == 2 &&
 		     !res.plane.valid,
 		 "fixed threshold: %d objects, plane %d", res.nobjects, res.plane.valid);
 	/* A region of interest holding one box sees one box. */
@@ -223,17 +232,18 @@ int main(void)
 	sp.roi[1] = 0;
 	sp.roi[2] = W / 2;
 	sp.roi[3] = H;
-	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res) == 0 && res.nobjects == 1 &&
+	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res, NULL) == 0 && res.nobjects == 1 &&
 		     res.objects[0].centroid_px[0] < W / 2,
 		 "roi: %d objects", res.nobjects);
 	/* Refusals. */
 	struct jd_camera_model bad = cam;
 	bad.baseline_mm = 0;
-	JD_CHECK(jd_sense_run(&sp, &bad, &d, ws, bytes, &res) == -EINVAL, "zero baseline");
+	JD_CHECK(jd_sense_run(&sp, &bad, &d, ws, bytes, &res, NULL) == -EINVAL, "zero baseline");
 	sp.roi[2] = W + 1;
-	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res) == -EINVAL, "roi outside");
+	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res, NULL) == -EINVAL, "roi outside");
 	jd_sense_default(&sp);
-	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes - 1, &res) == -ENOMEM, "small workspace");
+	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes - 1, &res, NULL) == -ENOMEM, "small workspace");
 	free(ws);
+	jd_workers_deinit(&wk);
 	return jd_test_done("unit.sense");
 }

@@ -7,6 +7,7 @@
 set -u
 bin=$1
 probe=$2
+[ -z "${JETDEPTH_EMULATOR:-}" ] || { echo "SKIP: a cross build (the browser test runs in the native one)"; exit 77; }
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 [ -n "$browser" ] || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
 tmp=$(mktemp -d)

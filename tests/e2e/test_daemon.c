@@ -195,7 +195,8 @@ static void jpeg_files(void)
 
 int main(int argc, char **argv)
 {
-	int frames = argc > 1 ? atoi(argv[1]) : 1000;
+	const char *env = getenv("JD_E2E_FRAMES");
+	int frames = argc > 1 ? atoi(argv[1]) : env ? atoi(env) : 1000;
 
 	setenv("JD_BACKEND", "cpu", 1); /* the GPU driver's own threads allocate now and then */
 	synthetic(frames);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -254,14 +253,6 @@ static int png_gray(struct jd_camera *c, const char *path, struct side *s, const
 	return 0;
 }
 
-static void sleep_until(uint64_t t_ns)
-{
-	struct timespec ts = {(time_t)(t_ns / 1000000000ull), (long)(t_ns % 1000000000ull)};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-	}
-}
-
 static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 {
 	struct side *s = c->priv;
@@ -284,7 +275,7 @@ static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	/* Timestamps on the frame grid (30 Hz when unpaced), so pairing goes by position. */
 	uint64_t ts = s->t0 + (uint64_t)k * (s->period_ns ? s->period_ns : 33333333u);
 	if (s->period_ns) {
-		sleep_until(ts);
+		jd_clock_sleep_until(ts);
 	}
 	if ((rc = slurp(c, path, s->file[b], s->file_cap, &len))) {
 		return rc;

@@ -2,7 +2,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "../algo/sense.h"
 #include "../algo/synth.h"
@@ -104,14 +103,6 @@ static int synth_start(struct jd_camera *c)
 	return 0;
 }
 
-static void sleep_until(uint64_t t_ns)
-{
-	struct timespec ts = {(time_t)(t_ns / 1000000000ull), (long)(t_ns % 1000000000ull)};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-	}
-}
-
 static int render(struct jd_camera *c, struct rig *r, int k)
 {
 	int set = k & 1;
@@ -126,7 +117,7 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	struct jd_disp gt = {r->gt[set], r->w, r->h, r->w};
 	if (r->period_ns) {
 		r->ts[set] = r->t0 + (uint64_t)k * r->period_ns;
-		sleep_until(r->ts[set]);
+		jd_clock_sleep_until(r->ts[set]);
 	} else {
 		r->ts[set] = jd_clock_ns();
 	}

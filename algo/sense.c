@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "jd_carve.h"
+
 void jd_sense_default(struct jd_sense_params *sp)
 {
 	memset(sp, 0, sizeof(*sp));
@@ -22,37 +24,36 @@ struct ws {
 	long nparent;
 };
 
-static size_t align64(size_t n)
+/* One layout for both the size (base NULL) and the carving: they cannot disagree. */
+static void layout(struct jd_carve *c, int w, int h, struct ws *s)
 {
-	return (n + 63) / 64 * 64;
+	size_t n = (size_t)w * h;
+
+	s->m0 = jd_carve(c, n);
+	s->m1 = jd_carve(c, n);
+	s->label = jd_carve(c, sizeof(int32_t) * n);
+	s->nparent = (long)(n / 2 + 2);
+	s->parent = jd_carve(c, sizeof(int32_t) * (size_t)s->nparent);
+	s->scratch = jd_carve(c, sizeof(float) * n);
 }
 
 size_t jd_sense_mem_required(int width, int height)
 {
-	size_t n = (size_t)width * height;
+	struct jd_carve c;
+	struct ws s;
 
-	return 2 * align64(n) + align64(4 * n) + align64(4 * (n / 2 + 2)) + align64(4 * n);
+	jd_carve_init(&c, NULL, 0);
+	layout(&c, width, height, &s);
+	return jd_carve_total(&c);
 }
 
 static int carve(void *mem, size_t bytes, int w, int h, struct ws *s)
 {
-	size_t n = (size_t)w * h;
-	unsigned char *p = mem;
+	struct jd_carve c;
 
-	if (bytes < jd_sense_mem_required(w, h)) {
-		return -ENOMEM;
-	}
-	s->m0 = p;
-	p += align64(n);
-	s->m1 = p;
-	p += align64(n);
-	s->label = (int32_t *)p;
-	p += align64(4 * n);
-	s->parent = (int32_t *)p;
-	s->nparent = (long)(n / 2 + 2);
-	p += align64(4 * (n / 2 + 2));
-	s->scratch = (float *)p;
-	return 0;
+	jd_carve_init(&c, mem, bytes);
+	layout(&c, w, h, s);
+	return c.overflow ? -ENOMEM : 0;
 }
 
 static uint32_t rnd(uint32_t *s)

@@ -4,14 +4,27 @@
 #include <string.h>
 
 #include "../algo/eval.h"
+#include "../algo/jd_carve.h"
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
 #include "../hal/camera_synth.h"
 #include "../hal/clock.h"
 
-static size_t align64(size_t n)
+/* The frame loop's own boot memory, in order; the same layout sizes it (base NULL). */
+struct loop_regions {
+	void *cam, *rect, *raw[2], *sense, *app;
+	size_t cam_bytes, rect_bytes, sense_bytes;
+};
+
+static void loop_layout(struct jd_carve *c, struct loop_regions *r, size_t npix, size_t app_bytes)
 {
-	return (n + 63) / 64 * 64;
+	r->cam = jd_carve(c, r->cam_bytes);
+	r->rect = r->rect_bytes ? jd_carve(c, r->rect_bytes) : NULL;
+	for (int i = 0; i < 2; i++) {
+		r->raw[i] = r->rect_bytes ? jd_carve(c, npix) : NULL;
+	}
+	r->sense = r->sense_bytes ? jd_carve(c, r->sense_bytes) : NULL;
+	r->app = app_bytes ? jd_carve(c, app_bytes) : NULL;
 }
 
 int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
@@ -66,28 +79,29 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	if (d->sensing && !(d->model.cy == d->model.cy)) {
 		d->model.cy = (float)(h - 1) / 2.0f;
 	}
-	size_t cam_bytes = align64(jd_capture_mem_required(&synth));
 	size_t npix = (size_t)w * h;
-	size_t rect_bytes = d->rectify ? align64(jd_rectifier_mem_required(w, h)) + 2 * align64(npix) : 0;
-	d->sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0;
-	size_t sense_bytes = align64(d->sense_bytes);
-	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2,
-			    cam_bytes + rect_bytes + sense_bytes + o->app_bytes, board, log));
-	char *loop = d->boot.loop_mem;
+	struct loop_regions lr = {.cam_bytes = jd_capture_mem_required(&synth),
+				  .rect_bytes = d->rectify ? jd_rectifier_mem_required(w, h) : 0,
+				  .sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0};
+	struct jd_carve c;
+	jd_carve_init(&c, NULL, 0);
+	loop_layout(&c, &lr, npix, o->app_bytes);
+	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, jd_carve_total(&c), board, log));
+	jd_carve_init(&c, d->boot.loop_mem, d->boot.loop_bytes);
+	loop_layout(&c, &lr, npix, o->app_bytes);
 	if (d->rectify) {
-		char *rm = loop + cam_bytes;
-		jd_rectifier_init(&d->rect, synth.calib, w, h, rm, jd_rectifier_mem_required(w, h));
-		rm += align64(jd_rectifier_mem_required(w, h));
+		jd_rectifier_init(&d->rect, synth.calib, w, h, lr.rect, lr.rect_bytes);
 		for (int i = 0; i < 2; i++) {
-			d->raw[i] = (struct jd_image){(uint8_t *)rm + i * align64(npix), w, h, w};
+			d->raw[i] = (struct jd_image){lr.raw[i], w, h, w};
 		}
 		if (log) {
 			fprintf(log, "rectify: undistort + rectify tables built (%.1f MiB)\n",
-				(double)jd_rectifier_mem_required(w, h) / (1 << 20));
+				(double)lr.rect_bytes / (1 << 20));
 		}
 	}
-	d->sense_ws = d->sensing ? loop + cam_bytes + rect_bytes : NULL;
-	d->app_mem = o->app_bytes ? loop + cam_bytes + rect_bytes + sense_bytes : NULL;
+	d->sense_ws = lr.sense;
+	d->sense_bytes = lr.sense_bytes;
+	d->app_mem = lr.app;
 	if (log) {
 		if (d->sensing) {
 			fprintf(log,
@@ -100,7 +114,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 				     "--baseline)\n");
 		}
 	}
-	rc = jd_capture_init(&d->cap, &synth, d->boot.loop_mem, cam_bytes, log);
+	rc = jd_capture_init(&d->cap, &synth, lr.cam, lr.cam_bytes, log);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", d->cap.err);
 		jd_boot_deinit(&d->boot);

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <turbojpeg.h>
 
+#include "../algo/jd_carve.h"
+
 static const char page[] =
     "<!doctype html><html><head><meta charset=utf-8><title>jetdepth</title>"
     "<style>body{background:#111;color:#ddd;font:14px monospace;margin:8px}"
@@ -48,16 +50,25 @@ int jd_preview_parse(const char *spec, struct jd_preview_config *c)
 	return 0;
 }
 
-static size_t align64(size_t n)
+/* The composed frame and two JPEG buffers; the same layout sizes them (base NULL). */
+static void layout(struct jd_carve *c, int w, int h, uint8_t **rgb, uint8_t *jpeg[2],
+		   size_t *jcap)
 {
-	return (n + 63) / 64 * 64;
+	*jcap = tjBufSize(2 * w, h, TJSAMP_420);
+	*rgb = jd_carve(c, (size_t)2 * w * h * 3);
+	jpeg[0] = jd_carve(c, *jcap);
+	jpeg[1] = jd_carve(c, *jcap);
 }
 
 size_t jd_preview_mem_required(int w, int h)
 {
-	size_t jcap = tjBufSize(2 * w, h, TJSAMP_420);
+	struct jd_carve c;
+	uint8_t *rgb, *jpeg[2];
+	size_t jcap;
 
-	return align64((size_t)2 * w * h * 3) + 2 * align64(jcap);
+	jd_carve_init(&c, NULL, 0);
+	layout(&c, w, h, &rgb, jpeg, &jcap);
+	return jd_carve_total(&c);
 }
 
 /* --- drawing: the frame the stream shows --- */
@@ -323,19 +334,17 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 		     void *mem, size_t bytes)
 {
 	struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)c->port)};
-	unsigned char *m = mem;
+	struct jd_carve mc;
 
 	memset(p, 0, sizeof(*p));
-	if (bytes < jd_preview_mem_required(w, h)) {
+	jd_carve_init(&mc, mem, bytes);
+	layout(&mc, w, h, &p->rgb, p->jpeg, &p->jpeg_cap);
+	if (mc.overflow) {
 		snprintf(p->err, sizeof(p->err), "preview: boot memory too small");
 		return -ENOMEM;
 	}
 	p->w = w;
 	p->h = h;
-	p->rgb = m;
-	p->jpeg_cap = tjBufSize(2 * w, h, TJSAMP_420);
-	p->jpeg[0] = m + align64((size_t)2 * w * h * 3);
-	p->jpeg[1] = p->jpeg[0] + align64(p->jpeg_cap);
 	p->tj = tjInitCompress();
 	if (!p->tj) {
 		snprintf(p->err, sizeof(p->err), "preview: cannot start the JPEG encoder");

@@ -4,26 +4,46 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../algo/jd_carve.h"
 #include "../algo/kernels.h"
+
+/* Both tables and the float maps they are built from; one layout sizes (base NULL) and carves. */
+static void layout(struct jd_carve *c, struct jd_rectifier *r, int w, int h, float **mx,
+		   float **my)
+{
+	size_t n = (size_t)w * h;
+
+	for (int i = 0; i < 2; i++) {
+		r->map[i] = (struct jd_remap){w, h, jd_carve(c, sizeof(int32_t) * n),
+					      jd_carve(c, sizeof(int32_t) * n)};
+	}
+	*mx = jd_carve(c, sizeof(float) * n);
+	*my = jd_carve(c, sizeof(float) * n);
+}
 
 size_t jd_rectifier_mem_required(int w, int h)
 {
-	return 2 * jd_remap_mem_required(w, h) + 2 * sizeof(float) * (size_t)w * h;
+	struct jd_carve c;
+	struct jd_rectifier r;
+	float *mx, *my;
+
+	jd_carve_init(&c, NULL, 0);
+	layout(&c, &r, w, h, &mx, &my);
+	return jd_carve_total(&c);
 }
 
 int jd_rectifier_init(struct jd_rectifier *r, const struct jd_stereo_calib *c, int w, int h,
 		      void *mem, size_t bytes)
 {
-	size_t n = (size_t)w * h, tab = jd_remap_mem_required(w, h);
-	unsigned char *p = mem;
+	struct jd_carve mc;
+	float *mx, *my;
 
-	if (bytes < jd_rectifier_mem_required(w, h)) {
+	jd_carve_init(&mc, mem, bytes);
+	layout(&mc, r, w, h, &mx, &my);
+	if (mc.overflow) {
 		return -ENOMEM;
 	}
-	float *mx = (float *)(p + 2 * tab), *my = mx + n;
 	for (int i = 0; i < 2; i++) {
-		r->map[i] = (struct jd_remap){w, h, (int32_t *)(p + i * tab),
-					      (int32_t *)(p + i * tab) + n};
 		jd_calib_map(c, i, w, h, mx, my);
 		jd_remap_from_float(&r->map[i], mx, my);
 	}

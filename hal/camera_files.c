@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../algo/jd_carve.h"
 #include "clock.h"
 
 struct side {
@@ -20,20 +21,45 @@ struct side {
 	int borrowed[2];
 };
 
-static size_t round64(size_t n)
-{
-	return (n + 63) / 64 * 64;
-}
-
 static size_t file_cap(int w, int h)
 {
 	return (size_t)w * h * 3 + 65536; /* an 8-bit RGB PNG or a JPEG, with headroom */
 }
 
+/*
+ * One side's state, names and buffers, carved from c; the same code sizes it (base NULL).
+ * @return the side, NULL when counting or out of room (c->overflow)
+ */
+static struct side *carve_side(struct jd_carve *c, int w, int h)
+{
+	struct side *s = jd_carve(c, sizeof(*s));
+	void *names = jd_carve(c, (size_t)JD_FILES_MAX_PAIRS * JD_FILES_NAME_MAX);
+	uint8_t *file[2], *gray[2];
+
+	for (int k = 0; k < 2; k++) {
+		file[k] = jd_carve(c, file_cap(w, h));
+		gray[k] = jd_carve(c, (size_t)w * h);
+	}
+	if (!s || c->overflow) {
+		return NULL;
+	}
+	memset(s, 0, sizeof(*s));
+	s->names = names;
+	s->file_cap = file_cap(w, h);
+	for (int k = 0; k < 2; k++) {
+		s->file[k] = file[k];
+		s->gray[k] = gray[k];
+	}
+	return s;
+}
+
 size_t jd_cam_files_mem_required(int w, int h)
 {
-	return round64(sizeof(struct side)) + round64((size_t)JD_FILES_MAX_PAIRS * JD_FILES_NAME_MAX) +
-	       2 * round64(file_cap(w, h)) + 2 * round64((size_t)w * h);
+	struct jd_carve c;
+
+	jd_carve_init(&c, NULL, 0);
+	carve_side(&c, w, h);
+	return jd_carve_total(&c);
 }
 
 static int is_image(const char *n)
@@ -86,25 +112,15 @@ static int list(struct side *s, char *err, size_t errlen)
 int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
 		      int h, double fps, int loop, char *err, size_t errlen)
 {
-	unsigned char *p = mem;
+	struct jd_carve c;
 	struct side *s[2];
 
-	if (bytes < 2 * jd_cam_files_mem_required(w, h)) {
-		snprintf(err, errlen, "files camera: boot memory too small");
-		return -ENOMEM;
-	}
+	jd_carve_init(&c, mem, bytes);
 	for (int i = 0; i < 2; i++) {
-		s[i] = (struct side *)p;
-		memset(s[i], 0, sizeof(*s[i]));
-		p += round64(sizeof(struct side));
-		s[i]->names = (char(*)[JD_FILES_NAME_MAX])p;
-		p += round64((size_t)JD_FILES_MAX_PAIRS * JD_FILES_NAME_MAX);
-		s[i]->file_cap = file_cap(w, h);
-		for (int k = 0; k < 2; k++) {
-			s[i]->file[k] = p;
-			p += round64(file_cap(w, h));
-			s[i]->gray[k] = p;
-			p += round64((size_t)w * h);
+		s[i] = carve_side(&c, w, h);
+		if (!s[i]) {
+			snprintf(err, errlen, "files camera: boot memory too small");
+			return -ENOMEM;
 		}
 		s[i]->w = w;
 		s[i]->h = h;

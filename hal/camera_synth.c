@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../algo/jd_carve.h"
 #include "../algo/sense.h"
 #include "../algo/synth.h"
 #include "clock.h"
@@ -20,42 +21,52 @@ struct rig {
 	int running;
 };
 
-static size_t rig_bytes(void)
+/* The rig's state and two buffer sets; one layout sizes (base NULL) and carves. */
+static struct rig *layout(struct jd_carve *c, int w, int h, uint8_t *view[2][2], float *gt[2])
 {
-	return (sizeof(struct rig) + 63) / 64 * 64;
+	size_t n = (size_t)w * h;
+	struct rig *r = jd_carve(c, sizeof(struct rig));
+
+	for (int s = 0; s < 2; s++) {
+		view[s][0] = jd_carve(c, n);
+		view[s][1] = jd_carve(c, n);
+		gt[s] = jd_carve(c, sizeof(float) * n);
+	}
+	return r;
 }
 
 size_t jd_cam_synth_mem_required(int w, int h)
 {
-	size_t n = (size_t)w * h;
+	struct jd_carve c;
+	uint8_t *view[2][2];
+	float *gt[2];
 
-	return rig_bytes() + 2 * (2 * ((n + 63) / 64 * 64) + sizeof(float) * n);
+	jd_carve_init(&c, NULL, 0);
+	layout(&c, w, h, view, gt);
+	return jd_carve_total(&c);
 }
 
 int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, int h, int ndisp,
 		      double fps, uint32_t seed)
 {
-	size_t n = (size_t)w * h, n8 = (n + 63) / 64 * 64;
-	unsigned char *p = mem;
-	struct rig *r = mem;
+	struct jd_carve c;
+	uint8_t *view[2][2];
+	float *gt[2];
 
-	if (bytes < jd_cam_synth_mem_required(w, h)) {
+	jd_carve_init(&c, mem, bytes);
+	struct rig *r = layout(&c, w, h, view, gt);
+	if (c.overflow) {
 		return -ENOMEM;
 	}
 	memset(r, 0, sizeof(*r));
+	memcpy(r->view, view, sizeof(view));
+	memcpy(r->gt, gt, sizeof(gt));
 	r->w = w;
 	r->h = h;
 	r->ndisp = ndisp;
 	r->seed = seed;
 	r->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
 	r->rendered = -1;
-	p += rig_bytes();
-	for (int s = 0; s < 2; s++) {
-		r->view[s][0] = p;
-		r->view[s][1] = p + n8;
-		r->gt[s] = (float *)(p + 2 * n8);
-		p += 2 * n8 + sizeof(float) * n;
-	}
 	for (int i = 0; i < 2; i++) {
 		memset(&cam[i], 0, sizeof(cam[i]));
 		cam[i].ops = &jd_camera_synth_ops;

@@ -110,6 +110,14 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 	return rc;
 }
 
+/* Count a dropped frame and keep why (c->err) as the last drop's reason. @return -EBADMSG */
+static int dropped(struct jd_capture *c, unsigned long *counter)
+{
+	(*counter)++;
+	memcpy(c->last_drop, c->err, sizeof(c->last_drop));
+	return -EBADMSG;
+}
+
 /* One view to luma in out; -EBADMSG for a frame that cannot be (counted by the caller). */
 static int to_gray(struct jd_capture *c, int side, const struct jd_cam_frame *f,
 		   struct jd_image *out)
@@ -121,9 +129,7 @@ static int to_gray(struct jd_capture *c, int side, const struct jd_cam_frame *f,
 		if (rc) {
 			snprintf(c->err, sizeof(c->err), "%s camera %s: frame %u: %s",
 				 c->cam[side].label, c->cam[side].device, f->seq, c->jpeg[side].err);
-			c->drop_corrupt++;
-			memcpy(c->last_drop, c->err, sizeof(c->last_drop));
-			return -EBADMSG;
+			return dropped(c, &c->drop_corrupt);
 		}
 		return 0;
 	}
@@ -132,9 +138,7 @@ static int to_gray(struct jd_capture *c, int side, const struct jd_cam_frame *f,
 			 "%s camera %s: frame %u: %dx%d with %zu bytes, expected %dx%d (%zu bytes)",
 			 c->cam[side].label, c->cam[side].device, f->seq, f->width, f->height,
 			 f->bytes, out->width, out->height, need);
-		c->drop_short++;
-		memcpy(c->last_drop, c->err, sizeof(c->last_drop));
-		return -EBADMSG;
+		return dropped(c, &c->drop_short);
 	}
 	for (int y = 0; y < out->height; y++) {
 		const uint8_t *row = f->data + (size_t)y * f->stride;
@@ -181,8 +185,7 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 		if (rc == -EBADMSG || rc == -EBUSY) {
 			snprintf(c->err, sizeof(c->err), "%s", cam->err);
 			if (rc == -EBADMSG) {
-				c->drop_short++;
-				memcpy(c->last_drop, c->err, sizeof(c->last_drop));
+				dropped(c, &c->drop_short);
 			}
 			continue;
 		}

@@ -38,6 +38,19 @@ static void num(struct out *o, double v)
 	}
 }
 
+/* A JSON array of numbers. */
+static void arr(struct out *o, const float *v, int n)
+{
+	put(o, "[");
+	for (int i = 0; i < n; i++) {
+		if (i) {
+			put(o, ",");
+		}
+		num(o, v[i]);
+	}
+	put(o, "]");
+}
+
 int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 {
 	struct out o = {buf, len, 0, 0};
@@ -58,19 +71,12 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 	}
 	const struct jd_plane *p = &r->sense->plane;
 	if (p->valid) {
-		put(&o, ",\"table\":{\"disparity_plane\":[");
-		num(&o, p->a);
-		put(&o, ",");
-		num(&o, p->b);
-		put(&o, ",");
-		num(&o, p->c);
-		put(&o, "],\"normal\":[");
-		num(&o, p->n[0]);
-		put(&o, ",");
-		num(&o, p->n[1]);
-		put(&o, ",");
-		num(&o, p->n[2]);
-		put(&o, "],\"distance_mm\":");
+		const float abc[3] = {p->a, p->b, p->c};
+		put(&o, ",\"table\":{\"disparity_plane\":");
+		arr(&o, abc, 3);
+		put(&o, ",\"normal\":");
+		arr(&o, p->n, 3);
+		put(&o, ",\"distance_mm\":");
 		num(&o, p->k_mm);
 		put(&o, ",\"tilt_deg\":");
 		num(&o, p->tilt_deg);
@@ -81,28 +87,20 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 	put(&o, ",\"objects\":[");
 	for (int i = 0; i < r->sense->nobjects; i++) {
 		const struct jd_object *b = &r->sense->objects[i];
-		put(&o, "%s{\"id\":%d,\"area_px\":%ld,\"bbox\":[%d,%d,%d,%d],\"centroid_px\":[",
+		put(&o, "%s{\"id\":%d,\"area_px\":%ld,\"bbox\":[%d,%d,%d,%d],\"centroid_px\":",
 		    i ? "," : "", b->id, b->area_px, b->bbox[0], b->bbox[1], b->bbox[2], b->bbox[3]);
-		num(&o, b->centroid_px[0]);
-		put(&o, ",");
-		num(&o, b->centroid_px[1]);
-		put(&o, "],\"median_disparity\":");
+		arr(&o, b->centroid_px, 2);
+		put(&o, ",\"median_disparity\":");
 		num(&o, b->median_disp);
-		put(&o, ",\"centroid_mm\":[");
-		num(&o, b->centroid_mm[0]);
-		put(&o, ",");
-		num(&o, b->centroid_mm[1]);
-		put(&o, ",");
-		num(&o, b->centroid_mm[2]);
-		put(&o, "],\"distance_mm\":");
+		put(&o, ",\"centroid_mm\":");
+		arr(&o, b->centroid_mm, 3);
+		put(&o, ",\"distance_mm\":");
 		num(&o, b->distance_mm);
 		put(&o, ",\"height_mm\":");
 		num(&o, b->height_mm);
-		put(&o, ",\"size_mm\":[");
-		num(&o, b->size_mm[0]);
-		put(&o, ",");
-		num(&o, b->size_mm[1]);
-		put(&o, "]}");
+		put(&o, ",\"size_mm\":");
+		arr(&o, b->size_mm, 2);
+		put(&o, "}");
 	}
 	put(&o, "],\"truncated\":%s}\n", r->sense->truncated ? "true" : "false");
 	return o.overflow ? -1 : (int)o.pos;

@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <turbojpeg.h>
 #include <unistd.h>
+
+#include "../hal/jpeg.h"
 
 #define ERR(code, ...)                                                                             \
 	do {                                                                                       \
@@ -178,37 +179,32 @@ out:
 	return rc;
 }
 
+/* Through the cameras' own decoder (hal/jpeg.c): the same checks for files and frames. */
 static int read_jpeg(const char *path, const unsigned char *buf, size_t len, struct jd_image *out,
 		     char *err, size_t errlen)
 {
-	tjhandle tj = tjInitDecompress();
-	int w, h, sub, cs, rc = 0;
+	struct jd_jpeg j;
+	int w, h, rc = 0;
 
-	if (!tj) {
-		ERR(-EIO, "%s: cannot start the JPEG decoder", path);
+	if (jd_jpeg_init(&j)) {
+		snprintf(err, errlen, "%s: %s", path, j.err);
+		return -EIO;
 	}
-	if (tjDecompressHeader3(tj, buf, (unsigned long)len, &w, &h, &sub, &cs) != 0) {
-		ERR(-EINVAL, "%s: not a readable JPEG: %s", path, tjGetErrorStr2(tj));
+	if (jd_jpeg_size(&j, buf, len, &w, &h)) {
+		ERR(-EINVAL, "%s: %s", path, j.err);
 	}
 	if ((rc = check_size(path, w, h, err, errlen))) {
 		goto out;
 	}
-	out->data = malloc((size_t)w * h);
+	*out = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	if (!out->data) {
 		ERR(-ENOMEM, "%s: out of memory", path);
 	}
-	/* A truncated or corrupt stream is an error, not a warning with grey rows. */
-	if (tjDecompress2(tj, buf, (unsigned long)len, out->data, w, w, h, TJPF_GRAY,
-			  TJFLAG_STOPONWARNING) != 0) {
-		ERR(-EINVAL, "%s: corrupt or truncated JPEG: %s", path, tjGetErrorStr2(tj));
+	if (jd_jpeg_decode_gray(&j, buf, len, out)) {
+		ERR(-EINVAL, "%s: %s", path, j.err);
 	}
-	out->width = w;
-	out->height = h;
-	out->stride = w;
 out:
-	if (tj) {
-		tjDestroy(tj);
-	}
+	jd_jpeg_deinit(&j);
 	if (rc) {
 		free(out->data);
 		out->data = NULL;

@@ -24,17 +24,28 @@ void jd_jpeg_deinit(struct jd_jpeg *j)
 	}
 }
 
-int jd_jpeg_decode_gray(struct jd_jpeg *j, const void *data, size_t bytes, struct jd_image *out)
+int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int *h)
 {
-	int w, h, sub, cs;
+	int sub, cs;
 
 	if (bytes < 4 || bytes > 0x7fffffff) {
 		snprintf(j->err, sizeof(j->err), "%zu bytes is not a JPEG frame", bytes);
 		return -EBADMSG;
 	}
-	if (tjDecompressHeader3(j->tj, data, (unsigned long)bytes, &w, &h, &sub, &cs) != 0) {
+	if (tjDecompressHeader3(j->tj, data, (unsigned long)bytes, w, h, &sub, &cs) != 0) {
 		snprintf(j->err, sizeof(j->err), "not a readable JPEG: %s", tjGetErrorStr2(j->tj));
 		return -EBADMSG;
+	}
+	return 0;
+}
+
+int jd_jpeg_decode_gray(struct jd_jpeg *j, const void *data, size_t bytes, struct jd_image *out)
+{
+	int w, h;
+	int rc = jd_jpeg_size(j, data, bytes, &w, &h);
+
+	if (rc) {
+		return rc;
 	}
 	if (w != out->width || h != out->height) {
 		snprintf(j->err, sizeof(j->err), "JPEG is %dx%d, the stream was set up for %dx%d",

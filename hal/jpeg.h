@@ -21,6 +21,9 @@ struct jd_jpeg {
 int jd_jpeg_init(struct jd_jpeg *j);
 void jd_jpeg_deinit(struct jd_jpeg *j);
 
+/** The JPEG's size, from its header. @retval 0 or -EBADMSG (not a readable JPEG; j->err) */
+int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int *h);
+
 /**
  * Decode data (bytes long) into out, whose size must be the JPEG's.
  * @retval 0

@@ -7,6 +7,7 @@
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
 #include "../algo/tiling.h"
+#include "../hal/cuda_rectify.h"
 #include "../hal/tuning.h"
 #include "cli.h"
 
@@ -30,16 +31,27 @@ static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
 					: jd_cuda_bp_pinned_bytes(p, w, h);
 }
 
+/* The 8-bit matchers' frame staging (SAD, SGM). */
+static struct jd_cuda_frame *boot_frame(struct jd_boot *b, const struct jd_match_params *p)
+{
+	return p->algo == JD_ALGO_SAD ? &b->sad_gpu.frame : &b->sgm_gpu.frame;
+}
+
 /* h: the rows the matcher runs on (a strip's window when tiled). */
 static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_match_params *p,
-		      int w, int h, FILE *log)
+		      int w, int h, int rectify, FILE *log)
 {
 	int rc;
 
 	if (want != JD_BACKEND_CUDA && want != JD_BACKEND_AUTO) {
 		return 0;
 	}
-	rc = jd_cuda_init(&b->cuda, gpu_device_bytes(p, w, h), gpu_pinned_bytes(p, w, h));
+	size_t dev = gpu_device_bytes(p, w, h), pinned = gpu_pinned_bytes(p, w, h);
+	if (rectify) {
+		dev += jd_cuda_remap_device_bytes(w, h);
+		pinned += jd_cuda_remap_pinned_bytes(w, h);
+	}
+	rc = jd_cuda_init(&b->cuda, dev, pinned);
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
 			fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
@@ -197,7 +209,8 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 }
 
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, size_t loop_bytes, const struct jd_board *board, FILE *log)
+		 int gt_maps, size_t loop_bytes, int raw_frames, const struct jd_board *board,
+		 FILE *log)
 {
 	size_t npix = (size_t)w * h;
 	void *r[R_COUNT] = {0};
@@ -213,7 +226,9 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
 	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, log));
 	int run_h = b->tiling.run_h;
-	JD_TRY(select_gpu(b, want, p, w, run_h, log));
+	/* Whole frames of an 8-bit matcher can be rectified where they are matched. */
+	int gpu_rectify = raw_frames && p->algo != JD_ALGO_BP && run_h == h;
+	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_rectify, log));
 	if (gpu_planned && !b->gpu) {
 		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, NULL);
 		if (rc) {
@@ -287,6 +302,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		} else {
 			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, run_h, bp_variant);
 		}
+		if (!rc && gpu_rectify) {
+			rc = jd_cuda_remap_take(&b->cuda, boot_frame(b, p));
+			b->gpu_rectify = rc == 0;
+		}
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 			jd_arena_deinit(&b->arena);
@@ -331,6 +350,19 @@ void jd_boot_deinit(struct jd_boot *b)
 	jd_workers_deinit(&b->workers);
 	jd_cuda_deinit(&b->cuda);
 	jd_arena_deinit(&b->arena);
+}
+
+int jd_boot_rectify_on_gpu(struct jd_boot *b, const struct jd_match_params *p,
+			   const struct jd_remap map[2])
+{
+	if (!b->gpu_rectify) {
+		return -ENOTSUP;
+	}
+	int rc = jd_cuda_remap_load(&b->cuda, boot_frame(b, p), map, &b->left);
+	if (rc) {
+		fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
+	}
+	return rc;
 }
 
 static int gpu_failed(struct jd_boot *b, int rc)

@@ -10,6 +10,7 @@
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
 #include "../algo/kernels.h"
+#include "../algo/rectify.h"
 #include "../algo/tiling.h"
 #include "../hal/board.h"
 #include "../hal/cuda.h"
@@ -34,6 +35,7 @@ struct jd_boot {
 	struct jd_kernels kernels; /* chosen once here: --backend / $JD_BACKEND, CPU, board */
 	int gpu;		   /* the matcher runs on the GPU (CUDA kernels for it exist) */
 	int cpu_pending;	   /* a CPU frame matched by submit, not yet collected */
+	int gpu_rectify;	   /* the GPU can rectify raw frames (jd_boot_rectify_on_gpu) */
 	struct jd_cuda cuda;
 	struct jd_cuda_sad sad_gpu;
 	struct jd_cuda_sgm sgm_gpu;
@@ -43,13 +45,24 @@ struct jd_boot {
 /**
  * @param gt_maps ground-truth maps to carve, 0 to 2 (the synthetic camera provides them)
  * @param loop_bytes boot memory for the frame loop's own stages: cameras, sensing (0: none)
+ * @param raw_frames frames arrive unrectified: the GPU (SAD, SGM on whole frames) takes
+ *                   the memory to rectify them (b->gpu_rectify; jd_boot_rectify_on_gpu())
  * @param board   its memory ceiling bounds the budget (NULL: only the machine's RAM does)
  * @param log     where the budget goes (NULL: silent)
  * @retval 0, or a negative errno with the reason printed to stderr (-EINVAL: a bad backend
  *         name, a usage error)
  */
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, size_t loop_bytes, const struct jd_board *board, FILE *log);
+		 int gt_maps, size_t loop_bytes, int raw_frames, const struct jd_board *board,
+		 FILE *log);
+
+/**
+ * From now on b->left/right take raw frames, which the GPU rectifies with these tables
+ * (both cameras, built at boot) before matching; collect writes the matched frame's
+ * rectified left back into b->left. @retval 0, -ENOTSUP (!b->gpu_rectify), -EINVAL, -EIO
+ */
+int jd_boot_rectify_on_gpu(struct jd_boot *b, const struct jd_match_params *p,
+			   const struct jd_remap map[2]);
 
 void jd_boot_deinit(struct jd_boot *b);
 

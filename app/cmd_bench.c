@@ -89,7 +89,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		/* The yardstick sizes its own workspace; boot carves the biggest of the two. */
 		p.bp.fp16 = 0;
 	}
-	if (jd_boot_init(&b, &p, c->w, c->h, nthreads, 0, 0, NULL, NULL)) {
+	if (jd_boot_init(&b, &p, c->w, c->h, nthreads, 0, 0, 0, NULL, NULL)) {
 		return -1;
 	}
 	if (runs == 0) {

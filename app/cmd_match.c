@@ -97,7 +97,7 @@ int jd_cmd_match(int argc, char **argv)
 		goto out;
 	}
 	rc = JD_EXIT_RUNTIME;
-	if (jd_boot_init(&boot, &p, l.width, l.height, threads, 0, 0, NULL, quiet ? NULL : stderr)) {
+	if (jd_boot_init(&boot, &p, l.width, l.height, threads, 0, 0, 0, NULL, quiet ? NULL : stderr)) {
 		goto out;
 	}
 	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);

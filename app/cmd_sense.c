@@ -166,7 +166,7 @@ int jd_cmd_sense(int argc, char **argv)
 		goto out;
 	}
 	rc = JD_EXIT_RUNTIME;
-	if (jd_boot_init(&boot, &p, l.width, l.height, threads, 0, 0, NULL, NULL)) {
+	if (jd_boot_init(&boot, &p, l.width, l.height, threads, 0, 0, 0, NULL, NULL)) {
 		goto out;
 	}
 	size_t wsb = jd_sense_mem_required(l.width, l.height);

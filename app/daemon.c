@@ -86,7 +86,8 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	struct jd_carve c;
 	jd_carve_init(&c, NULL, 0);
 	loop_layout(&c, &lr, npix, o->app_bytes);
-	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, jd_carve_total(&c), board, log));
+	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, jd_carve_total(&c), d->rectify,
+			    board, log));
 	jd_carve_init(&c, d->boot.loop_mem, d->boot.loop_bytes);
 	loop_layout(&c, &lr, npix, o->app_bytes);
 	if (d->rectify) {
@@ -94,9 +95,18 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 		for (int i = 0; i < 2; i++) {
 			d->raw[i] = (struct jd_image){lr.raw[i], w, h, w};
 		}
+		if (d->boot.gpu_rectify) {
+			rc = jd_boot_rectify_on_gpu(&d->boot, p, d->rect.map);
+			if (rc) {
+				jd_boot_deinit(&d->boot);
+				return rc;
+			}
+			d->gpu_rectify = 1;
+		}
 		if (log) {
-			fprintf(log, "rectify: undistort + rectify tables built (%.1f MiB)\n",
-				(double)lr.rect_bytes / (1 << 20));
+			fprintf(log, "rectify: undistort + rectify tables built (%.1f MiB), applied on "
+				     "the %s\n",
+				(double)lr.rect_bytes / (1 << 20), d->gpu_rectify ? "GPU" : "CPU");
 		}
 	}
 	d->sense_ws = lr.sense;
@@ -164,14 +174,15 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 
 	/* b->left/right are free again once submit returns (the GPU path staged them). */
 	uint64_t t0 = jd_clock_ns();
-	int rc = jd_capture_next(&d->cap, d->rectify ? &d->raw[0] : &b->left,
-				 d->rectify ? &d->raw[1] : &b->right, &b->gt[k & 1], &d->truth[k & 1]);
+	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies b->left/right */
+	int rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
+				 cpu_rectify ? &d->raw[1] : &b->right, &b->gt[k & 1], &d->truth[k & 1]);
 	d->camera_failed = rc != 0;
 	JD_TRY(rc);
 	uint64_t t1 = jd_clock_ns();
 	d->capture_ms[k & 1] = (double)(t1 - t0) / 1e6;
 	d->rectify_ms[k & 1] = 0.0;
-	if (d->rectify) {
+	if (cpu_rectify) {
 		jd_rectifier_apply(&d->rect, &b->kernels, &d->raw[0], &d->raw[1], &b->left,
 				   &b->right, &b->workers.exec);
 		d->rectify_ms[k & 1] = (double)(jd_clock_ns() - t1) / 1e6;

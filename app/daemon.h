@@ -35,6 +35,7 @@ struct jd_daemon {
 	size_t sense_bytes;
 	struct jd_sense_result sense; /* the last collected frame's */
 	int rectify;		      /* raw frames: capture into raw[], rectify into the boot's */
+	int gpu_rectify;	      /* ... on the GPU instead: capture raw into the boot's */
 	struct jd_rectifier rect;
 	struct jd_image raw[2];
 	double rectify_ms[2]; /* by frame parity */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../algo/jd_status.h"
+#include "cuda_rectify.h"
 
 size_t jd_cuda_frame_bytes(int w, int h, int in_bytes)
 {
@@ -57,12 +58,16 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_slot *s = &f->slot[f->cur];
 	size_t nin = (size_t)f->w * f->h * f->in_bytes;
+	int raw = f->remap.loaded; /* upload the raw pair, rectify it on the device */
+	jd_cudeviceptr dl = raw ? f->remap.d_raw[f->cur][0] : s->d_left;
+	jd_cudeviceptr dr = raw ? f->remap.d_raw[f->cur][1] : s->d_right;
 
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_left, s->h_left, nin, cu->stream[1])));
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_right, s->h_right, nin, cu->stream[1])));
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dl, s->h_left, nin, cu->stream[1])));
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dr, s->h_right, nin, cu->stream[1])));
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_in, cu->stream[1])));
 	JD_TRY(JD_CU(cu, cuStreamWaitEvent(cu->stream[0], s->ev_in, 0)));
-	return JD_CU(cu, cuEventRecord(s->ev_start, cu->stream[0]));
+	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_start, cu->stream[0])));
+	return raw ? jd__cuda_remap_run(cu, f) : 0;
 }
 
 int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
@@ -92,7 +97,9 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 
 int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_disp *out)
 {
-	struct jd_cuda_slot *s = &f->slot[f->oldest];
+	int idx = f->oldest;
+	struct jd_cuda_slot *s = &f->slot[idx];
+	struct jd_image *left_out = f->remap.loaded ? f->remap.left_out : NULL;
 
 	if (f->inflight == 0) {
 		snprintf(cu->err, sizeof(cu->err), "collect with no frame in flight");
@@ -105,6 +112,10 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	JD_TRY(JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, s->ev_start, s->ev_end)));
 	for (int y = 0; y < f->h; y++) {
 		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * f->w, sizeof(float) * f->w);
+	}
+	for (int y = 0; left_out && y < f->h; y++) {
+		memcpy(left_out->data + (size_t)y * left_out->stride,
+		       f->remap.h_left[idx] + (size_t)y * f->w, (size_t)f->w);
 	}
 	return 0;
 }

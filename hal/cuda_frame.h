@@ -22,8 +22,23 @@ struct jd_cuda_slot {
 	void *ev_in, *ev_start, *ev_end, *ev_out;
 };
 
+/*
+ * Rectification on the device (hal/cuda_rectify.h), when taken and loaded: the raw pair is
+ * uploaded into d_raw, remapped into the slot's d_left/d_right before the matcher's kernels,
+ * and the rectified left comes back with the map (the preview and the dumps show it).
+ */
+struct jd_cuda_remap {
+	jd_cufunction fn;
+	jd_cudeviceptr d_sx[2], d_sy[2];	    /* per camera, w * h positions in 1/32 px */
+	jd_cudeviceptr d_raw[JD_CUDA_SLOTS][2];	    /* the raw pair per slot */
+	unsigned char *h_left[JD_CUDA_SLOTS];	    /* pinned: the rectified left per slot */
+	int taken, loaded;
+	struct jd_image *left_out; /* collect copies the rectified left here (NULL: not) */
+};
+
 struct jd_cuda_frame {
 	int w, h, in_bytes;   /* in_bytes: 1 (8-bit pair) or 4 (float pair) */
+	struct jd_cuda_remap remap;
 	jd_cudeviceptr d_out; /* w * h floats, the map kernels write */
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
 	int cur;	 /* the slot the kernels being queued read */

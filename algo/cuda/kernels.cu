@@ -6,3 +6,4 @@
 #include "sgm_cuda.cu"
 #include "bp_cuda.cu"
 #include "postfilter_cuda.cu"
+#include "rectify_cuda.cu"

@@ -1,0 +1,94 @@
+#include "cuda_rectify.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../algo/jd_status.h"
+
+enum { THREADS = 128 };
+
+size_t jd_cuda_remap_device_bytes(int w, int h)
+{
+	size_t n = (size_t)w * h;
+
+	/* four tables of positions, then two raw images per slot */
+	return 4 * jd_cuda_round(sizeof(int32_t) * n) + 2 * JD_CUDA_SLOTS * jd_cuda_round(n);
+}
+
+size_t jd_cuda_remap_pinned_bytes(int w, int h)
+{
+	return JD_CUDA_SLOTS * jd_cuda_round((size_t)w * h);
+}
+
+int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
+{
+	struct jd_cuda_remap *rm = &f->remap;
+	size_t n = (size_t)f->w * f->h;
+
+	if (f->in_bytes != 1) {
+		snprintf(cu->err, sizeof(cu->err), "rectification on the GPU needs 8-bit frames");
+		return -EINVAL;
+	}
+	memset(rm, 0, sizeof(*rm));
+	JD_TRY(jd_cuda_function(cu, "jd_remap_cuda", &rm->fn));
+	for (int c = 0; c < 2; c++) {
+		JD_TRY(jd_cuda_take(cu, sizeof(int32_t) * n, &rm->d_sx[c]));
+		JD_TRY(jd_cuda_take(cu, sizeof(int32_t) * n, &rm->d_sy[c]));
+	}
+	for (int s = 0; s < JD_CUDA_SLOTS; s++) {
+		void *p;
+
+		JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][0]));
+		JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][1]));
+		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
+		rm->h_left[s] = p;
+	}
+	rm->taken = 1;
+	return 0;
+}
+
+int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_remap map[2],
+		       struct jd_image *left_out)
+{
+	struct jd_cuda_remap *rm = &f->remap;
+	size_t bytes = sizeof(int32_t) * (size_t)f->w * f->h;
+
+	if (!rm->taken) {
+		snprintf(cu->err, sizeof(cu->err), "rectification tables loaded before being taken");
+		return -EINVAL;
+	}
+	for (int c = 0; c < 2; c++) {
+		if (map[c].width != f->w || map[c].height != f->h) {
+			snprintf(cu->err, sizeof(cu->err),
+				 "rectification table %d is %dx%d, the frames are %dx%d", c,
+				 map[c].width, map[c].height, f->w, f->h);
+			return -EINVAL;
+		}
+		/* From pageable memory, once at boot: the driver stages it; then wait. */
+		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(rm->d_sx[c], map[c].sx, bytes, cu->stream[0])));
+		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(rm->d_sy[c], map[c].sy, bytes, cu->stream[0])));
+	}
+	JD_TRY(JD_CU(cu, cuStreamSynchronize(cu->stream[0])));
+	rm->left_out = left_out;
+	rm->loaded = 1;
+	return 0;
+}
+
+int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
+{
+	struct jd_cuda_remap *rm = &f->remap;
+	struct jd_cuda_slot *s = &f->slot[f->cur];
+	int w = f->w, h = f->h;
+	void *args[] = {&rm->d_sx[0],	     &rm->d_sy[0],	    &rm->d_sx[1],
+			&rm->d_sy[1],	     &rm->d_raw[f->cur][0], &rm->d_raw[f->cur][1],
+			&s->d_left,	     &s->d_right,	    &w,
+			&h};
+
+	JD_TRY(JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS),
+					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], args,
+					NULL)));
+	/* The rectified left comes back with the map (same stream, so before its event). */
+	return JD_CU(cu, cuMemcpyDtoHAsync_v2(rm->h_left[f->cur], s->d_left, (size_t)w * h,
+					      cu->stream[0]));
+}

@@ -1,0 +1,32 @@
+/*
+ * Rectification on the GPU for the 8-bit matchers (SAD, SGM): the boot takes the tables'
+ * device memory with the frame staging, loads the tables once they are built, and from then
+ * on every frame is uploaded raw and rectified by algo/cuda/rectify_cuda.cu before matching,
+ * with the same bytes as jd_remap_ref(). BP stages smoothed float images on the host, so its
+ * frames are still rectified there.
+ */
+#ifndef JD_HAL_CUDA_RECTIFY_H
+#define JD_HAL_CUDA_RECTIFY_H
+
+#include "../algo/rectify.h"
+#include "cuda_frame.h"
+
+/** Device and pinned bytes jd_cuda_remap_take() carves for a w x h frame. */
+size_t jd_cuda_remap_device_bytes(int w, int h);
+size_t jd_cuda_remap_pinned_bytes(int w, int h);
+
+/** Take the tables' and raw frames' memory (boot, before sealing; 8-bit staging only). */
+int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
+
+/**
+ * Upload both cameras' tables (each f->w x f->h) and rectify every later frame on the GPU;
+ * left_out (may be NULL) receives each collected frame's rectified left image. Waits for the
+ * copy; allocates nothing. @retval 0, -EINVAL (not taken, sizes differ), -EIO
+ */
+int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_remap map[2],
+		       struct jd_image *left_out);
+
+/* Used by the frame staging (cuda_frame.c) once the pair is on the device. */
+int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f);
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * Rectification on the GPU (hal/cuda_rectify.h) against jd_remap_ref(): the raw pair goes up,
+ * the device remaps it and matches; the rectified left that comes back must be the
+ * reference's bytes, and the map the reference matcher's on the reference-rectified pair
+ * (SAD and SGM, pipelined two deep). Tables: a smooth rotation-plus-distortion field like a
+ * calibration's, and a random one with positions outside, on the last row and column and at
+ * every 1/32 fraction. No allocation after boot. Without a GPU: skipped (exit 77), saying why.
+ */
+#include <math.h>
+
+#include "cuda_rectify.h"
+#include "cuda_sad.h"
+#include "cuda_sgm.h"
+#include "gpu_util.h"
+#include "rectify.h"
+#include "sad.h"
+#include "sgm.h"
+#include "workers.h"
+
+/* Tables for both cameras: kind 0 smooth (camera c rotated the other way), 1 random. */
+static void make_tables(int w, int h, int kind, unsigned seed, struct jd_remap map[2])
+{
+	size_t n = (size_t)w * h;
+
+	for (int c = 0; c < 2; c++) {
+		map[c] = (struct jd_remap){w, h, malloc(sizeof(int32_t) * n),
+					   malloc(sizeof(int32_t) * n)};
+		float *mx = malloc(sizeof(float) * n), *my = malloc(sizeof(float) * n);
+		float a = c ? -0.02f : 0.02f, cx = w / 2.0f, cy = h / 2.0f;
+
+		for (int y = 0; y < h; y++) {
+			for (int x = 0; x < w; x++) {
+				size_t i = (size_t)y * w + x;
+				float dx = x - cx, dy = y - cy;
+				float r2 = (dx * dx + dy * dy) / (cx * cx + cy * cy);
+
+				if (kind == 0) {
+					mx[i] = cx + (cosf(a) * dx - sinf(a) * dy) * (1 + 0.05f * r2);
+					my[i] = cy + (sinf(a) * dx + cosf(a) * dy) * (1 + 0.05f * r2);
+				} else {
+					unsigned v = jd_test_rand(&seed);
+					mx[i] = (float)((int)(v % (unsigned)(w + 8)) - 4) +
+						(float)(v >> 27) / 32.0f;
+					my[i] = (float)((int)((v >> 8) % (unsigned)(h + 8)) - 4) +
+						(float)((v >> 3) & 31) / 32.0f;
+					if (v % 97 == 0) {
+						mx[i] = NAN;
+					}
+				}
+			}
+		}
+		jd_remap_from_float(&map[c], mx, my);
+		free(mx);
+		free(my);
+	}
+}
+
+static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
+{
+	struct jd_match_params p;
+	struct jd_image raw_l, raw_r, l, r, got;
+	struct jd_remap map[2];
+	struct jd_cuda cu;
+	struct jd_cuda_sad sad;
+	struct jd_cuda_sgm sgm;
+	struct jd_disp ref = {malloc(sizeof(float) * w * h), w, h, w};
+	struct jd_disp out = {malloc(sizeof(float) * w * h), w, h, w};
+	const char *name = algo == JD_ALGO_SAD ? "sad" : "sgm";
+	int same = 0;
+
+	jd_params_default(&p, algo, 32);
+	gpu_textured_pair(w, h, 7u + (unsigned)kind, &raw_l, &raw_r);
+	make_tables(w, h, kind, 11u + (unsigned)w, map);
+	l = (struct jd_image){malloc((size_t)w * h), w, h, w};
+	r = (struct jd_image){malloc((size_t)w * h), w, h, w};
+	got = (struct jd_image){malloc((size_t)w * h), w, h, w};
+	jd_remap_ref(&map[0], &raw_l, &l, ex);
+	jd_remap_ref(&map[1], &raw_r, &r, ex);
+	size_t n = algo == JD_ALGO_SAD ? jd_sad_mem_required(&p, w, h, jd_exec_workers(ex))
+				       : jd_sgm_mem_required(&p, w, h, jd_exec_workers(ex));
+	void *ws = malloc(n);
+	JD_CHECK((algo == JD_ALGO_SAD ? jd_sad_ref(&p, &l, &r, &ref, ws, n, ex)
+				      : jd_sgm_ref(&p, &l, &r, &ref, ws, n, ex)) == 0,
+		 "reference %s", name);
+
+	size_t dev = (algo == JD_ALGO_SAD ? jd_cuda_sad_device_bytes(w, h)
+					  : jd_cuda_sgm_device_bytes(&p, w, h)) +
+		     jd_cuda_remap_device_bytes(w, h);
+	size_t pinned = (algo == JD_ALGO_SAD ? jd_cuda_sad_pinned_bytes(w, h)
+					     : jd_cuda_sgm_pinned_bytes(w, h)) +
+			jd_cuda_remap_pinned_bytes(w, h);
+	int rc = jd_cuda_init(&cu, dev, pinned);
+	JD_CHECK(rc == 0, "cuda init: %s", cu.err);
+	if (rc == 0) {
+		struct jd_cuda_frame *f = algo == JD_ALGO_SAD ? &sad.frame : &sgm.frame;
+
+		rc = algo == JD_ALGO_SAD ? jd_cuda_sad_init(&sad, &cu, &p, w, h)
+					 : jd_cuda_sgm_init(&sgm, &cu, &p, w, h);
+		JD_CHECK(rc == 0, "%s init: %s", name, cu.err);
+		JD_CHECK(jd_cuda_remap_take(&cu, f) == 0, "remap take: %s", cu.err);
+		jd_cuda_seal(&cu);
+		JD_CHECK(jd_cuda_remap_load(&cu, f, map, &got) == 0, "remap load: %s", cu.err);
+		gpu_count_allocations(&cu);
+		/* two frames in flight: the swapped pair ahead of this one */
+		for (int i = 0; i < 2; i++) {
+			rc = algo == JD_ALGO_SAD ? jd_cuda_sad_submit(&sad, &p, i ? &raw_l : &raw_r,
+								       i ? &raw_r : &raw_l)
+						 : jd_cuda_sgm_submit(&sgm, &p, i ? &raw_l : &raw_r,
+								       i ? &raw_r : &raw_l);
+			JD_CHECK(rc == 0, "submit %d: %s", i, cu.err);
+		}
+		for (int i = 0; i < 2; i++) {
+			rc = algo == JD_ALGO_SAD ? jd_cuda_sad_collect(&sad, &out)
+						 : jd_cuda_sgm_collect(&sgm, &out);
+			JD_CHECK(rc == 0, "collect %d: %s", i, cu.err);
+		}
+		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
+		gpu_restore_allocations(&cu);
+		long img = -1;
+		for (long i = 0; i < (long)w * h && img < 0; i++) {
+			img = got.data[i] != l.data[i] ? i : -1;
+		}
+		long first = gpu_first_diff(&ref, &out);
+		JD_CHECK(img < 0, "%s %dx%d tables %d: rectified pixel %ld: ref %d gpu %d", name, w,
+			 h, kind, img, img >= 0 ? l.data[img] : 0, img >= 0 ? got.data[img] : 0);
+		JD_CHECK(first < 0, "%s %dx%d tables %d: disparity pixel %ld: ref %g gpu %g", name,
+			 w, h, kind, first, first >= 0 ? ref.data[first] : 0.0,
+			 first >= 0 ? out.data[first] : 0.0);
+		same = img < 0 && first < 0;
+	}
+	jd_cuda_deinit(&cu);
+	for (int c = 0; c < 2; c++) {
+		free(map[c].sx);
+		free(map[c].sy);
+	}
+	free(raw_l.data);
+	free(raw_r.data);
+	free(l.data);
+	free(r.data);
+	free(got.data);
+	free(ref.data);
+	free(out.data);
+	free(ws);
+	return same;
+}
+
+int main(void)
+{
+	static const int sizes[][2] = {{640, 480}, {97, 61}, {1, 1}, {1280, 720}};
+	struct jd_workers wk;
+	int ok = 0, total = 0;
+
+	gpu_require();
+	jd_workers_init(&wk, 2);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if ((long)sizes[i][0] * sizes[i][1] > gpu_case_limit()) {
+			continue;
+		}
+		for (int kind = 0; kind < 2; kind++) {
+			ok += check(JD_ALGO_SAD, sizes[i][0], sizes[i][1], kind, &wk.exec);
+			ok += check(JD_ALGO_SGM, sizes[i][0], sizes[i][1], kind, &wk.exec);
+			total += 2;
+		}
+	}
+	printf("%d of %d cases identical to the reference (rectified left and disparity)\n", ok,
+	       total);
+	jd_workers_deinit(&wk);
+	return jd_test_done("gpu.cuda_rectify");
+}

@@ -98,43 +98,64 @@ void jd_synth_render(int frame, int ndisp, struct jd_image *left, struct jd_imag
 	jd_synth_render_seeded(0, frame, ndisp, left, right, gt);
 }
 
+struct render_job {
+	struct surface s[NBOX + 1];
+	int n;
+	struct jd_image *left, *right;
+	struct jd_disp *gt;
+};
+
+/* One row of both views (and of the truth): rows are independent, so workers share them. */
+static void render_row(void *ctx, int y, int worker)
+{
+	const struct render_job *job = ctx;
+	const struct surface *s = job->s;
+	int n = job->n;
+	uint8_t *l = job->left->data + (long)y * job->left->stride;
+	uint8_t *r = job->right->data + (long)y * job->right->stride;
+	float fy = (float)y;
+
+	(void)worker;
+	for (int x = 0; x < job->left->width; x++) {
+		float d = 0.0f;
+		int i = nearest(s, n, (float)x, fy, &d);
+		float v = texture(&s[i], (float)x, fy);
+
+		l[x] = (uint8_t)(v > 255.0f ? 255.0f : v);
+		if (job->gt) {
+			jd_disp_row(job->gt, y)[x] = d;
+		}
+	}
+	for (int x = 0; x < job->right->width; x++) {
+		/* The right pixel sees the nearest surface whose shifted copy covers it. */
+		int best = -1;
+		float bd = 0.0f;
+
+		for (int k = 0; k < n; k++) {
+			float dk = s[k].d0 + s[k].dy * fy;
+			float u = (float)x + dk;
+			if (u >= s[k].x0 && u < s[k].x1 && fy >= s[k].y0 && fy < s[k].y1 &&
+			    (best < 0 || dk > bd)) {
+				best = k;
+				bd = dk;
+			}
+		}
+		float v = texture(&s[best], (float)x + bd, fy);
+		r[x] = (uint8_t)(v > 255.0f ? 255.0f : v);
+	}
+}
+
 void jd_synth_render_seeded(uint32_t seed, int frame, int ndisp, struct jd_image *left,
 			    struct jd_image *right, struct jd_disp *gt)
 {
-	struct surface s[NBOX + 1];
-	int n = scene(seed, frame, left->width, left->height, ndisp, s);
+	jd_synth_render_par(seed, frame, ndisp, left, right, gt, NULL);
+}
 
-	for (int y = 0; y < left->height; y++) {
-		uint8_t *l = left->data + (long)y * left->stride;
-		uint8_t *r = right->data + (long)y * right->stride;
-		float fy = (float)y;
+void jd_synth_render_par(uint32_t seed, int frame, int ndisp, struct jd_image *left,
+			 struct jd_image *right, struct jd_disp *gt, const struct jd_exec *ex)
+{
+	struct render_job job = {.left = left, .right = right, .gt = gt};
 
-		for (int x = 0; x < left->width; x++) {
-			float d = 0.0f;
-			int i = nearest(s, n, (float)x, fy, &d);
-			float v = texture(&s[i], (float)x, fy);
-
-			l[x] = (uint8_t)(v > 255.0f ? 255.0f : v);
-			if (gt) {
-				jd_disp_row(gt, y)[x] = d;
-			}
-		}
-		for (int x = 0; x < right->width; x++) {
-			/* The right pixel sees the nearest surface whose shifted copy covers it. */
-			int best = -1;
-			float bd = 0.0f;
-
-			for (int k = 0; k < n; k++) {
-				float dk = s[k].d0 + s[k].dy * fy;
-				float u = (float)x + dk;
-				if (u >= s[k].x0 && u < s[k].x1 && fy >= s[k].y0 && fy < s[k].y1 &&
-				    (best < 0 || dk > bd)) {
-					best = k;
-					bd = dk;
-				}
-			}
-			float v = texture(&s[best], (float)x + bd, fy);
-			r[x] = (uint8_t)(v > 255.0f ? 255.0f : v);
-		}
-	}
+	job.n = scene(seed, frame, left->width, left->height, ndisp, job.s);
+	jd_exec_run(ex, left->height, render_row, &job);
 }

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "jd_exec.h"
 #include "jd_image.h"
 
 /**
@@ -23,6 +24,10 @@ void jd_synth_render_seeded(uint32_t seed, int frame, int ndisp, struct jd_image
 #define JD_SYNTH_MAX_OBJECTS 8
 
 /* A box standing on the table, as the left view sees it. */
+/** The same spread over the workers' rows (ex NULL: serially); identical bytes. */
+void jd_synth_render_par(uint32_t seed, int frame, int ndisp, struct jd_image *left,
+			 struct jd_image *right, struct jd_disp *gt, const struct jd_exec *ex);
+
 struct jd_synth_object {
 	float x0, y0, x1, y1; /* left-image pixels, right/bottom exclusive, clipped to the frame */
 	float disparity;      /* its front face's (constant) disparity */

@@ -80,6 +80,8 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 				       cc->fps, cfg->seed);
 		if (rc) {
 			snprintf(c->err, sizeof(c->err), "synth camera: boot memory too small");
+		} else {
+			jd_cam_synth_set_exec(c->cam, cfg->exec);
 		}
 	} else if (cfg->kind == JD_CAPTURE_FILES) {
 		rc = jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], cc->width, cc->height,

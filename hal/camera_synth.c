@@ -19,6 +19,7 @@ struct rig {
 	uint8_t *view[2][2];	/* [set][side] */
 	float *gt[2];		/* per set */
 	int running;
+	const struct jd_exec *ex; /* renders on these workers (NULL: the caller's thread) */
 };
 
 /* The rig's state and two buffer sets; one layout sizes (base NULL) and carves. */
@@ -132,7 +133,7 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	} else {
 		r->ts[set] = jd_clock_ns();
 	}
-	jd_synth_render_seeded(r->seed, k, r->ndisp, &left, &right, &gt);
+	jd_synth_render_par(r->seed, k, r->ndisp, &left, &right, &gt, r->ex);
 	r->rendered = k;
 	return 0;
 }
@@ -209,4 +210,11 @@ void jd_cam_synth_model(int w, int h, struct jd_camera_model *out)
 {
 	*out = (struct jd_camera_model){0.8f * (float)w, (float)(w - 1) / 2.0f,
 					(float)(h - 1) / 2.0f, 60.0f};
+}
+
+void jd_cam_synth_set_exec(struct jd_camera cam[2], const struct jd_exec *ex)
+{
+	struct rig *r = cam[0].priv;
+
+	r->ex = ex;
 }

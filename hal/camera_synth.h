@@ -26,6 +26,9 @@ size_t jd_cam_synth_mem_required(int w, int h);
 int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, int h, int ndisp,
 		      double fps, uint32_t seed);
 
+/** Render on these workers from now on (NULL: on the thread that dequeues). */
+void jd_cam_synth_set_exec(struct jd_camera cam[2], const struct jd_exec *ex);
+
 /** The true left-view disparity of a dequeued frame (valid until it is requeued). */
 struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../algo/jd_status.h"
+#include "png_u16.h"
 
 size_t jd_dump_mem_required(int w, int h)
 {
@@ -93,6 +94,20 @@ static int pfm(const char *dir, const char *name, const float *data, int w, int 
 	return end(&o, ok, err, errlen);
 }
 
+static int put_fd(void *ctx, const void *p, size_t n)
+{
+	return put(*(int *)ctx, p, n);
+}
+
+/* The disparity as a 16-bit PNG (KITTI's disparity * 256), for tools that do not read PFM. */
+static int png16(const char *dir, const struct jd_disp *disp, char *err, size_t errlen)
+{
+	struct out o;
+
+	JD_TRY(begin(&o, dir, "disparity_u16.png", err, errlen));
+	return end(&o, jd_png_u16_write(disp, put_fd, &o.fd) == 0, err, errlen);
+}
+
 int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_image *left,
 		  const struct jd_camera_model *cam, float *depth, char *err, size_t errlen)
 {
@@ -100,8 +115,9 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_i
 	long npts = 0;
 
 	JD_TRY(pfm(dir, "disparity.pfm", disp->data, w, h, disp->stride, err, errlen));
+	JD_TRY(png16(dir, disp, err, errlen));
 	if (!cam) {
-		return 1;
+		return 2;
 	}
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < w; x++) {
@@ -140,5 +156,5 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_i
 	}
 	ok = ok && put(o.fd, chunk, used) == 0;
 	JD_TRY(end(&o, ok, err, errlen));
-	return 3;
+	return 4;
 }

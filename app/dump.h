@@ -1,6 +1,6 @@
 /*
- * Dumps on request (SIGUSR1 to `jetdepth run --dump-dir DIR`): the current disparity as PFM,
- * and with a camera model the depth in mm as PFM and the point cloud as binary PLY (x, y, z
+ * Dumps on request (SIGUSR1 to `jetdepth run --dump-dir DIR`): the current disparity as PFM
+ * and as a 16-bit PNG (disparity * 256, app/png_u16.h), and with a camera model the depth in mm as PFM and the point cloud as binary PLY (x, y, z
  * in mm in the rectified left camera's frame, the left view's grey as colour). Written with
  * open/write from boot memory (no allocation in the loop), each to a temporary name renamed
  * when complete: a full disk leaves the old files and an error, never half a file.
@@ -17,7 +17,7 @@
 size_t jd_dump_mem_required(int w, int h);
 
 /**
- * Write DIR/disparity.pfm, and with cam DIR/depth_mm.pfm and DIR/cloud.ply.
+ * Write DIR/disparity.pfm, DIR/disparity_u16.png, and with cam DIR/depth_mm.pfm and DIR/cloud.ply.
  * @return the number of files written, or -errno (err names the file and why)
  */
 int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_image *left,

@@ -68,10 +68,11 @@ dump_test() { # DIR EXPECT(ok|fail)
 	local rc=$? n1
 	n1=$(grep -c '^frame' "$tmp/out")
 	if [ "$2" = ok ]; then
-		if grep -q '^dump: frame [0-9]*, 3 file(s)' "$tmp/out" && head -c 3 "$1/disparity.pfm" | grep -q Pf &&
+		if grep -q '^dump: frame [0-9]*, 4 file(s)' "$tmp/out" && head -c 3 "$1/disparity.pfm" | grep -q Pf &&
+			file "$1/disparity_u16.png" | grep -q "PNG image data, 320 x 240, 16-bit grayscale" &&
 			head -1 "$1/cloud.ply" | grep -qx ply && grep -aq '^element vertex [1-9]' "$1/cloud.ply" &&
 			[ -z "$(ls -A "$1" | grep tmp)" ]; then
-			echo "ok: SIGUSR1 dumped disparity, depth and cloud"
+			echo "ok: SIGUSR1 dumped disparity (PFM, 16-bit PNG), depth and cloud"
 		else
 			echo "FAIL: SIGUSR1 dump: $(cat "$tmp/err")"; fails=$((fails + 1))
 		fi

@@ -7,6 +7,7 @@
 
 struct fake_dev fake_devs[2];
 int fake_open_fds, fake_mappings;
+void (*fake_dqbuf_hook)(struct fake_dev *d, struct v4l2_buffer *b, uint8_t *mem);
 
 enum { FD_BASE = 100 };
 
@@ -202,6 +203,9 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		if (d->short_frame) {
 			d->short_frame = 0;
 			b->bytesused /= 2;
+		}
+		if (fake_dqbuf_hook) {
+			fake_dqbuf_hook(d, b, d->mem[idx]);
 		}
 		return 0;
 	}

@@ -7,6 +7,7 @@
 #ifndef JD_TESTS_FAKE_V4L2_H
 #define JD_TESTS_FAKE_V4L2_H
 
+#include <linux/videodev2.h>
 #include <stdint.h>
 
 #include "v4l2_sys.h"
@@ -35,6 +36,12 @@ struct fake_dev {
 extern struct fake_dev fake_devs[2];
 extern int fake_open_fds, fake_mappings;
 extern const struct jd_v4l2_sys fake_v4l2_sys;
+
+/*
+ * Called at the end of every successful VIDIOC_DQBUF (NULL: none) to rewrite what the
+ * "kernel" hands back: the buffer's fields and its FAKE_BUF_BYTES of memory (fuzzing).
+ */
+extern void (*fake_dqbuf_hook)(struct fake_dev *d, struct v4l2_buffer *b, uint8_t *mem);
 
 /** Reset both devices: present, capture, YUYV + GREY + MJPEG, up to 640x480 at 30 fps. */
 void fake_v4l2_reset(void);

@@ -1,4 +1,5 @@
 /* fp16 conversions against the compiler's IEEE _Float16 (every half, a sweep of floats). */
+#include <stdio.h>
 #include <string.h>
 
 #include "jd_half.h"
@@ -8,6 +9,7 @@ int main(void)
 {
 	long checked = 0;
 
+#ifdef __FLT16_MAX__
 	for (unsigned i = 0; i < 65536; i++) {
 		uint16_t bits = (uint16_t)i;
 		_Float16 h;
@@ -43,6 +45,12 @@ int main(void)
 			 ref, jd_float_to_half(f));
 		checked++;
 	}
+	JD_CHECK(checked > 1000000, "sweep covered %ld floats", checked);
+#else
+	/* clang 14 on x86-64 (the fuzz preset) has no _Float16: the fixed cases below only. */
+	printf("no _Float16 in this compiler: the sweeps against it are not run, the fixed cases are\n");
+	(void)checked;
+#endif
 	/* Exact ties round to even: 1 + 2^-11 -> 1.0, 1 + 3 * 2^-11 -> 1 + 2^-9. */
 	JD_CHECK(jd_float_to_half(1.0f + 0x1p-11f) == 0x3c00, "tie to even (down)");
 	JD_CHECK(jd_float_to_half(1.0f + 3 * 0x1p-11f) == 0x3c02, "tie to even (up)");
@@ -50,6 +58,5 @@ int main(void)
 	JD_CHECK(jd_float_to_half(65504.0f) == 0x7bff, "65504 is the largest half");
 	JD_CHECK(jd_float_to_half(0x1p-25f) == 0x0000, "2^-25 rounds to zero (tie to even)");
 	JD_CHECK(jd_float_to_half(0x1p-24f) == 0x0001, "2^-24 is the smallest subnormal");
-	JD_CHECK(checked > 1000000, "sweep covered %ld floats", checked);
 	return jd_test_done("unit.half");
 }

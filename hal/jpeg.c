@@ -32,6 +32,18 @@ int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int 
 		snprintf(j->err, sizeof(j->err), "%zu bytes is not a JPEG frame", bytes);
 		return -EBADMSG;
 	}
+	/*
+	 * The start-of-image marker first: after a failed decode, libjpeg-turbo 2.1's header
+	 * reader can skip that check and report the previous frame's size for bytes that are not
+	 * a JPEG at all (found by tests/fuzz/fuzz_jpeg.c).
+	 */
+	const unsigned char *b = data;
+	if (b[0] != 0xff || b[1] != 0xd8) {
+		snprintf(j->err, sizeof(j->err),
+			 "not a JPEG: starts with 0x%02x 0x%02x, not the start-of-image marker", b[0],
+			 b[1]);
+		return -EBADMSG;
+	}
 	if (tjDecompressHeader3(j->tj, data, (unsigned long)bytes, w, h, &sub, &cs) != 0) {
 		snprintf(j->err, sizeof(j->err), "not a readable JPEG: %s", tjGetErrorStr2(j->tj));
 		return -EBADMSG;

@@ -22,8 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct jd_image out = {frame, w, h, w};
 		jd_jpeg_decode_gray(&j, data, size, &out);
 		struct jd_image wrong = {frame, w + 1, h, w + 1};
+		int rc;
 		if ((long)(w + 1) * h <= (long)sizeof(frame) &&
-		    jd_jpeg_decode_gray(&j, data, size, &wrong) != -ERANGE) {
+		    (rc = jd_jpeg_decode_gray(&j, data, size, &wrong)) != -ERANGE) {
+			fprintf(stderr, "a %dx%d JPEG decoded into %dx%d: %d (%s)\n", w, h, w + 1, h,
+				rc, j.err);
 			abort(); /* a size mismatch must be refused */
 		}
 	}

@@ -59,8 +59,9 @@ int main(int argc, char **argv)
 			closedir(d);
 		}
 	}
-	char cmd[64];
-	snprintf(cmd, sizeof(cmd), "rm -f /tmp/jd_fuzz_%d_*", (int)getpid());
+	char cmd[96];
+	snprintf(cmd, sizeof(cmd), "rm -f /dev/shm/jd_fuzz_%d_* /tmp/jd_fuzz_%d_*", (int)getpid(),
+		 (int)getpid());
 	if (system(cmd) != 0) {
 		fprintf(stderr, "replay: cleanup failed\n");
 	}

@@ -1,6 +1,7 @@
 #include "fake_v4l2.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <linux/videodev2.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,9 +16,12 @@ void fake_v4l2_reset(void)
 {
 	static const char *const paths[2] = {"/dev/fake0", "/dev/fake1"};
 
-	memset(fake_devs, 0, sizeof(fake_devs));
 	for (int i = 0; i < 2; i++) {
 		struct fake_dev *d = &fake_devs[i];
+
+		/* every field but the frame memory (10 MB: the fuzzer resets once an input) */
+		memset(d, 0, offsetof(struct fake_dev, mem));
+		d->hup = d->eio = d->flag_error = d->short_frame = d->timeout = d->eintr = 0;
 
 		d->path = paths[i];
 		d->present = d->capture = 1;
@@ -193,8 +197,15 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		b->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
 		b->bytesused = (uint32_t)frame_bytes(d);
 		/* luma 0..: the frame's sequence, so tests can tell frames apart */
-		for (size_t i = 0; i < frame_bytes(d); i++) {
-			d->mem[idx][i] = d->fourcc == V4L2_PIX_FMT_YUYV && (i & 1) ? 128 : (uint8_t)(b->sequence + i);
+		size_t nbytes = frame_bytes(d);
+		if (fake_dqbuf_hook) {
+			memset(d->mem[idx], (int)(b->sequence & 0xff), nbytes); /* the hook writes it */
+		} else {
+			for (size_t i = 0; i < nbytes; i++) {
+				d->mem[idx][i] = d->fourcc == V4L2_PIX_FMT_YUYV && (i & 1)
+						     ? 128
+						     : (uint8_t)(b->sequence + i);
+			}
 		}
 		if (d->flag_error) {
 			d->flag_error = 0;

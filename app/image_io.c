@@ -39,13 +39,15 @@ static int read_file(const char *path, unsigned char **buf, size_t *len, char *e
 	if (n == 0) {
 		ERR(-EINVAL, "%s: empty file", path);
 	}
-	*buf = malloc((size_t)n);
+	/* one byte more, always 0: header parsing (strtod) stops there at the latest */
+	*buf = malloc((size_t)n + 1);
 	if (!*buf) {
 		ERR(-ENOMEM, "%s: out of memory for %ld bytes", path, n);
 	}
 	if (fread(*buf, 1, (size_t)n, f) != (size_t)n) {
 		ERR(-EIO, "%s: short read", path);
 	}
+	(*buf)[n] = 0;
 	*len = (size_t)n;
 out:
 	if (rc) {
@@ -260,12 +262,22 @@ int jd_pfm_read(const char *path, struct jd_disp *out, char *err, size_t errlen)
 	while (pos < len && (buf[pos] == ' ' || buf[pos] == '\n' || buf[pos] == '\r')) {
 		pos++;
 	}
-	char *end;
-	double scale = strtod((const char *)buf + pos, &end);
-	if (end == (const char *)buf + pos || scale == 0.0) {
-		ERR(-EINVAL, "%s: malformed PFM scale", path);
+	/*
+	 * The scale, parsed from a bounded copy: strtod() on the file's bytes ran past the end of
+	 * a file that ends inside the number (found by tests/fuzz/fuzz_image.c).
+	 */
+	char tok[32], *end;
+	size_t k = 0;
+	while (pos + k < len && k < sizeof(tok) - 1 && buf[pos + k] > ' ') {
+		tok[k] = (char)buf[pos + k];
+		k++;
 	}
-	pos = (size_t)((const unsigned char *)end - buf) + 1;
+	tok[k] = 0;
+	double scale = strtod(tok, &end);
+	if (k == 0 || k == sizeof(tok) - 1 || *end || scale == 0.0 || scale != scale) {
+		ERR(-EINVAL, "%s: malformed PFM scale '%s'", path, tok);
+	}
+	pos += k + 1;
 	if (pos > len || len - pos < (size_t)w * h * 4) {
 		ERR(-EINVAL, "%s: truncated: %zu bytes of pixels expected", path,
 		    (size_t)w * h * 4);

@@ -123,6 +123,20 @@ int main(void)
 	expect_error(path("bad.png"), "PNG");
 
 	/* A failed write leaves nothing behind, not even the temporary. */
+	/* A scale that runs to the end of the file, or is no number: refused, never overread. */
+	{
+		static const char *const bad[] = {"Pf\n1 1\n-111111111111111111111111111111111111111",
+						  "Pf 1 1 -", "Pf 1 1 nan\n1234", "Pf 1 1 -1x\n1234"};
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			struct jd_disp bd;
+			FILE *bf = fopen(path("bad.pfm"), "wb");
+			fputs(bad[i], bf);
+			fclose(bf);
+			JD_CHECK(jd_pfm_read(path("bad.pfm"), &bd, err, sizeof(err)) == -EINVAL &&
+				     strstr(err, "malformed PFM scale"),
+				 "bad PFM %zu: %s", i, err);
+		}
+	}
 	JD_CHECK(jd_pfm_write("/nonexistent-dir/x.pfm", &d, err, sizeof(err)) != 0 &&
 			 strstr(err, "/nonexistent-dir/x.pfm"),
 		 "%s", err);

@@ -211,6 +211,9 @@ static int load_opencv(struct doc *x, struct jd_stereo_calib *s)
 	if (matrix(x, root, "T", s->T, 3, 0)) {
 		return -EINVAL;
 	}
+	if (s->T[0] == 0 && s->T[1] == 0 && s->T[2] == 0) {
+		FAIL("%s: T: the baseline is zero (T = 0, 0, 0)", x->path);
+	}
 	s->have_rt = 1;
 	for (int i = 0; i < 2; i++) {
 		s->cam[i].have_rect = have_rect;

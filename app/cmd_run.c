@@ -91,7 +91,7 @@ int jd_cmd_run(int argc, char **argv)
 	static struct jd_run_options o;
 	static struct jd_daemon d; /* large (camera state): not on the stack */
 	uint64_t total_ns = 0;
-	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, rc;
+	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, drop_said = 0, rc;
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
 	rc = jd_run_options_load(&o, argc, argv);
@@ -194,6 +194,12 @@ int jd_cmd_run(int argc, char **argv)
 				wait_ms = wait_ms < 2000 ? wait_ms * 2 : 2000;
 			}
 			continue;
+		}
+		if (!drop_said && d.cap.drop_corrupt + d.cap.drop_short > 0) {
+			/* the first bad frame with its reason; the rest are counted in the summary */
+			drop_said = 1;
+			fprintf(stderr, "jetdepth: frame dropped: %s; later drops are counted\n",
+				d.cap.last_drop);
 		}
 		if (mrc == -EAGAIN) {
 			/* no pair this time (bad frames, a timeout): said once, then counted */
@@ -300,6 +306,9 @@ int jd_cmd_run(int argc, char **argv)
 		       "%d time(s) without a pair\n",
 		       d.cap.drop_corrupt, d.cap.drop_short, d.cap.pair.drops[0], d.cap.pair.drops[1],
 		       no_pair);
+		if (d.cap.last_drop[0]) {
+			fprintf(info, "last drop: %s\n", d.cap.last_drop);
+		}
 	}
 	if (outages) {
 		fprintf(info, "camera outages: %d\n", outages);

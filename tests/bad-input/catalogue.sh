@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Bad input through the CLI: each case must exit with the right code, print one line naming
-# the file, option or value, and leave the output path untouched.
-# usage: bad_input.sh JETDEPTH
+# The bad-input catalogue (docs/reliability.md): images, calibration, board and config files,
+# camera frames and the command line. Each case is one `expect` line: the exit code, the
+# error line that must appear (naming the file, field or value), then the input (the
+# command). Every case also asserts that the output path still holds what it held before
+# and that no temporary file is left beside it: no partial output.
+# usage: catalogue.sh JETDEPTH
 set -u
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/emulator.sh" "$tmp"
+. "$(dirname "$0")/../cli/emulator.sh" "$tmp"
 fails=0
 cases=0
 
@@ -120,6 +123,47 @@ expect 2 "board.conf:1: board: only on the command line" -- run --frames 1 --con
 expect 1 "--config $tmp/none.conf: No such file" -- run --frames 1 --config "$tmp/none.conf"
 expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
+
+# Images: unsupported or absurd headers, a PFM whose scale is no number.
+printf 'P5\n4 3\n70000\n' >"$tmp/deep.pgm"
+expect 1 "deep.pgm: maxval 70000: only 8-bit images" -- match "$tmp/deep.pgm" "$R" -o "$O" --ndisp 16
+printf 'P5\n0 0\n255\n' >"$tmp/empty.pgm"
+expect 1 "empty.pgm: image size 0x0 outside 1..16384" -- match "$tmp/empty.pgm" "$R" -o "$O" --ndisp 16
+printf 'Pf\n96 64\nnan\n' >"$tmp/nan.pfm"
+expect 1 "nan.pfm: malformed PFM scale 'nan'" -- eval "$tmp/nan.pfm" "$tmp"
+printf '\xff\xd8\xff' >"$tmp/soi.jpg"
+expect 1 "soi.jpg: 3 bytes is not a JPEG frame" -- match "$tmp/soi.jpg" "$R" -o "$O" --ndisp 16
+# Calibration: values that parse but cannot describe a stereo rig.
+sc=$(dirname "$0")/../fuzz/corpus/calib/opencv_stereo.yaml
+sed 's/data: \[ 360., 0., 224.5/data: [ 0., 0., 224.5/' "$sc" >"$tmp/f0.yaml"
+expect 1 "f0.yaml: M1: focal lengths must be positive (fx 0, fy 360)" -- calib check "$tmp/f0.yaml" --size 450x375
+sed 's/data: \[ 360., 0., 224.5/data: [ .nan, 0., 224.5/' "$sc" >"$tmp/nan.yaml"
+expect 1 "nan.yaml:7: M1[0]: '.nan' is not a finite number" -- calib check "$tmp/nan.yaml" --size 450x375
+sed 's/data: \[ -60., 0., 0. \]/data: [ 0., 0., 0. ]/' "$sc" >"$tmp/b0.yaml"
+expect 1 "b0.yaml: T: the baseline is zero (T = 0, 0, 0)" -- calib check "$tmp/b0.yaml" --size 450x375
+sed 's/plumb_bob/fisheye/' "$(dirname "$0")/../fuzz/corpus/calib/ros_single.yaml" >"$tmp/fe.yaml"
+expect 1 "fe.yaml:8: distortion_model: only plumb_bob is supported" -- calib check "$tmp/fe.yaml" "$tmp/fe.yaml"
+printf 'M1: [1, 2\n' >"$tmp/open.yaml"
+expect 1 "open.yaml:2: not valid YAML" -- calib check "$tmp/open.yaml"
+expect 1 "/dev/zero: larger than 1048575 bytes: not a calibration file" -- calib check /dev/zero
+# Board and config files that never end a line.
+expect 1 "/dev/zero:1: line longer than" -- run --frames 1 --board /dev/zero
+expect 2 "/dev/zero:1: line longer than" -- run --frames 1 --config /dev/zero
+# Camera frames: a truncated PGM and a corrupt JPEG in a files camera are dropped with their
+# reason, counted, and the run goes on (exit 0).
+mkdir -p "$tmp/tc/left" "$tmp/tc/right"
+for i in 0 1 2; do "$bin" synth "$tmp/tc/left/$i.pgm" "$tmp/tc/right/$i.pgm" --size 96x64 --ndisp 16 --frame $i >/dev/null; done
+head -c 300 "$tmp/tc/right/1.pgm" >"$tmp/t1" && mv "$tmp/t1" "$tmp/tc/right/1.pgm"
+expect 0 "frame dropped: right camera $tmp/tc/right: $tmp/tc/right/1.pgm: truncated: 287 of 6144 pixel bytes" -- run --size 96x64 --ndisp 16 --frames 3 --camera "files:$tmp/tc"
+mkdir -p "$tmp/jc/left" "$tmp/jc/right"
+jpg=$(dirname "$0")/../fuzz/corpus/jpeg/color.jpg
+for i in 0 1 2; do cp "$jpg" "$tmp/jc/left/$i.jpg"; cp "$jpg" "$tmp/jc/right/$i.jpg"; done
+head -c 300 "$jpg" >"$tmp/jc/right/1.jpg"
+expect 0 "frame dropped: right camera $tmp/jc/right: frame 1: not a readable JPEG: Invalid JPEG file structure" -- run --size 16x12 --ndisp 4 --algo sad --frames 3 --camera "files:$tmp/jc"
+# Outputs named on the command line.
+expect 2 "--preview 99999: expected [ADDRESS:]PORT" -- run --frames 1 --preview 99999
+expect 2 "--udp nohost:: expected HOST:PORT" -- run --frames 1 --udp nohost:
+expect 2 "--udp 999.1.1.1:5: " -- run --frames 1 --udp 999.1.1.1:5
 
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"

@@ -20,12 +20,14 @@
 #include "run_options.h"
 #include "sense_cli.h"
 
-static volatile sig_atomic_t stop_requested, dump_requested;
+static volatile sig_atomic_t stop_requested, dump_requested, hup_seen;
 
 static void on_signal(int sig)
 {
 	if (sig == SIGUSR1) {
 		dump_requested = 1;
+	} else if (sig == SIGHUP) {
+		hup_seen = 1;
 	} else {
 		stop_requested = 1;
 	}
@@ -57,17 +59,18 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
 static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *st, int frames,
-			uint64_t wall_ns, int outages, char *buf, size_t len)
+			uint64_t wall_ns, int outages, int streams, char *buf, size_t len)
 {
 	const struct jd_capture *c = &d->cap;
 	int n = snprintf(buf, len,
 			 "{\"frames\":%d,\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
+			 "\"streams\":%d,"
 			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"unpaired\":%lu},\"cameras\":[",
 			 frames, wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
 			 (double)st->match_ns / 1e6, st->sense ? st->sense->nobjects : -1,
 			 st->sense && st->sense->plane.valid ? "true" : "false",
-			 (double)d->boot.budget.total / (1 << 20), outages, c->drop_corrupt,
+			 (double)d->boot.budget.total / (1 << 20), outages, streams, c->drop_corrupt,
 			 c->drop_short, c->pair.drops[0] + c->pair.drops[1]);
 	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {
 		const struct jd_camera *cam = &c->cam[i];
@@ -161,6 +164,11 @@ int jd_cmd_run(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGUSR1, on_signal);
+	/* SIGHUP does not reload (the pools are sized for the boot configuration): said, ignored */
+	signal(SIGHUP, on_signal);
+	/* a closed stdout or a file-size limit is an error on that write, not the end of the daemon */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	FILE *info = json ? stderr : stdout; /* stdout carries only frames with --json */
 	struct stage_stats stats = {.t0 = jd_clock_ns()};
 	rc = JD_EXIT_OK;
@@ -174,6 +182,11 @@ int jd_cmd_run(int argc, char **argv)
 			break;
 		}
 		int mrc = feeding ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
+		if (hup_seen) {
+			hup_seen = 0;
+			fprintf(stderr, "jetdepth: SIGHUP ignored: the configuration is read at boot "
+					"(restart to apply a new one)\n");
+		}
 
 		/* the loop came round: tell systemd's watchdog (a hung stage stops this) */
 		jd_notify_watchdog(&notify, jd_clock_ns());
@@ -247,8 +260,8 @@ int jd_cmd_run(int argc, char **argv)
 		}
 		if (o.preview.port) {
 			static char status[2048];
-			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages, status,
-				    sizeof(status));
+			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
+				    preview.watchers, status, sizeof(status));
 			jd_preview_publish(&preview, &d.boot.left, &d.boot.disp,
 					   (float)(p.min_disp + p.ndisp), st.sense, status,
 					   jd_clock_ns());

@@ -8,9 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <turbojpeg.h>
+#include <unistd.h>
 
 #include "../algo/jd_carve.h"
+
+/* A connection that makes no progress for this long is closed (a client that stopped reading). */
+#define IDLE_TIMEOUT_S 10u
+/* Kernel send buffer of each connection, bytes (Linux doubles it for bookkeeping). */
+#define SEND_BUFFER (64 * 1024)
 
 static const char page[] =
     "<!doctype html><html><head><meta charset=utf-8><title>jetdepth</title>"
@@ -354,12 +361,32 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 	pthread_cond_init(&p->fresh, NULL);
 	snprintf(p->status, sizeof(p->status), "{\"state\":\"booting\"}");
 	inet_pton(AF_INET, c->bind, &addr.sin_addr);
+	/*
+	 * Our own listening socket, for its small send buffer (connections inherit it): a client
+	 * that stops reading fills at most SEND_BUFFER of kernel memory, after which its stream
+	 * makes no progress and the idle timeout drops it, within seconds, not after megabytes.
+	 */
+	int one = 1, sndbuf = SEND_BUFFER;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)) ||
+	    bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || listen(fd, 16)) {
+		snprintf(p->err, sizeof(p->err), "preview: cannot listen on %s:%d: %s", c->bind,
+			 c->port, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+		}
+		tjDestroy(p->tj);
+		p->tj = NULL;
+		return -EADDRINUSE;
+	}
 	p->mhd = MHD_start_daemon(
 	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
-	    (uint16_t)c->port, NULL, NULL, handle, p, MHD_OPTION_SOCK_ADDR, &addr,
+	    (uint16_t)c->port, NULL, NULL, handle, p, MHD_OPTION_LISTEN_SOCKET, fd,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->max_clients,
-	    MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_END);
+	    MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_END);
 	if (!p->mhd) {
+		close(fd);
 		snprintf(p->err, sizeof(p->err),
 			 "preview: cannot listen on %s:%d (in use, or not this machine's address)",
 			 c->bind, c->port);

@@ -206,7 +206,10 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 			continue;
 		}
 		jd_pair_take(&c->pair, &fl, &fr);
-		int bad = to_gray(c, 0, &fl, left) || to_gray(c, 1, &fr, right);
+		/* both sides, so that each bad one is counted; a good half of a bad pair is too */
+		int bad_l = to_gray(c, 0, &fl, left) != 0, bad_r = to_gray(c, 1, &fr, right) != 0;
+		int bad = bad_l || bad_r;
+		c->drop_partner += bad ? (unsigned long)(!bad_l + !bad_r) : 0;
 		*has_truth = 0;
 		if (!bad && c->cfg.kind == JD_CAPTURE_SYNTH && gt && gt->data) {
 			struct jd_disp t = jd_cam_synth_truth(&c->cam[0], &fl);

@@ -37,6 +37,7 @@ struct jd_capture {
 	struct jd_pairer pair;
 	struct jd_jpeg jpeg[2];
 	unsigned long pairs, drop_corrupt, drop_short;
+	unsigned long drop_partner; /* good frames whose partner was dropped (corrupt or short) */
 	int requeue_failed; /* a driver refused a buffer back: reopen */
 	uint64_t last_ts;   /* the last pair's (left) timestamp, ns CLOCK_MONOTONIC */
 	char err[512];

@@ -66,12 +66,13 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			 "{\"frames\":%d,\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
 			 "\"streams\":%d,"
-			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"unpaired\":%lu},\"cameras\":[",
+			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"partner\":%lu,\"unpaired\":%lu},"
+			 "\"cameras\":[",
 			 frames, wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
 			 (double)st->match_ns / 1e6, st->sense ? st->sense->nobjects : -1,
 			 st->sense && st->sense->plane.valid ? "true" : "false",
 			 (double)d->boot.budget.total / (1 << 20), outages, streams, c->drop_corrupt,
-			 c->drop_short, c->pair.drops[0] + c->pair.drops[1]);
+			 c->drop_short, c->drop_partner, c->pair.drops[0] + c->pair.drops[1]);
 	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {
 		const struct jd_camera *cam = &c->cam[i];
 		n += snprintf(buf + n, len - (size_t)n,
@@ -315,10 +316,10 @@ int jd_cmd_run(int argc, char **argv)
 	}
 	if (d.cap.drop_corrupt || d.cap.drop_short || no_pair || d.cap.pair.drops[0] ||
 	    d.cap.pair.drops[1]) {
-		fprintf(info, "dropped: %lu corrupt, %lu short or flagged, %lu+%lu unpaired (left+right); "
-		       "%d time(s) without a pair\n",
-		       d.cap.drop_corrupt, d.cap.drop_short, d.cap.pair.drops[0], d.cap.pair.drops[1],
-		       no_pair);
+		fprintf(info, "dropped: %lu corrupt, %lu short or flagged, %lu partner(s) of those, "
+		       "%lu+%lu unpaired (left+right); %d time(s) without a pair\n",
+		       d.cap.drop_corrupt, d.cap.drop_short, d.cap.drop_partner, d.cap.pair.drops[0],
+		       d.cap.pair.drops[1], no_pair);
 		if (d.cap.last_drop[0]) {
 			fprintf(info, "last drop: %s\n", d.cap.last_drop);
 		}

@@ -5,7 +5,11 @@
  *    after boot (the interposer of tests/harness/count_alloc.c), no growth in open files or
  *    resident memory;
  *  - the files camera looping over JPEG pairs with a truncated and a bit-flipped one: the bad
- *    frames are dropped and counted, every other frame comes through with its objects.
+ *    frames are dropped and counted, every other frame comes through with its objects, and
+ *    every frame read is accounted for (processed, or dropped with its reason); what is
+ *    allocated is libjpeg's own per-decode memory, all of it freed again.
+ * The soak (docs/reliability.md) is the same run longer: `test_daemon FRAMES [synthetic|files]`
+ * with $JD_SOAK_THREADS workers; resident memory and open files are sampled ten times.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -22,6 +26,8 @@
 #include "synth.h"
 
 enum { W = 320, H = 240, ND = 32 };
+
+static int threads = 2;
 
 static long open_fds(void)
 {
@@ -50,6 +56,37 @@ static long rss_kib(void)
 		fclose(f);
 	}
 	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Ten samples of resident memory and open files over a run; growth after the first fails. */
+struct samples {
+	int n;
+	long rss[11], fds[11];
+};
+
+static void sample(struct samples *s, int i, int frames)
+{
+	if (s->n < 11 && (i == 0 || (frames >= 10 && i % (frames / 10) == 0))) {
+		s->rss[s->n] = rss_kib();
+		s->fds[s->n] = open_fds();
+		s->n++;
+	}
+}
+
+static void check_samples(const struct samples *s, const char *what)
+{
+	long grow = 0;
+
+	printf("%s: resident KiB", what);
+	for (int i = 0; i < s->n; i++) {
+		printf(" %ld", s->rss[i]);
+		grow = s->rss[i] - s->rss[0] > grow ? s->rss[i] - s->rss[0] : grow;
+		JD_CHECK(s->fds[i] == s->fds[0], "%s: open files %ld -> %ld at sample %d", what,
+			 s->fds[0], s->fds[i], i);
+	}
+	printf("; open files %ld throughout\n", s->n ? s->fds[0] : -1L);
+	/* all memory was touched at boot: no growth beyond allocator and page-cache noise */
+	JD_CHECK(grow < 1024, "%s: resident memory grew by %ld KiB", what, grow);
 }
 
 /* Every object lies inside a box (its centroid), and every box holds an object. */
@@ -92,10 +129,17 @@ static void synthetic(int frames)
 	char why[300] = "";
 
 	jd_params_default(&p, JD_ALGO_SGM, ND);
-	JD_CHECK(jd_daemon_init(&d, &p, W, H, 2, NULL, NULL) == 0, "boot");
+	struct samples smp = {0};
+	JD_CHECK(jd_daemon_init(&d, &p, W, H, threads, NULL, NULL) == 0, "boot");
 	long fds0 = open_fds(), rss0 = rss_kib();
+	sample(&smp, 0, frames);
 	long before = jd_allocations; /* after the probes above, which allocate */
 	for (int i = 0; i < frames; i++) {
+		if (i > 0) {
+			long a = jd_allocations;
+			sample(&smp, i, frames); /* the probe's own allocations are not the loop's */
+			before += jd_allocations - a;
+		}
 		int rc = jd_daemon_step(&d, &st);
 		if (rc != 1) {
 			JD_CHECK(0, "frame %d: %d", i, rc);
@@ -116,15 +160,14 @@ static void synthetic(int frames)
 	       "files %ld -> %ld, resident %ld -> %ld KiB\n",
 	       seen, good, allocs, fds0, fds1, rss0, rss1);
 	JD_CHECK(fds1 == fds0, "open files grew: %ld -> %ld", fds0, fds1);
-	/* all memory was touched at boot (mlock'd where allowed): no growth beyond noise */
-	JD_CHECK(rss1 - rss0 < 1024, "resident memory grew by %ld KiB", rss1 - rss0);
+	check_samples(&smp, "synthetic");
 	JD_CHECK(good == frames, "%d of %d frames match the scene (first miss: %s)", good, frames,
 		 why);
 	JD_CHECK(allocs == 0, "%ld heap allocation(s) in %d frames", allocs, frames);
 	jd_daemon_deinit(&d);
 }
 
-static void jpeg_files(void)
+static void jpeg_files(int steps)
 {
 	char root[] = "/tmp/jd_e2e_XXXXXX", path[256];
 	static uint8_t l[W * H], r[W * H];
@@ -170,8 +213,16 @@ static void jpeg_files(void)
 	jd_cam_synth_model(W, H, &sense.cam);
 	sense.have_focal = sense.have_baseline = 1;
 	jd_params_default(&p, JD_ALGO_SGM, ND);
-	JD_CHECK(jd_daemon_init(&d, &p, W, H, 2, &(struct jd_daemon_opts){.cam = &cam, .sense = &sense}, NULL) == 0, "boot");
-	for (int i = 0; i < 3 * n; i++) {
+	JD_CHECK(jd_daemon_init(&d, &p, W, H, threads, &(struct jd_daemon_opts){.cam = &cam, .sense = &sense}, NULL) == 0, "boot");
+	struct samples smp = {0};
+	sample(&smp, 0, steps);
+	long a0 = jd_allocations, f0 = jd_frees, probe = 0;
+	for (int i = 0; i < steps; i++) {
+		if (i > 0) {
+			long a = jd_allocations, f = jd_frees;
+			sample(&smp, i, steps);
+			probe += (jd_allocations - a) - (jd_frees - f);
+		}
 		int rc = jd_daemon_step(&d, &st);
 		if (rc == 1) {
 			frames++;
@@ -180,13 +231,26 @@ static void jpeg_files(void)
 			JD_CHECK(rc == -EAGAIN || rc == 0, "step %d: %d", i, rc);
 		}
 	}
-	printf("files: %d frames from %d steps over %d pairs (2 corrupt), %lu corrupt dropped, "
-	       "%lu unpaired; last drop: %s\n",
-	       frames, 3 * n, n, d.cap.drop_corrupt, d.cap.pair.drops[0] + d.cap.pair.drops[1],
-	       d.cap.last_drop);
-	JD_CHECK(d.cap.drop_corrupt >= 4, "corrupt JPEGs dropped and counted: %lu",
-		 d.cap.drop_corrupt);
-	JD_CHECK(frames >= 3 * n * 6 / 8 - 2, "the good pairs came through: %d frames", frames);
+	long allocs = jd_allocations - a0, outstanding = allocs - (jd_frees - f0) - probe;
+	const struct jd_capture *c = &d.cap;
+	unsigned long read = c->cam[0].stats.frames + c->cam[1].stats.frames;
+	unsigned long unpaired = c->pair.drops[0] + c->pair.drops[1];
+	unsigned long accounted = 2 * (unsigned long)frames + c->drop_corrupt + c->drop_short +
+				  c->drop_partner + unpaired;
+	printf("files: %d frames from %d steps over %d pairs (2 corrupt); %lu frames read, %lu "
+	       "accounted for: 2 x %d processed + %lu corrupt + %lu short + %lu partners + %lu "
+	       "unpaired; last drop: %s\n",
+	       frames, steps, n, read, accounted, frames, c->drop_corrupt, c->drop_short,
+	       c->drop_partner, unpaired, c->last_drop);
+	printf("files: %ld allocations in the loop (%.1f a frame: libjpeg's per-decode memory), "
+	       "%ld not freed\n",
+	       allocs, (double)allocs / (frames ? frames : 1), outstanding);
+	check_samples(&smp, "files");
+	JD_CHECK(read == accounted, "frames read %lu, accounted for %lu", read, accounted);
+	JD_CHECK(outstanding == 0, "%ld allocation(s) in the loop not freed", outstanding);
+	JD_CHECK(c->drop_corrupt >= (unsigned long)steps / n / 3, "corrupt JPEGs dropped and counted: %lu",
+		 c->drop_corrupt);
+	JD_CHECK(frames >= steps * 6 / 8 - 2, "the good pairs came through: %d frames", frames);
 	JD_CHECK(with_boxes == frames, "objects in every frame: %d of %d", with_boxes, frames);
 	jd_daemon_deinit(&d);
 	snprintf(path, sizeof(path), "rm -rf %s", root);
@@ -195,11 +259,18 @@ static void jpeg_files(void)
 
 int main(int argc, char **argv)
 {
-	const char *env = getenv("JD_E2E_FRAMES");
+	const char *env = getenv("JD_E2E_FRAMES"), *th = getenv("JD_SOAK_THREADS");
 	int frames = argc > 1 ? atoi(argv[1]) : env ? atoi(env) : 1000;
+	const char *part = argc > 2 ? argv[2] : "both";
 
+	threads = th && atoi(th) > 0 ? atoi(th) : 2;
 	setenv("JD_BACKEND", "cpu", 1); /* the GPU driver's own threads allocate now and then */
-	synthetic(frames);
-	jpeg_files();
+	if (strcmp(part, "files") != 0) {
+		synthetic(frames);
+	}
+	if (strcmp(part, "synthetic") != 0) {
+		/* 24 steps over the 8 pairs at least; as many steps as synthetic frames in a soak */
+		jpeg_files(frames > 24 ? frames : 24);
+	}
 	return jd_test_done("e2e.daemon");
 }

@@ -9,7 +9,7 @@ extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
-volatile long jd_allocations;
+volatile long jd_allocations, jd_frees;
 
 void *malloc(size_t n)
 {
@@ -44,5 +44,6 @@ int posix_memalign(void **out, size_t a, size_t n)
 
 void free(void *p)
 {
+	jd_frees += p != NULL;
 	__libc_free(p);
 }

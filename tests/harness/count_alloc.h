@@ -7,5 +7,6 @@
 #define JD_TESTS_COUNT_ALLOC_H
 
 extern volatile long jd_allocations;
+extern volatile long jd_frees; /* free() of a non-NULL pointer */
 
 #endif

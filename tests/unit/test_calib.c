@@ -237,7 +237,7 @@ int main(void)
 	expect_error("M1: [500, 0, 320, 0, 500, 240, 0, 0, 1]\nD1: [0, 0, 0, 0, 0]\n"
 		     "M2: [500, 0, 320, 0, 500, 240, 0, 0, 1]\nD2: [0, 0, 0, 0, 0]\n"
 		     "R: [1, 0, 0, 0, 1, 0, 0, 0, 1]\nT: [0, 0, 0]\n",
-		     "no rectification");
+		     "T: the baseline is zero");
 	/* ROS: zero baseline, other distortion model. */
 	struct jd_calib_camera z = c.cam[1];
 	z.P[3] = 0;

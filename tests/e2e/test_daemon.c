@@ -28,6 +28,7 @@
 enum { W = 320, H = 240, ND = 32 };
 
 static int threads = 2;
+static enum jd_algo algo = JD_ALGO_SGM; /* $JD_SOAK_ALGO=sad: a faster soak */
 
 static long open_fds(void)
 {
@@ -128,7 +129,7 @@ static void synthetic(int frames)
 	int good = 0, seen = 0;
 	char why[300] = "";
 
-	jd_params_default(&p, JD_ALGO_SGM, ND);
+	jd_params_default(&p, algo, ND);
 	struct samples smp = {0};
 	JD_CHECK(jd_daemon_init(&d, &p, W, H, threads, NULL, NULL) == 0, "boot");
 	long fds0 = open_fds(), rss0 = rss_kib();
@@ -212,7 +213,7 @@ static void jpeg_files(int steps)
 	jd_sense_cli_init(&sense);
 	jd_cam_synth_model(W, H, &sense.cam);
 	sense.have_focal = sense.have_baseline = 1;
-	jd_params_default(&p, JD_ALGO_SGM, ND);
+	jd_params_default(&p, algo, ND);
 	JD_CHECK(jd_daemon_init(&d, &p, W, H, threads, &(struct jd_daemon_opts){.cam = &cam, .sense = &sense}, NULL) == 0, "boot");
 	struct samples smp = {0};
 	sample(&smp, 0, steps);
@@ -264,6 +265,7 @@ int main(int argc, char **argv)
 	const char *part = argc > 2 ? argv[2] : "both";
 
 	threads = th && atoi(th) > 0 ? atoi(th) : 2;
+	algo = getenv("JD_SOAK_ALGO") && !strcmp(getenv("JD_SOAK_ALGO"), "sad") ? JD_ALGO_SAD : algo;
 	setenv("JD_BACKEND", "cpu", 1); /* the GPU driver's own threads allocate now and then */
 	if (strcmp(part, "files") != 0) {
 		synthetic(frames);

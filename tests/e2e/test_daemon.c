@@ -71,6 +71,11 @@ static void sample(struct samples *s, int i, int frames)
 		s->rss[s->n] = rss_kib();
 		s->fds[s->n] = open_fds();
 		s->n++;
+		if (frames >= 10000) {
+			printf("  sample %d at %d of %d: resident %ld KiB, open files %ld\n", s->n - 1, i,
+			       frames, s->rss[s->n - 1], s->fds[s->n - 1]);
+			fflush(stdout);
+		}
 	}
 }
 

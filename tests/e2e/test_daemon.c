@@ -25,7 +25,8 @@
 #include "jd_test.h"
 #include "synth.h"
 
-enum { W = 320, H = 240, ND = 32 };
+enum { WMAX = 320, HMAX = 240 };
+static int W = 320, H = 240, ND = 32; /* $JD_SOAK_SIZE=160x120: a quarter of the work a frame */
 
 static int threads = 2;
 static enum jd_algo algo = JD_ALGO_SGM; /* $JD_SOAK_ALGO=sad: a faster soak */
@@ -176,7 +177,7 @@ static void synthetic(int frames)
 static void jpeg_files(int steps)
 {
 	char root[] = "/tmp/jd_e2e_XXXXXX", path[256];
-	static uint8_t l[W * H], r[W * H];
+	static uint8_t l[WMAX * HMAX], r[WMAX * HMAX];
 	static struct jd_daemon d;
 	struct jd_capture_config cam = {.kind = JD_CAPTURE_FILES, .loop = 1};
 	struct jd_match_params p;
@@ -270,6 +271,11 @@ int main(int argc, char **argv)
 	const char *part = argc > 2 ? argv[2] : "both";
 
 	threads = th && atoi(th) > 0 ? atoi(th) : 2;
+	if (getenv("JD_SOAK_SIZE") && !strcmp(getenv("JD_SOAK_SIZE"), "160x120")) {
+		W = 160;
+		H = 120;
+		ND = 16;
+	}
 	algo = getenv("JD_SOAK_ALGO") && !strcmp(getenv("JD_SOAK_ALGO"), "sad") ? JD_ALGO_SAD : algo;
 	setenv("JD_BACKEND", "cpu", 1); /* the GPU driver's own threads allocate now and then */
 	if (strcmp(part, "files") != 0) {

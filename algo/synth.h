@@ -21,13 +21,13 @@ void jd_synth_render(int frame, int ndisp, struct jd_image *left, struct jd_imag
 void jd_synth_render_seeded(uint32_t seed, int frame, int ndisp, struct jd_image *left,
 			    struct jd_image *right, struct jd_disp *gt);
 
-#define JD_SYNTH_MAX_OBJECTS 8
-
-/* A box standing on the table, as the left view sees it. */
 /** The same spread over the workers' rows (ex NULL: serially); identical bytes. */
 void jd_synth_render_par(uint32_t seed, int frame, int ndisp, struct jd_image *left,
 			 struct jd_image *right, struct jd_disp *gt, const struct jd_exec *ex);
 
+#define JD_SYNTH_MAX_OBJECTS 8
+
+/* A box standing on the table, as the left view sees it. */
 struct jd_synth_object {
 	float x0, y0, x1, y1; /* left-image pixels, right/bottom exclusive, clipped to the frame */
 	float disparity;      /* its front face's (constant) disparity */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../hal/jpeg.h"
+#include "png_u16.h"
 
 #define ERR(code, ...)                                                                             \
 	do {                                                                                       \
@@ -416,9 +417,8 @@ int jd_png16_write(const char *path, const struct jd_disp *d, char *err, size_t 
 	for (int y = 0; y < d->height; y++) {
 		const float *row = jd_disp_row(d, y);
 		for (int x = 0; x < d->width; x++) {
-			float v = row[x];
-			float s = jd_disp_is_valid(v) && v > 0.0f ? v * 256.0f + 0.5f : 0.0f;
-			px[(size_t)y * d->width + x] = (uint16_t)(s > 65535.0f ? 65535.0f : s);
+			/* the dumps' rule (KITTI's disparity * 256, 0 none), one definition */
+			px[(size_t)y * d->width + x] = (uint16_t)jd_png_u16_value(row[x]);
 		}
 	}
 	rc = write_png_rows(path, d->width, d->height, 0, px, err, errlen);

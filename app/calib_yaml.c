@@ -7,6 +7,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "../hal/in_file.h"
+
 struct doc {
 	const char *path;
 	yaml_document_t d;
@@ -20,14 +22,89 @@ struct doc {
 		return -EINVAL;                                                               \
 	} while (0)
 
+/*
+ * A calibration nests two levels (key: {rows, cols, data: [...]}); libyaml's time grows with
+ * the square of the nesting (400 KB of it took 114 s). A first pass over the events stops at
+ * MAX_DEPTH, before the scanner gets far. @retval 1 too deep or not YAML (said), 0 fine
+ */
+#define MAX_DEPTH 16
+/* a camera_info has 12 keys; bounding them keeps the duplicate check cheap */
+#define MAX_KEYS 256
+
+static int too_deep(struct doc *x, const unsigned char *buf, size_t n)
+{
+	yaml_parser_t p;
+	yaml_event_t e;
+	int depth = 0, rc = 0;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, buf, n);
+	for (;;) {
+		if (!yaml_parser_parse(&p, &e)) {
+			break; /* the loader says what is wrong with it */
+		}
+		yaml_event_type_t t = e.type;
+		size_t line = e.start_mark.line + 1;
+		yaml_event_delete(&e);
+		if (t == YAML_STREAM_END_EVENT) {
+			break;
+		}
+		depth += t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT;
+		depth -= t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT;
+		if (depth > MAX_DEPTH) {
+			snprintf(x->err, x->errlen,
+				 "%s:%zu: nested deeper than %d levels: not a calibration file",
+				 x->path, line, MAX_DEPTH);
+			rc = 1;
+			break;
+		}
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+/* A key given twice in one mapping: which one was meant is unknowable. @retval 1 (said) */
+static int duplicate_key(struct doc *x, yaml_node_t *map)
+{
+	yaml_node_pair_t *a, *b, *start = map->data.mapping.pairs.start;
+
+	if (map->data.mapping.pairs.top - start > MAX_KEYS) {
+		snprintf(x->err, x->errlen, "%s:%zu: more than %d keys in one mapping: not a "
+			 "calibration file", x->path, map->start_mark.line + 1, MAX_KEYS);
+		return 1;
+	}
+	for (a = start; a < map->data.mapping.pairs.top; a++) {
+		yaml_node_t *ka = yaml_document_get_node(&x->d, a->key);
+		yaml_node_t *va = yaml_document_get_node(&x->d, a->value);
+		if (!ka || ka->type != YAML_SCALAR_NODE) {
+			continue;
+		}
+		for (b = start; b < a; b++) {
+			yaml_node_t *kb = yaml_document_get_node(&x->d, b->key);
+			if (kb && kb->type == YAML_SCALAR_NODE &&
+			    !strcmp((const char *)ka->data.scalar.value,
+				    (const char *)kb->data.scalar.value)) {
+				snprintf(x->err, x->errlen,
+					 "%s:%zu: %s: given twice (first at line %zu)", x->path,
+					 ka->start_mark.line + 1, (const char *)ka->data.scalar.value,
+					 kb->start_mark.line + 1);
+				return 1;
+			}
+		}
+		if (va && va->type == YAML_MAPPING_NODE && duplicate_key(x, va)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Read the file; OpenCV's "%YAML:1.0" first line is not YAML 1.1: blank it. */
 static int load(struct doc *x)
 {
-	FILE *f = fopen(x->path, "rb");
+	FILE *f = jd_in_fopen(x->path, x->err, x->errlen);
 	yaml_parser_t p;
 
 	if (!f) {
-		snprintf(x->err, x->errlen, "%s: %s", x->path, strerror(errno));
 		return -ENOENT;
 	}
 	static char buf[1 << 20];
@@ -43,6 +120,9 @@ static int load(struct doc *x)
 	if (strncmp(buf, "%YAML:", 6) == 0) {
 		buf[0] = '#';
 	}
+	if (too_deep(x, (const unsigned char *)buf, n)) {
+		return -EINVAL;
+	}
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, n);
 	if (!yaml_parser_load(&p, &x->d)) {
@@ -55,6 +135,10 @@ static int load(struct doc *x)
 	if (!yaml_document_get_root_node(&x->d) ||
 	    yaml_document_get_root_node(&x->d)->type != YAML_MAPPING_NODE) {
 		snprintf(x->err, x->errlen, "%s: not a YAML mapping of keys", x->path);
+		yaml_document_delete(&x->d);
+		return -EINVAL;
+	}
+	if (duplicate_key(x, yaml_document_get_root_node(&x->d))) {
 		yaml_document_delete(&x->d);
 		return -EINVAL;
 	}
@@ -257,5 +341,5 @@ int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *
 			rc = -EINVAL;
 		}
 	}
-	return rc;
+	return rc ? rc : jd_calib_validate(c, files, nfiles, err, errlen);
 }

@@ -17,4 +17,20 @@
 int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *c, char *err,
 		  size_t errlen);
 
+/**
+ * What parsing cannot see (app/calib_check.c): both cameras one size, rotations that are
+ * rotations, positive rectified focal lengths, principal points inside the image, the
+ * right camera to the right (Tx < 0; a swapped pair of files is named as such), a baseline
+ * from 1 mm to 10 m. jd_calib_load() calls it. @retval 0 or -EINVAL with err set
+ */
+int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files, int nfiles,
+		      char *err, size_t errlen);
+
+/**
+ * The calibration fits w x h frames: the size it was made for, or, when the files do not
+ * say, principal points inside the frames. @retval 0 or -EINVAL with err set
+ */
+int jd_calib_fits(const struct jd_stereo_calib *c, const char *const *files, int nfiles, int w,
+		  int h, char *err, size_t errlen);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../hal/out_file.h"
 #include "../hal/workers.h"
 
 /* The --backend choice: one per process, read once by boot (jd_cli_backend). */
@@ -315,6 +316,22 @@ int jd_cli_validate(const struct jd_match_params *p, int w, int h)
 	if (jd_params_validate(p, w, h, err, sizeof(err))) {
 		fprintf(stderr, "jetdepth: %s\n", err);
 		return JD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int jd_cli_distinct_outputs(const char *const *names, const char *const *what, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int j = i + 1; j < n && names[i]; j++) {
+			if (names[j] && jd_out_same(names[i], names[j])) {
+				fprintf(stderr,
+					"jetdepth: %s %s and %s %s name the same file: give each output "
+					"its own name\n",
+					what[i], names[i], what[j], names[j]);
+				return JD_EXIT_USAGE;
+			}
+		}
 	}
 	return 0;
 }

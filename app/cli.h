@@ -106,4 +106,11 @@ const char *jd_cli_tuning_path(void);
 /** Validate p for a size; prints the error and returns JD_EXIT_USAGE, or 0. */
 int jd_cli_validate(const struct jd_match_params *p, int w, int h);
 
+/**
+ * Outputs named on one command line must be distinct files (else the last one written wins
+ * and the others are lost). names/what: n paths and the options that named them (NULL
+ * paths are skipped). @retval 0, or JD_EXIT_USAGE after saying which two collide
+ */
+int jd_cli_distinct_outputs(const char *const *names, const char *const *what, int n);
+
 #endif

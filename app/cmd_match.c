@@ -74,6 +74,10 @@ int jd_cmd_match(int argc, char **argv)
 		fprintf(stderr, "jetdepth match: need LEFT RIGHT and -o OUT (see --help)\n");
 		return JD_EXIT_USAGE;
 	}
+	const char *outs[2] = {out, color}, *opts[2] = {"-o", "--color"};
+	if (jd_cli_distinct_outputs(outs, opts, 2)) {
+		return JD_EXIT_USAGE;
+	}
 	if (p.ndisp < 2 || p.ndisp > JD_NDISP_MAX) {
 		/* Known bad before any file is read. */
 		return jd_cli_validate(&p, 1 << 14, 1 << 14);

@@ -124,6 +124,13 @@ int jd_cmd_run(int argc, char **argv)
 	if (jd_sense_cli_fits(&sense, w, h)) {
 		return JD_EXIT_USAGE;
 	}
+	if (o.dump_dir[0]) {
+		char err[700];
+		if (jd_dump_dir_check(o.dump_dir, err, sizeof(err))) {
+			fprintf(stderr, "jetdepth: %s\n", err);
+			return JD_EXIT_RUNTIME;
+		}
+	}
 	if (ncalib) {
 		char err[600];
 		if (jd_calib_load(calib_files, ncalib, &calib, err, sizeof(err))) {
@@ -244,6 +251,11 @@ int jd_cmd_run(int argc, char **argv)
 		stats.sense += st.sense_ms;
 		if (o.stats_every > 0 && now - stats.t0 >= (uint64_t)o.stats_every * 1000000000ull) {
 			stats_log(&stats, info, &notify, now);
+		}
+		if (dump_requested && !o.dump_dir[0]) {
+			dump_requested = 0;
+			fprintf(stderr, "jetdepth: SIGUSR1 ignored: no --dump-dir to write the frame "
+					"into\n");
 		}
 		if (dump_requested) {
 			char err[700];

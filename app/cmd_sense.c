@@ -100,6 +100,11 @@ int jd_cmd_sense(int argc, char **argv)
 		fprintf(stderr, "jetdepth sense: need LEFT RIGHT and -o OUT (see --help)\n");
 		return JD_EXIT_USAGE;
 	}
+	const char *outs[2] = {strcmp(out, "-") ? out : NULL, disp_out};
+	const char *opts[2] = {"-o", "--disp"};
+	if (jd_cli_distinct_outputs(outs, opts, 2)) {
+		return JD_EXIT_USAGE;
+	}
 	if (!rectified && !ncalib) {
 		fprintf(stderr, "jetdepth sense: a raw pair needs its calibration (--calib), or say "
 				"--rectified\n");

@@ -46,6 +46,12 @@ int jd_cmd_synth(int argc, char **argv)
 		fprintf(stderr, "jetdepth synth: need LEFT RIGHT [GT] (see --help)\n");
 		return JD_EXIT_USAGE;
 	}
+	const char *outs[3] = {argv[optind], argv[optind + 1],
+			       argc - optind == 3 ? argv[optind + 2] : NULL};
+	const char *what[3] = {"LEFT", "RIGHT", "GT"};
+	if (jd_cli_distinct_outputs(outs, what, 3)) {
+		return JD_EXIT_USAGE;
+	}
 	if (ndisp < 2 || ndisp > w) {
 		fprintf(stderr, "jetdepth: --ndisp %d: must be between 2 and the width %d\n", ndisp,
 			w);

@@ -1,13 +1,14 @@
 #include "dump.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../algo/jd_status.h"
+#include "../hal/out_file.h"
 #include "png_u16.h"
 
 size_t jd_dump_mem_required(int w, int h)
@@ -15,71 +16,46 @@ size_t jd_dump_mem_required(int w, int h)
 	return sizeof(float) * (size_t)w * h;
 }
 
-/* write() all of it, retrying on EINTR and short writes. */
-static int put(int fd, const void *p, size_t n)
+int jd_dump_dir_check(const char *dir, char *err, size_t errlen)
 {
-	const char *c = p;
+	struct stat st;
 
-	while (n) {
-		ssize_t k = write(fd, c, n);
-		if (k < 0 && errno == EINTR) {
-			continue;
-		}
-		if (k <= 0) {
-			return -1;
-		}
-		c += k;
-		n -= (size_t)k;
+	if (strlen(dir) > JD_DUMP_DIR_MAX) {
+		snprintf(err, errlen, "--dump-dir: %zu characters: at most %d", strlen(dir),
+			 JD_DUMP_DIR_MAX);
+		return -ENAMETOOLONG;
+	}
+	if (stat(dir, &st) != 0) {
+		int e = errno;
+		snprintf(err, errlen, "--dump-dir %s: %s", dir, strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--dump-dir %s: not a directory", dir);
+		return -ENOTDIR;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		int e = errno;
+		snprintf(err, errlen, "--dump-dir %s: not writable: %s", dir, strerror(e));
+		return -e;
 	}
 	return 0;
 }
 
-struct out {
-	char path[600], tmp[640];
-	int fd;
-};
-
-static int begin(struct out *o, const char *dir, const char *name, char *err, size_t errlen)
+/* DIR/name through the whole-or-nothing writer (hal/out_file.h). */
+static int begin(struct jd_out *o, const char *dir, const char *name, char *err, size_t errlen)
 {
-	snprintf(o->path, sizeof(o->path), "%s/%s", dir, name);
-	snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.tmp", dir, name);
-	o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o->fd < 0) {
-		snprintf(err, errlen, "%s: %s", o->tmp, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
+	char path[JD_DUMP_DIR_MAX + 64];
 
-static int end(struct out *o, int ok, char *err, size_t errlen)
-{
-	int e = ok ? 0 : errno;
-
-	if (fsync(o->fd) != 0 && ok) {
-		ok = 0;
-		e = errno;
-	}
-	if (close(o->fd) != 0 && ok) {
-		ok = 0;
-		e = errno;
-	}
-	if (ok && rename(o->tmp, o->path) != 0) {
-		ok = 0;
-		e = errno;
-	}
-	if (!ok) {
-		snprintf(err, errlen, "%s: %s", o->path, strerror(e ? e : EIO));
-		unlink(o->tmp);
-		return -(e ? e : EIO);
-	}
-	return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return jd_out_open(o, path, err, errlen);
 }
 
 /* PFM: little-endian floats, rows bottom to top (the format's order). */
 static int pfm(const char *dir, const char *name, const float *data, int w, int h, int stride,
 	       char *err, size_t errlen)
 {
-	struct out o;
+	struct jd_out o;
 	char head[64];
 	int rc = begin(&o, dir, name, err, errlen), ok = 1;
 
@@ -87,25 +63,25 @@ static int pfm(const char *dir, const char *name, const float *data, int w, int 
 		return rc;
 	}
 	int n = snprintf(head, sizeof(head), "Pf\n%d %d\n-1\n", w, h);
-	ok = put(o.fd, head, (size_t)n) == 0;
+	ok = jd_out_write(&o, head, (size_t)n) == 0;
 	for (int y = h - 1; y >= 0 && ok; y--) {
-		ok = put(o.fd, data + (size_t)y * stride, sizeof(float) * w) == 0;
+		ok = jd_out_write(&o, data + (size_t)y * stride, sizeof(float) * w) == 0;
 	}
-	return end(&o, ok, err, errlen);
+	return jd_out_close(&o, ok, err, errlen);
 }
 
-static int put_fd(void *ctx, const void *p, size_t n)
+static int write_out(void *ctx, const void *p, size_t n)
 {
-	return put(*(int *)ctx, p, n);
+	return jd_out_write(ctx, p, n);
 }
 
 /* The disparity as a 16-bit PNG (KITTI's disparity * 256), for tools that do not read PFM. */
 static int png16(const char *dir, const struct jd_disp *disp, char *err, size_t errlen)
 {
-	struct out o;
+	struct jd_out o;
 
 	JD_TRY(begin(&o, dir, "disparity_u16.png", err, errlen));
-	return end(&o, jd_png_u16_write(disp, put_fd, &o.fd) == 0, err, errlen);
+	return jd_out_close(&o, jd_png_u16_write(disp, write_out, &o) == 0, err, errlen);
 }
 
 int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_image *left,
@@ -128,7 +104,7 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_i
 		}
 	}
 	JD_TRY(pfm(dir, "depth_mm.pfm", depth, w, h, w, err, errlen));
-	struct out o;
+	struct jd_out o;
 	JD_TRY(begin(&o, dir, "cloud.ply", err, errlen));
 	char head[256], chunk[16 * 1024];
 	int n = snprintf(head, sizeof(head),
@@ -136,7 +112,7 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_i
 			 "rectified left camera\nelement vertex %ld\nproperty float x\nproperty "
 			 "float y\nproperty float z\nproperty uchar intensity\nend_header\n",
 			 npts);
-	int ok = put(o.fd, head, (size_t)n) == 0;
+	int ok = jd_out_write(&o, head, (size_t)n) == 0;
 	size_t used = 0;
 	for (int y = 0; y < h && ok; y++) {
 		for (int x = 0; x < w && ok; x++) {
@@ -146,7 +122,7 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_i
 			}
 			float p[3] = {(x - cam->cx) * z / cam->f, (y - cam->cy) * z / cam->f, z};
 			if (used + 13 > sizeof(chunk)) {
-				ok = put(o.fd, chunk, used) == 0;
+				ok = jd_out_write(&o, chunk, used) == 0;
 				used = 0;
 			}
 			memcpy(chunk + used, p, 12);
@@ -154,7 +130,7 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_i
 			used += 13;
 		}
 	}
-	ok = ok && put(o.fd, chunk, used) == 0;
-	JD_TRY(end(&o, ok, err, errlen));
+	ok = ok && jd_out_write(&o, chunk, used) == 0;
+	JD_TRY(jd_out_close(&o, ok, err, errlen));
 	return 4;
 }

@@ -6,9 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../algo/jd_status.h"
+#include "../hal/in_file.h"
 #include "../hal/jpeg.h"
+#include "../hal/out_file.h"
 #include "png_u16.h"
 
 #define ERR(code, ...)                                                                             \
@@ -23,39 +27,49 @@ static uint8_t luma(int r, int g, int b)
 	return (uint8_t)(0.299 * r + 0.587 * g + 0.114 * b + 0.5);
 }
 
+/* The whole of a regular file, NUL-terminated (header parsing with strtod stops there). */
 static int read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	long n;
-	int rc = 0;
+	struct stat st;
+	int fd = jd_in_open(path, err, errlen), rc = 0;
+	size_t got = 0;
 
 	*buf = NULL;
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return errno == ENOENT ? -ENOENT : -EIO;
+	if (fd < 0) {
+		return fd;
 	}
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		ERR(-EIO, "%s: cannot read (not a regular file?)", path);
+	if (fstat(fd, &st) != 0) {
+		ERR(-EIO, "%s: cannot read: %s", path, strerror(errno));
 	}
-	if (n == 0) {
+	if (st.st_size == 0) {
 		ERR(-EINVAL, "%s: empty file", path);
 	}
-	/* one byte more, always 0: header parsing (strtod) stops there at the latest */
-	*buf = malloc((size_t)n + 1);
+	if (st.st_size > JD_IMAGE_MAX_FILE) {
+		ERR(-EFBIG, "%s: %lld bytes: larger than any image this reads (%d MiB)", path,
+		    (long long)st.st_size, JD_IMAGE_MAX_FILE >> 20);
+	}
+	*buf = malloc((size_t)st.st_size + 1);
 	if (!*buf) {
-		ERR(-ENOMEM, "%s: out of memory for %ld bytes", path, n);
+		ERR(-ENOMEM, "%s: out of memory for %lld bytes", path, (long long)st.st_size);
 	}
-	if (fread(*buf, 1, (size_t)n, f) != (size_t)n) {
-		ERR(-EIO, "%s: short read", path);
+	while (got < (size_t)st.st_size) {
+		ssize_t k = read(fd, *buf + got, (size_t)st.st_size - got);
+		if (k < 0 && errno == EINTR) {
+			continue;
+		}
+		if (k <= 0) {
+			ERR(-EIO, "%s: short read", path);
+		}
+		got += (size_t)k;
 	}
-	(*buf)[n] = 0;
-	*len = (size_t)n;
+	(*buf)[got] = 0;
+	*len = got;
 out:
 	if (rc) {
 		free(*buf);
 		*buf = NULL;
 	}
-	fclose(f);
+	close(fd);
 	return rc;
 }
 
@@ -306,88 +320,77 @@ out:
 	return rc;
 }
 
-/* Open a temporary file beside path; *tmp receives its name. */
-static FILE *open_tmp(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
+/* Bytes into an output, remembering the first failure (the writers check once, at the end). */
+static void put(struct jd_out *o, int *ok, const void *p, size_t n)
 {
-	int fd;
-	FILE *f;
-
-	snprintf(tmp, tmplen, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-		return NULL;
+	if (*ok && jd_out_write(o, p, n) != 0) {
+		*ok = 0;
 	}
-	f = fdopen(fd, "wb");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-	}
-	return f;
-}
-
-/* Close, and rename into place only when everything was written. */
-static int commit_tmp(FILE *f, int ok, const char *tmp, const char *path, char *err, size_t errlen)
-{
-	if (fflush(f) != 0 || ferror(f)) {
-		ok = 0;
-	}
-	if (fclose(f) != 0) {
-		ok = 0;
-	}
-	if (!ok || rename(tmp, path) != 0) {
-		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-		unlink(tmp);
-		return -EIO;
-	}
-	return 0;
 }
 
 int jd_pfm_write(const char *path, const struct jd_disp *d, char *err, size_t errlen)
 {
-	char tmp[4096];
-	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
+	struct jd_out o;
+	char head[64];
+	unsigned char row[4096];
 	int ok = 1;
 
-	if (!f) {
-		return -EIO;
-	}
-	fprintf(f, "Pf\n%d %d\n-1\n", d->width, d->height);
+	JD_TRY(jd_out_open(&o, path, err, errlen));
+	put(&o, &ok, head, (size_t)snprintf(head, sizeof(head), "Pf\n%d %d\n-1\n", d->width,
+					       d->height));
 	for (int y = d->height - 1; y >= 0 && ok; y--) {
-		const float *row = jd_disp_row(d, y);
+		const float *src = jd_disp_row(d, y);
+		size_t used = 0;
 		for (int x = 0; x < d->width; x++) {
 			uint32_t u;
-			unsigned char b[4];
-			memcpy(&u, &row[x], 4);
-			b[0] = (unsigned char)u;
-			b[1] = (unsigned char)(u >> 8);
-			b[2] = (unsigned char)(u >> 16);
-			b[3] = (unsigned char)(u >> 24);
-			ok &= fwrite(b, 1, 4, f) == 4;
+			memcpy(&u, &src[x], 4);
+			/* little-endian whatever the host (scale -1) */
+			row[used++] = (unsigned char)u;
+			row[used++] = (unsigned char)(u >> 8);
+			row[used++] = (unsigned char)(u >> 16);
+			row[used++] = (unsigned char)(u >> 24);
+			if (used == sizeof(row) || x == d->width - 1) {
+				put(&o, &ok, row, used);
+				used = 0;
+			}
 		}
 	}
-	return commit_tmp(f, ok, tmp, path, err, errlen);
+	return jd_out_close(&o, ok, err, errlen);
+}
+
+struct png_sink {
+	struct jd_out *o;
+	int ok;
+};
+
+static void png_sink_write(png_structp png, png_bytep p, size_t n)
+{
+	struct png_sink *s = png_get_io_ptr(png);
+
+	put(s->o, &s->ok, p, n);
+}
+
+static void png_sink_flush(png_structp png)
+{
+	(void)png;
 }
 
 /* One PNG writer for 8-bit RGB and 16-bit gray rows (libpng's classic API). */
 static int write_png_rows(const char *path, int w, int h, int color, const void *pixels, char *err,
 			  size_t errlen)
 {
-	char tmp[4096];
-	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
+	struct jd_out o;
 	png_structp png = NULL;
 	png_infop info = NULL;
+	struct png_sink sink = {&o, 1};
 	volatile int ok = 0;
 
-	if (!f) {
-		return -EIO;
-	}
+	JD_TRY(jd_out_open(&o, path, err, errlen));
 	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
 	info = png ? png_create_info_struct(png) : NULL;
 	if (png && info && setjmp(png_jmpbuf(png)) == 0) {
 		size_t rowbytes = (size_t)w * (color ? 3 : 2);
-		png_init_io(png, f);
+		png_set_write_fn(png, &sink, png_sink_write, png_sink_flush);
 		png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, color ? 8 : 16,
 			     color ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
 			     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -402,7 +405,7 @@ static int write_png_rows(const char *path, int w, int h, int color, const void 
 		ok = 1;
 	}
 	png_destroy_write_struct(&png, &info);
-	return commit_tmp(f, ok, tmp, path, err, errlen);
+	return jd_out_close(&o, ok && sink.ok, err, errlen);
 }
 
 int jd_png16_write(const char *path, const struct jd_disp *d, char *err, size_t errlen)
@@ -474,18 +477,17 @@ int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, fl
 
 int jd_pgm_write(const char *path, const struct jd_image *im, char *err, size_t errlen)
 {
-	char tmp[4096];
-	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
+	struct jd_out o;
+	char head[64];
 	int ok = 1;
 
-	if (!f) {
-		return -EIO;
+	JD_TRY(jd_out_open(&o, path, err, errlen));
+	put(&o, &ok, head, (size_t)snprintf(head, sizeof(head), "P5\n%d %d\n255\n", im->width,
+					       im->height));
+	for (int y = 0; y < im->height && ok; y++) {
+		put(&o, &ok, jd_image_row(im, y), (size_t)im->width);
 	}
-	fprintf(f, "P5\n%d %d\n255\n", im->width, im->height);
-	for (int y = 0; y < im->height; y++) {
-		ok &= fwrite(jd_image_row(im, y), 1, (size_t)im->width, f) == (size_t)im->width;
-	}
-	return commit_tmp(f, ok, tmp, path, err, errlen);
+	return jd_out_close(&o, ok, err, errlen);
 }
 
 static int has_suffix(const char *s, const char *suffix)
@@ -509,13 +511,12 @@ int jd_disp_write(const char *path, const struct jd_disp *d, char *err, size_t e
 
 int jd_text_write(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
-	char tmp[4096];
-	FILE *f = open_tmp(path, tmp, sizeof(tmp), err, errlen);
+	struct jd_out o;
+	int ok = 1;
 
-	if (!f) {
-		return -EIO;
-	}
-	return commit_tmp(f, fwrite(text, 1, len, f) == len, tmp, path, err, errlen);
+	JD_TRY(jd_out_open(&o, path, err, errlen));
+	put(&o, &ok, text, len);
+	return jd_out_close(&o, ok, err, errlen);
 }
 
 int jd_pair_read(const char *lpath, const char *rpath, struct jd_image *l, struct jd_image *r,

@@ -12,6 +12,8 @@
 
 /* Larger images are refused before any allocation: 16384 x 16384 covers every sensor we know. */
 #define JD_IMAGE_MAX_SIDE 16384
+/* the largest file read: a float PFM of the largest side, with room for its header */
+#define JD_IMAGE_MAX_FILE ((1 << 30) + (1 << 20))
 
 /**
  * Read PGM/PPM (P5/P6), PNG or JPEG as 8-bit gray (colour: Y = 0.299 R + 0.587 G + 0.114 B,

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "board_find.h"
+#include "../hal/in_file.h"
 #include "../hal/workers.h"
 #include "cli.h"
+#include "dump.h"
 
 enum {
 	OPT_SIZE = OPT_CMD_BASE,
@@ -199,6 +201,11 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			}
 			o->preview.max_clients = clients ? clients : 4;
 		} else if (opt == OPT_DUMP_DIR) {
+			if (!optarg[0] || strlen(optarg) > JD_DUMP_DIR_MAX) {
+				fprintf(stderr, "jetdepth: %s--dump-dir: %zu characters: 1 to %d\n",
+					where, strlen(optarg), JD_DUMP_DIR_MAX);
+				return JD_EXIT_USAGE;
+			}
 			snprintf(o->dump_dir, sizeof(o->dump_dir), "%s", optarg);
 		} else if (opt == OPT_STATS) {
 			if (jd_cli_int("--stats", optarg, &o->stats_every) || o->stats_every < 0) {
@@ -240,12 +247,13 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 /* A config file: `key value` (or a bare `key` for a switch) a line, # comments. */
 static int load_config(struct jd_run_options *o, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	char why[600];
+	FILE *f = jd_in_fopen(path, why, sizeof(why));
 	char line[1024];
 	int ln = 0, rc = 0;
 
 	if (!f) {
-		fprintf(stderr, "jetdepth: --config %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "jetdepth: --config %s\n", why);
 		return JD_EXIT_RUNTIME;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {

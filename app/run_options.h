@@ -12,6 +12,7 @@
 #include "../algo/jd_params.h"
 #include "../hal/board.h"
 #include "capture.h"
+#include "dump.h"
 #include "preview.h"
 #include "sense_cli.h"
 
@@ -24,7 +25,7 @@ struct jd_run_options {
 	char calib[2][512];
 	int ncalib;
 	struct jd_preview_config preview; /* port 0: no preview */
-	char dump_dir[512];		  /* "": SIGUSR1 dumps off */
+	char dump_dir[JD_DUMP_DIR_MAX + 1]; /* "": SIGUSR1 is logged and ignored */
 	int stats_every;		  /* seconds between stats lines (0: none) */
 	/* --board and --config are read before everything else */
 	const char *board_path, *config_path;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "in_file.h"
 
 enum kind { K_STR, K_BOOL, K_LONG, K_CAMERA, K_ALGO, K_NDISP, K_SIZE, K_BACKEND };
 
@@ -274,12 +275,11 @@ static int parse_line(struct parse *ps, const char *path, int line, char *s, int
 
 static int parse_file(struct parse *ps, const char *path, int depth)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = jd_in_fopen(path, ps->err, ps->errlen);
 	char buf[1024];
 	int line = 0, rc = 0;
 
 	if (!f) {
-		snprintf(ps->err, ps->errlen, "%s: cannot open: %s", path, strerror(errno));
 		return errno == ENOENT ? -ENOENT : -EIO;
 	}
 	while (!rc && fgets(buf, sizeof(buf), f)) {

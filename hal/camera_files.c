@@ -10,6 +10,7 @@
 
 #include "../algo/jd_carve.h"
 #include "clock.h"
+#include "in_file.h"
 
 struct side {
 	char dir[256];
@@ -177,11 +178,12 @@ static int files_start(struct jd_camera *c)
 /* The whole file into buf, with open/read (no stdio buffer to allocate). */
 static int slurp(struct jd_camera *c, const char *path, uint8_t *buf, size_t cap, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char why[600];
+	int fd = jd_in_open(path, why, sizeof(why));
 	size_t n = 0;
 
 	if (fd < 0) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: cannot open", path);
+		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s", why);
 	}
 	for (;;) {
 		ssize_t r = read(fd, buf + n, cap - n);

@@ -7,6 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../algo/jd_status.h"
+#include "in_file.h"
+#include "out_file.h"
+
 #define FAIL(...)                                                                             \
 	do {                                                                                  \
 		snprintf(err, errlen, __VA_ARGS__);                                           \
@@ -16,13 +20,12 @@
 
 int jd_tuning_load(const char *path, struct jd_tuning *t, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = jd_in_fopen(path, err, errlen);
 	char line[512];
 	int ln = 0, have_gpu = 0, have_sm = 0, have_drv = 0, have_fat = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return errno == ENOENT ? -ENOENT : -EINVAL;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -92,35 +95,28 @@ int jd_tuning_load(const char *path, struct jd_tuning *t, char *err, size_t errl
 
 int jd_tuning_save(const char *path, const struct jd_tuning *t, char *err, size_t errlen)
 {
-	char tmp[4096];
-	FILE *f;
-	int ok;
+	static char text[512 + JD_TUNING_MAX * 160];
+	struct jd_out o;
+	size_t n = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		return -errno;
-	}
-	fprintf(f, "# jetdepth tuning file, written by `jetdepth tune`: the fastest configuration\n"
-		   "# of each kernel on this GPU, driver and build (kernel times in ms).\n");
-	fprintf(f, "gpu %s\nsm_count %d\ndriver %d\nfatbin %016" PRIx64 "\n", t->gpu, t->sm_count,
-		t->driver, t->fatbin);
-	for (int i = 0; i < t->n; i++) {
+	/* one line per entry, each well under 160 characters (names are short, numbers bounded) */
+	n += (size_t)snprintf(text, sizeof(text),
+			      "# jetdepth tuning file, written by `jetdepth tune`: the fastest "
+			      "configuration\n# of each kernel on this GPU, driver and build (kernel "
+			      "times in ms).\ngpu %s\nsm_count %d\ndriver %d\nfatbin %016" PRIx64 "\n",
+			      t->gpu, t->sm_count, t->driver, t->fatbin);
+	for (int i = 0; i < t->n && n < sizeof(text); i++) {
 		const struct jd_tuning_entry *e = &t->e[i];
-		fprintf(f, "%s %s %dx%d %d %s %.4f default %s %.4f\n", e->kernel,
-			e->fp16 ? "f16" : "f32", e->w, e->h, e->nd, e->variant, (double)e->ms,
-			e->default_variant, (double)e->default_ms);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s %dx%d %d %s %.4f default %s %.4f\n",
+				      e->kernel, e->fp16 ? "f16" : "f32", e->w, e->h, e->nd, e->variant,
+				      (double)e->ms, e->default_variant, (double)e->default_ms);
 	}
-	ok = !ferror(f);
-	ok &= fclose(f) == 0;
-	if (!ok || rename(tmp, path) != 0) {
-		int e = errno ? errno : EIO;
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
-		unlink(tmp);
-		return -e;
+	if (n >= sizeof(text)) {
+		snprintf(err, errlen, "%s: cannot write: %d entries do not fit", path, t->n);
+		return -ENOSPC;
 	}
-	return 0;
+	JD_TRY(jd_out_open(&o, path, err, errlen));
+	return jd_out_close(&o, jd_out_write(&o, text, n) == 0, err, errlen);
 }
 
 int jd_tuning_matches(const struct jd_tuning *t, const char *gpu, int sm_count, int driver,

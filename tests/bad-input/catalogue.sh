@@ -110,7 +110,7 @@ printf 'M1: [500, 0, 320, 0, 500, 240, 0, 0]\n' >"$tmp/short.yaml"
 expect 1 "short.yaml:1: M1: 8 values, expected 9" -- calib check "$tmp/short.yaml"
 printf 'M1: [500, 0, 320, 0, 500, 240, 0, 0, 1]\nD1: [0, 0, 0, 0, 0]\nM2: [500, 0, 320, 0, 500, 240, 0, 0, 1]\nD2: [0, 0, 0, 0, 0]\nR: [1, 0, 0, 0, 1, 0, 0, 0, 1]\n' >"$tmp/not.yaml"
 expect 1 "not.yaml: T: missing" -- calib check "$tmp/not.yaml"
-expect 1 "nocalib.yaml: No such file" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --calib "$tmp/nocalib.yaml" -o "$tmp/out.pfm"
+expect 1 "nocalib.yaml: cannot open: No such file" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --calib "$tmp/nocalib.yaml" -o "$tmp/out.pfm"
 expect 2 "--depth 9,3: expected MIN,MAX" -- calib check "$tmp/short.yaml" --depth 9,3
 printf 'size 160x120\nspeed fast\n' >"$tmp/bad.conf"
 expect 2 "bad.conf:2: '--speed': not an option of jetdepth run" -- run --frames 1 --config "$tmp/bad.conf"
@@ -120,7 +120,7 @@ printf 'camera files:/x extra\n' >"$tmp/two.conf"
 expect 2 "two.conf:1: camera: one value after the key" -- run --frames 1 --config "$tmp/two.conf"
 printf 'board host\n' >"$tmp/board.conf"
 expect 2 "board.conf:1: board: only on the command line" -- run --frames 1 --config "$tmp/board.conf"
-expect 1 "--config $tmp/none.conf: No such file" -- run --frames 1 --config "$tmp/none.conf"
+expect 1 "--config $tmp/none.conf: cannot open: No such file" -- run --frames 1 --config "$tmp/none.conf"
 expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
 
@@ -145,10 +145,11 @@ sed 's/plumb_bob/fisheye/' "$(dirname "$0")/../fuzz/corpus/calib/ros_single.yaml
 expect 1 "fe.yaml:8: distortion_model: only plumb_bob is supported" -- calib check "$tmp/fe.yaml" "$tmp/fe.yaml"
 printf 'M1: [1, 2\n' >"$tmp/open.yaml"
 expect 1 "open.yaml:2: not valid YAML" -- calib check "$tmp/open.yaml"
-expect 1 "/dev/zero: larger than 1048575 bytes: not a calibration file" -- calib check /dev/zero
+expect 1 "/dev/zero: is a character device, not a regular file" -- calib check /dev/zero
 # Board and config files that never end a line.
-expect 1 "/dev/zero:1: line longer than" -- run --frames 1 --board /dev/zero
-expect 2 "/dev/zero:1: line longer than" -- run --frames 1 --config /dev/zero
+head -c 5000 /dev/zero | tr '\0' x >"$tmp/long.txt"
+expect 1 "long.txt:1: line longer than" -- run --frames 1 --board "$tmp/long.txt"
+expect 2 "long.txt:1: line longer than" -- run --frames 1 --config "$tmp/long.txt"
 # Camera frames: a truncated PGM and a corrupt JPEG in a files camera are dropped with their
 # reason, counted, and the run goes on (exit 0).
 mkdir -p "$tmp/tc/left" "$tmp/tc/right"

@@ -45,18 +45,21 @@ stop_test TERM
 stop_test INT
 stop_test TERM --json
 
-# SIGUSR1 dumps the current frame (PFM disparity and depth, binary PLY); an unwritable
-# folder is an error line and the loop goes on.
-dump_test() { # DIR EXPECT(ok|fail)
-	"$bin" run --size 320x240 --ndisp 32 --dump-dir "$1" >"$tmp/out" 2>"$tmp/err" &
+# SIGUSR1 dumps the current frame (PFM disparity and depth, binary PLY); a folder that
+# vanished after boot is an error line and the loop goes on; without --dump-dir SIGUSR1 is
+# said and ignored, and nothing is written anywhere (the daemon runs in an empty folder).
+dump_test() { # EXPECT(ok|gone|none) [DIR]
+	mkdir -p "$tmp/cwd"
+	(cd "$tmp/cwd" && exec "$bin" run --size 320x240 --ndisp 32 ${2:+--dump-dir "$2"}) >"$tmp/out" 2>"$tmp/err" &
 	local pid=$! waited=0
 	while [ "$(grep -c '^frame' "$tmp/out" 2>/dev/null)" -lt 3 ] && [ $waited -lt 1200 ]; do
 		sleep 0.1
 		waited=$((waited + 1))
 	done
+	[ "$1" = gone ] && rm -rf "$2"
 	kill -USR1 $pid
 	waited=0
-	while ! grep -q 'dump' "$tmp/out" "$tmp/err" && [ $waited -lt 300 ]; do
+	while ! grep -q 'dump\|SIGUSR1' "$tmp/out" "$tmp/err" && [ $waited -lt 300 ]; do
 		sleep 0.1
 		waited=$((waited + 1))
 	done
@@ -67,23 +70,44 @@ dump_test() { # DIR EXPECT(ok|fail)
 	wait $pid
 	local rc=$? n1
 	n1=$(grep -c '^frame' "$tmp/out")
-	if [ "$2" = ok ]; then
-		if grep -q '^dump: frame [0-9]*, 4 file(s)' "$tmp/out" && head -c 3 "$1/disparity.pfm" | grep -q Pf &&
-			file "$1/disparity_u16.png" | grep -q "PNG image data, 320 x 240, 16-bit grayscale" &&
-			head -1 "$1/cloud.ply" | grep -qx ply && grep -aq '^element vertex [1-9]' "$1/cloud.ply" &&
-			[ -z "$(ls -A "$1" | grep tmp)" ]; then
-			echo "ok: SIGUSR1 dumped disparity (PFM, 16-bit PNG), depth and cloud"
+	if [ "$1" = ok ]; then
+		if grep -q '^dump: frame [0-9]*, 4 file(s)' "$tmp/out" && head -c 3 "$2/disparity.pfm" | grep -q Pf &&
+			file "$2/disparity_u16.png" | grep -q "PNG image data, 320 x 240, 16-bit grayscale" &&
+			head -1 "$2/cloud.ply" | grep -qx ply && grep -aq '^element vertex [1-9]' "$2/cloud.ply" &&
+			[ -z "$(ls -A "$2" | grep tmp)" ] && [ "$(stat -c %a "$2/disparity.pfm")" = 644 ]; then
+			echo "ok: SIGUSR1 dumped disparity (PFM, 16-bit PNG), depth and cloud, mode 644 under umask 022"
 		else
 			echo "FAIL: SIGUSR1 dump: $(cat "$tmp/err")"; fails=$((fails + 1))
 		fi
-	elif grep -q 'jetdepth: dump: .*disparity.pfm.tmp: .* (the loop goes on)' "$tmp/err" && [ $rc -eq 0 ] &&
-		[ "$n1" -gt "$n0" ]; then
+	elif [ "$1" = gone ] && grep -q "jetdepth: dump: $2/disparity.pfm: cannot create: No such file or directory (the loop goes on)" "$tmp/err" &&
+		[ $rc -eq 0 ] && [ "$n1" -gt "$n0" ]; then
 		echo "ok: a dump that cannot be written is said, the loop goes on"
+	elif [ "$1" = none ] && grep -q "jetdepth: SIGUSR1 ignored: no --dump-dir" "$tmp/err" && [ $rc -eq 0 ] &&
+		[ "$n1" -gt "$n0" ] && [ -z "$(ls -A "$tmp/cwd")" ]; then
+		echo "ok: SIGUSR1 without --dump-dir is said and ignored; nothing written"
 	else
-		echo "FAIL: unwritable dump: rc $rc, frames $n0 -> $n1: $(cat "$tmp/err")"; fails=$((fails + 1))
+		echo "FAIL: dump ($1): rc $rc, frames $n0 -> $n1: $(cat "$tmp/err")"; fails=$((fails + 1))
 	fi
 }
-mkdir -p "$tmp/dumps"
-dump_test "$tmp/dumps" ok
-dump_test "$tmp/no/such/dir" fail
+umask 022
+mkdir -p "$tmp/dumps" "$tmp/gone"
+dump_test ok "$tmp/dumps"
+dump_test gone "$tmp/gone"
+dump_test none
+
+# A dump folder that cannot work is a boot error, before any frame.
+boot_error() { # NEEDLE ARGS...
+	local needle=$1
+	shift
+	"$bin" run --frames 1 --size 96x64 --ndisp 16 "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -eq 1 ] && grep -qF -- "$needle" "$tmp/err" && ! grep -q '^frame' "$tmp/out"; then
+		echo "ok: $*: $(head -1 "$tmp/err")"
+	else
+		echo "FAIL: $*: exit $rc: $(cat "$tmp/err")"; fails=$((fails + 1))
+	fi
+}
+touch "$tmp/plain"
+boot_error "--dump-dir $tmp/no/such/dir: No such file or directory" --dump-dir "$tmp/no/such/dir"
+boot_error "--dump-dir $tmp/plain: not a directory" --dump-dir "$tmp/plain"
 [ $fails -eq 0 ]

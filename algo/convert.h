@@ -12,6 +12,15 @@
 void jd_gray_from_rgb_ref(const uint8_t *rgb, int n, uint8_t *out);
 void jd_gray_from_rgb_neon(const uint8_t *rgb, int n, uint8_t *out);
 
+/*
+ * The one rule for image files (PGM/PPM and PNG, whatever the depth): each sample scaled to
+ * 8 bits as round(v * 255 / maxval) (no gamma), then gray as is and RGB by the rule above.
+ * row: n pixels of channels (1 or 3) samples, each one byte or, with wide, two (big-endian,
+ * as both formats store them); samples above maxval count as maxval. out: n bytes.
+ */
+void jd_gray_from_samples(const uint8_t *row, int n, int channels, int wide, unsigned maxval,
+			  uint8_t *out);
+
 /* YUYV 4:2:2 (Y0 U Y1 V): the luma bytes. n pixels (even), out: n bytes. */
 void jd_gray_from_yuyv_ref(const uint8_t *yuyv, int n, uint8_t *out);
 void jd_gray_from_yuyv_neon(const uint8_t *yuyv, int n, uint8_t *out);

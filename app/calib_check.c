@@ -119,7 +119,7 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 	}
 	double f, cx, cy, b, units;
 	jd_calib_model(c, &f, &cx, &cy, &b, &units);
-	double mm = fabs(b) * units;
+	double mm = b * units; /* the sign was checked above */
 	if (!(mm >= BASELINE_MIN_MM && mm <= BASELINE_MAX_MM)) {
 		FAIL("%s: %s: baseline %g (%g mm): a stereo rig's is %g to %g mm", n.file[1], n.P[1],
 		     b, mm, BASELINE_MIN_MM, BASELINE_MAX_MM);

@@ -96,7 +96,7 @@ int jd_cmd_calib(int argc, char **argv)
 		       c.cam[i].D[2], c.cam[i].D[3], c.cam[i].D[4]);
 	}
 	printf("  rectified: f %.2f px, principal point (%.2f, %.2f), baseline %.2f mm%s\n", f, cx,
-	       cy, fabs(b) * units, units > 1 ? " (the file is in metres)" : "");
+	       cy, b * units, units > 1 ? " (the file is in metres)" : "");
 	int roi[4];
 	if (jd_rectified_valid_region(&c, w, h, roi)) {
 		printf("  valid region (both cameras see every pixel): none at %dx%d\n", w, h);
@@ -104,7 +104,7 @@ int jd_cmd_calib(int argc, char **argv)
 		printf("  valid region (both cameras see every pixel): x %d..%d, y %d..%d of %dx%d\n",
 		       roi[0], roi[2] - 1, roi[1], roi[3] - 1, w, h);
 	}
-	double fb = f * fabs(b) * units;
+	double fb = f * b * units;
 	int dmin = (int)floor(fb / zmax), dmax = (int)ceil(fb / zmin);
 	printf("  depth %.0f to %.0f mm: disparities %d to %d: --min-disp %d --ndisp %d\n", zmin,
 	       zmax, dmin, dmax, dmin, dmax - dmin + 1);

@@ -133,7 +133,8 @@ int jd_cmd_run(int argc, char **argv)
 	}
 	if (ncalib) {
 		char err[600];
-		if (jd_calib_load(calib_files, ncalib, &calib, err, sizeof(err))) {
+		if (jd_calib_load(calib_files, ncalib, &calib, err, sizeof(err)) ||
+		    jd_calib_fits(&calib, calib_files, ncalib, w, h, err, sizeof(err))) {
 			fprintf(stderr, "jetdepth: %s\n", err);
 			return JD_EXIT_RUNTIME;
 		}

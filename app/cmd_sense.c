@@ -125,7 +125,7 @@ int jd_cmd_sense(int argc, char **argv)
 			sc.have_focal = 1;
 		}
 		if (!sc.have_baseline) {
-			sc.cam.baseline_mm = (float)(fabs(b) * units);
+			sc.cam.baseline_mm = (float)(b * units);
 			sc.have_baseline = 1;
 		}
 	}
@@ -135,6 +135,12 @@ int jd_cmd_sense(int argc, char **argv)
 	if (jd_pair_read(argv[optind], argv[optind + 1], &l, &r, err, sizeof(err))) {
 		fprintf(stderr, "jetdepth: %s\n", err);
 		return JD_EXIT_RUNTIME;
+	}
+	if (ncalib && jd_calib_fits(&calib, calib_files, ncalib, l.width, l.height, err,
+				    sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+		rc = JD_EXIT_RUNTIME;
+		goto out;
 	}
 	if (ncalib && !rectified) {
 		/* the raw pair through the calibration's undistort + rectify tables */

@@ -64,7 +64,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 		double f, cx, cy, bl, units;
 		jd_calib_model(synth.calib, &f, &cx, &cy, &bl, &units);
 		d->model = (struct jd_camera_model){(float)f, (float)cx, (float)cy,
-						    (float)(fabs(bl) * units)};
+						    (float)(bl * units)};
 		d->sensing = 1;
 	}
 	if (!d->sensing && synth.kind == JD_CAPTURE_SYNTH) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../algo/jd_status.h"
+#include "../hal/image_decode.h"
 #include "../hal/in_file.h"
 #include "../hal/jpeg.h"
 #include "../hal/out_file.h"
@@ -21,11 +22,6 @@
 		rc = (code);                                                                       \
 		goto out;                                                                          \
 	} while (0)
-
-static uint8_t luma(int r, int g, int b)
-{
-	return (uint8_t)(0.299 * r + 0.587 * g + 0.114 * b + 0.5);
-}
 
 /* The whole of a regular file, NUL-terminated (header parsing with strtod stops there). */
 static int read_file(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
@@ -83,7 +79,7 @@ static int check_size(const char *path, long w, long h, char *err, size_t errlen
 	return 0;
 }
 
-/* Parse one header number of a PNM/PFM file, skipping white space and # comments. */
+/* Parse one header number of a PFM file, skipping white space and # comments. */
 static int pnm_number(const unsigned char *buf, size_t len, size_t *pos, long *v)
 {
 	size_t p = *pos;
@@ -115,80 +111,27 @@ static int pnm_number(const unsigned char *buf, size_t len, size_t *pos, long *v
 	return 0;
 }
 
-static int read_pnm(const char *path, const unsigned char *buf, size_t len, struct jd_image *out,
-		    char *err, size_t errlen)
+/* PGM/PPM and PNG through the one decoder the files camera uses too (hal/image_decode.h). */
+static int read_pnm_png(const char *path, const unsigned char *buf, size_t len,
+			struct jd_image *out, char *err, size_t errlen)
 {
-	int color = buf[1] == '6';
-	size_t pos = 2;
-	long w, h, maxv;
-	int rc = 0;
+	struct jd_image_info info;
+	uint8_t *scratch = NULL;
+	int rc;
 
-	if (pnm_number(buf, len, &pos, &w) || pnm_number(buf, len, &pos, &h) ||
-	    pnm_number(buf, len, &pos, &maxv)) {
-		ERR(-EINVAL, "%s: malformed P%c header", path, buf[1]);
+	if ((rc = jd_image_probe(buf, len, path, &info, err, errlen))) {
+		return rc;
 	}
-	if ((rc = check_size(path, w, h, err, errlen))) {
-		goto out;
+	*out = (struct jd_image){malloc((size_t)info.width * info.height), info.width, info.height,
+				 info.width};
+	scratch = malloc(info.scratch ? info.scratch : 1);
+	if (!out->data || !scratch) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		rc = -ENOMEM;
+	} else {
+		rc = jd_image_decode_gray(buf, len, path, out, scratch, info.scratch, err, errlen);
 	}
-	if (maxv < 1 || maxv > 255) {
-		ERR(-EINVAL, "%s: maxval %ld: only 8-bit images (maxval 1..255) are supported",
-		    path, maxv);
-	}
-	pos++; /* the single white-space byte after maxval */
-	size_t need = (size_t)w * h * (color ? 3 : 1);
-	if (pos > len || len - pos < need) {
-		ERR(-EINVAL, "%s: truncated: %zu pixel bytes expected, %zu present", path, need,
-		    pos > len ? 0 : len - pos);
-	}
-	out->data = malloc((size_t)w * h);
-	if (!out->data) {
-		ERR(-ENOMEM, "%s: out of memory", path);
-	}
-	out->width = (int)w;
-	out->height = (int)h;
-	out->stride = (int)w;
-	for (size_t i = 0; i < (size_t)w * h; i++) {
-		const unsigned char *px = buf + pos + i * (color ? 3 : 1);
-		int v = color ? luma(px[0], px[1], px[2]) : px[0];
-		out->data[i] = (uint8_t)(maxv == 255 ? v : (v * 255 + maxv / 2) / maxv);
-	}
-out:
-	return rc;
-}
-
-static int read_png(const char *path, const unsigned char *buf, size_t len, struct jd_image *out,
-		    char *err, size_t errlen)
-{
-	png_image img;
-	unsigned char *rgb = NULL;
-	int rc = 0;
-
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_memory(&img, buf, len)) {
-		ERR(-EINVAL, "%s: not a readable PNG: %s", path, img.message);
-	}
-	if ((rc = check_size(path, img.width, img.height, err, errlen))) {
-		goto out;
-	}
-	img.format = PNG_FORMAT_RGB;
-	rgb = malloc(PNG_IMAGE_SIZE(img));
-	out->data = malloc((size_t)img.width * img.height);
-	if (!rgb || !out->data) {
-		ERR(-ENOMEM, "%s: out of memory", path);
-	}
-	if (!png_image_finish_read(&img, NULL, rgb, 0, NULL)) {
-		ERR(-EINVAL, "%s: corrupt or truncated PNG: %s", path, img.message);
-	}
-	out->width = (int)img.width;
-	out->height = (int)img.height;
-	out->stride = out->width;
-	for (size_t i = 0; i < (size_t)img.width * img.height; i++) {
-		out->data[i] = luma(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]);
-	}
-out:
-	png_image_free(&img);
-	free(rgb);
+	free(scratch);
 	if (rc) {
 		free(out->data);
 		out->data = NULL;
@@ -239,11 +182,10 @@ int jd_image_read(const char *path, struct jd_image *out, char *err, size_t errl
 	if ((rc = read_file(path, &buf, &len, err, errlen))) {
 		return rc;
 	}
-	if (len >= 2 && buf[0] == 'P' && (buf[1] == '5' || buf[1] == '6')) {
-		rc = read_pnm(path, buf, len, out, err, errlen);
-	} else if (len >= 8 && png_sig_cmp(buf, 0, 8) == 0) {
-		rc = read_png(path, buf, len, out, err, errlen);
-	} else if (len >= 3 && buf[0] == 0xff && buf[1] == 0xd8 && buf[2] == 0xff) {
+	enum jd_image_kind kind = jd_image_kind_of(buf, len);
+	if (kind == JD_IMAGE_PNM || kind == JD_IMAGE_PNG) {
+		rc = read_pnm_png(path, buf, len, out, err, errlen);
+	} else if (kind == JD_IMAGE_JPEG) {
 		rc = read_jpeg(path, buf, len, out, err, errlen);
 	} else {
 		snprintf(err, errlen, "%s: unknown image format (expected PGM/PPM, PNG or JPEG)",

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,13 +15,31 @@ int jd_publish_init(struct jd_publisher *p, FILE *out, const char *udp)
 		return 0;
 	}
 	char host[256];
-	const char *colon = strrchr(udp, ':');
-	if (!colon || colon == udp || !colon[1] || (size_t)(colon - udp) >= sizeof(host)) {
-		snprintf(p->err, sizeof(p->err), "--udp %s: expected HOST:PORT", udp);
+	const char *colon = strrchr(udp, ':'), *h = udp;
+	size_t hlen = colon ? (size_t)(colon - udp) : 0;
+	/* [ADDRESS]:PORT for IPv6, whose address has colons of its own */
+	if (udp[0] == '[' && colon && colon > udp + 1 && colon[-1] == ']') {
+		h = udp + 1;
+		hlen -= 2;
+	}
+	if (!colon || hlen == 0 || !colon[1] || hlen >= sizeof(host) ||
+	    (h == udp && memchr(udp, ':', hlen))) {
+		snprintf(p->err, sizeof(p->err),
+			 "--udp %s: expected HOST:PORT (an IPv6 address in brackets: [::1]:5000)",
+			 udp);
 		return -EINVAL;
 	}
-	snprintf(host, sizeof(host), "%.*s", (int)(colon - udp), udp);
-	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM}, *res;
+	char *end;
+	long port = strtol(colon + 1, &end, 10);
+	if (*end || colon[1] < '0' || colon[1] > '9' || port < 1 || port > 65535) {
+		snprintf(p->err, sizeof(p->err), "--udp %s: port %s: must be 1 to 65535", udp,
+			 colon + 1);
+		return -EINVAL;
+	}
+	snprintf(host, sizeof(host), "%.*s", (int)hlen, h);
+	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM,
+				 .ai_flags = AI_NUMERICSERV},
+			*res;
 	int rc = getaddrinfo(host, colon + 1, &hints, &res);
 	if (rc) {
 		snprintf(p->err, sizeof(p->err), "--udp %s: %s", udp, gai_strerror(rc));

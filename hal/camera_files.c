@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "../algo/jd_carve.h"
 #include "clock.h"
+#include "image_decode.h"
 #include "in_file.h"
 
 struct side {
@@ -19,6 +19,8 @@ struct side {
 	size_t file_cap;
 	char (*names)[JD_FILES_NAME_MAX];
 	uint8_t *file[2], *gray[2];
+	uint8_t *row; /* the decoder's scratch */
+	size_t row_bytes;
 	int borrowed[2];
 };
 
@@ -35,16 +37,19 @@ static struct side *carve_side(struct jd_carve *c, int w, int h)
 {
 	struct side *s = jd_carve(c, sizeof(*s));
 	void *names = jd_carve(c, (size_t)JD_FILES_MAX_PAIRS * JD_FILES_NAME_MAX);
-	uint8_t *file[2], *gray[2];
+	uint8_t *file[2], *gray[2], *row;
 
 	for (int k = 0; k < 2; k++) {
 		file[k] = jd_carve(c, file_cap(w, h));
 		gray[k] = jd_carve(c, (size_t)w * h);
 	}
+	row = jd_carve(c, jd_image_row_scratch(w));
 	if (!s || c->overflow) {
 		return NULL;
 	}
 	memset(s, 0, sizeof(*s));
+	s->row = row;
+	s->row_bytes = jd_image_row_scratch(w);
 	s->names = names;
 	s->file_cap = file_cap(w, h);
 	for (int k = 0; k < 2; k++) {
@@ -68,7 +73,8 @@ static int is_image(const char *n)
 	const char *e = strrchr(n, '.');
 
 	return n[0] != '.' && e &&
-	       (!strcasecmp(e, ".pgm") || !strcasecmp(e, ".png") || !strcasecmp(e, ".jpg") ||
+	       (!strcasecmp(e, ".pgm") || !strcasecmp(e, ".ppm") || !strcasecmp(e, ".png") ||
+		!strcasecmp(e, ".jpg") ||
 		!strcasecmp(e, ".jpeg"));
 }
 
@@ -205,72 +211,6 @@ static int slurp(struct jd_camera *c, const char *path, uint8_t *buf, size_t cap
 	return 0;
 }
 
-/* P5 with maxval 255 at the configured size: the pixels after the header. */
-static int pgm_pixels(struct jd_camera *c, const char *path, struct side *s, const uint8_t *buf,
-		      size_t len, const uint8_t **px)
-{
-	long v[3];
-	size_t i = 2;
-
-	if (len < 2 || buf[0] != 'P' || buf[1] != '5') {
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: not a binary PGM (P5)", path);
-	}
-	for (int k = 0; k < 3; k++) {
-		while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' ||
-				   buf[i] == '\t' || buf[i] == '#')) {
-			if (buf[i] == '#') {
-				while (i < len && buf[i] != '\n') {
-					i++;
-				}
-			} else {
-				i++;
-			}
-		}
-		v[k] = 0;
-		if (i >= len || buf[i] < '0' || buf[i] > '9') {
-			return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: bad PGM header", path);
-		}
-		while (i < len && buf[i] >= '0' && buf[i] <= '9' && v[k] < 100000) {
-			v[k] = v[k] * 10 + (buf[i++] - '0');
-		}
-	}
-	i++; /* the one whitespace byte after maxval */
-	if (v[0] != s->w || v[1] != s->h || v[2] != 255) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG,
-				   "%s: PGM %ldx%ld maxval %ld, the stream is %dx%d maxval 255",
-				   path, v[0], v[1], v[2], s->w, s->h);
-	}
-	if (len < i + (size_t)s->w * s->h) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: truncated: %zu of %zu pixel bytes",
-				   path, len > i ? len - i : 0, (size_t)s->w * s->h);
-	}
-	*px = buf + i;
-	return 0;
-}
-
-static int png_gray(struct jd_camera *c, const char *path, struct side *s, const uint8_t *buf,
-		    size_t len, uint8_t *out)
-{
-	png_image img;
-
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_memory(&img, buf, len)) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: %s", path, img.message);
-	}
-	if ((int)img.width != s->w || (int)img.height != s->h) {
-		png_image_free(&img);
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: PNG %ux%u, the stream is %dx%d",
-				   path, img.width, img.height, s->w, s->h);
-	}
-	img.format = PNG_FORMAT_GRAY;
-	if (!png_image_finish_read(&img, NULL, out, s->w, NULL)) {
-		png_image_free(&img);
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: %s", path, img.message);
-	}
-	return 0;
-}
-
 static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 {
 	struct side *s = c->priv;
@@ -300,11 +240,14 @@ static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	}
 	const char *e = strrchr(name, '.');
 	*f = (struct jd_cam_frame){NULL, len, s->w, s->h, s->w, JD_PIX_GREY, ts, (uint32_t)k, b};
-	if (!strcasecmp(e, ".pgm")) {
-		rc = pgm_pixels(c, path, s, s->file[b], len, &f->data);
-		f->bytes = (size_t)s->w * s->h;
-	} else if (!strcasecmp(e, ".png")) {
-		rc = png_gray(c, path, s, s->file[b], len, s->gray[b]);
+	if (strcasecmp(e, ".jpg") && strcasecmp(e, ".jpeg")) {
+		/* PGM/PPM and PNG: the decoder `match` uses too, so both see the same pixels */
+		struct jd_image out = {s->gray[b], s->w, s->h, s->w};
+		char why[600];
+		if (jd_image_decode_gray(s->file[b], len, path, &out, s->row, s->row_bytes, why,
+					 sizeof(why))) {
+			return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s", why);
+		}
 		f->data = s->gray[b];
 		f->bytes = (size_t)s->w * s->h;
 	} else {

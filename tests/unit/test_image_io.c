@@ -57,11 +57,11 @@ int main(void)
 		 "PGM round trip");
 	free(back.data);
 
-	/* PPM with comments converts with the dataset's luma rule. */
+	/* PPM with comments converts with the one luma rule (algo/convert.h, fixed point). */
 	const char ppm[] = "P6\n# comment\n2 1\n255\n\xff\x00\x00\x00\x00\xff";
 	write_bytes(path("c.ppm"), ppm, sizeof(ppm) - 1);
 	JD_CHECK(jd_image_read(path("c.ppm"), &back, err, sizeof(err)) == 0, "%s", err);
-	JD_CHECK(back.data[0] == 76 && back.data[1] == 29, "luma of red %d, blue %d", back.data[0],
+	JD_CHECK(back.data[0] == 77 && back.data[1] == 29, "luma of red %d, blue %d", back.data[0],
 		 back.data[1]);
 	free(back.data);
 
@@ -114,8 +114,14 @@ int main(void)
 	expect_error(path("head.pgm"), "malformed");
 	write_bytes(path("huge.pgm"), "P5\n100000 100000\n255\n", 22);
 	expect_error(path("huge.pgm"), "outside");
-	write_bytes(path("deep.pgm"), "P5\n1 1\n65535\n\0\0", 15);
-	expect_error(path("deep.pgm"), "8-bit");
+	/* 16-bit samples scale to 8 bits as round(v * 255 / maxval), as PNG's do */
+	write_bytes(path("d16.pgm"), "P5\n3 1\n65535\n\xff\xff\x00\x00\x80\x80", 20);
+	JD_CHECK(jd_image_read(path("d16.pgm"), &back, err, sizeof(err)) == 0, "%s", err);
+	JD_CHECK(back.data[0] == 255 && back.data[1] == 0 && back.data[2] == 128,
+		 "16-bit PGM: %d %d %d", back.data[0], back.data[1], back.data[2]);
+	free(back.data);
+	write_bytes(path("deep.pgm"), "P5\n1 1\n70000\n\0\0", 15);
+	expect_error(path("deep.pgm"), "maxval 70000");
 	write_bytes(path("empty.pgm"), "", 0);
 	expect_error(path("empty.pgm"), "empty");
 	const unsigned char png_sig[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0};

@@ -191,6 +191,9 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 			}
 			continue;
 		}
+		if (rc == -EINPROGRESS) {
+			return rc; /* not due yet: the loop comes round (stop, watchdog) and asks again */
+		}
 		if (rc) {
 			snprintf(c->err, sizeof(c->err), "%s", cam->err);
 			if (rc == -EAGAIN) {

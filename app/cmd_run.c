@@ -199,6 +199,9 @@ int jd_cmd_run(int argc, char **argv)
 
 		/* the loop came round: tell systemd's watchdog (a hung stage stops this) */
 		jd_notify_watchdog(&notify, jd_clock_ns());
+		if (mrc == -EINPROGRESS) {
+			continue; /* a paced camera's frame is not due yet */
+		}
 		if (mrc == -ENODATA) {
 			ended = 1; /* the files camera played everything: finish what is in flight */
 			continue;

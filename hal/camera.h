@@ -69,7 +69,10 @@ struct jd_camera_ops {
 	/* Ask for want, read back what the driver grants into c->cfg (and say so in c->err). */
 	int (*configure)(struct jd_camera *c, const struct jd_cam_config *want);
 	int (*start)(struct jd_camera *c);
-	/* @retval 0, -EAGAIN (timeout, nothing lost), -EIO/-ENODEV (fatal), -EBADMSG (dropped) */
+	/*
+	 * @retval 0, -EAGAIN (timeout, nothing lost), -EINPROGRESS (a paced camera's next frame
+	 * is not due yet: call again), -EIO/-ENODEV (fatal), -EBADMSG (dropped)
+	 */
 	int (*dequeue)(struct jd_camera *c, struct jd_cam_frame *f);
 	int (*requeue)(struct jd_camera *c, const struct jd_cam_frame *f);
 	int (*stop)(struct jd_camera *c);

@@ -227,14 +227,14 @@ static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	if (s->borrowed[b]) {
 		return jd_cam_fail(c, JD_CAM_WARN, -EBUSY, "both buffers borrowed (requeue first)");
 	}
+	/* Timestamps on the frame grid (30 Hz when unpaced), so pairing goes by position. */
+	uint64_t ts = s->t0 + (uint64_t)k * (s->period_ns ? s->period_ns : 33333333u);
+	if (s->period_ns && jd_clock_wait_until(ts, JD_CLOCK_SLICE_NS)) {
+		return jd_cam_fail(c, JD_CAM_OK, -EINPROGRESS, "frame %d is not due yet", k);
+	}
 	s->next++;
 	const char *name = s->names[k % s->count];
 	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
-	/* Timestamps on the frame grid (30 Hz when unpaced), so pairing goes by position. */
-	uint64_t ts = s->t0 + (uint64_t)k * (s->period_ns ? s->period_ns : 33333333u);
-	if (s->period_ns) {
-		jd_clock_sleep_until(ts);
-	}
 	if ((rc = slurp(c, path, s->file[b], s->file_cap, &len))) {
 		return rc;
 	}

@@ -128,8 +128,11 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	struct jd_image right = {r->view[set][1], r->w, r->h, r->w};
 	struct jd_disp gt = {r->gt[set], r->w, r->h, r->w};
 	if (r->period_ns) {
-		r->ts[set] = r->t0 + (uint64_t)k * r->period_ns;
-		jd_clock_sleep_until(r->ts[set]);
+		uint64_t due = r->t0 + (uint64_t)k * r->period_ns;
+		if (jd_clock_wait_until(due, JD_CLOCK_SLICE_NS)) {
+			return jd_cam_fail(c, JD_CAM_OK, -EINPROGRESS, "frame %d is not due yet", k);
+		}
+		r->ts[set] = due;
 	} else {
 		r->ts[set] = jd_clock_ns();
 	}

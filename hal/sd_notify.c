@@ -14,7 +14,9 @@ int jd_notify_init(struct jd_notify *n)
 	memset(n, 0, sizeof(*n));
 	n->fd = -1;
 	if (wd && (!pid || strtol(pid, NULL, 10) == (long)getpid())) {
-		n->watchdog_ns = strtoull(wd, NULL, 10) * 1000ull / 2;
+		/* a ping every quarter: the loop comes round at least every 200 ms
+		 * (JD_CLOCK_SLICE_NS), so pings stay within half of WatchdogSec from 1 s up */
+		n->watchdog_ns = strtoull(wd, NULL, 10) * 1000ull / 4;
 	}
 	if (!path || !*path) {
 		return 0;

@@ -15,7 +15,7 @@ struct jd_notify {
 	int fd; /* -1: not under systemd */
 	struct sockaddr_un addr;
 	socklen_t addrlen;
-	uint64_t watchdog_ns; /* half of $WATCHDOG_USEC; 0: no watchdog */
+	uint64_t watchdog_ns; /* a quarter of $WATCHDOG_USEC; 0: no watchdog */
 	uint64_t last_ping;
 };
 
@@ -25,7 +25,7 @@ int jd_notify_init(struct jd_notify *n);
 /** Send a state line ("READY=1", "STATUS=..."). @retval 0, -errno; 0 when not under systemd */
 int jd_notify_send(struct jd_notify *n, const char *state);
 
-/** From the frame loop: WATCHDOG=1 when half the watchdog interval has passed since the last. */
+/** From the frame loop: WATCHDOG=1 when a quarter of the watchdog interval has passed since the last. */
 void jd_notify_watchdog(struct jd_notify *n, uint64_t now_ns);
 
 void jd_notify_deinit(struct jd_notify *n);

@@ -45,6 +45,57 @@ stop_test TERM
 stop_test INT
 stop_test TERM --json
 
+# At 0.05 fps a frame is 20 s away: SIGTERM still stops within the deadline, and systemd's
+# watchdog (WATCHDOG_USEC 1 s) hears from the loop at least every half of it.
+slow_stop() {
+	"$bin" run --size 96x64 --ndisp 16 --fps 0.05 >"$tmp/out" 2>"$tmp/err" &
+	local pid=$! waited=0
+	while ! grep -q '^frame' "$tmp/out" && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+	sleep 1
+	local t0 ms
+	t0=$(date +%s%N)
+	kill -TERM $pid
+	wait $pid
+	local rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	if [ $rc -eq 0 ] && [ $ms -le $deadline_ms ]; then
+		echo "ok: SIGTERM at 0.05 fps: exit 0 after $ms ms"
+	else
+		echo "FAIL: SIGTERM at 0.05 fps: exit $rc after $ms ms"; fails=$((fails + 1))
+	fi
+}
+slow_stop
+if command -v python3 >/dev/null && [ -z "${JETDEPTH_EMULATOR:-}" ]; then
+	python3 - "$tmp/notify" 4 >"$tmp/wd" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); s.settimeout(0.1)
+t0 = time.monotonic(); pings = []
+while time.monotonic() - t0 < float(sys.argv[2]):
+    try:
+        m = s.recv(4096).decode()
+    except socket.timeout:
+        continue
+    if 'WATCHDOG=1' in m:
+        pings.append(time.monotonic())
+gaps = [b - a for a, b in zip(pings, pings[1:])]
+print(len(pings), int(1000 * max(gaps)) if gaps else 99999)
+PY
+	lpid=$!
+	sleep 0.5
+	NOTIFY_SOCKET=$tmp/notify WATCHDOG_USEC=1000000 "$bin" run --size 96x64 --ndisp 16 --fps 0.05 >/dev/null 2>&1 &
+	pid=$!
+	wait $lpid
+	kill -TERM $pid; wait $pid
+	read -r npings gap <"$tmp/wd"
+	if [ "$npings" -ge 5 ] && [ "$gap" -le 500 ]; then
+		echo "ok: watchdog at 0.05 fps: $npings pings in 3.5 s, at most $gap ms apart"
+	else
+		echo "FAIL: watchdog at 0.05 fps: $npings pings, largest gap $gap ms (want <= 500)"; fails=$((fails + 1))
+	fi
+else
+	echo "skip: the watchdog case needs python3 and a native build"
+fi
+
 # SIGUSR1 dumps the current frame (PFM disparity and depth, binary PLY); a folder that
 # vanished after boot is an error line and the loop goes on; without --dump-dir SIGUSR1 is
 # said and ignored, and nothing is written anywhere (the daemon runs in an empty folder).

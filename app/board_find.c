@@ -16,6 +16,32 @@ const char *jd_board_dir(void)
 	return env && *env ? env : JD_BOARD_DIR;
 }
 
+/* The device tree's compatible strings, ", "-separated. @return their length, 0 when none */
+static size_t read_compatible(const char *dt_path, char *out, size_t outlen)
+{
+	FILE *f = fopen(dt_path, "rb");
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!f) {
+		return 0;
+	}
+	for (int c; (c = fgetc(f)) != EOF && n + 3 < outlen;) {
+		if (c == '\0') {
+			out[n++] = ',';
+			out[n++] = ' ';
+		} else if (c >= ' ' && c < 127) {
+			out[n++] = (char)c;
+		}
+	}
+	fclose(f);
+	while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == ',')) {
+		n--;
+	}
+	out[n] = '\0';
+	return n;
+}
+
 /* auto: the first installed board (in name order) that validates against the device tree. */
 static int find_auto(const char *dir, const char *dt_path, char *out, size_t outlen, char *err,
 		     size_t errlen)
@@ -48,8 +74,18 @@ static int find_auto(const char *dir, const char *dt_path, char *out, size_t out
 		free(names[i]);
 	}
 	free(names);
+	char compat[512];
+	if (rc && read_compatible(dt_path, compat, sizeof(compat)) > 0 && strstr(compat, "nvidia,")) {
+		/* a Jetson this build has no board for: its cameras and GPU are unknown, and a
+		 * host board's synthetic scene would publish made-up objects */
+		snprintf(err, errlen,
+			 "--board auto: this Jetson's device tree (compatible: %s) matches no board in "
+			 "%s: add a board file for it (boards/README.md) or name one with --board",
+			 compat, dir);
+		return -ENODEV;
+	}
 	if (rc) {
-		/* No Jetson matched (or no device tree at all): the generic host board. */
+		/* No device tree at all (a PC): the generic host board. */
 		snprintf(out, outlen, "%s/host.board", dir);
 		if (access(out, R_OK) != 0) {
 			snprintf(err, errlen,

@@ -33,6 +33,11 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 	return -EINVAL;
 }
 
+const char *jd_capture_source(enum jd_capture_kind kind)
+{
+	return kind == JD_CAPTURE_SYNTH ? "synthetic" : kind == JD_CAPTURE_FILES ? "files" : "v4l2";
+}
+
 size_t jd_capture_mem_required(const struct jd_capture_config *cfg)
 {
 	int w = cfg->cam.width, h = cfg->cam.height;

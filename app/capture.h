@@ -44,6 +44,9 @@ struct jd_capture {
 	char last_drop[512]; /* why the last dropped frame was dropped */
 };
 
+/** The source's name in reports and /status: "synthetic", "files" or "v4l2". */
+const char *jd_capture_source(enum jd_capture_kind kind);
+
 /** Parse --camera: "synth", "files:DIR", "v4l2:/dev/videoA,/dev/videoB". @retval 0 or -EINVAL */
 int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err, size_t errlen);
 

@@ -63,12 +63,12 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 {
 	const struct jd_capture *c = &d->cap;
 	int n = snprintf(buf, len,
-			 "{\"frames\":%d,\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
+			 "{\"frames\":%d,\"source\":\"%s\",\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
 			 "\"streams\":%d,"
 			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"partner\":%lu,\"unpaired\":%lu},"
 			 "\"cameras\":[",
-			 frames, wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
+			 frames, jd_capture_source(c->cfg.kind), wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
 			 (double)st->match_ns / 1e6, st->sense ? st->sense->nobjects : -1,
 			 st->sense && st->sense->plane.valid ? "true" : "false",
 			 (double)d->boot.budget.total / (1 << 20), outages, streams, c->drop_corrupt,
@@ -116,7 +116,7 @@ int jd_cmd_run(int argc, char **argv)
 	}
 	fprintf(json ? stderr : stdout, "jetdepth run: board %s, %s camera %dx%d, %s, ndisp %d, %d thread(s)\n",
 	       bp ? bp->name : "(built-in defaults)",
-	       cam.kind == JD_CAPTURE_SYNTH ? "synthetic" : cam.kind == JD_CAPTURE_FILES ? "files" : "v4l2",
+	       jd_capture_source(cam.kind),
 	       w, h, jd_algo_name(p.algo), p.ndisp, threads);
 	if ((sense.have_focal != sense.have_baseline) && jd_sense_cli_check(&sense)) {
 		return JD_EXIT_USAGE;
@@ -286,7 +286,7 @@ int jd_cmd_run(int argc, char **argv)
 		done++;
 		if (json || udp) {
 			static char line[65536];
-			struct jd_frame_report rep = {st.frame,	  st.ts_ns,
+			struct jd_frame_report rep = {jd_capture_source(cam.kind), NULL, st.frame, st.ts_ns,
 						      st.capture_ms, st.rectify_ms,
 						      (double)st.match_ns / 1e6, st.sense_ms,
 						      st.sense};
@@ -314,11 +314,20 @@ int jd_cmd_run(int argc, char **argv)
 			printf("frame %4d  %8.1f ms\n", st.frame, (double)st.match_ns / 1e6);
 		}
 	}
+	if (!done && rc == JD_EXIT_OK && !stop_requested) {
+		/* the cameras ran dry or every pair was dropped: nothing reached the robot */
+		fprintf(stderr, "jetdepth: no frame was processed%s%s\n",
+			d.cap.last_drop[0] ? "; the last drop: " : "", d.cap.last_drop);
+		rc = JD_EXIT_RUNTIME;
+	}
 	if (done) {
 		double wall = (double)(jd_clock_ns() - t_start);
 
-		fprintf(info, "%d frame(s), mean latency %.1f ms, %.1f fps\n", done,
-		       (double)total_ns / 1e6 / done, 1e9 * done / wall);
+		/* two different numbers: how long a frame takes, how many went through */
+		fprintf(info,
+			"%d frame(s), mean latency %.1f ms (match, submit to result), loop rate "
+			"%.1f fps over %.1f s (each camera's delivery rate below)\n",
+			done, (double)total_ns / 1e6 / done, 1e9 * done / wall, wall / 1e9);
 	}
 	for (int i = 0; i < 2; i++) {
 		const struct jd_camera *c = &d.cap.cam[i];

@@ -189,7 +189,7 @@ int jd_cmd_sense(int argc, char **argv)
 	uint64_t t1 = jd_clock_ns();
 	int src = mrc || !ws ? -ENOMEM : jd_sense_run(&sc.sp, &cam, &boot.disp, ws, wsb, &res, &boot.workers.exec);
 	uint64_t t2 = jd_clock_ns();
-	struct jd_frame_report rep = {0, 0, 0.0, 0.0, (double)(t1 - t0) / 1e6,
+	struct jd_frame_report rep = {NULL, NULL, 0, 0, 0.0, 0.0, (double)(t1 - t0) / 1e6,
 				      (double)(t2 - t1) / 1e6, &res};
 	int n = src ? -1 : jd_report_json(&rep, json, sizeof(json));
 	if (mrc) {

@@ -51,6 +51,18 @@ static void arr(struct out *o, const float *v, int n)
 	put(o, "]");
 }
 
+/* Where the frame came from and whether its depth is suspect, then the object's end. */
+static void provenance(struct out *o, const struct jd_frame_report *r)
+{
+	if (r->source) {
+		put(o, ",\"source\":\"%s\"", r->source);
+	}
+	if (r->suspect) {
+		put(o, ",\"suspect\":\"%s\"", r->suspect);
+	}
+	put(o, "}\n");
+}
+
 int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 {
 	struct out o = {buf, len, 0, 0};
@@ -66,7 +78,8 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 	num(&o, r->sense_ms);
 	put(&o, "}");
 	if (!r->sense) {
-		put(&o, ",\"table\":null,\"objects\":null}\n");
+		put(&o, ",\"table\":null,\"objects\":null");
+		provenance(&o, r);
 		return o.overflow ? -1 : (int)o.pos;
 	}
 	const struct jd_plane *p = &r->sense->plane;
@@ -102,6 +115,7 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 		arr(&o, b->size_mm, 2);
 		put(&o, "}");
 	}
-	put(&o, "],\"truncated\":%s}\n", r->sense->truncated ? "true" : "false");
+	put(&o, "],\"truncated\":%s", r->sense->truncated ? "true" : "false");
+	provenance(&o, r);
 	return o.overflow ? -1 : (int)o.pos;
 }

@@ -13,6 +13,8 @@
 #include "../algo/sense.h"
 
 struct jd_frame_report {
+	const char *source; /* "synthetic", "files" or "v4l2"; NULL: not said (one pair) */
+	const char *suspect; /* why this frame's depth may be wrong (a check failed), or NULL */
 	long frame;
 	uint64_t ts_ns;
 	double capture_ms, rectify_ms, match_ms, sense_ms;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board_find.h"
+#include "../hal/camera_files.h"
 #include "../hal/in_file.h"
 #include "../hal/workers.h"
 #include "cli.h"
@@ -131,6 +132,7 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			if (jd_cli_size("--size", optarg, &o->w, &o->h)) {
 				return JD_EXIT_USAGE;
 			}
+			o->size_given = 1;
 		} else if (opt == OPT_FRAMES) {
 			if (jd_cli_int("--frames", optarg, &o->frames) || o->frames < 0) {
 				fprintf(stderr, "jetdepth: %s--frames %s: must be 0 or more\n", where,
@@ -149,6 +151,7 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				fprintf(stderr, "jetdepth: %s%s\n", where, err);
 				return JD_EXIT_USAGE;
 			}
+			o->camera_given = 1;
 		} else if (opt == OPT_FPS) {
 			char *end;
 			o->cam.cam.fps = strtod(optarg, &end);
@@ -357,6 +360,35 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	if (o->help) {
 		jd_run_options_help(stdout);
 		return JD_EXIT_OK;
+	}
+	/* A files camera's frames are its images' size: taken from them unless --size said */
+	if (o->cam.kind == JD_CAPTURE_FILES) {
+		char err[1200], first[700];
+		int w, h;
+		if (jd_cam_files_first_size(o->cam.device[0], &w, &h, first, sizeof(first), err,
+					    sizeof(err))) {
+			fprintf(stderr, "jetdepth: %s\n", err);
+			return JD_EXIT_RUNTIME;
+		}
+		if (o->size_given && (w != o->w || h != o->h)) {
+			fprintf(stderr,
+				"jetdepth: files camera: %s is %dx%d but --size is %dx%d: every frame "
+				"would be dropped (leave --size out to take the images' size)\n",
+				first, w, h, o->w, o->h);
+			return JD_EXIT_RUNTIME;
+		}
+		o->w = w;
+		o->h = h;
+	}
+	/* A service publishes to a robot: made-up objects only when someone asked for them. */
+	if (o->cam.kind == JD_CAPTURE_SYNTH && !o->camera_given &&
+	    (getenv("INVOCATION_ID") || getenv("NOTIFY_SOCKET"))) {
+		fprintf(stderr,
+			"jetdepth: no camera configured (board %s): under systemd the synthetic scene "
+			"runs only when asked for; set `camera v4l2:/dev/videoL,/dev/videoR` (or "
+			"`camera synth` for a demo) in the config\n",
+			o->have_board ? o->board.name : "(built-in defaults)");
+		return JD_EXIT_RUNTIME;
 	}
 	return 0;
 }

@@ -30,6 +30,8 @@ struct jd_run_options {
 	/* --board and --config are read before everything else */
 	const char *board_path, *config_path;
 	int have_board;
+	int camera_given; /* --camera (or `camera`) named the source */
+	int size_given;	  /* --size (or `size`) named the frame size */
 	struct jd_board board;
 	char board_file[1024];
 };

@@ -9,7 +9,9 @@
 
 #include "../algo/jd_carve.h"
 #include "clock.h"
+#include "../algo/jd_status.h"
 #include "image_decode.h"
+#include "jpeg.h"
 #include "in_file.h"
 
 struct side {
@@ -288,3 +290,54 @@ const struct jd_camera_ops jd_camera_files_ops = {
     .requeue = files_requeue,
     .stop = files_stop,
 };
+
+int jd_cam_files_first_size(const char *dir, int *w, int *h, char *path, size_t pathlen,
+			    char *err, size_t errlen)
+{
+	char side[512], first[JD_FILES_NAME_MAX] = "";
+	static uint8_t head[1 << 20]; /* boot only: a header and what precedes the pixels */
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(side, sizeof(side), "%s/left", dir);
+	if (!(d = opendir(side))) {
+		snprintf(err, errlen, "files camera: %s: cannot open the directory", side);
+		return -ENOENT;
+	}
+	while ((e = readdir(d))) {
+		if (is_image(e->d_name) && strlen(e->d_name) < sizeof(first) &&
+		    (!first[0] || strcmp(e->d_name, first) < 0)) {
+			snprintf(first, sizeof(first), "%s", e->d_name);
+		}
+	}
+	closedir(d);
+	if (!first[0]) {
+		snprintf(err, errlen, "files camera: %s: no .pgm, .ppm, .png or .jpg images", side);
+		return -ENOENT;
+	}
+	snprintf(path, pathlen, "%s/%s", side, first);
+	int fd = jd_in_open(path, err, errlen);
+	if (fd < 0) {
+		return fd;
+	}
+	ssize_t n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n <= 0) {
+		snprintf(err, errlen, "%s: cannot read", path);
+		return -EIO;
+	}
+	if (jd_image_kind_of(head, (size_t)n) == JD_IMAGE_JPEG) {
+		struct jd_jpeg j;
+		int rc = jd_jpeg_init(&j);
+		if (!rc && (rc = jd_jpeg_size(&j, head, (size_t)n, w, h))) {
+			snprintf(err, errlen, "%s: %s", path, j.err);
+		}
+		jd_jpeg_deinit(&j);
+		return rc;
+	}
+	struct jd_image_info info;
+	JD_TRY(jd_image_probe(head, (size_t)n, path, &info, err, errlen));
+	*w = info.width;
+	*h = info.height;
+	return 0;
+}

@@ -27,4 +27,11 @@ size_t jd_cam_files_mem_required(int w, int h);
 int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
 		      int h, double fps, int loop, char *err, size_t errlen);
 
+/**
+ * Boot: the size of the first image (by name) in DIR/left, for a run whose size was not
+ * given. path receives that image's name. @retval 0, or -errno with err set
+ */
+int jd_cam_files_first_size(const char *dir, int *w, int *h, char *path, size_t pathlen,
+			    char *err, size_t errlen);
+
 #endif

@@ -82,7 +82,7 @@ print(len(pings), int(1000 * max(gaps)) if gaps else 99999)
 PY
 	lpid=$!
 	sleep 0.5
-	NOTIFY_SOCKET=$tmp/notify WATCHDOG_USEC=1000000 "$bin" run --size 96x64 --ndisp 16 --fps 0.05 >/dev/null 2>&1 &
+	NOTIFY_SOCKET=$tmp/notify WATCHDOG_USEC=1000000 "$bin" run --camera synth --size 96x64 --ndisp 16 --fps 0.05 >/dev/null 2>&1 &
 	pid=$!
 	wait $lpid
 	kill -TERM $pid; wait $pid

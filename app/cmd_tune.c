@@ -121,7 +121,6 @@ static int tune_case(const struct tune_case *c, int runs, struct jd_workers *wk,
 		fprintf(stderr, "jetdepth: tune: the reference failed\n");
 		goto out;
 	}
-	printf("bp %s %dx%d ndisp %d:\n", c->fp16 ? "f16" : "f32", c->w, c->h, c->nd);
 	int nv = jd_cuda_bp_variants(c->nd, names, 8), best = -1;
 	float best_ms = 0, default_ms = -1;
 	for (int v = 0; v < nv; v++) {
@@ -132,6 +131,11 @@ static int tune_case(const struct tune_case *c, int runs, struct jd_workers *wk,
 		}
 		if (ms < 0) {
 			continue;
+		}
+		if (best < 0) {
+			/* the case's header once a variant ran: no header above an error */
+			printf("bp %s %dx%d ndisp %d:\n", c->fp16 ? "f16" : "f32", c->w, c->h,
+			       c->nd);
 		}
 		if (v == 0) {
 			default_ms = ms;

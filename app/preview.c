@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,6 +338,29 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		     0);
 }
 
+/*
+ * libmicrohttpd's own messages, through the log with the program's prefix. A client that
+ * leaves mid-stream ("Failed to send ...") is normal for a preview: said once, not per client.
+ */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	static int client_left_said;
+	char msg[300];
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	if (strncmp(msg, "Failed to send", 14) == 0) {
+		if (__atomic_exchange_n(&client_left_said, 1, __ATOMIC_RELAXED)) {
+			return;
+		}
+		fprintf(stderr, "jetdepth: preview: a client left mid-stream (%s); later ones are "
+				"not said\n", msg);
+		return;
+	}
+	fprintf(stderr, "jetdepth: preview: %s\n", msg);
+}
+
 int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, int w, int h,
 		     void *mem, size_t bytes)
 {
@@ -382,7 +406,8 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 	}
 	p->mhd = MHD_start_daemon(
 	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
-	    (uint16_t)c->port, NULL, NULL, handle, p, MHD_OPTION_LISTEN_SOCKET, fd,
+	    (uint16_t)c->port, NULL, NULL, handle, p, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+	    MHD_OPTION_LISTEN_SOCKET, fd,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->max_clients,
 	    MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_END);
 	if (!p->mhd) {

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "calib_yaml.h"
 #include "../hal/sd_notify.h"
+#include "../algo/pair_check.h"
 #include "daemon.h"
 #include "preview.h"
 #include "dump.h"
@@ -62,16 +63,21 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			uint64_t wall_ns, int outages, int streams, char *buf, size_t len)
 {
 	const struct jd_capture *c = &d->cap;
+	const char *suspect = d->pair_verdict == JD_PAIR_SWAPPED || d->pair_verdict == JD_PAIR_UNRECTIFIED
+				      ? jd_pair_verdict_text(d->pair_verdict)
+				      : NULL;
 	int n = snprintf(buf, len,
 			 "{\"frames\":%d,\"source\":\"%s\",\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
-			 "\"streams\":%d,"
+			 "\"streams\":%d,\"suspect\":%s%s%s,"
 			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"partner\":%lu,\"unpaired\":%lu},"
 			 "\"cameras\":[",
 			 frames, jd_capture_source(c->cfg.kind), wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
 			 (double)st->match_ns / 1e6, st->sense ? st->sense->nobjects : -1,
 			 st->sense && st->sense->plane.valid ? "true" : "false",
-			 (double)d->boot.budget.total / (1 << 20), outages, streams, c->drop_corrupt,
+			 (double)d->boot.budget.total / (1 << 20), outages, streams,
+			 suspect ? "\"" : "", suspect ? suspect : "null", suspect ? "\"" : "",
+			 c->drop_corrupt,
 			 c->drop_short, c->drop_partner, c->pair.drops[0] + c->pair.drops[1]);
 	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {
 		const struct jd_camera *cam = &c->cam[i];
@@ -96,6 +102,7 @@ int jd_cmd_run(int argc, char **argv)
 	static struct jd_daemon d; /* large (camera state): not on the stack */
 	uint64_t total_ns = 0;
 	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, drop_said = 0, rc;
+	int suspect_said = 0; /* the pair verdict last warned about */
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
 	rc = jd_run_options_load(&o, argc, argv);
@@ -242,6 +249,18 @@ int jd_cmd_run(int argc, char **argv)
 		if (mrc == 0) {
 			continue;
 		}
+		const char *suspect = NULL;
+		if (d.pair_verdict == JD_PAIR_SWAPPED || d.pair_verdict == JD_PAIR_UNRECTIFIED) {
+			suspect = jd_pair_verdict_text(d.pair_verdict);
+			if (suspect_said != d.pair_verdict) {
+				suspect_said = d.pair_verdict;
+				fprintf(stderr, "jetdepth: warning: %s: every frame is marked "
+						"\"suspect\" until a check passes (check the cameras' "
+						"order and the calibration)\n", suspect);
+			}
+		} else {
+			suspect_said = 0;
+		}
 		total_ns += st.match_ns;
 		uint64_t now = jd_clock_ns();
 		if (done == 0) {
@@ -286,7 +305,8 @@ int jd_cmd_run(int argc, char **argv)
 		done++;
 		if (json || udp) {
 			static char line[65536];
-			struct jd_frame_report rep = {jd_capture_source(cam.kind), NULL, st.frame, st.ts_ns,
+			struct jd_frame_report rep = {jd_capture_source(cam.kind), suspect, st.frame,
+						      st.ts_ns,
 						      st.capture_ms, st.rectify_ms,
 						      (double)st.match_ns / 1e6, st.sense_ms,
 						      st.sense};
@@ -299,20 +319,18 @@ int jd_cmd_run(int argc, char **argv)
 				continue;
 			}
 		}
+		printf("frame %4d  %8.1f ms", st.frame, (double)st.match_ns / 1e6);
 		if (st.sense) {
-			printf("frame %4d  %8.1f ms  objects %d  table %s", st.frame,
-			       (double)st.match_ns / 1e6, st.sense->nobjects,
+			printf("  objects %d  table %s", st.sense->nobjects,
 			       st.sense->plane.valid ? "found" : "not found");
-			if (st.has_truth) {
-				printf("  bad>1px %5.2f%%", st.bad1);
-			}
-			printf("\n");
-		} else if (st.has_truth) {
-			printf("frame %4d  %8.1f ms  bad>1px %5.2f%%  invalid %5.2f%%\n", st.frame,
-			       (double)st.match_ns / 1e6, st.bad1, st.invalid);
-		} else {
-			printf("frame %4d  %8.1f ms\n", st.frame, (double)st.match_ns / 1e6);
 		}
+		if (st.has_truth) {
+			printf("  bad>1px %5.2f%%", st.bad1);
+		}
+		if (st.has_truth && !st.sense) {
+			printf("  invalid %5.2f%%", st.invalid);
+		}
+		printf("%s\n", suspect ? "  SUSPECT" : "");
 	}
 	if (!done && rc == JD_EXIT_OK && !stop_requested) {
 		/* the cameras ran dry or every pair was dropped: nothing reached the robot */

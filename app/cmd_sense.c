@@ -15,11 +15,20 @@
 #include "commands.h"
 #include "image_io.h"
 #include "calib_yaml.h"
+#include "../algo/pair_check.h"
 #include "rectified_view.h"
 #include "report.h"
 #include "sense_cli.h"
 
-enum { OPT_OUT = OPT_CMD_BASE, OPT_RECTIFIED, OPT_DISP, OPT_CALIB, OPT_HELP, OPT_SENSE_BASE };
+enum {
+	OPT_OUT = OPT_CMD_BASE,
+	OPT_RECTIFIED,
+	OPT_DISP,
+	OPT_CALIB,
+	OPT_HELP,
+	OPT_NO_PAIR_CHECK,
+	OPT_SENSE_BASE
+};
 
 static void help(FILE *f)
 {
@@ -41,6 +50,8 @@ static void help(FILE *f)
 		"                  one OpenCV stereo file (see jetdepth calib check)\n"
 		"  --rectified     the pair is already rectified (the calibration, if given, only\n"
 		"                  supplies the camera model)\n"
+		"  --no-pair-check skip the check that the pair is rectified and in left, right\n"
+		"                  order (refused otherwise: confident wrong objects are worse)\n"
 		"%s\n%s",
 		jd_sense_cli_help, jd_cli_matcher_help);
 }
@@ -51,21 +62,22 @@ int jd_cmd_sense(int argc, char **argv)
 				      {"rectified", no_argument, NULL, OPT_RECTIFIED},
 				      {"disp", required_argument, NULL, OPT_DISP},
 				      {"calib", required_argument, NULL, OPT_CALIB},
-				      {"help", no_argument, NULL, OPT_HELP}};
+				      {"help", no_argument, NULL, OPT_HELP},
+				      {"no-pair-check", no_argument, NULL, OPT_NO_PAIR_CHECK}};
 	struct jd_match_params p;
 	struct jd_sense_cli sc;
 	struct jd_cli cli;
 	const char *out = NULL, *disp_out = NULL, *calib_files[2];
 	int ncalib = 0;
 	static struct jd_stereo_calib calib;
-	int threads = jd_workers_cpu_count(), opt, rectified = 0, rc = JD_EXIT_RUNTIME;
+	int threads = jd_workers_cpu_count(), opt, rectified = 0, pair_check = 1, rc = JD_EXIT_RUNTIME;
 	struct jd_image l = {0}, r = {0};
 	static struct jd_boot boot;
 	static struct jd_sense_result res;
 	static char json[65536];
 	char err[600];
 
-	jd_sense_cli_options(cmd_opts + 5, 26, OPT_SENSE_BASE);
+	jd_sense_cli_options(cmd_opts + 6, 25, OPT_SENSE_BASE);
 	jd_sense_cli_init(&sc);
 	jd_params_default(&p, JD_ALGO_SGM, 64);
 	jd_cli_begin(&cli, argc, argv, "o:h", cmd_opts, &p, &threads);
@@ -78,6 +90,8 @@ int jd_cmd_sense(int argc, char **argv)
 			disp_out = optarg;
 		} else if (opt == OPT_RECTIFIED) {
 			rectified = 1;
+		} else if (opt == OPT_NO_PAIR_CHECK) {
+			pair_check = 0;
 		} else if (opt == OPT_CALIB) {
 			if (ncalib == 2) {
 				fprintf(stderr, "jetdepth sense: --calib: one or two files\n");
@@ -171,6 +185,24 @@ int jd_cmd_sense(int argc, char **argv)
 	}
 	if (!(cam.cy == cam.cy)) {
 		cam.cy = (float)(l.height - 1) / 2.0f;
+	}
+	struct jd_pair_check pc;
+	if (pair_check) {
+		jd_pair_check(&l, &r, p.min_disp + p.ndisp, &pc);
+		if (pc.verdict == JD_PAIR_SWAPPED || pc.verdict == JD_PAIR_UNRECTIFIED) {
+			fprintf(stderr,
+				"jetdepth: sense: %s: %s: of %d clearly matched patches %d lie at "
+				"negative disparity, %d at positive, %d rows apart (median %+d); %s "
+				"(--no-pair-check to match anyway)\n",
+				argv[optind], jd_pair_verdict_text(pc.verdict), pc.confident,
+				pc.negative, pc.positive, pc.off_row, pc.median_dy,
+				pc.verdict == JD_PAIR_SWAPPED
+				    ? "give the left camera's image first"
+				    : (rectified ? "drop --rectified and give the calibration"
+						 : "check the calibration belongs to these cameras"));
+			rc = JD_EXIT_RUNTIME;
+			goto out;
+		}
 	}
 	if ((rc = jd_cli_validate(&p, l.width, l.height)) || jd_sense_cli_fits(&sc, l.width, l.height)) {
 		rc = rc ? rc : JD_EXIT_USAGE;

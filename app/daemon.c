@@ -7,6 +7,7 @@
 #include "../algo/jd_carve.h"
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
+#include "../algo/pair_check.h"
 #include "../hal/camera_synth.h"
 #include "../hal/clock.h"
 
@@ -168,6 +169,28 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	return 1;
 }
 
+/*
+ * Is the pair rectified and in order (algo/pair_check.h)? On the GPU path the host holds the
+ * raw pair: it is rectified on the CPU into the spare raw buffers for the check alone.
+ */
+static void check_pair(struct jd_daemon *d)
+{
+	struct jd_boot *b = &d->boot;
+	const struct jd_image *l = &b->left, *r = &b->right;
+	struct jd_pair_check pc;
+
+	if (d->gpu_rectify) {
+		jd_rectifier_apply(&d->rect, &b->kernels, &b->left, &b->right, &d->raw[0],
+				   &d->raw[1], &b->workers.exec);
+		l = &d->raw[0];
+		r = &d->raw[1];
+	}
+	jd_pair_check(l, r, d->p.min_disp + d->p.ndisp, &pc);
+	if (pc.verdict != JD_PAIR_UNSURE) {
+		d->pair_verdict = pc.verdict; /* an unsure look keeps the last clear one */
+	}
+}
+
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 {
 	struct jd_boot *b = &d->boot;
@@ -187,6 +210,9 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 		jd_rectifier_apply(&d->rect, &b->kernels, &d->raw[0], &d->raw[1], &b->left,
 				   &b->right, &b->workers.exec);
 		d->rectify_ms[k & 1] = (double)(jd_clock_ns() - t1) / 1e6;
+	}
+	if (k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
+		check_pair(d);
 	}
 	d->ts[k & 1] = d->cap.last_ts;
 	d->t_submit[k & 1] = jd_clock_ns();

@@ -17,6 +17,9 @@
 #include "rectified_view.h"
 #include "sense_cli.h"
 
+/* frames between two checks that the pair is rectified and in order (the first is checked) */
+#define JD_DAEMON_PAIR_CHECK_EVERY 900
+
 struct jd_daemon {
 	struct jd_boot boot;
 	struct jd_capture cap;
@@ -40,6 +43,7 @@ struct jd_daemon {
 	struct jd_image raw[2];
 	double rectify_ms[2]; /* by frame parity */
 	void *app_mem;	      /* the caller's boot memory (jd_daemon_opts.app_bytes) */
+	int pair_verdict;     /* enum jd_pair_verdict of the last clear pair check */
 };
 
 struct jd_frame_stats {

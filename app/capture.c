@@ -110,6 +110,15 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 	jd_pair_init(&c->pair, cc->fps);
 	if (!rc) {
 		rc = bring_up(c, log);
+		if (rc == -ENODEV && cfg->kind == JD_CAPTURE_V4L2 && cfg->wait_absent) {
+			/* a USB camera that is not there yet: the loop reopens it with backoff */
+			for (int i = 0; i < 2; i++) {
+				jd_cam_stop(&c->cam[i]);
+				jd_cam_close(&c->cam[i]);
+			}
+			c->down = 1;
+			rc = 0;
+		}
 	}
 	if (rc) {
 		jd_capture_deinit(c);
@@ -181,6 +190,9 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 {
 	if (c->requeue_failed) {
 		return -EIO; /* c->err still says which requeue failed */
+	}
+	if (c->down) {
+		return -ENODEV; /* c->err says which camera is absent */
 	}
 	/* Bounded: a stream of bad frames makes this return, not spin. */
 	for (int attempt = 0; attempt < 16; attempt++) {
@@ -254,7 +266,9 @@ int jd_capture_recover(struct jd_capture *c)
 	}
 	c->requeue_failed = 0;
 	int rc = bring_up(c, NULL);
-	if (!rc) {
+	if (!rc && c->down) {
+		c->down = 0; /* up for the first time: not a reopen */
+	} else if (!rc) {
 		c->cam[0].stats.reopens++;
 		c->cam[1].stats.reopens++;
 	}

@@ -29,6 +29,7 @@ struct jd_capture_config {
 	int loop;  /* files: start again after the last pair */
 	const struct jd_v4l2_sys *sys; /* v4l2: the system calls (NULL: the real ones; tests fake) */
 	const struct jd_stereo_calib *calib; /* raw frames rectified with it (NULL: rectified) */
+	int wait_absent; /* v4l2: a camera absent at boot is waited for (down), not an error */
 };
 
 struct jd_capture {
@@ -39,6 +40,7 @@ struct jd_capture {
 	unsigned long pairs, drop_corrupt, drop_short;
 	unsigned long drop_partner; /* good frames whose partner was dropped (corrupt or short) */
 	int requeue_failed; /* a driver refused a buffer back: reopen */
+	int down;	    /* the cameras were absent at boot: jd_capture_recover() until up */
 	uint64_t last_ts;   /* the last pair's (left) timestamp, ns CLOCK_MONOTONIC */
 	char err[512];
 	char last_drop[512]; /* why the last dropped frame was dropped */

@@ -59,20 +59,24 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 }
 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
-static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *st, int frames,
-			uint64_t wall_ns, int outages, int streams, char *buf, size_t len)
+static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *st_or_null, int frames,
+			uint64_t wall_ns, int outages, int streams, const char *state, char *buf,
+			size_t len)
 {
+	static const struct jd_frame_stats none = {.frame = -1};
+	const struct jd_frame_stats *st = st_or_null ? st_or_null : &none;
 	const struct jd_capture *c = &d->cap;
 	const char *suspect = d->pair_verdict == JD_PAIR_SWAPPED || d->pair_verdict == JD_PAIR_UNRECTIFIED
 				      ? jd_pair_verdict_text(d->pair_verdict)
 				      : NULL;
 	int n = snprintf(buf, len,
-			 "{\"frames\":%d,\"source\":\"%s\",\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
+			 "{\"frames\":%d,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
 			 "\"streams\":%d,\"suspect\":%s%s%s,"
 			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"partner\":%lu,\"unpaired\":%lu},"
 			 "\"cameras\":[",
-			 frames, jd_capture_source(c->cfg.kind), wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
+			 frames, state, jd_capture_source(c->cfg.kind),
+			 wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
 			 (double)st->match_ns / 1e6, st->sense ? st->sense->nobjects : -1,
 			 st->sense && st->sense->plane.valid ? "true" : "false",
 			 (double)d->boot.budget.total / (1 << 20), outages, streams,
@@ -103,6 +107,7 @@ int jd_cmd_run(int argc, char **argv)
 	uint64_t total_ns = 0;
 	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, drop_said = 0, rc;
 	int suspect_said = 0; /* the pair verdict last warned about */
+	int waiting_said = 0; /* "waiting for the cameras" was said */
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
 	rc = jd_run_options_load(&o, argc, argv);
@@ -214,11 +219,25 @@ int jd_cmd_run(int argc, char **argv)
 			continue;
 		}
 		if (mrc < 0 && d.camera_failed && mrc != -EAGAIN) {
-			/* a camera is gone: reopen with backoff until it is back or we are stopped */
-			if (!outages++) {
+			/* a camera is gone (or not there yet): reopen with backoff until it is back
+			 * or we are stopped */
+			int never = d.cap.down;
+			if (never && !waiting_said) {
+				waiting_said = 1;
+				fprintf(stderr, "jetdepth: waiting for the cameras: %s; retrying every "
+						"2 s at most\n", d.cap.err);
+			} else if (!never && !outages++) {
 				fprintf(stderr, "jetdepth: camera lost: %s; reopening\n", d.cap.err);
 			}
-			jd_notify_send(&notify, "STATUS=a camera is lost: reopening");
+			jd_notify_send(&notify, never ? "STATUS=waiting for the cameras"
+						      : "STATUS=a camera is lost: reopening");
+			if (o.preview.port) {
+				static char status[2048];
+				status_json(&d, NULL, done, jd_clock_ns() - t_start, outages,
+					    preview.watchers, never ? "waiting_for_cameras" : "camera_lost",
+					    status, sizeof(status));
+				jd_preview_set_status(&preview, status);
+			}
 			for (int wait_ms = 100; !stop_requested && jd_capture_recover(&d.cap);) {
 				struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
 				nanosleep(&ts, NULL);
@@ -297,7 +316,7 @@ int jd_cmd_run(int argc, char **argv)
 		if (o.preview.port) {
 			static char status[2048];
 			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
-				    preview.watchers, status, sizeof(status));
+				    preview.watchers, "running", status, sizeof(status));
 			jd_preview_publish(&preview, &d.boot.left, &d.boot.disp,
 					   (float)(p.min_disp + p.ndisp), st.sense, status,
 					   jd_clock_ns());

@@ -171,6 +171,16 @@ static void compose(struct jd_preview *p, const struct jd_image *left, const str
 	}
 }
 
+void jd_preview_set_status(struct jd_preview *p, const char *status_json)
+{
+	if (!p->mhd) {
+		return;
+	}
+	pthread_mutex_lock(&p->lock);
+	snprintf(p->status, sizeof(p->status), "%s", status_json);
+	pthread_mutex_unlock(&p->lock);
+}
+
 void jd_preview_publish(struct jd_preview *p, const struct jd_image *left,
 			const struct jd_disp *disp, float dmax, const struct jd_sense_result *s,
 			const char *status_json, uint64_t now_ns)
@@ -178,8 +188,8 @@ void jd_preview_publish(struct jd_preview *p, const struct jd_image *left,
 	if (!p->mhd) {
 		return;
 	}
+	jd_preview_set_status(p, status_json);
 	pthread_mutex_lock(&p->lock);
-	snprintf(p->status, sizeof(p->status), "%s", status_json);
 	int watched = p->watchers > 0;
 	pthread_mutex_unlock(&p->lock);
 	if (!watched || now_ns - p->last_ns < 100000000ull) {

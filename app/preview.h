@@ -57,6 +57,9 @@ size_t jd_preview_mem_required(int w, int h);
 int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, int w, int h,
 		     void *mem, size_t bytes);
 
+/** Only /status's text (when no frame comes: the cameras are awaited). */
+void jd_preview_set_status(struct jd_preview *p, const char *status_json);
+
 /**
  * Offer a frame: the left view, its disparity (0 .. dmax) and what sensing found (NULL: not
  * sensed). Encodes only when someone watches and 100 ms have passed. status_json: the

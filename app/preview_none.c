@@ -53,3 +53,9 @@ void jd_preview_stop(struct jd_preview *p)
 {
 	(void)p;
 }
+
+void jd_preview_set_status(struct jd_preview *p, const char *status_json)
+{
+	(void)p;
+	(void)status_json;
+}

@@ -29,6 +29,7 @@ enum {
 	OPT_PREVIEW_CLIENTS,
 	OPT_DUMP_DIR,
 	OPT_STATS,
+	OPT_WAIT_CAMERAS,
 	OPT_HELP,
 	OPT_SENSE_BASE
 };
@@ -50,6 +51,7 @@ static struct option run_opts[48] = {{"size", required_argument, NULL, OPT_SIZE}
 				     {"preview-clients", required_argument, NULL, OPT_PREVIEW_CLIENTS},
 				     {"dump-dir", required_argument, NULL, OPT_DUMP_DIR},
 				     {"stats", required_argument, NULL, OPT_STATS},
+				     {"wait-cameras", no_argument, NULL, OPT_WAIT_CAMERAS},
 				     {"help", no_argument, NULL, OPT_HELP},
 				     {0}};
 
@@ -70,6 +72,9 @@ void jd_run_options_help(FILE *f)
 		"  --pixfmt F     v4l2: YUYV (default), UYVY, GREY or MJPG; another one the\n"
 		"                 device offers is used (and said) when it lacks this one\n"
 		"  --buffers N    v4l2: driver buffers per camera (default 4, 2 to 16)\n"
+		"  --wait-cameras v4l2: a camera absent at boot (USB, not plugged in yet) is\n"
+		"                 waited for with backoff instead of failing boot (the default\n"
+		"                 under systemd)\n"
 		"  --seed N       synth: which scene (default 0, the one `jetdepth synth` writes)\n"
 		"  --json         one JSON object per frame on stdout (JSON Lines: frame, timestamp,\n"
 		"                 latency per stage, table, objects); boot's log goes to stderr\n"
@@ -162,6 +167,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			}
 		} else if (opt == OPT_LOOP) {
 			o->cam.loop = 1;
+		} else if (opt == OPT_WAIT_CAMERAS) {
+			o->cam.wait_absent = 1;
 		} else if (opt == OPT_PIXFMT) {
 			if (jd_pixfmt_parse(optarg, &o->cam.cam.fmt)) {
 				fprintf(stderr,
@@ -380,9 +387,11 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		o->w = w;
 		o->h = h;
 	}
+	int service = getenv("INVOCATION_ID") || getenv("NOTIFY_SOCKET");
+	/* a service that exits when a USB camera is late hits systemd's start limit: wait */
+	o->cam.wait_absent |= service;
 	/* A service publishes to a robot: made-up objects only when someone asked for them. */
-	if (o->cam.kind == JD_CAPTURE_SYNTH && !o->camera_given &&
-	    (getenv("INVOCATION_ID") || getenv("NOTIFY_SOCKET"))) {
+	if (o->cam.kind == JD_CAPTURE_SYNTH && !o->camera_given && service) {
 		fprintf(stderr,
 			"jetdepth: no camera configured (board %s): under systemd the synthetic scene "
 			"runs only when asked for; set `camera v4l2:/dev/videoL,/dev/videoR` (or "

@@ -146,6 +146,33 @@ dump_test ok "$tmp/dumps"
 dump_test gone "$tmp/gone"
 dump_test none
 
+# Cameras absent at boot (USB plugged in later) with --wait-cameras (the default under
+# systemd): boot completes, the wait is said in the log and /status, SIGTERM still stops.
+late_cameras() {
+	local port=$((20000 + $$ % 20000))
+	"$bin" run --camera "v4l2:$tmp/video-late0,$tmp/video-late1" --wait-cameras --size 96x64 \
+		--ndisp 16 --preview "$port" >"$tmp/out" 2>"$tmp/err" &
+	local pid=$! waited=0 st=""
+	while ! grep -q 'waiting for the cameras' "$tmp/err" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+	if command -v curl >/dev/null; then
+		st=$(curl -s "http://127.0.0.1:$port/status")
+	fi
+	local t0 ms
+	t0=$(date +%s%N)
+	kill -TERM $pid
+	wait $pid
+	local rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	if [ $rc -eq 0 ] && [ $ms -le $deadline_ms ] &&
+		grep -q "jetdepth: waiting for the cameras: left camera $tmp/video-late0: cannot open" "$tmp/err" &&
+		{ [ -z "$st" ] && ! command -v curl >/dev/null || echo "$st" | grep -q '"state":"waiting_for_cameras"'; }; then
+		echo "ok: cameras absent at boot are waited for (status: ${st:0:60}), SIGTERM after $ms ms"
+	else
+		echo "FAIL: late cameras: exit $rc after $ms ms, status '$st': $(cat "$tmp/err")"; fails=$((fails + 1))
+	fi
+}
+[ -z "${JETDEPTH_EMULATOR:-}" ] && late_cameras
+
 # A dump folder that cannot work is a boot error, before any frame.
 boot_error() { # NEEDLE ARGS...
 	local needle=$1

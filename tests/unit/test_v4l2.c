@@ -155,6 +155,35 @@ static void test_streaming(void)
 	free(mem);
 }
 
+/* A camera absent at boot (a USB camera plugged in later): waited for, not a boot error. */
+static void test_late_camera(void)
+{
+	struct jd_capture_config cfg = config(JD_PIX_YUYV, 30);
+	size_t bytes = jd_capture_mem_required(&cfg);
+	void *mem = malloc(bytes);
+	static uint8_t lp[W * H], rp[W * H];
+	struct jd_image li = {lp, W, H, W}, ri = {rp, W, H, W};
+	struct jd_capture c;
+	int truth;
+
+	fake_v4l2_reset();
+	fake_devs[1].present = 0;
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == -ENODEV && strstr(c.err, "fake1"),
+		 "without waiting an absent camera fails boot: %s", c.err);
+	cfg.wait_absent = 1;
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == 0 && c.down, "waiting: %s", c.err);
+	JD_CHECK(fake_open_fds == 0 && fake_mappings == 0, "nothing held while waiting: %d, %d",
+		 fake_open_fds, fake_mappings);
+	JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == -ENODEV, "no frames while down");
+	JD_CHECK(jd_capture_recover(&c) == -ENODEV && c.down, "still absent");
+	fake_devs[1].present = 1;
+	JD_CHECK(jd_capture_recover(&c) == 0 && !c.down, "plugged in: %s", c.err);
+	JD_CHECK(c.cam[0].stats.reopens == 0, "coming up is not a reopen");
+	JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == 0, "frames: %s", c.err);
+	jd_capture_deinit(&c);
+	free(mem);
+}
+
 static void test_describe(void)
 {
 	char text[2048] = "";
@@ -182,5 +211,6 @@ int main(void)
 	test_describe();
 	test_negotiation();
 	test_streaming();
+	test_late_camera();
 	return jd_test_done("unit.v4l2");
 }

@@ -16,7 +16,8 @@ install(FILES
 # Absolute destinations: /etc and /lib/systemd are fixed places whatever the prefix.
 install(FILES ${JD_PKG_DIR}/jetdepth.conf ${JD_PKG_DIR}/run.conf DESTINATION /etc/jetdepth)
 install(FILES ${JD_PKG_DIR}/jetdepth.service DESTINATION /lib/systemd/system)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${JD_PKG_DIR}/copyright
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
   set(JD_DEB_ARCH arm64)
@@ -42,4 +43,14 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
   ${JD_PKG_DIR}/conffiles ${JD_PKG_DIR}/postinst ${JD_PKG_DIR}/prerm ${JD_PKG_DIR}/postrm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+# The binary ships stripped; its debug symbols go to jetdepth-dbgsym (a .ddeb beside it),
+# for gdb and crash reports on a board (the build keeps -g: code is the same with or without).
+# (CPackDeb splits and strips the ELF files itself: CPACK_STRIP_FILES would strip them first
+# and leave no symbols to split.)
+set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
+# the target's binutils: the build machine's objcopy may not know aarch64 ELF
+if(CMAKE_OBJCOPY AND CMAKE_READELF)
+  set(CPACK_OBJCOPY_EXECUTABLE ${CMAKE_OBJCOPY})
+  set(CPACK_READELF_EXECUTABLE ${CMAKE_READELF})
+endif()
 include(CPack)

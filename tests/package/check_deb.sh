@@ -53,6 +53,17 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	check "systemd-analyze verify accepts the unit" sh -c "systemd-analyze verify '$u' 2>&1 | grep -v -e 'jetdepth: No such' -e 'Command /usr/bin/jetdepth' | grep -q . && exit 1 || exit 0"
 fi
 
+check "copyright file" grep -q '^Copyright:' "$r/usr/share/doc/jetdepth/copyright"
+check "the binary is stripped" sh -c "file -L '$p/bin/jetdepth' | grep -q ', stripped'"
+check "its symbols are in jetdepth-dbgsym" sh -c "ls '$tmp'/pkg/jetdepth_*_'$arch'-dbgsym.ddeb && dpkg-deb -c '$tmp'/pkg/jetdepth_*_'$arch'-dbgsym.ddeb | grep -q '/usr/lib/debug/.build-id/.*\.debug'"
+check "unit: StateDirectory for the tuning file and dumps" grep -qx 'StateDirectory=jetdepth jetdepth/dumps' "$u"
+check "run.conf keeps per-frame JSON off the journal" sh -c "! grep -q '^json' '$r/etc/jetdepth/run.conf'"
+check "postinst enables the unit only where a board matches" grep -q 'jetdepth board detect' "$tmp/ctl/postinst"
+if command -v systemd-analyze >/dev/null 2>&1; then
+	score=$(systemd-analyze security --offline=true "$u" 2>/dev/null | sed -n 's/.*Overall exposure level for jetdepth.service: \([0-9.]*\).*/\1/p')
+	check "systemd-analyze security: exposure $score, at most 4.5" sh -c "[ -n '$score' ] && awk 'BEGIN { exit !($score <= 4.5) }'"
+fi
+
 # The unpacked binary finds the unpacked boards (the installed folder, redirected).
 bin=$p/bin/jetdepth
 [ -n "${JETDEPTH_EMULATOR:-}" ] && bin="$JETDEPTH_EMULATOR $bin"

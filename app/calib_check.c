@@ -119,6 +119,10 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 	}
 	double f, cx, cy, b, units;
 	jd_calib_model(c, &f, &cx, &cy, &b, &units);
+	if (!(fabs(b) > 0) || !isfinite(b)) {
+		FAIL("%s: the baseline is zero (the right projection's P[0][3] must be -f * B)",
+		     n.file[1]);
+	}
 	double mm = b * units; /* the sign was checked above */
 	if (!(mm >= BASELINE_MIN_MM && mm <= BASELINE_MAX_MM)) {
 		FAIL("%s: %s: baseline %g (%g mm): a stereo rig's is %g to %g mm", n.file[1], n.P[1],

@@ -330,16 +330,5 @@ int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *
 			 files[0]);
 		rc = -EINVAL;
 	}
-	double f, cx, cy, b, u;
-	if (!rc) {
-		jd_calib_model(c, &f, &cx, &cy, &b, &u);
-		if (!(fabs(b) > 0) || !isfinite(b)) {
-			snprintf(err, errlen,
-				 "%s: the baseline is zero (the right projection's P[0][3] must be "
-				 "-f * B)",
-				 files[nfiles - 1]);
-			rc = -EINVAL;
-		}
-	}
 	return rc ? rc : jd_calib_validate(c, files, nfiles, err, errlen);
 }

@@ -78,6 +78,10 @@ int jd_cmd_calib(int argc, char **argv)
 		fprintf(stderr, "jetdepth: %s\n", err);
 		return JD_EXIT_RUNTIME;
 	}
+	if (w && jd_calib_fits(&c, files, nfiles, w, h, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+		return JD_EXIT_RUNTIME;
+	}
 	w = w ? w : c.cam[0].width;
 	h = h ? h : c.cam[0].height;
 	if (!w || !h) {

@@ -46,7 +46,8 @@ int jd_cmd_eval(int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (opt == OPT_MAX_BAD) {
-			if (jd_cli_float("--max-bad", optarg, &max_bad) || max_bad < 0.0f) {
+			if (jd_cli_float("--max-bad", optarg, &max_bad) || max_bad < 0.0f ||
+			    max_bad > 100.0f) {
 				fprintf(stderr, "jetdepth: --max-bad %s: must be a percentage\n",
 					optarg);
 				return JD_EXIT_USAGE;

@@ -32,6 +32,10 @@ int jd_cmd_synth(int argc, char **argv)
 			if (jd_cli_int("--frame", optarg, &frame)) {
 				return JD_EXIT_USAGE;
 			}
+			if (frame < 0) {
+				fprintf(stderr, "jetdepth: --frame %s: must be 0 or more\n", optarg);
+				return JD_EXIT_USAGE;
+			}
 		} else {
 			fprintf(
 			    opt == OPT_HELP || opt == 'h' ? stdout : stderr,

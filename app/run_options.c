@@ -178,7 +178,10 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			}
 		} else if (opt == OPT_SEED) {
 			int seed;
-			if (jd_cli_int("--seed", optarg, &seed) || seed < 0) {
+			if (jd_cli_int("--seed", optarg, &seed)) {
+				return JD_EXIT_USAGE;
+			}
+			if (seed < 0) {
 				fprintf(stderr, "jetdepth: %s--seed %s: must be 0 or more\n", where, optarg);
 				return JD_EXIT_USAGE;
 			}
@@ -218,9 +221,10 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			}
 			snprintf(o->dump_dir, sizeof(o->dump_dir), "%s", optarg);
 		} else if (opt == OPT_STATS) {
-			if (jd_cli_int("--stats", optarg, &o->stats_every) || o->stats_every < 0) {
-				fprintf(stderr, "jetdepth: %s--stats %s: seconds, 0 or more\n", where,
-					optarg);
+			if (jd_cli_int("--stats", optarg, &o->stats_every) || o->stats_every < 0 ||
+			    o->stats_every > 86400) {
+				fprintf(stderr, "jetdepth: %s--stats %s: seconds, 0 (never) to 86400\n",
+					where, optarg);
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt == OPT_PREVIEW_CLIENTS) {

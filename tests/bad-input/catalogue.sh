@@ -166,6 +166,92 @@ expect 2 "--preview 99999: expected [ADDRESS:]PORT" -- run --frames 1 --preview 
 expect 2 "--udp nohost:: expected HOST:PORT" -- run --frames 1 --udp nohost:
 expect 2 "--udp 999.1.1.1:5: " -- run --frames 1 --udp 999.1.1.1:5
 
+# --- Issue 15: nothing dangerous reaches the robot. ---
+# Outputs: two names for one file; a directory, a FIFO nobody reads.
+expect 2 "-o $O and --color $O name the same file" -- match "$L" "$R" -o "$O" --color "$O" --ndisp 16
+expect 2 "name the same file" -- match "$L" "$R" -o "$O" --color "$tmp/./out.pfm" --ndisp 16
+ln -sf out.pfm "$tmp/alias.pfm"
+expect 2 "-o $O and --color $tmp/alias.pfm name the same file" -- match "$L" "$R" -o "$O" --color "$tmp/alias.pfm" --ndisp 16
+expect 2 "-o $O and --disp $O name the same file" -- sense "$L" "$R" --rectified --focal 300 --baseline 60 --ndisp 16 -o "$O" --disp "$O"
+expect 2 "LEFT $tmp/same.pgm and RIGHT $tmp/same.pgm name the same file" -- synth "$tmp/same.pgm" "$tmp/same.pgm" --size 64x48 --ndisp 16
+mkdir -p "$tmp/dir.pfm" "$tmp/dir.json"
+expect 1 "$tmp/dir.pfm: is a directory" -- match "$L" "$R" -o "$tmp/dir.pfm" --ndisp 16
+expect 1 "$tmp/dir.json: is a directory" -- sense "$L" "$R" --rectified --focal 300 --baseline 60 --ndisp 16 -o "$tmp/dir.json"
+mkfifo "$tmp/fifo.pfm" "$tmp/fifo.pgm" "$tmp/fifo.yaml" "$tmp/fifo.conf" "$tmp/fifo.board"
+expect 1 "$tmp/fifo.pfm: cannot write: a FIFO that nobody reads" -- match "$L" "$R" -o "$tmp/fifo.pfm" --ndisp 16
+# Inputs that are not regular files: refused up front, never a hang.
+expect 1 "$tmp/fifo.pgm: is a FIFO, not a regular file" -- match "$tmp/fifo.pgm" "$R" -o "$O" --ndisp 16
+expect 1 "$tmp/gtdir: is a directory, not a file" -- match "$tmp/gtdir" "$R" -o "$O" --ndisp 16
+expect 1 "/dev/zero: is a character device, not a regular file" -- match "$L" /dev/zero -o "$O" --ndisp 16
+expect 1 "$tmp/fifo.pgm: is a FIFO, not a regular file" -- eval "$tmp/fifo.pgm" "$tmp"
+expect 1 "$tmp/fifo.yaml: is a FIFO, not a regular file" -- calib check "$tmp/fifo.yaml"
+expect 1 "$tmp/gtdir: is a directory, not a file" -- calib check "$tmp/gtdir"
+expect 1 "$tmp/gtdir: is a directory, not a file" -- sense "$L" "$R" --calib "$tmp/gtdir" -o "$O"
+expect 1 "$tmp/fifo.board: is a FIFO, not a regular file" -- run --frames 1 --board "$tmp/fifo.board"
+expect 1 "--config $tmp/gtdir: is a directory, not a file" -- run --frames 1 --config "$tmp/gtdir"
+expect 1 "--config $tmp/fifo.conf: is a FIFO, not a regular file" -- run --frames 1 --config "$tmp/fifo.conf"
+mkdir -p "$tmp/ff/left" "$tmp/ff/right"
+mkfifo "$tmp/ff/left/0.pgm" "$tmp/ff/right/0.pgm"
+expect 1 "$tmp/ff/left/0.pgm: is a FIFO, not a regular file" -- run --frames 1 --camera "files:$tmp/ff"
+# Calibrations that parse but cannot be this rig, or not at this frame size.
+rs=$(dirname "$0")/../fuzz/corpus/calib/ros_single.yaml
+sed 's/data: \[500, 0, 320, 0, 0, 500, 240, 0, 0, 0, 1, 0\]/data: [500, 0, 320, -30000, 0, 500, 240, 0, 0, 0, 1, 0]/' "$rs" >"$tmp/right.yaml"
+cp "$rs" "$tmp/left.yaml"
+sed 's/image_width: 640/image_width: 1280/; s/image_height: 480/image_height: 720/' "$tmp/right.yaml" >"$tmp/right720.yaml"
+expect 1 "$tmp/left.yaml is for 640x480 images but $tmp/right720.yaml for 1280x720" -- calib check "$tmp/left.yaml" "$tmp/right720.yaml"
+sed 's/data: \[1, 0, 0, 0, 1, 0, 0, 0, 1\]/data: [0, 0, 0, 0, 0, 0, 0, 0, 0]/' "$tmp/left.yaml" >"$tmp/r0.yaml"
+expect 1 "$tmp/r0.yaml: rectification_matrix: not a rotation" -- calib check "$tmp/r0.yaml" "$tmp/right.yaml"
+sed 's/-30000/-1e-297/' "$tmp/right.yaml" >"$tmp/tiny_b.yaml"
+expect 1 "a stereo rig's is 1 to 10000 mm" -- calib check "$tmp/left.yaml" "$tmp/tiny_b.yaml"
+sed 's/-30000/-1e300/' "$tmp/right.yaml" >"$tmp/huge_b.yaml"
+expect 1 "a stereo rig's is 1 to 10000 mm" -- calib check "$tmp/left.yaml" "$tmp/huge_b.yaml"
+sed 's/data: \[500, 0, 320, -30000, 0, 500/data: [500, 0, 320, -30000, 0, -500/' "$tmp/right.yaml" >"$tmp/negf.yaml"
+expect 1 "$tmp/negf.yaml: projection_matrix: focal lengths must be positive (P[0][0] 500, P[1][1] -500)" -- calib check "$tmp/left.yaml" "$tmp/negf.yaml"
+{ cat "$tmp/right.yaml"; printf 'camera_matrix:\n  rows: 3\n  cols: 3\n  data: [1, 0, 0, 0, 1, 0, 0, 0, 1]\n'; } >"$tmp/dup.yaml"
+expect 1 "dup.yaml:21: camera_matrix: given twice (first at line 4)" -- calib check "$tmp/left.yaml" "$tmp/dup.yaml"
+sed 's/data: \[500, 0, 320, 0, 500, 240, 0, 0, 1\]/data: [500, 0, 900, 0, 500, 240, 0, 0, 1]/' "$tmp/right.yaml" >"$tmp/pp.yaml"
+expect 1 "$tmp/pp.yaml: camera_matrix: principal point (900, 240) outside the 640x480 image" -- calib check "$tmp/left.yaml" "$tmp/pp.yaml"
+sed 's/-30000/30000/' "$tmp/right.yaml" >"$tmp/txpos.yaml"
+expect 1 "Tx = P[0][3] = 30000 > 0: is this the left camera's file?" -- calib check "$tmp/left.yaml" "$tmp/txpos.yaml"
+expect 1 "$tmp/right.yaml: projection_matrix: Tx = P[0][3] = -30000, the left camera's is 0: is this the right camera's file?" -- calib check "$tmp/right.yaml" "$tmp/left.yaml"
+sed 's/data: \[ -60., 0., 0. \]/data: [ 60., 0., 0. ]/' "$sc" >"$tmp/tpos.yaml"
+expect 1 "tpos.yaml: T: T[0] = 60 > 0 puts the right camera left of the left one" -- calib check "$tmp/tpos.yaml"
+sed 's/data: \[ 1., 0., 0., 0., 1., 0., 0., 0., 1. \]/data: [ 2., 0., 0., 0., 2., 0., 0., 0., 2. ]/' "$sc" >"$tmp/r2.yaml"
+expect 1 "r2.yaml: R: not a rotation" -- calib check "$tmp/r2.yaml"
+expect 1 "$tmp/left.yaml: the calibration is for 640x480 images, the frames are 96x64" -- run --frames 1 --size 96x64 --ndisp 16 --calib "$tmp/left.yaml" --calib "$tmp/right.yaml"
+expect 1 "$tmp/left.yaml: the calibration is for 640x480 images, the frames are 96x64" -- sense "$L" "$R" --calib "$tmp/left.yaml" --calib "$tmp/right.yaml" --ndisp 16 -o "$O"
+expect 1 "M1: principal point (224.5, 187) lies outside the 96x64 frames" -- sense "$L" "$R" --calib "$sc" --ndisp 16 -o "$O"
+expect 1 "M1: principal point (224.5, 187) lies outside the 96x64 frames" -- calib check "$sc" --size 96x64
+python3 -c "print('a: ' + '[' * 100000 + ']' * 100000)" >"$tmp/deep.yaml" 2>/dev/null || printf 'a: [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]\n' >"$tmp/deep.yaml"
+expect 1 "deep.yaml:1: nested deeper than 16 levels: not a calibration file" -- calib check "$tmp/deep.yaml"
+# Swapped or unrectified pairs: refused by sense with the reason.
+"$bin" synth "$tmp/sl.pgm" "$tmp/sr.pgm" --size 320x240 --ndisp 48 >/dev/null
+expect 1 "left and right look swapped" -- sense "$tmp/sr.pgm" "$tmp/sl.pgm" --rectified --focal 300 --baseline 60 --ndisp 48 -o "$O"
+{ printf 'P5\n320 240\n255\n'; tail -c $((320 * 240)) "$tmp/sr.pgm" | head -c $((320 * 234)) | { head -c $((320 * 6)) /dev/zero | tr '\0' '\200'; cat; }; } >"$tmp/sdown.pgm"
+expect 1 "the pair does not look rectified (matches rows apart)" -- sense "$tmp/sl.pgm" "$tmp/sdown.pgm" --rectified --focal 300 --baseline 60 --ndisp 48 -o "$O"
+# Boards: an unknown Jetson is named, never a silent demo; a service needs a real camera.
+printf 'nvidia,p3768-0000+p3767-0099\0nvidia,p3767-0099\0nvidia,tegra234\0' >"$tmp/dt99"
+JETDEPTH_BOARD_DIR=$(dirname "$0")/../../boards JETDEPTH_DT_COMPATIBLE=$tmp/dt99 expect 1 "this Jetson's device tree (compatible: nvidia,p3768-0000+p3767-0099, nvidia,p3767-0099, nvidia,tegra234) matches no board" -- run --frames 1 --board auto
+JETDEPTH_BOARD_DIR=$(dirname "$0")/../../boards JETDEPTH_DT_COMPATIBLE=$tmp/dt99 expect 1 "matches no board" -- board detect
+JETDEPTH_BOARD_DIR=$(dirname "$0")/../../boards JETDEPTH_DT_COMPATIBLE=$tmp/nodt expect 1 "not a Jetson" -- board detect
+INVOCATION_ID=test expect 1 "no camera configured (board (built-in defaults)): under systemd the synthetic scene runs only when asked for" -- run --frames 1 --size 96x64 --ndisp 16
+# Options: every number in range, with its name and value.
+expect 2 "--udp localhost:70000: port 70000: must be 1 to 65535" -- run --frames 1 --udp localhost:70000
+expect 2 "--udp localhost:0: port 0: must be 1 to 65535" -- run --frames 1 --udp localhost:0
+expect 2 "--udp ::1:5000: expected HOST:PORT (an IPv6 address in brackets: [::1]:5000)" -- run --frames 1 --udp ::1:5000
+expect 1 "files camera: $tmp/cam/left/0.pgm is 96x64 but --size is 450x375: every frame would be dropped" -- run --frames 1 --size 450x375 --camera "files:$tmp/cam"
+mkdir -p "$tmp/bad/left" "$tmp/bad/right"
+cp "$tmp/l.pgm" "$tmp/bad/left/0.pgm"; head -c 300 "$tmp/r.pgm" >"$tmp/bad/right/0.pgm"
+expect 1 "no frame was processed; the last drop: right camera" -- run --ndisp 16 --camera "files:$tmp/bad"
+expect 2 "--frame -5: must be 0 or more" -- synth "$tmp/x.pgm" "$tmp/y.pgm" --frame -5
+expect 2 "--max-bad 500: must be a percentage" -- eval "$tmp/gt.pfm" "$tmp" --max-bad 500
+expect 2 "--stats 100000: seconds, 0 (never) to 86400" -- run --frames 1 --stats 100000
+expect 2 "--seed 99999999999: not a whole number" -- run --frames 1 --seed 99999999999
+long=$(printf 'd%.0s' $(seq 600))
+expect 2 "characters: 1 to 511" -- run --frames 1 --dump-dir "$tmp/$long"
+expect 1 "--dump-dir $tmp/nodump: No such file or directory" -- run --frames 1 --dump-dir "$tmp/nodump"
+expect 1 "--dump-dir $L: not a directory" -- run --frames 1 --dump-dir "$L"
+
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"
 if "$bin" match -q "$L" "$R" -o "$O" --ndisp 16 && [ "$(head -c 2 "$O")" = "Pf" ]; then

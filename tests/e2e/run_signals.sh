@@ -186,6 +186,11 @@ boot_error() { # NEEDLE ARGS...
 	fi
 }
 touch "$tmp/plain"
+# --board auto on a Jetson no board file knows: a boot error naming its device tree, never
+# the host board's synthetic objects.
+printf 'nvidia,p3768-0000+p3767-0099\0nvidia,p3767-0099\0nvidia,tegra234\0' >"$tmp/dt"
+JETDEPTH_BOARD_DIR=$(cd "$(dirname "$0")/../../boards" && pwd) JETDEPTH_DT_COMPATIBLE=$tmp/dt \
+	boot_error "compatible: nvidia,p3768-0000+p3767-0099, nvidia,p3767-0099, nvidia,tegra234) matches no board" --board auto
 boot_error "--dump-dir $tmp/no/such/dir: No such file or directory" --dump-dir "$tmp/no/such/dir"
 boot_error "--dump-dir $tmp/plain: not a directory" --dump-dir "$tmp/plain"
 [ $fails -eq 0 ]

@@ -79,38 +79,6 @@ static int check_size(const char *path, long w, long h, char *err, size_t errlen
 	return 0;
 }
 
-/* Parse one header number of a PFM file, skipping white space and # comments. */
-static int pnm_number(const unsigned char *buf, size_t len, size_t *pos, long *v)
-{
-	size_t p = *pos;
-
-	for (;;) {
-		while (p < len &&
-		       (buf[p] == ' ' || buf[p] == '\t' || buf[p] == '\r' || buf[p] == '\n')) {
-			p++;
-		}
-		if (p < len && buf[p] == '#') {
-			while (p < len && buf[p] != '\n') {
-				p++;
-			}
-			continue;
-		}
-		break;
-	}
-	if (p >= len || buf[p] < '0' || buf[p] > '9') {
-		return -EINVAL;
-	}
-	*v = 0;
-	while (p < len && buf[p] >= '0' && buf[p] <= '9') {
-		*v = *v * 10 + (buf[p++] - '0');
-		if (*v > 1000000) {
-			return -EINVAL;
-		}
-	}
-	*pos = p;
-	return 0;
-}
-
 /* PGM/PPM and PNG through the one decoder the files camera uses too (hal/image_decode.h). */
 static int read_pnm_png(const char *path, const unsigned char *buf, size_t len,
 			struct jd_image *out, char *err, size_t errlen)
@@ -210,7 +178,7 @@ int jd_pfm_read(const char *path, struct jd_disp *out, char *err, size_t errlen)
 	if (len < 3 || buf[0] != 'P' || buf[1] != 'f') {
 		ERR(-EINVAL, "%s: not a gray PFM (expected magic 'Pf')", path);
 	}
-	if (pnm_number(buf, len, &pos, &w) || pnm_number(buf, len, &pos, &h)) {
+	if (jd_pnm_number(buf, len, &pos, &w) || jd_pnm_number(buf, len, &pos, &h)) {
 		ERR(-EINVAL, "%s: malformed PFM header", path);
 	}
 	if ((rc = check_size(path, w, h, err, errlen))) {

@@ -40,8 +40,7 @@ struct pnm {
 	size_t pixels; /* offset of the first sample */
 };
 
-/* One header number, skipping white space and # comments. */
-static int pnm_number(const uint8_t *buf, size_t len, size_t *pos, long *v)
+int jd_pnm_number(const uint8_t *buf, size_t len, size_t *pos, long *v)
 {
 	size_t p = *pos;
 
@@ -77,8 +76,8 @@ static int pnm_header(const uint8_t *buf, size_t len, const char *what, struct p
 	size_t pos = 2;
 
 	h->channels = buf[1] == '6' ? 3 : 1;
-	if (pnm_number(buf, len, &pos, &h->w) || pnm_number(buf, len, &pos, &h->h) ||
-	    pnm_number(buf, len, &pos, &h->maxval)) {
+	if (jd_pnm_number(buf, len, &pos, &h->w) || jd_pnm_number(buf, len, &pos, &h->h) ||
+	    jd_pnm_number(buf, len, &pos, &h->maxval)) {
 		ERR("%s: malformed P%c header", what, buf[1]);
 	}
 	if (h->w < 1 || h->h < 1 || h->w > JD_IMAGE_DECODE_MAX_SIDE ||

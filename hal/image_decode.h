@@ -42,6 +42,12 @@ int jd_image_probe(const uint8_t *buf, size_t len, const char *what, struct jd_i
 int jd_image_decode_gray(const uint8_t *buf, size_t len, const char *what, struct jd_image *out,
 			 uint8_t *scratch, size_t scratch_bytes, char *err, size_t errlen);
 
+/**
+ * One header number of a PNM or PFM file at *pos, skipping white space and # comments;
+ * *pos moves past it. @retval 0, -EINVAL (no number, or above 1000000)
+ */
+int jd_pnm_number(const uint8_t *buf, size_t len, size_t *pos, long *v);
+
 /** Scratch for any non-interlaced PNG or PNM of width w (a files camera's row buffer). */
 size_t jd_image_row_scratch(int w);
 

@@ -12,16 +12,22 @@ fails=0
 deadline_ms=1000
 [ -n "${JETDEPTH_EMULATOR:-}" ] && deadline_ms=15000
 
+# wait_for COUNT PATTERN TENTHS FILE...: until COUNT lines match in FILEs, or TENTHS of a second
+wait_for() {
+	local count=$1 pattern=$2 tenths=$3 waited=0
+	shift 3
+	while [ "$(cat "$@" 2>/dev/null | grep -c -- "$pattern")" -lt "$count" ] && [ $waited -lt "$tenths" ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+}
+
 stop_test() { # SIGNAL EXTRA-ARGS...
 	local sig=$1
 	shift
 	"$bin" run --size 320x240 --ndisp 32 "$@" >"$tmp/out" 2>"$tmp/err" &
-	local pid=$! waited=0
-	# wait for the first frames (boot done, loop running)
-	while [ "$(grep -c '^frame\|^{"frame"' "$tmp/out" 2>/dev/null)" -lt 3 ] && [ $waited -lt 1200 ]; do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
+	local pid=$!
+	wait_for 3 '^frame\|^{"frame"' 1200 "$tmp/out" # the first frames: boot done, loop running
 	local t0
 	t0=$(date +%s%N)
 	kill -"$sig" $pid
@@ -49,8 +55,8 @@ stop_test TERM --json
 # watchdog (WATCHDOG_USEC 1 s) hears from the loop at least every half of it.
 slow_stop() {
 	"$bin" run --size 96x64 --ndisp 16 --fps 0.05 >"$tmp/out" 2>"$tmp/err" &
-	local pid=$! waited=0
-	while ! grep -q '^frame' "$tmp/out" && [ $waited -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+	local pid=$!
+	wait_for 1 '^frame' 600 "$tmp/out"
 	sleep 1
 	local t0 ms
 	t0=$(date +%s%N)
@@ -102,18 +108,11 @@ fi
 dump_test() { # EXPECT(ok|gone|none) [DIR]
 	mkdir -p "$tmp/cwd"
 	(cd "$tmp/cwd" && exec "$bin" run --size 320x240 --ndisp 32 ${2:+--dump-dir "$2"}) >"$tmp/out" 2>"$tmp/err" &
-	local pid=$! waited=0
-	while [ "$(grep -c '^frame' "$tmp/out" 2>/dev/null)" -lt 3 ] && [ $waited -lt 1200 ]; do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
+	local pid=$!
+	wait_for 3 '^frame' 1200 "$tmp/out"
 	[ "$1" = gone ] && rm -rf "$2"
 	kill -USR1 $pid
-	waited=0
-	while ! grep -q 'dump\|SIGUSR1' "$tmp/out" "$tmp/err" && [ $waited -lt 300 ]; do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
+	wait_for 1 'dump\|SIGUSR1' 300 "$tmp/out" "$tmp/err"
 	local n0
 	n0=$(grep -c '^frame' "$tmp/out")
 	sleep 0.5
@@ -152,8 +151,8 @@ late_cameras() {
 	local port=$((20000 + $$ % 20000))
 	"$bin" run --camera "v4l2:$tmp/video-late0,$tmp/video-late1" --wait-cameras --size 96x64 \
 		--ndisp 16 --preview "$port" >"$tmp/out" 2>"$tmp/err" &
-	local pid=$! waited=0 st=""
-	while ! grep -q 'waiting for the cameras' "$tmp/err" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+	local pid=$! st=""
+	wait_for 1 'waiting for the cameras' 100 "$tmp/err"
 	if command -v curl >/dev/null; then
 		st=$(curl -s "http://127.0.0.1:$port/status")
 	fi

@@ -22,17 +22,23 @@ wait_for() {
 	done
 }
 
+# stop_timed SIGNAL PID: signal, wait; sets rc (its exit) and ms (how long it took to stop)
+stop_timed() {
+	local t0
+	t0=$(date +%s%N)
+	kill -"$1" "$2"
+	wait "$2"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+}
+
 stop_test() { # SIGNAL EXTRA-ARGS...
 	local sig=$1
 	shift
 	"$bin" run --size 320x240 --ndisp 32 "$@" >"$tmp/out" 2>"$tmp/err" &
 	local pid=$!
 	wait_for 3 '^frame\|^{"frame"' 1200 "$tmp/out" # the first frames: boot done, loop running
-	local t0
-	t0=$(date +%s%N)
-	kill -"$sig" $pid
-	wait $pid
-	local rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
+	stop_timed "$sig" $pid
 	local what="SIG$sig $*"
 	if [ $rc -ne 0 ]; then
 		echo "FAIL: $what: exit $rc"; fails=$((fails + 1))
@@ -58,12 +64,7 @@ slow_stop() {
 	local pid=$!
 	wait_for 1 '^frame' 600 "$tmp/out"
 	sleep 1
-	local t0 ms
-	t0=$(date +%s%N)
-	kill -TERM $pid
-	wait $pid
-	local rc=$?
-	ms=$((($(date +%s%N) - t0) / 1000000))
+	stop_timed TERM $pid
 	if [ $rc -eq 0 ] && [ $ms -le $deadline_ms ]; then
 		echo "ok: SIGTERM at 0.05 fps: exit 0 after $ms ms"
 	else
@@ -156,12 +157,7 @@ late_cameras() {
 	if command -v curl >/dev/null; then
 		st=$(curl -s "http://127.0.0.1:$port/status")
 	fi
-	local t0 ms
-	t0=$(date +%s%N)
-	kill -TERM $pid
-	wait $pid
-	local rc=$?
-	ms=$((($(date +%s%N) - t0) / 1000000))
+	stop_timed TERM $pid
 	if [ $rc -eq 0 ] && [ $ms -le $deadline_ms ] &&
 		grep -q "jetdepth: waiting for the cameras: left camera $tmp/video-late0: cannot open" "$tmp/err" &&
 		{ [ -z "$st" ] && ! command -v curl >/dev/null || echo "$st" | grep -q '"state":"waiting_for_cameras"'; }; then

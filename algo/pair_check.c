@@ -136,6 +136,6 @@ const char *jd_pair_verdict_text(enum jd_pair_verdict v)
 	case JD_PAIR_UNRECTIFIED:
 		return "the pair does not look rectified (matches rows apart)";
 	default:
-		return "";
+		return NULL;
 	}
 }

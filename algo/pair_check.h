@@ -38,7 +38,7 @@ struct jd_pair_check {
 void jd_pair_check(const struct jd_image *l, const struct jd_image *r, int max_disp,
 		   struct jd_pair_check *out);
 
-/** A sentence for a verdict other than OK/UNSURE (the log, the report's "suspect"). */
+/** What is wrong, for the log and the report's "suspect"; NULL for OK and UNSURE. */
 const char *jd_pair_verdict_text(enum jd_pair_verdict v);
 
 #endif

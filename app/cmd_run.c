@@ -59,18 +59,17 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 }
 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
-static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *st_or_null, int frames,
+static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, int frames,
 			uint64_t wall_ns, int outages, int streams, const char *state, char *buf,
 			size_t len)
 {
 	static const struct jd_frame_stats none = {.frame = -1};
-	const struct jd_frame_stats *st = st_or_null ? st_or_null : &none;
+	const struct jd_frame_stats *st = last ? last : &none; /* NULL: no frame yet */
 	const struct jd_capture *c = &d->cap;
-	const char *suspect = d->pair_verdict == JD_PAIR_SWAPPED || d->pair_verdict == JD_PAIR_UNRECTIFIED
-				      ? jd_pair_verdict_text(d->pair_verdict)
-				      : NULL;
+	const char *suspect = jd_pair_verdict_text(d->pair_verdict);
 	int n = snprintf(buf, len,
-			 "{\"frames\":%d,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,\"last_frame\":%d,\"latency_ms\":%.2f,"
+			 "{\"frames\":%d,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,"
+			 "\"last_frame\":%d,\"latency_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
 			 "\"streams\":%d,\"suspect\":%s%s%s,"
 			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"partner\":%lu,\"unpaired\":%lu},"
@@ -106,7 +105,7 @@ int jd_cmd_run(int argc, char **argv)
 	static struct jd_daemon d; /* large (camera state): not on the stack */
 	uint64_t total_ns = 0;
 	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, drop_said = 0, rc;
-	int suspect_said = 0; /* the pair verdict last warned about */
+	enum jd_pair_verdict suspect_said = JD_PAIR_OK; /* the verdict last warned about */
 	int waiting_said = 0; /* "waiting for the cameras" was said */
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
@@ -268,9 +267,8 @@ int jd_cmd_run(int argc, char **argv)
 		if (mrc == 0) {
 			continue;
 		}
-		const char *suspect = NULL;
-		if (d.pair_verdict == JD_PAIR_SWAPPED || d.pair_verdict == JD_PAIR_UNRECTIFIED) {
-			suspect = jd_pair_verdict_text(d.pair_verdict);
+		const char *suspect = jd_pair_verdict_text(d.pair_verdict);
+		if (suspect) {
 			if (suspect_said != d.pair_verdict) {
 				suspect_said = d.pair_verdict;
 				fprintf(stderr, "jetdepth: warning: %s: every frame is marked "
@@ -278,7 +276,7 @@ int jd_cmd_run(int argc, char **argv)
 						"order and the calibration)\n", suspect);
 			}
 		} else {
-			suspect_said = 0;
+			suspect_said = JD_PAIR_OK;
 		}
 		total_ns += st.match_ns;
 		uint64_t now = jd_clock_ns();

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "../algo/jd_params.h"
+#include "../algo/pair_check.h"
 #include "boot.h"
 #include "../algo/sense.h"
 #include "capture.h"
@@ -43,7 +44,7 @@ struct jd_daemon {
 	struct jd_image raw[2];
 	double rectify_ms[2]; /* by frame parity */
 	void *app_mem;	      /* the caller's boot memory (jd_daemon_opts.app_bytes) */
-	int pair_verdict;     /* enum jd_pair_verdict of the last clear pair check */
+	enum jd_pair_verdict pair_verdict; /* the last clear pair check's */
 };
 
 struct jd_frame_stats {

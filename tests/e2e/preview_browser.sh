@@ -33,7 +33,7 @@ for _ in $(seq 50); do
 done
 s=$(status)
 echo "status: $s"
-echo "$s" | grep -q '^{"frames":[0-9]*,"source":"synthetic","fps":[0-9.]*,.*"objects":3,"table":true,.*"suspect":null,.*"cameras":\[{"label":"left",.*}\]}$' ||
+echo "$s" | grep -q '^{"frames":[0-9]*,"state":"running","source":"synthetic","fps":[0-9.]*,.*"objects":3,"table":true,.*"suspect":null,.*"cameras":\[{"label":"left",.*}\]}$' ||
 	fail "/status is not the expected JSON"
 
 timeout 90 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \

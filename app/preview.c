@@ -30,34 +30,6 @@ static const char page[] =
     "document.getElementById('s').textContent=JSON.stringify(await r.json(),null,1)}"
     "catch(e){}setTimeout(t,1000)}t()</script></body></html>";
 
-int jd_preview_parse(const char *spec, struct jd_preview_config *c)
-{
-	const char *colon = strrchr(spec, ':');
-	char *end;
-	long port;
-
-	memset(c, 0, sizeof(*c));
-	snprintf(c->bind, sizeof(c->bind), "127.0.0.1");
-	c->max_clients = 4;
-	if (colon) {
-		if ((size_t)(colon - spec) >= sizeof(c->bind) || colon == spec) {
-			return -EINVAL;
-		}
-		snprintf(c->bind, sizeof(c->bind), "%.*s", (int)(colon - spec), spec);
-		spec = colon + 1;
-	}
-	port = strtol(spec, &end, 10);
-	if (end == spec || *end || port < 1 || port > 65535) {
-		return -EINVAL;
-	}
-	struct in_addr a;
-	if (inet_pton(AF_INET, c->bind, &a) != 1) {
-		return -EINVAL;
-	}
-	c->port = (int)port;
-	return 0;
-}
-
 /* The composed frame and two JPEG buffers; the same layout sizes them (base NULL). */
 static void layout(struct jd_carve *c, int w, int h, uint8_t **rgb, uint8_t *jpeg[2],
 		   size_t *jcap)

@@ -5,15 +5,6 @@
 
 #include "preview.h"
 
-int jd_preview_parse(const char *spec, struct jd_preview_config *c)
-{
-	memset(c, 0, sizeof(*c));
-	(void)spec;
-	c->port = 1; /* asked for: jd_preview_start() explains */
-	c->max_clients = 4;
-	return 0;
-}
-
 size_t jd_preview_mem_required(int w, int h)
 {
 	(void)w;

@@ -2,23 +2,45 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../algo/jd_status.h"
 
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256 };
 
-/* The kernel's shared-memory layout (algo/cuda/sad_cuda.cu). */
+/*
+ * The strip kernel (algo/cuda/sad_cuda.cu): disparities a block; padded columns a tile at
+ * most (one a thread: small enough for two blocks an SM, large enough that the window's
+ * halo costs little).
+ */
+enum { STRIP_DG = 16, STRIP_COLS = 544, STRIP_SEG = 8 };
+
+/* The row kernel's shared-memory layout (algo/cuda/sad_cuda.cu). */
 static size_t sad_smem(int w, int win)
 {
 	return (size_t)2 * win * w + sizeof(uint32_t) * (size_t)(w + win - 1) +
 	       (size_t)4 * sizeof(uint32_t) * w;
 }
 
+/*
+ * The strip kernel's for a tile of tw pixels: the column sums (odd row stride), the left
+ * and right keys, the staged rows (the right ones a 16-byte run longer, whole words).
+ */
+static size_t strip_smem(int tw, int win, int smax)
+{
+	size_t pw = (size_t)tw + win - 1, lrow = (pw + 3) / 4 * 4, rrow = (pw + STRIP_DG + 7) / 4 * 4;
+	size_t tws = (size_t)tw + STRIP_SEG; /* items slide past the tile's end */
+
+	return sizeof(uint32_t) * ((size_t)STRIP_DG * ((pw + STRIP_SEG) | 1) + 2 * tws + (size_t)smax) +
+	       2 * lrow + 2 * rrow;
+}
+
 size_t jd_cuda_sad_device_bytes(int w, int h)
 {
-	/* the frame staging and the median's map */
-	return jd_cuda_frame_bytes(w, h, 1) + jd_cuda_round(sizeof(float) * w * h);
+	/* the frame staging, the median's map and the winners' keys */
+	return jd_cuda_frame_bytes(w, h, 1) + jd_cuda_round(sizeof(float) * w * h) +
+	       jd_cuda_round(2 * sizeof(uint32_t) * w * h);
 }
 
 size_t jd_cuda_sad_pinned_bytes(int w, int h)
@@ -30,8 +52,12 @@ double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h)
 {
 	double n = (double)w * h;
 	double post = (p->sad.lr_check && p->sad.fill ? 8 * n : 0) + (p->sad.median ? 8 * n : 0);
+	int groups = (p->ndisp + STRIP_DG - 1) / STRIP_DG;
+	/* the pair in, the keys (cleared, merged per disparity group, read once), the map out,
+	 * then fill and median */
+	double keys = 8 * n * (2 + groups);
 
-	return 2 * n + 4 * n + post; /* the pair in, the map out, then fill and median */
+	return 2 * n + keys + 4 * n + post;
 }
 
 int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_match_params *p,
@@ -41,6 +67,27 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	s->cu = cu;
 	s->w = w;
 	s->h = h;
+	int win = p->sad.window, tiles = (w + win - 1 + STRIP_COLS - 1) / STRIP_COLS;
+	s->tile = (w + tiles - 1) / tiles;
+	s->groups = (p->ndisp + STRIP_DG - 1) / STRIP_DG;
+	size_t ssmem = strip_smem(s->tile, win, p->min_disp + s->groups * STRIP_DG - 1);
+	s->strips = s->tile + win - 1 <= 1024 && ssmem <= (size_t)cu->smem_optin;
+	if (s->strips) {
+		const char *env = getenv("JD_SAD_ROWS"); /* tuning experiments */
+		/* about three blocks an SM, and strips long enough to pay for their first rows */
+		s->rows = (h * s->groups * tiles + 3 * cu->sm_count - 1) / (3 * cu->sm_count);
+		s->rows = s->rows < 8 ? 8 : s->rows > 64 ? 64 : s->rows;
+		s->rows = env && atoi(env) > 0 ? atoi(env) : s->rows;
+		s->smem = ssmem;
+		JD_TRY(jd_cuda_function(cu, "jd_sad_strips_cuda", &s->fn));
+		JD_TRY(jd_cuda_function(cu, "jd_sad_finish_cuda", &s->finish));
+		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+						    (int)s->smem)));
+		JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
+		JD_TRY(jd_cuda_take(cu, sizeof(float) * (size_t)w * h, &s->d_med));
+		JD_TRY(jd_cuda_take(cu, 2 * sizeof(uint32_t) * (size_t)w * h, &s->d_keys));
+		return jd_cuda_post_init(&s->post, cu);
+	}
 	s->smem = sad_smem(w, p->sad.window);
 	if (s->smem > (size_t)cu->smem_optin) {
 		snprintf(
@@ -58,6 +105,29 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	return jd_cuda_post_init(&s->post, cu);
 }
 
+/* The strip kernel, then the keys to the map; blocks merge keys by atomicMin, so they start
+ * cleared (all ones: no candidate). */
+static int strips(struct jd_cuda_sad *s, const struct jd_match_params *p, jd_cudeviceptr dl,
+		  jd_cudeviceptr dr, jd_cudeviceptr out)
+{
+	struct jd_cuda *cu = s->cu;
+	int w = s->w, h = s->h, stride = s->w, nd = p->ndisp, md = p->min_disp;
+	int win = p->sad.window, lr = p->sad.lr_check, rows = s->rows, ostride = s->w;
+	int tile = s->tile;
+	unsigned threads = (unsigned)(tile + win - 1 + 31) / 32 * 32;
+	jd_cudeviceptr kl = s->d_keys, kr = s->d_keys + sizeof(uint32_t) * (size_t)w * h;
+	void *args[] = {&dl, &dr, &w, &h, &stride, &nd, &md, &win, &rows, &tile, &kl, &kr};
+	void *fargs[] = {&kl, &kr, &w, &h, &md, &lr, &out, &ostride};
+
+	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_keys, 0xff, 2 * sizeof(uint32_t) * (size_t)w * h,
+					 cu->stream[0])));
+	JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)((h + rows - 1) / rows),
+					(unsigned)s->groups, (unsigned)((w + tile - 1) / tile), threads,
+					1, 1, (unsigned)s->smem, cu->stream[0], args, NULL)));
+	return JD_CU(cu, cuLaunchKernel(s->finish, (unsigned)((w + 127) / 128), (unsigned)h, 1, 128,
+					1, 1, 0, cu->stream[0], fargs, NULL));
+}
+
 int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
 		       const struct jd_image *left, const struct jd_image *right)
 {
@@ -71,8 +141,12 @@ int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
 	dl = jd_cuda_frame_in(f)->d_left;
 	dr = jd_cuda_frame_in(f)->d_right;
-	JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)h, 1, 1, THREADS, 1, 1, (unsigned)s->smem,
-					cu->stream[0], args, NULL)));
+	if (s->strips) {
+		JD_TRY(strips(s, p, dl, dr, f->d_out));
+	} else {
+		JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)h, 1, 1, THREADS, 1, 1,
+						(unsigned)s->smem, cu->stream[0], args, NULL)));
+	}
 	/* The rest of jd_sad_ref(): fill after the left-right check, median. */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, f->d_out, s->d_med, w, h,
 				p->sad.lr_check && p->sad.fill, p->sad.median, &result));

@@ -14,9 +14,13 @@
 
 struct jd_cuda_sad {
 	struct jd_cuda *cu;
-	jd_cufunction fn;
+	jd_cufunction fn;	/* the strip kernel, or the row kernel for rows too wide for it */
+	jd_cufunction finish; /* keys to the map (strip kernel only) */
+	int strips;		/* the strip kernel: padded rows up to 2048 columns */
+	int groups, rows, tile; /* its grid: disparity groups, rows a block, columns a block */
 	int w, h;
 	size_t smem;
+	jd_cudeviceptr d_keys;	/* [2][h][w] the winners' packed keys (strip kernel) */
 	struct jd_cuda_post post;
 	struct jd_cuda_frame frame;
 	jd_cudeviceptr d_med; /* the median's output */

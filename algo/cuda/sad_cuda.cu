@@ -94,3 +94,232 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
 		out[(size_t)y * out_stride + x] = v;
 	}
 }
+
+/*
+ * The strip kernel: O(1) work per pixel and disparity whatever the window, and the work
+ * split over blocks (row strips x disparity groups x column tiles) so that even 640x480
+ * fills 132 SMs. Per row of its strip a block:
+ *  0. stages the entering and the leaving rows of both views in shared memory, edge-
+ *     replicated as the reference pads them (the right rows also DG - 1 columns further
+ *     left, so that no index needs clamping);
+ *  1. updates, per padded column (one a thread) and disparity of the group, the column's
+ *     window-height sum kept in a register: + the entering row's |L - R|, - the leaving
+ *     row's (jd_sad_accumulate_ref()); the right bytes of the DG disparities are one
+ *     16-byte run, read as words and split with funnel shifts;
+ *  2. slides the window sum along the row, SEG pixels and DSUB disparities an item
+ *     (jd_sad_wta_ref());
+ *  3. keeps the winners as packed keys (cost << 11 | d): the smallest key is the smallest
+ *     cost, ties to the smallest disparity, as the reference's strict less-than in
+ *     ascending d. Left and right (the left-right check's) keys are minimised per item in
+ *     registers, then in shared memory, then merged into the frame's key maps (plain
+ *     stores where one block covers a pixel, atomicMin otherwise); jd_sad_finish_cuda()
+ *     turns them into the map.
+ * Costs stay below 2^21 (31 * 31 * 255), disparities below 2^11 (ndisp <= 1024).
+ */
+#define SAD_KEY_BITS 11
+#define SAD_DG 16  /* disparities a block, registers a thread */
+#define SAD_SEG 8  /* pixels an item slides over */
+#define SAD_DSUB 2 /* disparities an item */
+
+/* Shared memory of the strip kernel for a tile of tw pixels: hal/cuda_sad.c computes the same. */
+static __device__ __forceinline__ int sad_vstride(int tw, int rad)
+{
+	/* SAD_SEG columns more than the tile's (items slide past its end); odd: items of
+	 * different disparities hit different banks */
+	return (tw + 2 * rad + SAD_SEG) | 1;
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    jd_sad_strips_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
+		       int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
+		       int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
+{
+	extern __shared__ uint32_t smem[];
+	const int rad = win / 2, nt = blockDim.x, tid = threadIdx.x;
+	const int y0 = blockIdx.x * rows, y1 = min(h, y0 + rows);
+	const int d0 = blockIdx.y * SAD_DG, dn = min(SAD_DG, ndisp - d0);
+	const int x0 = blockIdx.z * tile, tw = min(tile, w - x0), pw = tw + 2 * rad;
+	/* the largest shift of the group (as if it were full: the byte runs stay 16 long) */
+	const int smax = min_disp + d0 + SAD_DG - 1;
+	const int rw = (pw + SAD_DG + 7) / 4 * 4; /* right row bytes, whole words and one more */
+	const int vstride = sad_vstride(tw, rad);
+	const int tws = tw + SAD_SEG;		 /* keys past the tile's end: no bound inside */
+	uint32_t *vs = smem;			 /* [SAD_DG][vstride] column sums */
+	uint32_t *bl = vs + SAD_DG * vstride;	 /* [tws] left keys of the row */
+	uint32_t *br = bl + tws;		 /* [tws + smax] right keys, from x0 - smax */
+	uint8_t *lin = (uint8_t *)(br + tws + smax); /* [pw] */
+	uint8_t *lout = lin + (pw + 3) / 4 * 4;	 /* [pw] */
+	uint32_t *rin = (uint32_t *)(lout + (pw + 3) / 4 * 4); /* [rw / 4] */
+	uint32_t *rout = rin + rw / 4;
+	const bool shared_pixels = gridDim.y > 1; /* a pixel's keys come from several blocks */
+	uint32_t v[SAD_DG];
+
+	for (int i = tid; i < tws + tws + smax; i += nt) {
+		bl[i] = 0xffffffffu; /* bl and br are one run */
+	}
+	for (int i = pw + tid; i < vstride; i += nt) {
+		for (int k = 0; k < SAD_DG; k++) {
+			vs[k * vstride + i] = 0; /* read past the tile, never used */
+		}
+	}
+	for (int y = y0 - 2 * rad - 1; y < y1; y++) {
+		/* Rows y - 2 rad - 1 .. y0 - 1 only fill the sums (the strip's first window). */
+		const bool warm = y < y0;
+		const int yin = clampi(y + rad, 0, h - 1), yout = clampi(y - rad - 1, 0, h - 1);
+		/* 0. stage the entering and leaving rows */
+		const uint8_t *li = left + (size_t)yin * stride, *lo = left + (size_t)yout * stride;
+		const uint8_t *ri = right + (size_t)yin * stride, *ro = right + (size_t)yout * stride;
+		for (int i = tid; i < pw; i += nt) {
+			const int x = clampi(x0 + i - rad, 0, w - 1);
+			lin[i] = li[x];
+			lout[i] = lo[x];
+		}
+		for (int i = tid; i < rw; i += nt) {
+			const int x = clampi(x0 - rad - smax + i, 0, w - 1);
+			((uint8_t *)rin)[i] = ri[x];
+			((uint8_t *)rout)[i] = ro[x];
+		}
+		__syncthreads();
+		/* 1. column sums: run k of column p holds R at shift d0 + k, read back to front */
+		const int p = tid;
+		if (p < pw) {
+			const int ai = lin[p], ao = lout[p], a = p >> 2, sh = (p & 3) * 8;
+			uint32_t wi[SAD_DG / 4 + 1], wo[SAD_DG / 4 + 1];
+#pragma unroll
+			for (int m = 0; m <= SAD_DG / 4; m++) {
+				wi[m] = rin[a + m];
+				wo[m] = rout[a + m];
+			}
+#pragma unroll
+			for (int m = 0; m < SAD_DG / 4; m++) {
+				wi[m] = __funnelshift_r(wi[m], wi[m + 1], sh);
+				wo[m] = __funnelshift_r(wo[m], wo[m + 1], sh);
+			}
+			/* byte j of the run is the right pixel at shift d0 + SAD_DG - 1 - j */
+			if (y == y0 - 2 * rad - 1) {
+#pragma unroll
+				for (int k = 0; k < SAD_DG; k++) {
+					v[k] = 0;
+				}
+			}
+			if (warm) {
+				/* the leaving row is not in the window yet */
+#pragma unroll
+				for (int k = 0; k < SAD_DG; k++) {
+					const int j = SAD_DG - 1 - k;
+					const int bi = __byte_perm(wi[j >> 2], 0, 0x4440 + (j & 3));
+					v[k] = __sad(ai, bi, v[k]);
+				}
+			} else {
+				uint32_t *vp = vs + p;
+#pragma unroll
+				for (int k = 0; k < SAD_DG; k++) {
+					const int j = SAD_DG - 1 - k;
+					const int bi = __byte_perm(wi[j >> 2], 0, 0x4440 + (j & 3));
+					const int bo = __byte_perm(wo[j >> 2], 0, 0x4440 + (j & 3));
+					v[k] = __sad(ai, bi, v[k]) - __sad(ao, bo, 0u);
+					vp[k * vstride] = v[k];
+				}
+			}
+		}
+		__syncthreads();
+		if (warm) {
+			continue;
+		}
+		/* 2. window sums along the row, 3. the item's winners */
+		const int nseg = (tw + SAD_SEG - 1) / SAD_SEG, nsub = (dn + SAD_DSUB - 1) / SAD_DSUB;
+		for (int item = tid; item < nseg * nsub; item += nt) {
+			const int sub = item % nsub, s0 = (item / nsub) * SAD_SEG;
+			uint32_t lk[SAD_SEG], rk[SAD_SEG + SAD_DSUB - 1];
+#pragma unroll
+			for (int i = 0; i < SAD_SEG; i++) {
+				lk[i] = 0xffffffffu;
+			}
+#pragma unroll
+			for (int i = 0; i < SAD_SEG + SAD_DSUB - 1; i++) {
+				rk[i] = 0xffffffffu;
+			}
+#pragma unroll
+			for (int q = 0; q < SAD_DSUB; q++) {
+				const int k = sub * SAD_DSUB + q;
+				/* vs holds SAD_SEG columns more than the tile: no bound inside */
+				const uint32_t *cs = vs + min(k, dn - 1) * vstride + s0;
+				const uint32_t d = (uint32_t)(d0 + k);
+				uint32_t sum = 0;
+#pragma unroll 4
+				for (int i = 0; i < win; i++) {
+					sum += cs[i];
+				}
+#pragma unroll
+				for (int i = 0; i < SAD_SEG; i++) {
+					/* a pixel past the tile or a disparity past ndisp: no key */
+					const uint32_t key = s0 + i < tw && k < dn ? sum << SAD_KEY_BITS | d
+										   : 0xffffffffu;
+					lk[i] = min(lk[i], key);
+					/* right pixel x - shift: index i - q of the run */
+					rk[i - q + SAD_DSUB - 1] = min(rk[i - q + SAD_DSUB - 1], key);
+					sum += cs[i + win] - cs[i];
+				}
+			}
+#pragma unroll
+			for (int i = 0; i < SAD_SEG; i++) {
+				if (nsub > 1) {
+					atomicMin(&bl[s0 + i], lk[i]); /* bl has room past the tile */
+				} else {
+					bl[s0 + i] = lk[i];
+				}
+			}
+			/* rk[r] is the right pixel x0 + s0 + r - (DSUB - 1) - (min_disp + d0 + 4 sub):
+			 * in br, from x0 - smax */
+			const int rb = s0 - (SAD_DSUB - 1) + SAD_DG - 1 - sub * SAD_DSUB;
+#pragma unroll
+			for (int r = 0; r < SAD_SEG + SAD_DSUB - 1; r++) {
+				if (rk[r] != 0xffffffffu) {
+					atomicMin(&br[rb + r], rk[r]);
+				}
+			}
+		}
+		__syncthreads();
+		/* the row's keys into the frame's; each thread resets what it merged */
+		uint32_t *gl = key_l + (size_t)y * w, *gr = key_r + (size_t)y * w;
+		for (int i = tid; i < tws; i += nt) {
+			if (i < tw && shared_pixels) {
+				atomicMin(&gl[x0 + i], bl[i]);
+			} else if (i < tw) {
+				gl[x0 + i] = bl[i];
+			}
+			bl[i] = 0xffffffffu;
+		}
+		for (int i = tid; i < tws + smax; i += nt) {
+			const int xr = x0 - smax + i;
+			if (br[i] != 0xffffffffu && xr >= 0) {
+				atomicMin(&gr[xr], br[i]); /* tiles and groups overlap in the right view */
+			}
+			br[i] = 0xffffffffu;
+		}
+	}
+}
+
+/* Keys to the map with the reference's left-right check (jd_sad_ref()'s last loop). */
+extern "C" __global__ void jd_sad_finish_cuda(const uint32_t *__restrict__ key_l,
+					      const uint32_t *__restrict__ key_r, int w, int h,
+					      int min_disp, int lr_check, float *__restrict__ out,
+					      int out_stride)
+{
+	const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+	if (x >= w) {
+		return;
+	}
+	const uint32_t mask = (1u << SAD_KEY_BITS) - 1;
+	const int d = (int)(key_l[(size_t)y * w + x] & mask), xr = x - min_disp - d;
+	float v = (float)(min_disp + d);
+
+	if (lr_check) {
+		uint32_t kr = xr >= 0 ? key_r[(size_t)y * w + xr] : 0xffffffffu;
+		int dr = kr == 0xffffffffu ? -1 : (int)(kr & mask);
+		if (dr < 0 || (dr > d ? dr - d : d - dr) > 1) {
+			v = __int_as_float(0x7f800000); /* JD_DISP_INVALID: +inf */
+		}
+	}
+	out[(size_t)y * out_stride + x] = v;
+}

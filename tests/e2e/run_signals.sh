@@ -149,18 +149,21 @@ dump_test none
 # Cameras absent at boot (USB plugged in later) with --wait-cameras (the default under
 # systemd): boot completes, the wait is said in the log and /status, SIGTERM still stops.
 late_cameras() {
-	local port=$((20000 + $$ % 20000))
+	local port=$((20000 + $$ % 20000)) preview="--preview"
+	# a build without libmicrohttpd has no /status to ask
+	"$bin" run --frames 1 --size 16x16 --ndisp 2 --preview "$port" 2>&1 | grep -q 'no preview' && preview=""
 	"$bin" run --camera "v4l2:$tmp/video-late0,$tmp/video-late1" --wait-cameras --size 96x64 \
-		--ndisp 16 --preview "$port" >"$tmp/out" 2>"$tmp/err" &
+		--ndisp 16 ${preview:+--preview "$port"} >"$tmp/out" 2>"$tmp/err" &
 	local pid=$! st=""
 	wait_for 1 'waiting for the cameras' 100 "$tmp/err"
-	if command -v curl >/dev/null; then
+	if command -v curl >/dev/null && [ -n "$preview" ]; then
 		st=$(curl -s "http://127.0.0.1:$port/status")
 	fi
 	stop_timed TERM $pid
 	if [ $rc -eq 0 ] && [ $ms -le $deadline_ms ] &&
 		grep -q "jetdepth: waiting for the cameras: left camera $tmp/video-late0: cannot open" "$tmp/err" &&
-		{ [ -z "$st" ] && ! command -v curl >/dev/null || echo "$st" | grep -q '"state":"waiting_for_cameras"'; }; then
+		{ [ -z "$st" ] && { [ -z "$preview" ] || ! command -v curl >/dev/null; } ||
+			echo "$st" | grep -q '"state":"waiting_for_cameras"'; }; then
 		echo "ok: cameras absent at boot are waited for (status: ${st:0:60}), SIGTERM after $ms ms"
 	else
 		echo "FAIL: late cameras: exit $rc after $ms ms, status '$st': $(cat "$tmp/err")"; fails=$((fails + 1))

@@ -53,7 +53,7 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	check "systemd-analyze verify accepts the unit" sh -c "systemd-analyze verify '$u' 2>&1 | grep -v -e 'jetdepth: No such' -e 'Command /usr/bin/jetdepth' | grep -q . && exit 1 || exit 0"
 fi
 
-check "copyright file" grep -q '^Copyright:' "$r/usr/share/doc/jetdepth/copyright"
+check "copyright file" grep -q '^Copyright:' "$p/share/doc/jetdepth/copyright"
 check "the binary is stripped" sh -c "file -L '$p/bin/jetdepth' | grep -q ', stripped'"
 check "its symbols are in jetdepth-dbgsym" sh -c "ls '$tmp'/pkg/jetdepth_*_'$arch'-dbgsym.ddeb && dpkg-deb -c '$tmp'/pkg/jetdepth_*_'$arch'-dbgsym.ddeb | grep -q '/usr/lib/debug/.build-id/.*\.debug'"
 check "unit: StateDirectory for the tuning file and dumps" grep -qx 'StateDirectory=jetdepth jetdepth/dumps' "$u"

@@ -1,0 +1,15 @@
+set -u
+export PATH=/usr/local/cuda/bin:$PATH
+export PKG_CONFIG_PATH=$PWD/.gpudeps/lib/pkgconfig LD_LIBRARY_PATH=$PWD/.gpudeps/lib JETDEPTH_DATA=$PWD/.gpudata
+(cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON -DJD_CUDA_ONLY_ARCH=90 && cmake --build build/gpu -j16) >$OUT/build.log 2>&1 || { tail -30 $OUT/build.log; exit 1; }
+b=build/gpu/jetdepth
+echo "== test_cuda_sad"; timeout 300 build/gpu/tests/test_cuda_sad 2>&1 | tail -3
+for rows in ${ROWS:-""}; do
+  echo "== rows=${rows:-auto}"
+  for c in "640x480 64" "1280x720 128" "450x375 64" "1920x1080 256"; do set -- $c
+    JD_SAD_ROWS=$rows $b bench --algo sad --size $1 --ndisp $2 --runs 51 --backend cuda 2>&1 | grep "GPU kernels" | sed 's/  */ /g' | cut -c1-60 | sed "s/^/$1\/$2 /"
+  done
+done
+if [ -n "${NCU:-}" ]; then
+  ncu --kernel-name regex:jd_sad\|jd_fill\|jd_median --launch-count 5 --section SpeedOfLight $b bench --algo sad --size 1280x720 --ndisp 128 --runs 1 --backend cuda 2>&1 | grep -E "^  jd_|Duration" 
+fi

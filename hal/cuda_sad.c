@@ -79,7 +79,9 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 		s->rows = s->rows < 8 ? 8 : s->rows > 64 ? 64 : s->rows;
 		s->rows = env && atoi(env) > 0 ? atoi(env) : s->rows;
 		s->smem = ssmem;
-		JD_TRY(jd_cuda_function(cu, "jd_sad_strips_cuda", &s->fn));
+		/* two disparities a word where the window sums fit 16 bits (sad_cuda.cu) */
+		JD_TRY(jd_cuda_function(cu, win <= 15 ? "jd_sad_strips16_cuda" : "jd_sad_strips_cuda",
+					&s->fn));
 		JD_TRY(jd_cuda_function(cu, "jd_sad_finish_cuda", &s->finish));
 		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 						    (int)s->smem)));

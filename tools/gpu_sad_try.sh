@@ -1,3 +1,8 @@
+#!/bin/sh
+# On the GPU machine (the device tool): build with CUDA for sm_90, check the SAD kernels
+# against the reference (test_cuda_sad), then time SAD at four sizes for each ROWS value
+# ("" = automatic; JD_SAD_ROWS), and with NCU=1 each kernel of a 1280x720/128 frame.
+# usage: ROWS="'' 16" NCU=1 OUT=DIR sh tools/gpu_sad_try.sh
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 export PKG_CONFIG_PATH=$PWD/.gpudeps/lib/pkgconfig LD_LIBRARY_PATH=$PWD/.gpudeps/lib JETDEPTH_DATA=$PWD/.gpudata

@@ -129,12 +129,19 @@ static __device__ __forceinline__ int sad_vstride(int tw, int rad)
 	return (tw + 2 * rad + SAD_SEG) | 1;
 }
 
-extern "C" __global__ void __launch_bounds__(1024)
-    jd_sad_strips_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
-		       int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
-		       int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
+/*
+ * PACK: windows up to 15 keep two disparities' column sums in one word (16 bits each) and
+ * slide both with one 32-bit add: a lane's window sum plus the entering column stays below
+ * 16 * 15 * 255 = 61200 < 2^16, and no lane goes below zero (the leaving column is part of
+ * the sum), so no carry or borrow crosses lanes and each lane is exact.
+ */
+template <bool PACK>
+static __device__ __forceinline__ void
+sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, int w, int h,
+	   int stride, int ndisp, int min_disp, int win, int rows, int tile,
+	   uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
 {
-	extern __shared__ uint32_t smem[];
+	extern __shared__ uint32_t strip_smem[];
 	const int rad = win / 2, nt = blockDim.x, tid = threadIdx.x;
 	const int y0 = blockIdx.x * rows, y1 = min(h, y0 + rows);
 	const int d0 = blockIdx.y * SAD_DG, dn = min(SAD_DG, ndisp - d0);
@@ -144,7 +151,7 @@ extern "C" __global__ void __launch_bounds__(1024)
 	const int rw = (pw + SAD_DG + 7) / 4 * 4; /* right row bytes, whole words and one more */
 	const int vstride = sad_vstride(tw, rad);
 	const int tws = tw + SAD_SEG;		 /* keys past the tile's end: no bound inside */
-	uint32_t *vs = smem;			 /* [SAD_DG][vstride] column sums */
+	uint32_t *vs = strip_smem;			 /* [SAD_DG][vstride] column sums */
 	uint32_t *bl = vs + SAD_DG * vstride;	 /* [tws] left keys of the row */
 	uint32_t *br = bl + tws;		 /* [tws + smax] right keys, from x0 - smax */
 	uint8_t *lin = (uint8_t *)(br + tws + smax); /* [pw] */
@@ -218,7 +225,12 @@ extern "C" __global__ void __launch_bounds__(1024)
 					const int bi = __byte_perm(wi[j >> 2], 0, 0x4440 + (j & 3));
 					const int bo = __byte_perm(wo[j >> 2], 0, 0x4440 + (j & 3));
 					v[k] = __sad(ai, bi, v[k]) - __sad(ao, bo, 0u);
-					vp[k * vstride] = v[k];
+					if (!PACK) {
+						vp[k * vstride] = v[k];
+					} else if (k & 1) {
+						/* disparities k - 1 (low half) and k (high half) */
+						vp[(k >> 1) * vstride] = __byte_perm(v[k - 1], v[k], 0x5410);
+					}
 				}
 			}
 		}
@@ -239,12 +251,12 @@ extern "C" __global__ void __launch_bounds__(1024)
 			for (int i = 0; i < SAD_SEG + SAD_DSUB - 1; i++) {
 				rk[i] = 0xffffffffu;
 			}
-#pragma unroll
-			for (int q = 0; q < SAD_DSUB; q++) {
-				const int k = sub * SAD_DSUB + q;
-				/* vs holds SAD_SEG columns more than the tile: no bound inside */
-				const uint32_t *cs = vs + min(k, dn - 1) * vstride + s0;
+			if (PACK) {
+				/* the item's two disparities are one word of vs */
+				const int k = sub * SAD_DSUB;
+				const uint32_t *cs = vs + sub * vstride + s0;
 				const uint32_t d = (uint32_t)(d0 + k);
+				const bool has1 = k + 1 < dn;
 				uint32_t sum = 0;
 #pragma unroll 4
 				for (int i = 0; i < win; i++) {
@@ -252,13 +264,41 @@ extern "C" __global__ void __launch_bounds__(1024)
 				}
 #pragma unroll
 				for (int i = 0; i < SAD_SEG; i++) {
-					/* a pixel past the tile or a disparity past ndisp: no key */
-					const uint32_t key = s0 + i < tw && k < dn ? sum << SAD_KEY_BITS | d
-										   : 0xffffffffu;
-					lk[i] = min(lk[i], key);
-					/* right pixel x - shift: index i - q of the run */
-					rk[i - q + SAD_DSUB - 1] = min(rk[i - q + SAD_DSUB - 1], key);
-					sum += cs[i + win] - cs[i];
+					const bool in = s0 + i < tw;
+					const uint32_t k0 = in ? (sum & 0xffffu) << SAD_KEY_BITS | d
+							       : 0xffffffffu;
+					const uint32_t k1 = in && has1
+								? (sum >> 16) << SAD_KEY_BITS | (d + 1)
+								: 0xffffffffu;
+					lk[i] = min(lk[i], min(k0, k1));
+					rk[i + 1] = min(rk[i + 1], k0);
+					rk[i] = min(rk[i], k1);
+					sum = sum + cs[i + win] - cs[i];
+				}
+			} else {
+#pragma unroll
+				for (int q = 0; q < SAD_DSUB; q++) {
+					const int k = sub * SAD_DSUB + q;
+					/* vs holds SAD_SEG columns more than the tile: no bound inside */
+					const uint32_t *cs = vs + min(k, dn - 1) * vstride + s0;
+					const uint32_t d = (uint32_t)(d0 + k);
+					uint32_t sum = 0;
+#pragma unroll 4
+					for (int i = 0; i < win; i++) {
+						sum += cs[i];
+					}
+#pragma unroll
+					for (int i = 0; i < SAD_SEG; i++) {
+						/* a pixel past the tile or a disparity past ndisp: no key */
+						const uint32_t key = s0 + i < tw && k < dn
+									 ? sum << SAD_KEY_BITS | d
+									 : 0xffffffffu;
+						lk[i] = min(lk[i], key);
+						/* right pixel x - shift: index i - q of the run */
+						rk[i - q + SAD_DSUB - 1] =
+						    min(rk[i - q + SAD_DSUB - 1], key);
+						sum += cs[i + win] - cs[i];
+					}
 				}
 			}
 #pragma unroll
@@ -298,6 +338,25 @@ extern "C" __global__ void __launch_bounds__(1024)
 			br[i] = 0xffffffffu;
 		}
 	}
+}
+
+extern "C" __global__ void __launch_bounds__(1024)
+    jd_sad_strips_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
+		       int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
+		       int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
+{
+	sad_strips<false>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
+			  key_r);
+}
+
+/* The same for windows up to 15 (two disparities a word). */
+extern "C" __global__ void __launch_bounds__(1024)
+    jd_sad_strips16_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
+			 int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
+			 int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
+{
+	sad_strips<true>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
+			 key_r);
 }
 
 /* Keys to the map with the reference's left-right check (jd_sad_ref()'s last loop). */

@@ -27,6 +27,7 @@ wait_frames() {
 dump_full() {
 	local dir=$1 why=$2
 	printf 'old' >"$dir/disparity.pfm"
+	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	"$bin" run --size 320x240 --ndisp 32 --dump-dir "$dir" >"$tmp/out" 2>"$tmp/err" &
 	local pid=$!
 	wait_frames 3
@@ -78,6 +79,7 @@ done
 deadline_ms=1000
 [ -n "${JETDEPTH_EMULATOR:-}" ] && deadline_ms=15000
 mkdir -p "$tmp/both"
+rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 "$bin" run --size 320x240 --ndisp 32 --dump-dir "$tmp/both" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 wait_frames 3
@@ -98,6 +100,7 @@ else
 fi
 
 # SIGHUP: said and ignored.
+rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 "$bin" run --size 160x120 --ndisp 16 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 wait_frames 3
@@ -115,12 +118,13 @@ else
 fi
 
 # A preview client that never reads (needs the preview built, and no emulator: timing).
-if ! "$bin" run --help | grep -q -- '--preview'; then
-	echo "skip: the preview client: run has no --preview"
+if "$bin" run --frames 1 --size 16x16 --ndisp 2 --preview 65531 2>&1 | grep -q 'no preview'; then
+	echo "skip: the preview client: this build has no preview (no libmicrohttpd)"
 elif [ -n "${JETDEPTH_EMULATOR:-}" ]; then
 	echo "skip: the preview client: timing under an emulator"
 else
 	port=$((30000 + $$ % 20000))
+	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	"$bin" run --size 320x240 --ndisp 32 --algo sad --preview "$port" >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	wait_frames 5

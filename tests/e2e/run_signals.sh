@@ -35,6 +35,7 @@ stop_timed() {
 stop_test() { # SIGNAL EXTRA-ARGS...
 	local sig=$1
 	shift
+	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	"$bin" run --size 320x240 --ndisp 32 "$@" >"$tmp/out" 2>"$tmp/err" &
 	local pid=$!
 	wait_for 3 '^frame\|^{"frame"' 1200 "$tmp/out" # the first frames: boot done, loop running
@@ -60,6 +61,7 @@ stop_test TERM --json
 # At 0.05 fps a frame is 20 s away: SIGTERM still stops within the deadline, and systemd's
 # watchdog (WATCHDOG_USEC 1 s) hears from the loop at least every half of it.
 slow_stop() {
+	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	"$bin" run --size 96x64 --ndisp 16 --fps 0.05 >"$tmp/out" 2>"$tmp/err" &
 	local pid=$!
 	wait_for 1 '^frame' 600 "$tmp/out"
@@ -108,6 +110,7 @@ fi
 # said and ignored, and nothing is written anywhere (the daemon runs in an empty folder).
 dump_test() { # EXPECT(ok|gone|none) [DIR]
 	mkdir -p "$tmp/cwd"
+	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	(cd "$tmp/cwd" && exec "$bin" run --size 320x240 --ndisp 32 ${2:+--dump-dir "$2"}) >"$tmp/out" 2>"$tmp/err" &
 	local pid=$!
 	wait_for 3 '^frame' 1200 "$tmp/out"
@@ -152,6 +155,7 @@ late_cameras() {
 	local port=$((20000 + $$ % 20000)) preview="--preview"
 	# a build without libmicrohttpd has no /status to ask
 	"$bin" run --frames 1 --size 16x16 --ndisp 2 --preview "$port" 2>&1 | grep -q 'no preview' && preview=""
+	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	"$bin" run --camera "v4l2:$tmp/video-late0,$tmp/video-late1" --wait-cameras --size 96x64 \
 		--ndisp 16 ${preview:+--preview "$port"} >"$tmp/out" 2>"$tmp/err" &
 	local pid=$! st=""

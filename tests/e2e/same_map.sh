@@ -45,6 +45,7 @@ for kind in rgb g16 pgm16 ppm; do
 	ext=$(ls "$dir/left")
 	"$bin" match -q "$dir/left/$ext" "$dir/right/$ext" -o "$tmp/$kind.pfm" --ndisp 32 --backend ref || { fails=$((fails + 1)); continue; }
 	mkdir -p "$tmp/dump_$kind"
+	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	"$bin" run --camera "files:$dir" --loop --fps 5 --size 128x96 --ndisp 32 --backend ref \
 		--dump-dir "$tmp/dump_$kind" >"$tmp/out" 2>"$tmp/err" &
 	pid=$! waited=0

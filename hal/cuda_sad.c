@@ -36,6 +36,27 @@ static size_t strip_smem(int tw, int win, int smax)
 	       2 * lrow + 2 * rrow;
 }
 
+/*
+ * Rows a block: whole waves of STRIP_RESIDENT blocks an SM (a half-empty last wave cost up to
+ * 25 % at 720p), with strips short enough that a wave is not one long tail (at most 72 rows)
+ * and long enough to pay for their first 2 rad + 1 rows (at least 8). Measured on the H100
+ * (docs/perf.md step 33): 1280x720/128 0.389 -> 0.342 ms at 66 rows, one wave.
+ */
+enum { STRIP_RESIDENT = 2, STRIP_ROWS_MIN = 8, STRIP_ROWS_MAX = 72 };
+
+static int strip_rows(int h, int blocks_a_strip, int sms)
+{
+	int per_wave = STRIP_RESIDENT * sms / blocks_a_strip, rows = STRIP_ROWS_MIN;
+
+	for (int waves = 1; per_wave > 0; waves++) {
+		rows = (h + per_wave * waves - 1) / (per_wave * waves);
+		if (rows <= STRIP_ROWS_MAX) {
+			break;
+		}
+	}
+	return rows < STRIP_ROWS_MIN ? STRIP_ROWS_MIN : rows;
+}
+
 size_t jd_cuda_sad_device_bytes(int w, int h)
 {
 	/* the frame staging, the median's map and the winners' keys */
@@ -74,9 +95,7 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	s->strips = s->tile + win - 1 <= 1024 && ssmem <= (size_t)cu->smem_optin;
 	if (s->strips) {
 		const char *env = getenv("JD_SAD_ROWS"); /* tuning experiments */
-		/* about three blocks an SM, and strips long enough to pay for their first rows */
-		s->rows = (h * s->groups * tiles + 3 * cu->sm_count - 1) / (3 * cu->sm_count);
-		s->rows = s->rows < 8 ? 8 : s->rows > 64 ? 64 : s->rows;
+		s->rows = strip_rows(h, s->groups * tiles, cu->sm_count);
 		s->rows = env && atoi(env) > 0 ? atoi(env) : s->rows;
 		s->smem = ssmem;
 		/* two disparities a word where the window sums fit 16 bits (sad_cuda.cu) */

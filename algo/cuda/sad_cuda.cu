@@ -129,6 +129,20 @@ static __device__ __forceinline__ int sad_vstride(int tw, int rad)
 	return (tw + 2 * rad + SAD_SEG) | 1;
 }
 
+/* The first window of an item's slide (packed or not: one add either way). */
+static __device__ __forceinline__ uint32_t window_sum(const uint32_t *cs, int win)
+{
+	uint32_t sum = 0;
+
+#pragma unroll 4
+	for (int i = 0; i < win; i++) {
+		sum += cs[i];
+	}
+	return sum;
+}
+
+static_assert(SAD_DSUB == 2, "PACK items are one word of vs: two disparities");
+
 /*
  * PACK: windows up to 15 keep two disparities' column sums in one word (16 bits each) and
  * slide both with one 32-bit add: a lane's window sum plus the entering column stays below
@@ -257,11 +271,7 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 				const uint32_t *cs = vs + sub * vstride + s0;
 				const uint32_t d = (uint32_t)(d0 + k);
 				const bool has1 = k + 1 < dn;
-				uint32_t sum = 0;
-#pragma unroll 4
-				for (int i = 0; i < win; i++) {
-					sum += cs[i];
-				}
+				uint32_t sum = window_sum(cs, win);
 #pragma unroll
 				for (int i = 0; i < SAD_SEG; i++) {
 					const bool in = s0 + i < tw;
@@ -282,11 +292,7 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 					/* vs holds SAD_SEG columns more than the tile: no bound inside */
 					const uint32_t *cs = vs + min(k, dn - 1) * vstride + s0;
 					const uint32_t d = (uint32_t)(d0 + k);
-					uint32_t sum = 0;
-#pragma unroll 4
-					for (int i = 0; i < win; i++) {
-						sum += cs[i];
-					}
+					uint32_t sum = window_sum(cs, win);
 #pragma unroll
 					for (int i = 0; i < SAD_SEG; i++) {
 						/* a pixel past the tile or a disparity past ndisp: no key */

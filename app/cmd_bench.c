@@ -149,7 +149,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 	       mpd, (double)(c->naive ? naive_bytes : b.budget.total) / (1 << 20));
 	if (b.gpu && !c->naive) {
 		/* Device events around the kernels: what the GPU spends, transfers excluded. */
-		/* and the DRAM traffic the kernels must move at least, as achieved bandwidth */
+		/* and the DRAM bytes of the design (jd_cuda_*_traffic), as achieved bandwidth */
 		double bytes = p.algo == JD_ALGO_SAD   ? jd_cuda_sad_traffic(&p, c->w, c->h)
 			       : p.algo == JD_ALGO_SGM ? jd_cuda_sgm_traffic(&p, c->w, c->h)
 						       : jd_cuda_bp_traffic(&p, c->w, c->h);
@@ -163,9 +163,11 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 				 b.cuda.dram_gbs);
 		}
 		printf("%-18s %-8s %11s %6s %7s %10.3f %10.3f %12.1f   GPU kernels (device "
-		       "events): >= %.0f MB, %.0f GB/s%s; device memory %.1f MiB%s\n",
+		       "events): the design moves %.0f MB (%.2f B/pixel-disparity), %.0f GB/s%s; device memory "
+		       "%.1f MiB%s\n",
 		       "", "", "", "", "", kms, (double)kt[0] / 1e6,
-		       (double)c->w * c->h * c->ndisp / (kms * 1e-3) / 1e6, bytes / 1e6, gbs, peak,
+		       (double)c->w * c->h * c->ndisp / (kms * 1e-3) / 1e6, bytes / 1e6,
+		       bytes / ((double)c->w * c->h * c->ndisp), gbs, peak,
 		       (double)b.cuda.dev_bytes / (1 << 20),
 		       b.tiling.n > 1 ? " (tiled: all strips)" : "");
 		printf("%-18s %-8s %11s %6s %7s %10.3f %10s %12.1f   pipelined (next upload "

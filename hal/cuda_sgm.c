@@ -32,8 +32,9 @@ double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 		t += 2 * n + 16 * n; /* census of both views */
 	}
 	t += (g->cost == JD_SGM_COST_CENSUS ? 16 * n : 2 * n) + vol; /* cost volume */
-	t += sum;						     /* zeroing the sum */
-	t += vol + 2 * sum;		/* paths: costs in, sums read and written once */
+	t += sum; /* zeroing the sum */
+	/* paths: each direction reads the costs and adds into every sum (an atomic read and write) */
+	t += g->paths * (vol + 2 * sum);
 	t += g->lr_check ? sum + 4 * n : 0; /* right view */
 	t += sum + (g->lr_check ? 4 * n : 0) + 4 * n; /* selection */
 	t += (g->fill ? 8 * n : 0) + (g->median ? 8 * n : 0);

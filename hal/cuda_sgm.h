@@ -33,7 +33,10 @@ struct jd_cuda_sgm {
 size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h);
 size_t jd_cuda_sgm_pinned_bytes(int w, int h);
 
-/** DRAM bytes a frame's kernels must move at least (each buffer read and written once). */
+/**
+ * DRAM bytes a frame's kernels move by the design where nothing stays in L2 (ncu measures
+ * less where the cache keeps some: docs/perf.md has both).
+ */
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h);
 
 /** Take the buffers at boot. @retval 0, -ENOMEM, -ENOENT (a kernel missing; cu->err) */

@@ -46,6 +46,19 @@ void jd_sgm_aggregate_ref(const struct jd_match_params *p, const struct jd_image
 			  const uint8_t *cost, uint16_t *s_fwd, uint16_t *s_bwd, void *sweep_ws,
 			  const struct jd_exec *ex);
 
+/** Scratch bytes for jd_sgm_path_ref(): two rows of path-cost vectors and their minima. */
+size_t jd_sgm_path_mem_required(int width, int ndisp);
+
+/**
+ * One direction's path costs added into sum (w * h * ndisp uint16): (dx, dy) is the step from
+ * the previous pixel on the path, e.g. (1, 0) the left-to-right path, (-1, 1) the one from
+ * the upper right. The arithmetic, edge and P2 rules of jd_sgm_aggregate_ref(), whose sums
+ * are these paths' sums; the GPU tests check each direction's kernel against it.
+ * ws: jd_sgm_path_mem_required() bytes.
+ */
+void jd_sgm_path_ref(const struct jd_match_params *p, const struct jd_image *guide,
+		     const uint8_t *cost, int dx, int dy, uint16_t *sum, void *ws);
+
 /** Per-worker scratch bytes for jd_sgm_select_ref(). */
 size_t jd_sgm_select_mem_required(int width);
 

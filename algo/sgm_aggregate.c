@@ -143,6 +143,66 @@ JD_VECTOR_CLONES static void sweep_ref(const struct jd__sgm_sweep_job *job, int 
 	}
 }
 
+size_t jd_sgm_path_mem_required(int width, int ndisp)
+{
+	/* previous and current row (or pixel, for a path along the row) of vectors, and minima */
+	return 2 * sizeof(int16_t) * ((size_t)width * (ndisp + 2) + width);
+}
+
+/*
+ * Rows in the order the path needs (top-down when it comes from above, else bottom-up), and
+ * within a row in the direction of dx when the path runs along the row: every pixel's
+ * predecessor (x - dx, y - dy) comes first. A predecessor outside the image is the path's
+ * entry: L = 0 and min 0 there, so any P2 serves.
+ */
+void jd_sgm_path_ref(const struct jd_match_params *p, const struct jd_image *guide,
+		     const uint8_t *cost, int dx, int dy, uint16_t *sum, void *ws)
+{
+	const int w = guide->width, h = guide->height, nd = p->ndisp, vs = nd + 2;
+	const int16_t p1 = (int16_t)p->sgm.p1, p2 = (int16_t)p->sgm.p2;
+	int16_t *lr[2], *mins[2];
+
+	lr[0] = ws;
+	lr[1] = lr[0] + (size_t)w * vs;
+	mins[0] = lr[1] + (size_t)w * vs;
+	mins[1] = mins[0] + w;
+	for (int r = 0; r < 2; r++) {
+		for (int x = 0; x < w; x++) {
+			jd__sgm_init_vec(lr[r] + (size_t)x * vs, nd);
+			mins[r][x] = 0;
+		}
+	}
+	for (int yi = 0; yi < h; yi++) {
+		int y = dy >= 0 ? yi : h - 1 - yi;
+		/* Along the row the predecessor sits in this row's buffer; else in the other. */
+		int cur = dy == 0 ? 0 : yi & 1, prv = dy == 0 ? 0 : cur ^ 1;
+
+		for (int xi = 0; xi < w; xi++) {
+			int x = dx >= 0 ? xi : w - 1 - xi, px = x - dx, py = y - dy;
+			int inside = px >= 0 && px < w && py >= 0 && py < h;
+			size_t pix = (size_t)y * w + x;
+			int16_t zero[JD_NDISP_MAX + 2];
+			const int16_t *prev;
+			int16_t pmin, p2e;
+
+			if (inside) {
+				prev = lr[prv] + (size_t)px * vs + 1;
+				pmin = mins[prv][px];
+				p2e = jd__sgm_adapt_p2(p1, p2, p->sgm.p2_adapt,
+						       jd_image_row(guide, y)[x],
+						       jd_image_row(guide, py)[px]);
+			} else {
+				jd__sgm_init_vec(zero, nd);
+				prev = zero + 1;
+				pmin = 0;
+				p2e = p2;
+			}
+			mins[cur][x] = path_step(prev, pmin, cost + pix * nd,
+						 lr[cur] + (size_t)x * vs + 1, sum + pix * nd, nd, p1, p2e);
+		}
+	}
+}
+
 struct sweep_task_ctx {
 	jd__sgm_sweep_fn sweep;
 	const struct jd__sgm_sweep_job *job;

@@ -73,6 +73,33 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 		     cuLaunchKernel(f, gx, gy, 1, block, 1, 1, smem, cu->stream[0], args, NULL));
 }
 
+/* Directions first .. first + count - 1 of the path kernel's table, adding into d_sum. */
+static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, int first,
+			int count)
+{
+	const struct jd_sgm_params *g = &p->sgm;
+	int w = s->w, h = s->h, nd = s->nd, stride = s->w, sstride = (nd + 1) / 2 * 2;
+	int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
+	int lines = w + h - 1; /* the most any direction has: the diagonals */
+	unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
+	void *ap[] = {&s->d_cost, &s->d_guide, &stride, &w,	  &h,	  &nd,	 &sstride,
+		      &paths,	  &p1,	       &p2,	&adapt, &first, &s->d_sum};
+
+	return launch(s->cu, s->fn[JD_CUDA_SGM_PATH], (unsigned)((lines + WARPS - 1) / WARPS),
+		      (unsigned)count, 32 * WARPS, smem, ap);
+}
+
+int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p, int dir)
+{
+	size_t bytes = 2 * (size_t)s->w * s->h * (size_t)((s->nd + 1) / 2 * 2);
+
+	if (dir < 0 || dir >= p->sgm.paths) {
+		return -EINVAL;
+	}
+	JD_TRY(JD_CU(s->cu, cuMemsetD8Async(s->d_sum, 0, bytes, s->cu->stream[0])));
+	return launch_paths(s, p, dir, 1);
+}
+
 int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		       const struct jd_image *left, const struct jd_image *right)
 {
@@ -89,6 +116,7 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
 	dl = jd_cuda_frame_in(f)->d_left;
 	dr = jd_cuda_frame_in(f)->d_right;
+	s->d_guide = dl;
 	if (census) {
 		void *al[] = {&dl, &w, &h, &stride, &s->d_cl};
 		void *ar[] = {&dr, &w, &h, &stride, &s->d_cr};
@@ -101,15 +129,7 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		      (unsigned)h, 256, 0, ac));
 	int sstride = (nd + 1) / 2 * 2;
 	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * (size_t)sstride, cu->stream[0])));
-	{
-		int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
-		int lines = w + h - 1; /* the most any direction has: the diagonals */
-		unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
-		void *ap[] = {&s->d_cost, &dl, &stride, &w,  &h,	    &nd,
-			      &sstride,	  &paths,     &p1,     &p2, &adapt, &s->d_sum};
-		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_PATH], (unsigned)((lines + WARPS - 1) / WARPS),
-			      (unsigned)paths, 32 * WARPS, smem, ap));
-	}
+	JD_TRY(launch_paths(s, p, 0, g->paths));
 	if (g->lr_check) {
 		void *ar[] = {&s->d_sum, &w, &h, &nd, &sstride, &md, &s->d_disp_r};
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_RIGHT], gw, (unsigned)h, THREADS, 0, ar));

@@ -27,6 +27,7 @@ struct jd_cuda_sgm {
 	int w, h, nd;
 	struct jd_cuda_frame frame;
 	jd_cudeviceptr d_cl, d_cr, d_cost, d_sum, d_disp_r;
+	jd_cudeviceptr d_guide; /* the last frame's left image on the device */
 	struct jd_cuda_post post;
 };
 
@@ -57,5 +58,14 @@ int jd_cuda_sgm_collect(struct jd_cuda_sgm *s, struct jd_disp *out);
 /** Submit and collect one frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
 int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out);
+
+/**
+ * For the GPU tests' stage checks, after a frame: the sum volume (d_sum, a pixel every
+ * (nd + 1) / 2 * 2 uint16) zeroed and then only direction dir of the path kernel's table
+ * (algo/cuda/sgm_cuda_dirs.h, the 4- or 8-path one as p says) added into it, from the last
+ * frame's cost volume (d_cost) and guide. Queued on stream 0.
+ * @retval 0, -EINVAL (no such direction), -EIO (cu->err)
+ */
+int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p, int dir);
 
 #endif

@@ -11,6 +11,8 @@
  */
 #include <stdint.h>
 
+#include "sgm_cuda_dirs.h"
+
 #define JD_CENSUS_W 9
 #define JD_CENSUS_H 7
 #define SENTINEL 0x3fff
@@ -86,13 +88,12 @@ static __device__ __forceinline__ int adapt_p2(int p1, int p2, int t, int i0, in
 }
 
 /* The reference's sweeps, direction by direction: (dx, dy) steps from the previous pixel. */
-__constant__ int jd_sgm_dirs8[8][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1},
-				      {-1, 0}, {0, -1}, {-1, -1}, {1, -1}};
-__constant__ int jd_sgm_dirs4[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+__constant__ int jd_sgm_dirs8[8][2] = JD_SGM_DIRS8;
+__constant__ int jd_sgm_dirs4[4][2] = JD_SGM_DIRS4;
 
 /*
- * Every direction at once (blockIdx.y picks it), so 4-8x more warps hide the latency of the
- * scanline walks. Each lane owns pairs of disparities (d, d + 1) and adds both path costs
+ * Every direction at once (blockIdx.y picks it, counted from dir0), so 4-8x more warps hide
+ * the latency of the scanline walks. Each lane owns pairs of disparities (d, d + 1) and adds both path costs
  * with one 32-bit atomic add (compiled to a fire-and-forget reduction): the two uint16
  * halves cannot carry into each other because every total stays below 8 * 2048. sstride is
  * the even per-pixel stride of the sum volume, so every pair is 4-byte aligned.
@@ -102,13 +103,14 @@ __constant__ int jd_sgm_dirs4[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
 extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
 					    const uint8_t *__restrict__ guide, int stride, int w,
 					    int h, int nd, int sstride, int paths, int p1, int p2,
-					    int p2_adapt, uint32_t *__restrict__ sum)
+					    int p2_adapt, int dir0, uint32_t *__restrict__ sum)
 {
 	extern __shared__ int16_t vec[];
 	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 	const int line = blockIdx.x * WARPS + warp;
-	const int dx = paths == 8 ? jd_sgm_dirs8[blockIdx.y][0] : jd_sgm_dirs4[blockIdx.y][0];
-	const int dy = paths == 8 ? jd_sgm_dirs8[blockIdx.y][1] : jd_sgm_dirs4[blockIdx.y][1];
+	const int dir = dir0 + blockIdx.y; /* dir0: 0, or the one direction a stage check runs */
+	const int dx = paths == 8 ? jd_sgm_dirs8[dir][0] : jd_sgm_dirs4[dir][0];
+	const int dy = paths == 8 ? jd_sgm_dirs8[dir][1] : jd_sgm_dirs4[dir][1];
 	int16_t *prev = vec + (size_t)warp * 2 * (nd + 2) + 1;
 	int16_t *cur = prev + (nd + 2);
 	int x, y, nlines;

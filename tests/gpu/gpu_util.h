@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cuda.h"
+#include "jd_status.h"
 #include "image_io.h"
 #include "jd_image.h"
 #include "jd_test.h"
@@ -94,6 +95,13 @@ static inline void gpu_textured_pair(int w, int h, unsigned seed, struct jd_imag
 			r->data[y * w + x] = l->data[y * w + (x + 5 < w ? x + 5 : x)];
 		}
 	}
+}
+
+/* Copy device memory to the host once stream 0 has finished. @retval 0 or -EIO (cu->err) */
+static inline int gpu_download(struct jd_cuda *cu, void *dst, jd_cudeviceptr src, size_t bytes)
+{
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(dst, src, bytes, cu->stream[0])));
+	return JD_CU(cu, cuStreamSynchronize(cu->stream[0]));
 }
 
 /* First pixel where two maps differ bitwise, or -1. */

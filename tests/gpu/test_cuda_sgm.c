@@ -2,15 +2,91 @@
  * The CUDA SGM matcher against jd_sgm_ref(): identical disparity maps on awkward sizes, both
  * costs, 4 and 8 paths, constant and adaptive P2, uniqueness, sub-pixel, left-right check,
  * minimum disparity, ndisp up to 512, and on the dataset pairs; no device or pinned
- * allocation after boot. Without a GPU it prints why and exits 77 (skipped).
+ * allocation after boot; and stage by stage (census, cost volume, each path direction) so
+ * that a failure names its stage. Without a GPU it prints why and exits 77 (skipped).
  */
 #include <stdio.h>
 
+#include "../../algo/cuda/sgm_cuda_dirs.h"
 #include "cuda_sgm.h"
 #include "gpu_util.h"
 #include "image_io.h"
 #include "sgm.h"
 #include "workers.h"
+
+/* First element where a and b differ: the device's values with stride gs a pixel, or -1. */
+static long first_diff16(const uint16_t *dev, int gs, const uint16_t *ref, int nd, size_t npix)
+{
+	for (size_t i = 0; i < npix; i++) {
+		for (int d = 0; d < nd; d++) {
+			if (dev[i * gs + d] != ref[i * nd + d]) {
+				return (long)(i * nd + d);
+			}
+		}
+	}
+	return -1;
+}
+
+/*
+ * Stage by stage after a frame of (l, r), so that a failure names the stage: the census of
+ * both images, the cost volume, then each path direction alone against jd_sgm_path_ref().
+ * (The sums of all directions are the reference's, so a map that differs after them is the
+ * selection's.) Directions only up to `paths_px` pixels, to keep the test short.
+ */
+static void stage_checks(const struct jd_match_params *p, const struct jd_image *l,
+			 const struct jd_image *r, struct jd_cuda *cu, struct jd_cuda_sgm *s,
+			 long paths_px)
+{
+	static const int d8[8][2] = JD_SGM_DIRS8, d4[4][2] = JD_SGM_DIRS4;
+	int w = l->width, h = l->height, nd = p->ndisp, gs = (nd + 1) / 2 * 2;
+	size_t n = (size_t)w * h, vol = n * nd;
+	uint64_t *cl = malloc(8 * n), *cr = malloc(8 * n), *g = malloc(8 * n);
+	uint8_t *cost = malloc(vol), *gcost = malloc(vol);
+	long at;
+
+	if (p->sgm.cost == JD_SGM_COST_CENSUS) {
+		jd_census_ref(l, cl, NULL);
+		jd_census_ref(r, cr, NULL);
+		JD_CHECK(gpu_download(cu, g, s->d_cl, 8 * n) == 0, "%s", cu->err);
+		JD_CHECK(memcmp(g, cl, 8 * n) == 0, "stage census (left) differs");
+		JD_CHECK(gpu_download(cu, g, s->d_cr, 8 * n) == 0, "%s", cu->err);
+		JD_CHECK(memcmp(g, cr, 8 * n) == 0, "stage census (right) differs");
+	}
+	jd_sgm_cost_ref(p, l, r, cl, cr, cost, NULL);
+	JD_CHECK(gpu_download(cu, gcost, s->d_cost, vol) == 0, "%s", cu->err);
+	at = -1;
+	for (size_t i = 0; i < vol && at < 0; i++) {
+		at = cost[i] != gcost[i] ? (long)i : -1;
+	}
+	JD_CHECK(at < 0, "stage cost %dx%d nd %d: element %ld ref %d gpu %d", w, h, nd, at,
+		 at < 0 ? 0 : cost[at], at < 0 ? 0 : gcost[at]);
+	if ((long)n <= paths_px) {
+		uint16_t *ref = malloc(2 * vol), *dev = malloc(2 * n * gs);
+		void *ws = malloc(jd_sgm_path_mem_required(w, nd));
+
+		for (int k = 0; k < p->sgm.paths; k++) {
+			const int *dir = p->sgm.paths == 8 ? d8[k] : d4[k];
+
+			memset(ref, 0, 2 * vol);
+			jd_sgm_path_ref(p, l, cost, dir[0], dir[1], ref, ws);
+			JD_CHECK(jd_cuda_sgm_path_one(s, p, k) == 0 &&
+				     gpu_download(cu, dev, s->d_sum, 2 * n * gs) == 0,
+				 "%s", cu->err);
+			at = first_diff16(dev, gs, ref, nd, n);
+			JD_CHECK(at < 0, "stage path (%d, %d) %dx%d nd %d: element %ld ref %d gpu %d",
+				 dir[0], dir[1], w, h, nd, at, at < 0 ? 0 : ref[at],
+				 at < 0 ? 0 : dev[at / nd * gs + at % nd]);
+		}
+		free(ref);
+		free(dev);
+		free(ws);
+	}
+	free(cl);
+	free(cr);
+	free(g);
+	free(cost);
+	free(gcost);
+}
 
 static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		   const struct jd_image *r, const struct jd_exec *ex, const char *what)
@@ -42,6 +118,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
 		first = seq >= 0 ? seq : gpu_first_diff(&a, &b); /* either way's first */
+		stage_checks(p, l, r, &cu, &s, 100000);
 	}
 	JD_CHECK(first == -1,
 		 "%s %dx%d nd %d min %d cost %d paths %d p2adapt %d uniq %d sub %d lr %d: "

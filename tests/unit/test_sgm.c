@@ -1,4 +1,5 @@
-/* SGM: the path recurrence by hand on one row, census, and whole-matcher properties. */
+/* SGM: the path recurrence by hand on one row, each direction against the sweeps, census, and
+ * whole-matcher properties. */
 #include "sgm.h"
 #include "test_util.h"
 #include "workers.h"
@@ -44,6 +45,62 @@ static void test_recurrence_by_hand(void)
 	}
 }
 
+/*
+ * The per-direction reference (what the GPU's direction kernels are checked against): its
+ * eight directions add up to the two sweeps' sums, with adaptive P2 and odd sizes.
+ */
+static void test_paths_add_up_to_sweeps(void)
+{
+	static const int dirs[8][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1},
+				       {-1, 0}, {0, -1}, {-1, -1}, {1, -1}};
+	const int w = 23, h = 17, nd = 9;
+	size_t n = (size_t)w * h * nd;
+	uint8_t *img = malloc((size_t)w * h), *cost = malloc(n);
+	uint16_t *sf = malloc(2 * n), *sb = malloc(2 * n), *paths = malloc(2 * n);
+	void *sweep = malloc(2 * jd_sgm_sweep_mem_required(w, nd));
+	void *ws = malloc(jd_sgm_path_mem_required(w, nd));
+	struct jd_image guide = {img, w, h, w};
+	struct jd_match_params p;
+	uint32_t s = 7u;
+
+	for (int i = 0; i < w * h; i++) {
+		s = s * 1103515245u + 12345u;
+		img[i] = (uint8_t)(s >> 24);
+	}
+	for (size_t i = 0; i < n; i++) {
+		s = s * 1103515245u + 12345u;
+		cost[i] = (uint8_t)((s >> 20) % 63);
+	}
+	jd_params_default(&p, JD_ALGO_SGM, nd);
+	for (int np = 4; np <= 8; np += 4) {
+		long bad = 0, first = -1;
+
+		p.sgm.paths = np;
+		jd_sgm_aggregate_ref(&p, &guide, cost, sf, sb, sweep, NULL);
+		memset(paths, 0, 2 * n);
+		for (int k = 0; k < 8; k++) {
+			if (np == 4 && dirs[k][0] && dirs[k][1]) {
+				continue; /* 4 paths: no diagonals */
+			}
+			jd_sgm_path_ref(&p, &guide, cost, dirs[k][0], dirs[k][1], paths, ws);
+		}
+		for (size_t i = 0; i < n; i++) {
+			if ((uint16_t)(sf[i] + sb[i]) != paths[i]) {
+				first = first < 0 ? (long)i : first;
+				bad++;
+			}
+		}
+		JD_CHECK(bad == 0, "%d paths: %ld sums differ, first at %ld", np, bad, first);
+	}
+	free(img);
+	free(cost);
+	free(sf);
+	free(sb);
+	free(paths);
+	free(sweep);
+	free(ws);
+}
+
 static void test_census(void)
 {
 	/* A single bright pixel: its own census is all zeros, a dark neighbour sees one bit. */
@@ -65,6 +122,7 @@ int main(void)
 	struct pair pr;
 
 	test_recurrence_by_hand();
+	test_paths_add_up_to_sweeps();
 	test_census();
 	jd_workers_init(&w, 2);
 	make_shifted_pair(&pr, 97, 61, 7, 5u);

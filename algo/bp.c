@@ -61,6 +61,26 @@ size_t jd_bp_mem_required(const struct jd_match_params *p, int width, int height
 	return jd_carve_total(&c);
 }
 
+int jd_bp_levels(const struct jd_match_params *p, int width, int height, int nworkers,
+		 const void *ws, struct jd_bp_level_view *out)
+{
+	struct jd_carve c;
+	struct jd__bp_ctx ctx;
+
+	jd_carve_init(&c, (void *)(uintptr_t)ws, jd_bp_mem_required(p, width, height, nworkers));
+	layout(&c, p, width, height, nworkers, &ctx);
+	for (int l = 0; l < p->bp.levels; l++) {
+		out[l].w = ctx.lv[l].w;
+		out[l].h = ctx.lv[l].h;
+		out[l].hp = ctx.lv[l].hp;
+		out[l].data = ctx.lv[l].data;
+		for (int k = 0; k < JD__NDIR; k++) {
+			out[l].msg[k] = ctx.lv[l].msg[k];
+		}
+	}
+	return p->bp.levels;
+}
+
 int jd_bp_run(const struct jd_kernels *k, const struct jd_match_params *p,
 	      const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
 	      void *ws, size_t ws_bytes, const struct jd_exec *ex)

@@ -37,6 +37,21 @@ int jd_bp_ref(const struct jd_match_params *p, const struct jd_image *left,
 	      const struct jd_image *right, struct jd_disp *out, void *ws, size_t ws_bytes,
 	      const struct jd_exec *ex);
 
+/** Where a BP run left one pyramid level in its workspace (bp_priv.h's layout). */
+struct jd_bp_level_view {
+	int w, h, hp;		   /* pixels, and slots per (row, colour, disparity) */
+	const void *data, *msg[4]; /* float, or IEEE half with p->bp.fp16; messages from up,
+				      down, left, right */
+};
+
+/**
+ * The levels of a jd_bp_ref() run with the same p, size and workers, in ws: each level's
+ * data costs and final messages, for checking another backend stage by stage.
+ * @return the number of levels written to out (p->bp.levels)
+ */
+int jd_bp_levels(const struct jd_match_params *p, int width, int height, int nworkers,
+		 const void *ws, struct jd_bp_level_view *out);
+
 struct jd_kernels;
 
 /** jd_bp_ref() through a kernel table (kernels.h): what the daemon runs. */

@@ -4,7 +4,8 @@
  * disparity count and the generic path (up to 512), minimum disparity, smoothing, fewer
  * levels, and the dataset pairs; fp16 messages free of inf and NaN at 256 and 512
  * disparities; the same map when another frame is in flight ahead of it (the pipelined
- * path); no device or pinned allocation after boot. Without a GPU: exit 77 (skipped).
+ * path); no device or pinned allocation after boot; and stage by stage (every level's data
+ * costs, then its messages) so that a failure names its stage. Without a GPU: exit 77.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +33,67 @@ static long nonfinite_messages(struct jd_cuda *cu, const struct jd_cuda_bp *s)
 	}
 	free(m);
 	return bad;
+}
+
+/*
+ * First real element (not a sink slot) where a level's buffer differs from the reference's,
+ * as "row y colour c d slot", or -1. es: bytes an element.
+ */
+static long level_diff(const uint8_t *dev, const uint8_t *ref, int w, int h, int hp, int nd,
+		       int es, int *where)
+{
+	for (int y = 0; y < h; y++) {
+		for (int c = 0; c < 2; c++) {
+			int npix = (w - ((y + c) & 1) + 1) / 2;
+			for (int d = 0; d < nd; d++) {
+				size_t off = ((size_t)(2 * y + c) * nd + d) * hp + 1;
+				if (memcmp(dev + off * es, ref + off * es, (size_t)npix * es)) {
+					where[0] = y;
+					where[1] = c;
+					where[2] = d;
+					return (long)off;
+				}
+			}
+		}
+	}
+	return -1;
+}
+
+/*
+ * Stage by stage after a frame, so that a failure names its stage: from the coarsest level
+ * to level 0, the level's data costs (the pyramid), then its four messages after its
+ * iterations (the message update); a map that differs after all of them is the selection's.
+ */
+static void stage_checks(const struct jd_match_params *p, const struct jd_image *l,
+			 const struct jd_exec *ex, const void *ws, struct jd_cuda *cu,
+			 const struct jd_cuda_bp *s)
+{
+	struct jd_bp_level_view v[JD_BP_LEVELS_MAX];
+	int levels = jd_bp_levels(p, l->width, l->height, jd_exec_workers(ex), ws, v);
+	int es = p->bp.fp16 ? 2 : 4, nd = p->ndisp;
+
+	for (int lv = levels - 1; lv >= 0; lv--) {
+		size_t bytes = (size_t)2 * v[lv].h * nd * v[lv].hp * es;
+		uint8_t *dev = malloc(bytes);
+		int where[3] = {0, 0, 0};
+		static const char *const dir[4] = {"up", "down", "left", "right"};
+
+		JD_CHECK(s->lv[lv].hp == v[lv].hp, "level %d: %d slots on the GPU, %d in the reference",
+			 lv, s->lv[lv].hp, v[lv].hp);
+		JD_CHECK(gpu_download(cu, dev, s->lv[lv].data, bytes) == 0, "%s", cu->err);
+		JD_CHECK(level_diff(dev, v[lv].data, v[lv].w, v[lv].h, v[lv].hp, nd, es, where) < 0,
+			 "stage data costs, level %d (%dx%d): row %d colour %d d %d differs", lv,
+			 v[lv].w, v[lv].h, where[0], where[1], where[2]);
+		for (int k = 0; k < 4; k++) {
+			JD_CHECK(gpu_download(cu, dev, s->lv[lv].msg[k], bytes) == 0, "%s", cu->err);
+			JD_CHECK(level_diff(dev, v[lv].msg[k], v[lv].w, v[lv].h, v[lv].hp, nd, es,
+					    where) < 0,
+				 "stage message update, level %d (%dx%d), messages from %s: row %d "
+				 "colour %d d %d differs",
+				 lv, v[lv].w, v[lv].h, dir[k], where[0], where[1], where[2]);
+		}
+		free(dev);
+	}
 }
 
 static int compare(const struct jd_match_params *p, const struct jd_image *l,
@@ -67,6 +129,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
 		first = seq >= 0 ? seq : gpu_first_diff(&a, &b); /* either way's first */
+		stage_checks(p, l, ex, ws, &cu, &s);
 		if (p->bp.fp16 && p->ndisp >= 256) {
 			nonfinite = nonfinite_messages(&cu, &s);
 		}

@@ -1,16 +1,50 @@
 /*
  * The post-filters of postfilter.c on the GPU, so a frame's map is finished before the
- * download: fill (one thread per row, the reference's scan) and the 3x3 median (one thread
+ * download: fill (one warp per row, the reference's scan) and the 3x3 median (one thread
  * per pixel, the reference's sorting network on the same integer keys). Same values.
  */
 #include <stdint.h>
+
+/* The nearest valid value at or left of each lane in this 32-pixel step, else carry. */
+static __device__ __forceinline__ float fill_left(float v, int lane, bool ok, float &carry)
+{
+	unsigned valid = __ballot_sync(0xffffffffu, ok);
+	unsigned upto = valid & (0xffffffffu >> (31 - lane)); /* lanes 0..lane */
+	/* every lane shuffles (a shuffle under a divergent branch is undefined) */
+	float got = __shfl_sync(0xffffffffu, v, upto ? 31 - __clz(upto) : lane);
+	float left = upto ? got : carry;
+
+	if (valid) { /* the same ballot in every lane: no divergence */
+		carry = __shfl_sync(0xffffffffu, v, 31 - __clz(valid));
+	}
+	return left;
+}
+
+/* The nearest valid value at or right of each lane in this 32-pixel step, else carry. */
+static __device__ __forceinline__ float fill_right(float v, int lane, bool ok, float &carry)
+{
+	unsigned valid = __ballot_sync(0xffffffffu, ok);
+	unsigned from = valid & (0xffffffffu << lane); /* lanes lane..31 */
+	float got = __shfl_sync(0xffffffffu, v, from ? __ffs(from) - 1 : lane);
+	float right = from ? got : carry;
+
+	if (valid) {
+		carry = __shfl_sync(0xffffffffu, v, __ffs(valid) - 1);
+	}
+	return right;
+}
+
+/* Rows up to this many 32-pixel steps are filled from registers (2048 pixels). */
+#define FILL_STEPS 64
 
 /*
  * Invalid pixels take the farther (smaller) of the nearest valid values left and right of
  * their run on the row, +inf where a side has none: the reference's scan, per pixel. One
  * warp per row walks it in 32-pixel steps, left to right and back, the nearest valid lane
- * found with a ballot (one thread per row scanning alone took 0.5 ms at 1280x720). The left
- * values wait in scratch (w x h floats) for the way back.
+ * found with a ballot (one thread per row scanning alone took 0.5 ms at 1280x720). Rows up
+ * to 2048 pixels are loaded into registers first, every load in flight at once (loading a
+ * step at a time left the warp waiting on memory: 30 us at 1280x720); wider rows keep the
+ * left values in scratch (w x h floats) for the way back.
  */
 extern "C" __global__ void jd_fill_cuda(float *__restrict__ map, float *__restrict__ scratch,
 					int w, int h)
@@ -23,19 +57,41 @@ extern "C" __global__ void jd_fill_cuda(float *__restrict__ map, float *__restri
 	if (y >= h) {
 		return;
 	}
+	if (w <= 32 * FILL_STEPS) {
+		const int steps = (w + 31) / 32;
+		float v[FILL_STEPS], left[FILL_STEPS];
+
+#pragma unroll
+		for (int c = 0; c < FILL_STEPS; c++) {
+			int x = 32 * c + lane;
+			v[c] = c < steps && x < w ? row[x] : inf;
+		}
+#pragma unroll
+		for (int c = 0; c < FILL_STEPS; c++) {
+			if (c < steps) {
+				left[c] = fill_left(v[c], lane, 32 * c + lane < w && isfinite(v[c]), carry);
+			}
+		}
+		carry = inf;
+#pragma unroll
+		for (int c = FILL_STEPS - 1; c >= 0; c--) {
+			if (c < steps) {
+				int x = 32 * c + lane;
+				bool ok = x < w && isfinite(v[c]);
+				float right = fill_right(v[c], lane, ok, carry);
+				if (x < w && !ok) {
+					row[x] = left[c] < right ? left[c] : right;
+				}
+			}
+		}
+		return;
+	}
 	/* Left to right: each invalid pixel notes its nearest valid value on the left. */
 	for (int x0 = 0; x0 < w; x0 += 32) {
 		int x = x0 + lane;
 		float v = x < w ? row[x] : inf;
-		unsigned valid = __ballot_sync(0xffffffffu, x < w && isfinite(v));
-		unsigned upto = valid & (0xffffffffu >> (31 - lane)); /* lanes 0..lane */
-		/* every lane shuffles (a shuffle under a divergent branch is undefined) */
-		float got = __shfl_sync(0xffffffffu, v, upto ? 31 - __clz(upto) : lane);
-		float left = upto ? got : carry;
+		float left = fill_left(v, lane, x < w && isfinite(v), carry);
 
-		if (valid) { /* the same ballot in every lane: no divergence */
-			carry = __shfl_sync(0xffffffffu, v, 31 - __clz(valid));
-		}
 		if (x < w && !isfinite(v)) {
 			lefts[x] = left;
 		}
@@ -45,18 +101,11 @@ extern "C" __global__ void jd_fill_cuda(float *__restrict__ map, float *__restri
 	for (int x0 = (w - 1) / 32 * 32; x0 >= 0; x0 -= 32) {
 		int x = x0 + lane;
 		float v = x < w ? row[x] : inf;
-		int ok = x < w && isfinite(v);
-		unsigned valid = __ballot_sync(0xffffffffu, ok);
-		unsigned from = valid & (0xffffffffu << lane); /* lanes lane..31 */
-		float got = __shfl_sync(0xffffffffu, v, from ? __ffs(from) - 1 : lane);
-		float right = from ? got : carry;
+		bool ok = x < w && isfinite(v);
+		float right = fill_right(v, lane, ok, carry);
 
-		if (valid) {
-			carry = __shfl_sync(0xffffffffu, v, __ffs(valid) - 1);
-		}
 		if (x < w && !ok) {
-			float left = lefts[x];
-			row[x] = left < right ? left : right;
+			row[x] = lefts[x] < right ? lefts[x] : right;
 		}
 	}
 }

@@ -63,6 +63,7 @@ int main(void)
 	    {311, 239, 11, 64, 0, 1, 1},   {640, 480, 11, 64, 0, 1, 1}, {97, 61, 5, 16, 3, 1, 0},
 	    {33, 17, 3, 7, 0, 0, 0},	   {1, 1, 1, 1, 0, 0, 0},	{200, 50, 31, 100, 0, 1, 1},
 	    {1242, 375, 11, 128, 0, 1, 1},
+	    {2100, 24, 5, 64, 0, 1, 1}, /* wider than the fill's registers (2048): its scratch path */
 	};
 	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",

@@ -7,16 +7,10 @@
 # JD_CMAKE_ARGS adds configure options (e.g. -DJD_CUDA_ONLY_ARCH=90 for a faster build).
 # Expects .gpudata (dataset copy) and, where the machine lacks TurboJPEG, .gpudeps (see docs).
 set -u
-out=${OUT:-/tmp/gpu-out}
+. "$(dirname "$0")/gpu_env.sh"
 parts=${JD_CHECK_PARTS:-tests sanitize bench}
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
-[ -d .gpudeps ] && export PKG_CONFIG_PATH=$PWD/.gpudeps/lib/pkgconfig LD_LIBRARY_PATH=$PWD/.gpudeps/lib
-export JETDEPTH_DATA=$PWD/.gpudata
-{
-	cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON ${JD_CMAKE_ARGS:-} &&
-	cmake --build build/gpu -j16
-} >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+# unquoted: JD_CMAKE_ARGS may hold several options
+gpu_build ${JD_CMAKE_ARGS:-} || exit 1
 grep -q "CUDA kernels: " "$out/build.log" && grep "CUDA kernels: " "$out/build.log"
 b=build/gpu/jetdepth
 case " $parts " in *" tests "*)

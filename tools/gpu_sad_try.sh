@@ -4,9 +4,8 @@
 # ("" = automatic; JD_SAD_ROWS), and with NCU=1 each kernel of a 1280x720/128 frame.
 # usage: ROWS="'' 16" NCU=1 OUT=DIR sh tools/gpu_sad_try.sh
 set -u
-export PATH=/usr/local/cuda/bin:$PATH
-export PKG_CONFIG_PATH=$PWD/.gpudeps/lib/pkgconfig LD_LIBRARY_PATH=$PWD/.gpudeps/lib JETDEPTH_DATA=$PWD/.gpudata
-(cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON -DJD_CUDA_ONLY_ARCH=90 && cmake --build build/gpu -j16) >$OUT/build.log 2>&1 || { tail -30 $OUT/build.log; exit 1; }
+. "$(dirname "$0")/gpu_env.sh"
+gpu_build -DJD_CUDA_ONLY_ARCH=90 || exit 1
 b=build/gpu/jetdepth
 echo "== test_cuda_sad"; timeout 300 build/gpu/tests/test_cuda_sad 2>&1 | tail -3
 for rows in ${ROWS:-""}; do

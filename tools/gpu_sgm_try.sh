@@ -3,16 +3,9 @@
 # libSGM on the same synthetic pairs (.gpupeers/libsgm_bench, see ../shared/peers/README.md).
 # PARTS: any of "test bench peer ncu" (default "test bench peer"). Logs into $OUT.
 set -u
-out=${OUT:-/tmp/gpu-out}
+. "$(dirname "$0")/gpu_env.sh"
 parts=${PARTS:-test bench peer}
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
-[ -d .gpudeps ] && export PKG_CONFIG_PATH=$PWD/.gpudeps/lib/pkgconfig LD_LIBRARY_PATH=$PWD/.gpudeps/lib
-export JETDEPTH_DATA=$PWD/.gpudata
-{
-	cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON -DJD_CUDA_ONLY_ARCH=90 &&
-	cmake --build build/gpu -j16
-} >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+gpu_build -DJD_CUDA_ONLY_ARCH=90 || exit 1
 b=build/gpu/jetdepth
 cases=${CASES:-"450x375:64 640x480:64 1242x375:128 1280x720:128 1920x1080:128 1920x1080:256"}
 case " $parts " in *" test "*)

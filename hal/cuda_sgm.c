@@ -1,11 +1,23 @@
 #include "cuda_sgm.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../algo/jd_status.h"
 
-enum { WARPS = 4, THREADS = 128 }; /* WARPS: scanlines per block, as in sgm_cuda.cu */
+enum {
+	WARPS = 4, /* scanlines per block, as in sgm_cuda.cu */
+	THREADS = 128,
+	SELECT_THREADS = 256, /* a row's selection */
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+};
+
+/* The row selection's shared memory: a right-view key (uint32) and a winner (int16) a pixel. */
+static unsigned select_smem(int w)
+{
+	return (unsigned)(6 * (size_t)w);
+}
 
 size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 {
@@ -35,8 +47,7 @@ double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 	t += sum; /* zeroing the sum */
 	/* paths: each direction reads the costs and adds into every sum (an atomic read and write) */
 	t += g->paths * (vol + 2 * sum);
-	t += g->lr_check ? sum + 4 * n : 0; /* right view */
-	t += sum + (g->lr_check ? 4 * n : 0) + 4 * n; /* selection */
+	t += sum + 4 * n; /* selection (right-view winners on chip), the map */
 	t += (g->fill ? 8 * n : 0) + (g->median ? 8 * n : 0);
 	return t;
 }
@@ -45,8 +56,8 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 		     int w, int h)
 {
 	static const char *const names[JD_CUDA_SGM_NFN] = {"jd_census_cuda", "jd_sgm_cost_cuda",
-							   "jd_sgm_path_cuda", "jd_sgm_right_cuda",
-							   "jd_sgm_select_cuda"};
+							   "jd_sgm_path_cuda",
+							   "jd_sgm_select_row_cuda"};
 	size_t n = (size_t)w * h;
 
 	memset(s, 0, sizeof(*s));
@@ -62,7 +73,19 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
 	JD_TRY(jd_cuda_take(cu, n * p->ndisp, &s->d_cost));
 	JD_TRY(jd_cuda_take(cu, 2 * n * (size_t)((p->ndisp + 1) / 2 * 2), &s->d_sum));
-	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_disp_r));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
+	if (select_smem(w) > 48 * 1024) {
+		if (select_smem(w) > (unsigned)cu->smem_optin) {
+			snprintf(cu->err, sizeof(cu->err),
+				 "SGM selection needs %u bytes of shared memory a row at width %d, %s "
+				 "gives %d",
+				 select_smem(w), w, cu->name, cu->smem_optin);
+			return -ENOMEM;
+		}
+		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn[JD_CUDA_SGM_SELECT],
+						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+						    (int)select_smem(w))));
+	}
 	return jd_cuda_post_init(&s->post, cu);
 }
 
@@ -110,7 +133,6 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	int census = g->cost == JD_SGM_COST_CENSUS;
 	size_t n = (size_t)w * h;
 	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS);		   /* a thread per pixel */
-	unsigned gw = (unsigned)((w + THREADS / 32 - 1) / (THREADS / 32)); /* a warp per pixel */
 	jd_cudeviceptr result, dl, dr;
 
 	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
@@ -130,16 +152,12 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	int sstride = (nd + 1) / 2 * 2;
 	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * (size_t)sstride, cu->stream[0])));
 	JD_TRY(launch_paths(s, p, 0, g->paths));
-	if (g->lr_check) {
-		void *ar[] = {&s->d_sum, &w, &h, &nd, &sstride, &md, &s->d_disp_r};
-		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_RIGHT], gw, (unsigned)h, THREADS, 0, ar));
-	}
 	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
-	void *as[] = {&s->d_sum, &s->d_disp_r, &w,   &h,  &nd,	&sstride,
-		      &md,	 &uniq,	       &sub, &lr, &lrd, &f->d_out};
-	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], gw, (unsigned)h, THREADS, 0, as));
+	void *as[] = {&s->d_sum, &w, &nd, &sstride, &md, &uniq, &sub, &lr, &lrd, &f->d_out};
+	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], (unsigned)h, 1, SELECT_THREADS,
+		      select_smem(w), as));
 	/* The rest of jd_sgm_ref(): fill, median (into the right view's map, free by now). */
-	JD_TRY(jd_cuda_post_run(&s->post, cu, f->d_out, s->d_disp_r, w, h, g->fill, g->median,
+	JD_TRY(jd_cuda_post_run(&s->post, cu, f->d_out, s->d_spare, w, h, g->fill, g->median,
 				&result));
 	return jd_cuda_frame_finish(cu, f, result);
 }

@@ -16,8 +16,7 @@ enum {
 	JD_CUDA_SGM_CENSUS,
 	JD_CUDA_SGM_COST,
 	JD_CUDA_SGM_PATH,
-	JD_CUDA_SGM_RIGHT,
-	JD_CUDA_SGM_SELECT,
+	JD_CUDA_SGM_SELECT, /* a row a block: winners, right view, left-right check */
 	JD_CUDA_SGM_NFN
 };
 
@@ -26,7 +25,8 @@ struct jd_cuda_sgm {
 	jd_cufunction fn[JD_CUDA_SGM_NFN];
 	int w, h, nd;
 	struct jd_cuda_frame frame;
-	jd_cudeviceptr d_cl, d_cr, d_cost, d_sum, d_disp_r;
+	jd_cudeviceptr d_cl, d_cr, d_cost, d_sum;
+	jd_cudeviceptr d_spare; /* w * h floats: the median's output */
 	jd_cudeviceptr d_guide; /* the last frame's left image on the device */
 	struct jd_cuda_post post;
 };

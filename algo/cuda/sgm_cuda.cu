@@ -192,95 +192,87 @@ static __device__ __forceinline__ void warp_argmin(unsigned &v, int &i)
 }
 
 /*
- * Right view's winner per right pixel xr (one warp each, lanes over d so the reads of one
- * pixel's vector coalesce): the first d of the least sum over x = xr + min_disp + d.
+ * Selection, one block a row, reading the sum volume once: each warp takes pixels x = warp,
+ * warp + WARPS, ... (lanes over d, so a pixel's vector is one coalesced read) for the winner,
+ * uniqueness and sub-pixel, and offers every sum to the right view's winner at
+ * x - min_disp - d in shared memory, keyed sum << 10 | d so that the least key is the
+ * reference's first least sum (sums stay below 2^14, d below 2^10). Then, the row complete,
+ * the left-right check. Shared memory: the keys (w words), the winners (w int16).
  */
-extern "C" __global__ void jd_sgm_right_cuda(const uint16_t *__restrict__ sum, int w, int h,
-					     int nd, int sstride, int min_disp,
-					     int *__restrict__ disp_r)
+extern "C" __global__ void jd_sgm_select_row_cuda(const uint16_t *__restrict__ sum, int w, int nd,
+						  int sstride, int min_disp, int uniq, int subpix,
+						  int lr, int lr_max_diff, float *__restrict__ out)
 {
-	int xr = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, y = blockIdx.y;
-	int lane = threadIdx.x % 32;
+	extern __shared__ uint32_t rkey[];
+	int16_t *best_l = (int16_t *)(rkey + w);
+	const int y = blockIdx.x, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+	float *orow = out + (size_t)y * w;
 
-	if (xr >= w) {
-		return;
+	for (int i = threadIdx.x; i < w; i += blockDim.x) {
+		rkey[i] = 0xffffffffu;
 	}
-	/* The reference starts at UINT16_MAX with strict <: a sum of 65535 is never a winner. */
-	unsigned bestv = 0xffffu;
-	int best = 0x7fffffff;
+	__syncthreads();
+	for (int x = threadIdx.x / 32; x < w; x += warps) {
+		const uint16_t *s = sum + ((size_t)y * w + x) * sstride;
+		unsigned bv = 0xffffffffu;
+		int best = 0x7fffffff;
 
-	for (int d = lane; d < nd; d += 32) {
-		int x = xr + min_disp + d;
-		if (x >= w) {
-			break;
-		}
-		unsigned v = sum[((size_t)y * w + x) * sstride + d];
-		if (v < bestv) {
-			bestv = v;
-			best = d;
-		}
-	}
-	warp_argmin(bestv, best);
-	if (lane == 0) {
-		disp_r[(size_t)y * w + xr] = bestv < 0xffffu ? best : -1;
-	}
-}
-
-/* Winner, uniqueness, sub-pixel and left-right check per left pixel (one warp each). */
-extern "C" __global__ void jd_sgm_select_cuda(const uint16_t *__restrict__ sum,
-					      const int *__restrict__ disp_r, int w, int h, int nd,
-					      int sstride, int min_disp, int uniq, int subpix, int lr,
-					      int lr_max_diff, float *__restrict__ out)
-{
-	int x = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, y = blockIdx.y;
-	int lane = threadIdx.x % 32;
-
-	if (x >= w) {
-		return;
-	}
-	const uint16_t *s = sum + ((size_t)y * w + x) * sstride;
-	unsigned bv = 0xffffffffu;
-	int best = 0x7fffffff;
-
-	for (int d = lane; d < nd; d += 32) {
-		if (s[d] < bv) {
-			bv = s[d];
-			best = d;
-		}
-	}
-	warp_argmin(bv, best);
-	int invalid = x - min_disp - best < 0;
-	if (uniq && !invalid) {
-		/* OpenCV's rule: the best outside best +- 1 must stay out of the margin. */
-		unsigned m = 0xffffffffu;
 		for (int d = lane; d < nd; d += 32) {
-			if ((d < best - 1 || d > best + 1) && s[d] < m) {
-				m = s[d];
+			unsigned v = s[d];
+			int xr = x - min_disp - d;
+			if (v < bv) {
+				bv = v;
+				best = d;
+			}
+			if (lr && xr >= 0) {
+				atomicMin(rkey + xr, v << 10 | (unsigned)d);
 			}
 		}
-		m = __reduce_min_sync(0xffffffffu, m);
-		invalid = m != 0xffffffffu && (long)m * (100 - uniq) < (long)bv * 100;
+		warp_argmin(bv, best);
+		int invalid = x - min_disp - best < 0;
+		if (uniq && !invalid) {
+			/* OpenCV's rule: the best outside best +- 1 must stay out of the margin. */
+			unsigned m = 0xffffffffu;
+			for (int d = lane; d < nd; d += 32) {
+				if ((d < best - 1 || d > best + 1) && s[d] < m) {
+					m = s[d];
+				}
+			}
+			m = __reduce_min_sync(0xffffffffu, m);
+			invalid = m != 0xffffffffu && (long)m * (100 - uniq) < (long)bv * 100;
+		}
+		if (lane != 0) {
+			continue;
+		}
+		best_l[x] = (int16_t)(invalid ? -1 : best);
+		if (invalid) {
+			orow[x] = __int_as_float(0x7f800000);
+			continue;
+		}
+		float v = (float)(min_disp + best);
+		if (subpix && best > 0 && best < nd - 1) {
+			int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
+			int denom = c0 + c2 - 2 * c1;
+			/* IEEE division, as the reference's (nvcc's default -prec-div=true). */
+			v = v + (denom > 0 ? __fdiv_rn((float)(c0 - c2), (float)(2 * denom)) : 0.0f);
+		}
+		orow[x] = v;
 	}
-	if (lane != 0) {
+	if (!lr) {
 		return;
 	}
-	float *o = out + (size_t)y * w + x;
-	if (invalid) {
-		*o = __int_as_float(0x7f800000);
-		return;
-	}
-	float v = (float)(min_disp + best);
-	if (subpix && best > 0 && best < nd - 1) {
-		int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
-		int denom = c0 + c2 - 2 * c1;
-		/* IEEE division, as the reference's (nvcc's default -prec-div=true). */
-		v = v + (denom > 0 ? __fdiv_rn((float)(c0 - c2), (float)(2 * denom)) : 0.0f);
-	}
-	if (lr) {
-		int dr = disp_r[(size_t)y * w + x - min_disp - best];
-		if (dr < 0 || (dr > best ? dr - best : best - dr) > lr_max_diff) {
-			v = __int_as_float(0x7f800000);
+	__syncthreads();
+	for (int x = threadIdx.x; x < w; x += blockDim.x) {
+		int b = best_l[x];
+		if (b < 0) {
+			continue;
+		}
+		/* The reference starts at UINT16_MAX with strict <: a right pixel no sum reached
+		 * has no winner. */
+		unsigned key = rkey[x - min_disp - b];
+		int dr = key == 0xffffffffu ? -1 : (int)(key & 1023u);
+		if (dr < 0 || (dr > b ? dr - b : b - dr) > lr_max_diff) {
+			orow[x] = __int_as_float(0x7f800000);
 		}
 	}
-	*o = v;
 }

@@ -26,7 +26,7 @@ size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 	size_t even = (size_t)(p->ndisp + 1) / 2 * 2; /* the sum volume's per-pixel stride */
 
 	return jd_cuda_frame_bytes(w, h, 1) + 2 * jd_cuda_round(8 * n) +
-	       jd_cuda_round(n * p->ndisp) + jd_cuda_round(2 * n * even) + jd_cuda_round(4 * n);
+	       jd_cuda_round(2 * n * even) + jd_cuda_round(4 * n);
 }
 
 size_t jd_cuda_sgm_pinned_bytes(int w, int h)
@@ -37,16 +37,18 @@ size_t jd_cuda_sgm_pinned_bytes(int w, int h)
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 {
 	const struct jd_sgm_params *g = &p->sgm;
-	double n = (double)w * h, vol = n * p->ndisp, sum = 2 * n * ((p->ndisp + 1) / 2 * 2);
+	double n = (double)w * h, sum = 2 * n * ((p->ndisp + 1) / 2 * 2);
 	double t = 0;
 
 	if (g->cost == JD_SGM_COST_CENSUS) {
 		t += 2 * n + 16 * n; /* census of both views */
 	}
-	t += (g->cost == JD_SGM_COST_CENSUS ? 16 * n : 2 * n) + vol; /* cost volume */
 	t += sum; /* zeroing the sum */
-	/* paths: each direction reads the costs and adds into every sum (an atomic read and write) */
-	t += g->paths * (vol + 2 * sum);
+	/*
+	 * paths: each direction reads both views' census (or images) to make its costs and adds
+	 * into every sum (an atomic read and write)
+	 */
+	t += g->paths * ((g->cost == JD_SGM_COST_CENSUS ? 16 * n : 2 * n) + 2 * sum);
 	t += sum + 4 * n; /* selection (right-view winners on chip), the map */
 	t += (g->fill ? 8 * n : 0) + (g->median ? 8 * n : 0);
 	return t;
@@ -55,7 +57,7 @@ double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,
 		     int w, int h)
 {
-	static const char *const names[JD_CUDA_SGM_NFN] = {"jd_census_cuda", "jd_sgm_cost_cuda",
+	static const char *const names[JD_CUDA_SGM_NFN] = {"jd_census_cuda",
 							   "jd_sgm_path_cuda",
 							   "jd_sgm_select_row_cuda"};
 	size_t n = (size_t)w * h;
@@ -71,7 +73,6 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
-	JD_TRY(jd_cuda_take(cu, n * p->ndisp, &s->d_cost));
 	JD_TRY(jd_cuda_take(cu, 2 * n * (size_t)((p->ndisp + 1) / 2 * 2), &s->d_sum));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
 	if (select_smem(w) > 48 * 1024) {
@@ -105,8 +106,10 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 	int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
 	int lines = w + h - 1; /* the most any direction has: the diagonals */
 	unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
-	void *ap[] = {&s->d_cost, &s->d_guide, &stride, &w,	  &h,	  &nd,	 &sstride,
-		      &paths,	  &p1,	       &p2,	&adapt, &first, &s->d_sum};
+	int md = p->min_disp, census = g->cost == JD_SGM_COST_CENSUS;
+	void *ap[] = {&s->d_cl, &s->d_cr, &s->d_guide, &s->d_right, &stride, &w,    &h,
+		      &nd,	&md,	  &census,     &sstride,    &paths,  &p1,   &p2,
+		      &adapt,	&first,	  &s->d_sum};
 
 	return launch(s->cu, s->fn[JD_CUDA_SGM_PATH], (unsigned)((lines + WARPS - 1) / WARPS),
 		      (unsigned)count, 32 * WARPS, smem, ap);
@@ -139,16 +142,13 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	dl = jd_cuda_frame_in(f)->d_left;
 	dr = jd_cuda_frame_in(f)->d_right;
 	s->d_guide = dl;
+	s->d_right = dr;
 	if (census) {
 		void *al[] = {&dl, &w, &h, &stride, &s->d_cl};
 		void *ar[] = {&dr, &w, &h, &stride, &s->d_cr};
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, al));
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, ar));
 	}
-	void *ac[] = {&dl, &dr, &stride, &s->d_cl, &s->d_cr,  &w,
-		      &h,	  &nd,	       &md,	&census,  &s->d_cost};
-	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_COST], (unsigned)(((size_t)w * nd + 255) / 256),
-		      (unsigned)h, 256, 0, ac));
 	int sstride = (nd + 1) / 2 * 2;
 	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * (size_t)sstride, cu->stream[0])));
 	JD_TRY(launch_paths(s, p, 0, g->paths));

@@ -14,7 +14,6 @@
 
 enum {
 	JD_CUDA_SGM_CENSUS,
-	JD_CUDA_SGM_COST,
 	JD_CUDA_SGM_PATH,
 	JD_CUDA_SGM_SELECT, /* a row a block: winners, right view, left-right check */
 	JD_CUDA_SGM_NFN
@@ -25,9 +24,9 @@ struct jd_cuda_sgm {
 	jd_cufunction fn[JD_CUDA_SGM_NFN];
 	int w, h, nd;
 	struct jd_cuda_frame frame;
-	jd_cudeviceptr d_cl, d_cr, d_cost, d_sum;
+	jd_cudeviceptr d_cl, d_cr, d_sum;
 	jd_cudeviceptr d_spare; /* w * h floats: the median's output */
-	jd_cudeviceptr d_guide; /* the last frame's left image on the device */
+	jd_cudeviceptr d_guide, d_right; /* the last frame's images on the device */
 	struct jd_cuda_post post;
 };
 
@@ -63,7 +62,7 @@ int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
  * For the GPU tests' stage checks, after a frame: the sum volume (d_sum, a pixel every
  * (nd + 1) / 2 * 2 uint16) zeroed and then only direction dir of the path kernel's table
  * (algo/cuda/sgm_cuda_dirs.h, the 4- or 8-path one as p says) added into it, from the last
- * frame's cost volume (d_cost) and guide. Queued on stream 0.
+ * frame's census (or images) and guide. Queued on stream 0.
  * @retval 0, -EINVAL (no such direction), -EIO (cu->err)
  */
 int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p, int dir);

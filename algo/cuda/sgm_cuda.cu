@@ -1,9 +1,10 @@
 /*
  * SGM on the GPU, stage by stage the twin of sgm_cost.c, sgm_aggregate.c and sgm_select.c:
  * the same integer arithmetic, edge rules and tie rules, so the disparity map is identical to
- * jd_sgm_ref() (fill and median run on the host with the reference functions).
+ * jd_sgm_ref() (fill and median follow in postfilter_cuda.cu).
  *
- * Aggregation: one warp walks one scanline of one direction (a row, a column or a diagonal);
+ * Aggregation: matching costs computed from the census images where they are used (no
+ * stored cost volume); one warp walks one scanline of one direction (a row, a column or a diagonal);
  * its lanes hold the disparities, the previous pixel's path costs live in shared memory with a
  * sentinel on each side, and the minimum over d is a warp reduction. All directions run at
  * once, adding their path costs into the one uint16 sum volume with atomic adds (every sum
@@ -47,32 +48,22 @@ extern "C" __global__ void jd_census_cuda(const uint8_t *__restrict__ im, int w,
 }
 
 /*
- * C[y][x][d]: census Hamming distance (census != 0) or absolute difference. One thread per
- * element of a row's x-major, d-minor run, so stores coalesce and blocks stay large.
+ * C(x, y, d) (sgm_priv.h's jd__sgm_cost_one): the census Hamming distance (census != 0) or
+ * the absolute difference, the maximum where x - min_disp - d falls off the right image. The
+ * path kernel computes it where it needs it instead of reading a stored volume.
  */
-extern "C" __global__ void jd_sgm_cost_cuda(const uint8_t *__restrict__ left,
-					    const uint8_t *__restrict__ right, int stride,
-					    const uint64_t *__restrict__ cl,
-					    const uint64_t *__restrict__ cr, int w, int h, int nd,
-					    int min_disp, int census, uint8_t *__restrict__ cost)
+static __device__ __forceinline__ int match_cost(int census, uint64_t cl, int il,
+						 const uint64_t *__restrict__ crow,
+						 const uint8_t *__restrict__ rrow, int xr)
 {
-	int idx = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-
-	if (idx >= w * nd) {
-		return;
-	}
-	int x = idx / nd, d = idx - x * nd, xr = x - min_disp - d;
-	uint8_t v;
-
 	if (xr < 0) {
-		v = census ? 62 : 255;
-	} else if (census) {
-		v = (uint8_t)__popcll(cl[(size_t)y * w + x] ^ cr[(size_t)y * w + xr]);
-	} else {
-		int a = left[(size_t)y * stride + x], b = right[(size_t)y * stride + xr];
-		v = (uint8_t)(a > b ? a - b : b - a);
+		return census ? 62 : 255;
 	}
-	cost[(size_t)y * w * nd + idx] = v;
+	if (census) {
+		return __popcll(cl ^ crow[xr]);
+	}
+	int ir = rrow[xr];
+	return il > ir ? il - ir : ir - il;
 }
 
 /* jd__sgm_adapt_p2() of sgm_priv.h. */
@@ -93,17 +84,20 @@ __constant__ int jd_sgm_dirs4[4][2] = JD_SGM_DIRS4;
 
 /*
  * Every direction at once (blockIdx.y picks it, counted from dir0), so 4-8x more warps hide
- * the latency of the scanline walks. Each lane owns pairs of disparities (d, d + 1) and adds both path costs
- * with one 32-bit atomic add (compiled to a fire-and-forget reduction): the two uint16
+ * the latency of the scanline walks. Each lane owns pairs of disparities (d, d + 1) and adds
+ * both path costs with one 32-bit atomic add (compiled to a fire-and-forget reduction): the two uint16
  * halves cannot carry into each other because every total stays below 8 * 2048. sstride is
  * the even per-pixel stride of the sum volume, so every pair is 4-byte aligned.
  * Scanline k starts at the k-th pixel of the border the direction enters through.
  * Shared memory per warp: two vectors of nd + 2 int16 (previous and current path costs).
  */
-extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
-					    const uint8_t *__restrict__ guide, int stride, int w,
-					    int h, int nd, int sstride, int paths, int p1, int p2,
-					    int p2_adapt, int dir0, uint32_t *__restrict__ sum)
+extern "C" __global__ void jd_sgm_path_cuda(const uint64_t *__restrict__ census_l,
+					    const uint64_t *__restrict__ census_r,
+					    const uint8_t *__restrict__ guide,
+					    const uint8_t *__restrict__ right, int stride, int w, int h,
+					    int nd, int min_disp, int census, int sstride, int paths,
+					    int p1, int p2, int p2_adapt, int dir0,
+					    uint32_t *__restrict__ sum)
 {
 	extern __shared__ int16_t vec[];
 	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -152,7 +146,11 @@ extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
 		int p2e = adapt_p2(p1, p2, p2_adapt, guide[(size_t)y * stride + x],
 				   guide[(size_t)gy * stride + gx]);
 		int lim = prev_min + p2e, best = SENTINEL;
-		const uint8_t *c = cost + ((size_t)y * w + x) * nd;
+		/* the left pixel's census (or intensity) for every lane; the right row's */
+		const uint64_t cl = census ? census_l[(size_t)y * w + x] : 0;
+		const int il = census ? 0 : guide[(size_t)y * stride + x];
+		const uint64_t *crow = census_r + (size_t)y * w;
+		const uint8_t *rrow = right + (size_t)y * stride;
 		uint32_t *s = sum + ((size_t)y * w + x) * (sstride / 2);
 
 		for (int d = 2 * lane; d < nd; d += 64) {
@@ -162,7 +160,8 @@ extern "C" __global__ void jd_sgm_path_cuda(const uint8_t *__restrict__ cost,
 				int e = d + k;
 				int nearv = min((int)prev[e - 1], (int)prev[e + 1]) + p1;
 				int v = min(min((int)prev[e], nearv), lim);
-				int l = c[e] + v - prev_min;
+				int l = match_cost(census, cl, il, crow, rrow, x - min_disp - e) + v -
+					prev_min;
 
 				cur[e] = (int16_t)l;
 				packed |= (uint32_t)l << (16 * k);

@@ -19,14 +19,23 @@ static unsigned select_smem(int w)
 	return (unsigned)(6 * (size_t)w);
 }
 
+/* The sum volume: a pixel's uint16 sums every this many, even so that pairs stay aligned. */
+static int sum_stride(int nd)
+{
+	return (nd + 1) / 2 * 2;
+}
+
+static size_t sum_bytes(int nd, int w, int h)
+{
+	return 2 * (size_t)w * h * (size_t)sum_stride(nd);
+}
+
 size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	size_t n = (size_t)w * h;
 
-	size_t even = (size_t)(p->ndisp + 1) / 2 * 2; /* the sum volume's per-pixel stride */
-
 	return jd_cuda_frame_bytes(w, h, 1) + 2 * jd_cuda_round(8 * n) +
-	       jd_cuda_round(2 * n * even) + jd_cuda_round(4 * n);
+	       jd_cuda_round(sum_bytes(p->ndisp, w, h)) + jd_cuda_round(4 * n);
 }
 
 size_t jd_cuda_sgm_pinned_bytes(int w, int h)
@@ -37,7 +46,7 @@ size_t jd_cuda_sgm_pinned_bytes(int w, int h)
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 {
 	const struct jd_sgm_params *g = &p->sgm;
-	double n = (double)w * h, sum = 2 * n * ((p->ndisp + 1) / 2 * 2);
+	double n = (double)w * h, sum = (double)sum_bytes(p->ndisp, w, h);
 	double t = 0;
 
 	if (g->cost == JD_SGM_COST_CENSUS) {
@@ -73,7 +82,7 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
-	JD_TRY(jd_cuda_take(cu, 2 * n * (size_t)((p->ndisp + 1) / 2 * 2), &s->d_sum));
+	JD_TRY(jd_cuda_take(cu, sum_bytes(p->ndisp, w, h), &s->d_sum));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
 	if (select_smem(w) > 48 * 1024) {
 		if (select_smem(w) > (unsigned)cu->smem_optin) {
@@ -102,7 +111,7 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 			int count)
 {
 	const struct jd_sgm_params *g = &p->sgm;
-	int w = s->w, h = s->h, nd = s->nd, stride = s->w, sstride = (nd + 1) / 2 * 2;
+	int w = s->w, h = s->h, nd = s->nd, stride = s->w, sstride = sum_stride(nd);
 	int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
 	int lines = w + h - 1; /* the most any direction has: the diagonals */
 	unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
@@ -117,12 +126,11 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 
 int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p, int dir)
 {
-	size_t bytes = 2 * (size_t)s->w * s->h * (size_t)((s->nd + 1) / 2 * 2);
-
 	if (dir < 0 || dir >= p->sgm.paths) {
 		return -EINVAL;
 	}
-	JD_TRY(JD_CU(s->cu, cuMemsetD8Async(s->d_sum, 0, bytes, s->cu->stream[0])));
+	JD_TRY(JD_CU(s->cu, cuMemsetD8Async(s->d_sum, 0, sum_bytes(s->nd, s->w, s->h),
+					    s->cu->stream[0])));
 	return launch_paths(s, p, dir, 1);
 }
 
@@ -134,8 +142,7 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	const struct jd_sgm_params *g = &p->sgm;
 	int w = s->w, h = s->h, nd = s->nd, md = p->min_disp, stride = s->w;
 	int census = g->cost == JD_SGM_COST_CENSUS;
-	size_t n = (size_t)w * h;
-	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS);		   /* a thread per pixel */
+	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS); /* a thread per pixel */
 	jd_cudeviceptr result, dl, dr;
 
 	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
@@ -149,14 +156,14 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, al));
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, ar));
 	}
-	int sstride = (nd + 1) / 2 * 2;
-	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, 2 * n * (size_t)sstride, cu->stream[0])));
+	int sstride = sum_stride(nd);
+	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, sum_bytes(nd, w, h), cu->stream[0])));
 	JD_TRY(launch_paths(s, p, 0, g->paths));
 	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
 	void *as[] = {&s->d_sum, &w, &nd, &sstride, &md, &uniq, &sub, &lr, &lrd, &f->d_out};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], (unsigned)h, 1, SELECT_THREADS,
 		      select_smem(w), as));
-	/* The rest of jd_sgm_ref(): fill, median (into the right view's map, free by now). */
+	/* The rest of jd_sgm_ref(): fill, median (into the spare map). */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, f->d_out, s->d_spare, w, h, g->fill, g->median,
 				&result));
 	return jd_cuda_frame_finish(cu, f, result);

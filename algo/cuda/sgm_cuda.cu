@@ -4,9 +4,9 @@
  * jd_sgm_ref() (fill and median follow in postfilter_cuda.cu).
  *
  * Aggregation: matching costs computed from the census images where they are used (no
- * stored cost volume); one warp walks one scanline of one direction (a row, a column or a diagonal);
- * its lanes hold the disparities, the previous pixel's path costs live in shared memory with a
- * sentinel on each side, and the minimum over d is a warp reduction. All directions run at
+ * stored cost volume); one warp walks one scanline of one direction (a row, a column or a
+ * diagonal); its lanes hold the disparities, the previous pixel's path costs live in shared
+ * memory with a sentinel on each side, and the minimum over d is a warp reduction. All directions run at
  * once, adding their path costs into the one uint16 sum volume with atomic adds (every sum
  * stays below 8 * 2048, so no wrap: the reference's two partial sums add up to the same).
  */
@@ -85,9 +85,9 @@ __constant__ int jd_sgm_dirs4[4][2] = JD_SGM_DIRS4;
 /*
  * Every direction at once (blockIdx.y picks it, counted from dir0), so 4-8x more warps hide
  * the latency of the scanline walks. Each lane owns pairs of disparities (d, d + 1) and adds
- * both path costs with one 32-bit atomic add (compiled to a fire-and-forget reduction): the two uint16
- * halves cannot carry into each other because every total stays below 8 * 2048. sstride is
- * the even per-pixel stride of the sum volume, so every pair is 4-byte aligned.
+ * both path costs with one 32-bit atomic add (compiled to a fire-and-forget reduction): the
+ * two uint16 halves cannot carry into each other because every total stays below 8 * 2048.
+ * sstride is the even per-pixel stride of the sum volume, so every pair is 4-byte aligned.
  * Scanline k starts at the k-th pixel of the border the direction enters through.
  * Shared memory per warp: two vectors of nd + 2 int16 (previous and current path costs).
  */

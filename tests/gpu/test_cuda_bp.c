@@ -25,9 +25,7 @@ static long nonfinite_messages(struct jd_cuda *cu, const struct jd_cuda_bp *s)
 	long bad = 0;
 
 	JD_CHECK(m != NULL, "malloc");
-	JD_CHECK(JD_CU(cu, cuMemcpyDtoHAsync_v2(m, l0->msg[0], 2 * n, cu->stream[0])) == 0 &&
-		     JD_CU(cu, cuStreamSynchronize(cu->stream[0])) == 0,
-		 "%s", cu->err);
+	JD_CHECK(gpu_download(cu, m, l0->msg[0], 2 * n) == 0, "%s", cu->err);
 	for (size_t i = 0; i < n; i++) {
 		bad += (m[i] & 0x7c00u) == 0x7c00u;
 	}

@@ -6,9 +6,10 @@
  * Aggregation: matching costs computed from the census images where they are used (no
  * stored cost volume); one warp walks one scanline of one direction (a row, a column or a
  * diagonal); its lanes hold the disparities, the previous pixel's path costs live in shared
- * memory with a sentinel on each side, and the minimum over d is a warp reduction. All directions run at
- * once, adding their path costs into the one uint16 sum volume with atomic adds (every sum
- * stays below 8 * 2048, so no wrap: the reference's two partial sums add up to the same).
+ * memory with a sentinel on each side, and the minimum over d is a warp reduction. All
+ * directions run at once, adding their path costs into the one uint16 sum volume with atomic
+ * adds (every sum stays below 8 * 2048, so no wrap: the reference's two partial sums add up
+ * to the same).
  */
 #include <stdint.h>
 

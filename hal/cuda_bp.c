@@ -74,27 +74,62 @@ double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
 }
 
 /*
- * The message kernels in the fatbin (bp_cuda.cu's BP_ITER_ALL): nd, how many of its values a
- * thread keeps in registers (the rest in shared memory) and the blocks per SM the register
- * cap aims at. The first of each nd is the default; $JD_BP_VARIANT (e.g. "r128_b1") picks
- * another, for measuring the split until `jetdepth tune` does. Splits that made ptxas spill
+ * The message kernels in the fatbin (bp_cuda.cu's BP_ITER_ALL) for nd: the staged kernel (px
+ * > 0: a block a tile of px pixels, its inputs copied into shared memory, h in registers) and
+ * the register kernel (nreg values of h in registers, the rest in shared memory), registers
+ * capped for minb blocks an SM. The first that fits the GPU's shared memory is the default;
+ * $JD_BP_VARIANT (e.g. "r128_b1") picks another. Register splits that made ptxas spill
  * (r64_b4 and r32_b6 at 128, r64_b3 and r32_b4 at 256) ran 2-3x slower and were dropped.
  */
 static const struct {
-	int nd, nreg, minb;
+	int nd, px, nreg, minb;
 } bp_variants[] = {
-    {16, 16, 8}, {16, 16, 4},  {32, 32, 4},   {32, 32, 6},
-    {64, 64, 4}, {64, 64, 2}, {128, 96, 3}, {128, 128, 1}, {256, 96, 1},
+    {16, 0, 16, 8},  {16, 0, 16, 4},  {16, 32, 0, 8},	{32, 0, 32, 4},	 {32, 0, 32, 6},
+    {32, 32, 0, 6},  {64, 32, 0, 4},  {64, 0, 64, 4},	{64, 0, 64, 2},	 {128, 32, 0, 3},
+    {128, 0, 96, 3}, {128, 0, 128, 1}, {256, 0, 96, 1},
 };
+enum { NVARIANTS = sizeof(bp_variants) / sizeof(bp_variants[0]) };
+
+static void variant_tag(int i, char *tag, size_t n)
+{
+	if (bp_variants[i].px) {
+		snprintf(tag, n, "s%d_b%d", bp_variants[i].px, bp_variants[i].minb);
+	} else {
+		snprintf(tag, n, "r%d_b%d", bp_variants[i].nreg, bp_variants[i].minb);
+	}
+}
+
+/*
+ * Elements of a staged tile's row (bp_cuda.cu's bp_tile<T, PX>::w): px + 1 slots, or the
+ * parent's two colours of px / 2 + 1, each rounded up to 16-byte copies.
+ */
+static int tile_w(int px, int es)
+{
+	int per = 16 / es, own = (px + 1 + per - 1) / per * per;
+	int parent = (px / 2 + 1 + per - 1) / per * per;
+
+	return own > 2 * parent ? own : 2 * parent;
+}
+
+/* Dynamic shared memory of variant i (-1: the generic kernel) a block. */
+static size_t variant_smem(int i, int nd, int es)
+{
+	if (i < 0) {
+		return sizeof(float) * (size_t)nd * 8 * 4; /* h of 8 pixels x 4 directions */
+	}
+	if (bp_variants[i].px) {
+		return 5 * (size_t)nd * tile_w(bp_variants[i].px, es) * es; /* data, 4 incoming */
+	}
+	return sizeof(float) * (size_t)(nd - bp_variants[i].nreg) * 32 * 4;
+}
 
 int jd_cuda_bp_variants(int nd, char names[][JD_CUDA_BP_VARIANT_LEN], int max)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < sizeof(bp_variants) / sizeof(bp_variants[0]) && n < max; i++) {
+	for (int i = 0; i < NVARIANTS && n < max; i++) {
 		if (bp_variants[i].nd == nd) {
-			snprintf(names[n++], JD_CUDA_BP_VARIANT_LEN, "r%d_b%d", bp_variants[i].nreg,
-				 bp_variants[i].minb);
+			variant_tag(i, names[n++], JD_CUDA_BP_VARIANT_LEN);
 		}
 	}
 	if (n < max) {
@@ -105,46 +140,45 @@ int jd_cuda_bp_variants(int nd, char names[][JD_CUDA_BP_VARIANT_LEN], int max)
 
 /*
  * want: a variant jd_cuda_bp_variants() names, NULL for the default (the first of the
- * count's, $JD_BP_VARIANT overriding it), or "any" for the generic kernel.
+ * count's that fits the GPU's shared memory, $JD_BP_VARIANT overriding it), or "any" for the
+ * generic kernel.
  */
 static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st,
 		       const char *want)
 {
-	int nreg = -1, found = 0;
+	int pick = -1;
+	char tag[32] = "any";
 
 	want = want ? want : getenv("JD_BP_VARIANT");
-	for (size_t i = 0; i < sizeof(bp_variants) / sizeof(bp_variants[0]); i++) {
-		char tag[32];
-
-		if (bp_variants[i].nd != s->nd || (want && !strcmp(want, "any"))) {
-			continue;
-		}
-		snprintf(tag, sizeof(tag), "r%d_b%d", bp_variants[i].nreg, bp_variants[i].minb);
-		if (nreg < 0 || (want && !strcmp(want, tag))) {
-			nreg = bp_variants[i].nreg;
-			found |= want && !strcmp(want, tag);
-			snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_%d_%s", st,
-				 s->nd, tag);
+	want = want && *want ? want : NULL;
+	for (int i = 0; i < NVARIANTS && !(want && !strcmp(want, "any")); i++) {
+		variant_tag(i, tag, sizeof(tag));
+		if (bp_variants[i].nd == s->nd &&
+		    (want ? !strcmp(want, tag)
+			  : variant_smem(i, s->nd, s->es) <= (size_t)cu->smem_optin)) {
+			pick = i;
+			break;
 		}
 	}
-	if (want && *want && !found && strcmp(want, "any")) {
-		snprintf(cu->err, sizeof(cu->err), "bp: no message-kernel variant '%s' for ndisp %d",
-			 want, s->nd);
+	if (want && pick < 0 && strcmp(want, "any")) {
+		snprintf(cu->err, sizeof(cu->err), "bp: no message-kernel variant '%s' for ndisp %d %s",
+			 want, s->nd, st);
 		return -ENOENT;
 	}
-	if (nreg >= 0) {
-		s->iter_px = 32;
-	} else {
+	if (pick < 0) {
 		snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_any", st);
-		s->iter_px = 8;
-		nreg = 0;
+	} else {
+		variant_tag(pick, tag, sizeof(tag));
+		snprintf(s->iter_name, sizeof(s->iter_name), "jd_bp_iter_%s_%d_%s", st, s->nd, tag);
 	}
-	s->iter_smem = (unsigned)(sizeof(float) * (size_t)(s->nd - nreg) * s->iter_px * 4);
+	s->iter_px = pick < 0 ? 8 : bp_variants[pick].px ? bp_variants[pick].px : 32;
+	s->iter_staged = pick >= 0 && bp_variants[pick].px;
+	s->iter_smem = (unsigned)variant_smem(pick, s->nd, s->es);
 	if (s->iter_smem > (unsigned)cu->smem_optin) {
 		snprintf(cu->err, sizeof(cu->err),
-			 "bp on %s: ndisp %d needs %u bytes of shared memory a block, the GPU "
+			 "bp: message kernel %s needs %u bytes of shared memory a block, the GPU "
 			 "has %d",
-			 cu->name, s->nd, s->iter_smem, cu->smem_optin);
+			 s->iter_name, s->iter_smem, cu->smem_optin);
 		return -EINVAL;
 	}
 	JD_TRY(jd_cuda_function(cu, s->iter_name, &s->fn[JD_CUDA_BP_ITER]));
@@ -310,11 +344,16 @@ static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int 
 			     t == 0 ? par[0] : &none, t == 0 ? par[1] : &none,
 			     t == 0 ? par[2] : &none, t == 0 ? par[3] : &none, &lv->w, &lv->h,
 			     &lv->hp, &php, &nd, &t, &disc_k};
-		int slots = (lv->w + 1) / 2;
+		unsigned tiles = (unsigned)(((lv->w + 1) / 2 + s->iter_px - 1) / s->iter_px);
+		unsigned tiles_all = tiles * (unsigned)lv->h;
 
-		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_ITER],
-			      (unsigned)((slots + s->iter_px - 1) / s->iter_px), (unsigned)lv->h, 1,
-			      (unsigned)s->iter_px, 4, s->iter_smem, a));
+		if (s->iter_staged) { /* a block a tile, in a 1-D grid */
+			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_ITER], tiles_all, 1, 1,
+				      (unsigned)s->iter_px, 4, s->iter_smem, a));
+		} else {
+			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_ITER], tiles, (unsigned)lv->h, 1,
+				      (unsigned)s->iter_px, 4, s->iter_smem, a));
+		}
 	}
 	return 0;
 }

@@ -33,8 +33,9 @@ struct jd_cuda_bp {
 	struct jd_cuda *cu;
 	jd_cufunction fn[JD_CUDA_BP_NFN];
 	int w, h, nd, levels, es;
-	int iter_px;	     /* pixels per message-kernel block (32, or 8 on the generic path) */
-	unsigned iter_smem;  /* its dynamic shared memory */
+	int iter_px;	       /* pixels per message-kernel block or tile */
+	int iter_staged;       /* the staged kernel: a 1-D grid, a block a tile */
+	unsigned iter_smem;    /* its dynamic shared memory */
 	char iter_name[64];  /* which message kernel boot chose */
 	struct jd_cuda_bp_level lv[JD_BP_LEVELS_MAX];
 	struct jd_cuda_frame frame;
@@ -54,9 +55,11 @@ double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h);
 #define JD_CUDA_BP_VARIANT_LEN 24
 
 /**
- * The message-kernel variants in the fatbin for nd: one per occupancy level (the seed's rule:
- * "rR_bB" keeps R values of the message vector in registers, capped for B blocks an SM, the
- * rest in shared memory), then "any", the generic kernel. The first is the default.
+ * The message-kernel variants in the fatbin for nd: "sP_bB"
+ * the staged kernel (a block per tile of P pixels, its inputs copied into shared memory,
+ * registers capped for B blocks an SM), "rR_bB" the register kernel (R values of the message vector in
+ * registers, the rest in shared memory, capped for B blocks an SM; the seed's rule), then
+ * "any", the generic kernel. The default is the first that fits the GPU's shared memory.
  * @return how many were written (at most max)
  */
 int jd_cuda_bp_variants(int nd, char names[][JD_CUDA_BP_VARIANT_LEN], int max);

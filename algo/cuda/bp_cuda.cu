@@ -137,17 +137,25 @@ static __device__ void copy_msgs(const uint8_t *parent, int php, size_t pstep, u
 	dst[(size_t)d * hp] = src[(size_t)d * php];
 }
 
+/* cp.async (sm_80 and later: every board's GPU): 16 bytes to shared memory, L1 bypassed. */
+static __device__ __forceinline__ void bp_cp16(void *smem, const void *gmem)
+{
+	unsigned a = (unsigned)__cvta_generic_to_shared(smem);
+
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(gmem));
+}
+
 /*
  * One outgoing message of one pixel: h = D + the three other incoming (in the order up,
  * down, left, right), forward pass, backward pass with the cap and the descending sum, mean
- * subtracted. Incoming messages step mhp between disparities (the parent level's at t = 0),
- * the data and the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
+ * subtracted. Between disparities the data steps dhp, the incoming messages mhp (the parent
+ * level's at t = 0, or a shared-memory tile's) and the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
  * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
  */
 template <typename T, int ND, int NREG>
 static __device__ __forceinline__ void send_one(const T *D, const T *A, const T *B, const T *C,
-						int hp, int mhp, int nd_rt, float disc_k, T *dst,
-						float *sh, int sst)
+						int dhp, int mhp, int hp, int nd_rt, float disc_k,
+						T *dst, float *sh, int sst)
 {
 	const int nd = ND ? ND : nd_rt;
 	float r[NREG > 0 ? NREG : 1];
@@ -156,7 +164,8 @@ static __device__ __forceinline__ void send_one(const T *D, const T *A, const T 
 #define HREF(d) (*((d) < NREG ? &r[(d) < NREG ? (d) : 0] : &sh[((d) - NREG) * sst]))
 #pragma unroll
 	for (int d = 0; d < nd; d++) {
-		size_t o = (size_t)d * hp, m = (size_t)d * mhp;
+		size_t o = (size_t)d * dhp, m = (size_t)d * mhp;
+
 		float v = ((bp_ld(D + o) + bp_ld(A + m)) + bp_ld(B + m)) + bp_ld(C + m);
 
 		prev = bp_min(v, d > 0 ? prev + 1.0f : BP_INF);
@@ -167,9 +176,13 @@ static __device__ __forceinline__ void send_one(const T *D, const T *A, const T 
 	prev = bp_min(HREF(nd - 1), cap);
 	HREF(nd - 1) = prev;
 	sum = prev;
+	/*
+	 * min(min(h, prev + 1), cap) as min(min(h, cap), prev + 1): min is exact, so the same
+	 * value, and the cap leaves the chain that runs from one disparity to the next.
+	 */
 #pragma unroll
 	for (int d = nd - 2; d >= 0; d--) {
-		prev = bp_min(bp_min(HREF(d), prev + 1.0f), cap);
+		prev = bp_min(bp_min(HREF(d), cap), prev + 1.0f);
 		HREF(d) = prev;
 		sum += prev;
 	}
@@ -179,6 +192,25 @@ static __device__ __forceinline__ void send_one(const T *D, const T *A, const T 
 		bp_st(dst + (size_t)d * hp, HREF(d) - mean);
 	}
 #undef HREF
+}
+
+/*
+ * Where pixel (y, slot i) of the other colour's neighbour k keeps the message this pixel
+ * sends it: the message sent up lands in the upper pixel's from-down array, and so on.
+ */
+static __device__ __forceinline__ size_t bp_to(int k, int y, int other, int nd, int hp, int i,
+					       int par)
+{
+	switch (k) {
+	case BP_UP:
+		return bp_row(y - 1, other, nd, hp) + i;
+	case BP_DOWN:
+		return bp_row(y + 1, other, nd, hp) + i;
+	case BP_LEFT:
+		return bp_row(y, other, nd, hp) + i + par - 1;
+	default:
+		return bp_row(y, other, nd, hp) + i + par;
+	}
 }
 
 /*
@@ -221,21 +253,7 @@ static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const 
 		mhp = php;
 		in = bp_row(py, (i + py) & 1, nd, php) + (i >> 1);
 	}
-	/* The message sent up lands in the upper pixel's from-down array, and so on. */
-	switch (k) {
-	case BP_UP:
-		to = bp_row(y - 1, other, nd, hp) + i;
-		break;
-	case BP_DOWN:
-		to = bp_row(y + 1, other, nd, hp) + i;
-		break;
-	case BP_LEFT:
-		to = bp_row(y, other, nd, hp) + i + par - 1;
-		break;
-	default:
-		to = bp_row(y, other, nd, hp) + i + par;
-		break;
-	}
+	to = bp_to(k, y, other, nd, hp, i, par);
 	/*
 	 * The three incoming other than the one from neighbour k, in the order up, down, left,
 	 * right; selects rather than an indexed array, which would live in local memory.
@@ -246,8 +264,93 @@ static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const 
 	T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) + to;
 
 	/* A compile-time shared stride keeps every h[d] address an immediate offset. */
-	send_one<T, ND, NREG>(data + own, a, b, cc, hp, mhp, nd, disc_k, dst, bp_sh + tid,
+	send_one<T, ND, NREG>(data + own, a, b, cc, hp, mhp, hp, nd, disc_k, dst, bp_sh + tid,
 			      ND ? 128 : blockDim.x * blockDim.y);
+}
+
+/*
+ * The staged message update: a block (PX pixels of one row x 4 directions) first copies its
+ * pixels' data and four incoming vectors into shared memory with cp.async (16 bytes a copy,
+ * L1 bypassed: about 50 KB in flight a block at nd 128 in fp16), then each thread computes
+ * its message from there with h in registers. The register kernel's loads waited behind the
+ * register-bound compute of 12 warps an SM (perf.md step 19); here a block's copies run
+ * while the SM's other blocks compute.
+ *
+ * A tile row (one disparity) holds bp_tile::w elements. Own-level rows start at slot i0 - 1
+ * (the 16-byte boundary before slot i0: rows start at a multiple of 16 elements and slot s
+ * sits at element s + 1), so pixel x of the tile reads element x + 1. At t = 0 with the
+ * parent's messages, the row holds the parent's two colours (slots i0 / 2 - 1 ...,
+ * bp_tile::parent elements each) and pixel x reads colour (x + py) & 1, element x / 2 + 1.
+ * Chunks past a row's hp slots are not copied (nothing reads them).
+ */
+template <typename T, int PX> struct bp_tile {
+	static constexpr int per = 16 / (int)sizeof(T);			  /* elements a copy */
+	static constexpr int own = (PX + 1 + per - 1) / per * per;	  /* i0 - 1 .. i0 + PX - 1 */
+	static constexpr int parent = (PX / 2 + 1 + per - 1) / per * per; /* from i0 / 2 - 1 */
+	static constexpr int w = own > 2 * parent ? own : 2 * parent;
+};
+
+/* ND rows of LEN elements from src (row r at src + r * hp, from element e0) to dst + r * W. */
+template <typename T, int ND, int LEN, int W, int NT>
+static __device__ __forceinline__ void bp_stage(T *dst, const T *src, int hp, int e0, int tid)
+{
+	constexpr int per = 16 / (int)sizeof(T), chunks = LEN / per;
+
+	for (int j = tid; j < ND * chunks; j += NT) {
+		int r = j / chunks, e = e0 + (j % chunks) * per;
+
+		if (e < hp) {
+			bp_cp16(dst + r * W + (e - e0), src + (size_t)r * hp + e);
+		}
+	}
+}
+
+/* Iteration t (pixels of colour t & 1 send); block (PX, 4), 1-D grid: the level's tiles. */
+template <typename T, int ND, int PX>
+static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3, const T *p0,
+				      const T *p1, const T *p2, const T *p3, int w, int h, int hp,
+				      int php, int t, float disc_k)
+{
+	extern __shared__ float4 bp_stage_sh[];
+	typedef bp_tile<T, PX> TL;
+	constexpr int NT = 4 * PX;
+	T *tile = (T *)bp_stage_sh; /* [4 incoming + data][ND][TL::w] */
+	const T *in[4] = {m0, m1, m2, m3};
+	const T *pin[4] = {p0, p1, p2, p3};
+	int x = threadIdx.x, k = threadIdx.y, tid = k * PX + x;
+	int c = t & 1, other = c ^ 1, parent = t == 0 && p0;
+	int ux = ((w + 1) / 2 + PX - 1) / PX, y = blockIdx.x / ux, py = y >> 1;
+	int i0 = (blockIdx.x - y * ux) * PX, i = i0 + x, par = (y + c) & 1;
+	size_t plane0 = (size_t)(2 * y + c) * ND * hp;
+
+	bp_stage<T, ND, TL::own, TL::w, NT>(tile + 4 * ND * TL::w, data + plane0, hp, i0, tid);
+#pragma unroll
+	for (int q = 0; q < 4; q++) {
+		if (parent) {
+			for (int pc = 0; pc < 2; pc++) {
+				bp_stage<T, ND, TL::parent, TL::w, NT>(
+				    tile + q * ND * TL::w + pc * TL::parent,
+				    pin[q] + (size_t)(2 * py + pc) * ND * php, php, i0 / 2, tid);
+			}
+		} else {
+			bp_stage<T, ND, TL::own, TL::w, NT>(tile + q * ND * TL::w, in[q] + plane0, hp,
+							    i0, tid);
+		}
+	}
+	asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+	__syncthreads();
+	if (i >= bp_count(w, y, c) || (k == BP_UP && y == 0) || (k == BP_DOWN && y == h - 1)) {
+		return;
+	}
+	int at = parent ? ((i + py) & 1) * TL::parent + (x >> 1) + 1 : x + 1;
+	const T *a = tile + (k == BP_UP ? 1 : 0) * ND * TL::w + at;
+	const T *b = tile + (k <= BP_DOWN ? 2 : 1) * ND * TL::w + at;
+	const T *cc = tile + (k == BP_RIGHT ? 2 : 3) * ND * TL::w + at;
+	T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) +
+		 bp_to(k, y, other, ND, hp, i, par);
+
+	send_one<T, ND, ND>(tile + 4 * ND * TL::w + x + 1, a, b, cc, TL::w, TL::w, hp, ND, disc_k,
+			    dst, NULL, 0);
 }
 
 /* argmin over d of D + up + down + left + right, ties to the smaller d; grid (slots, 2h). */
@@ -339,7 +442,25 @@ BP_COPY(f16, uint16_t)
 		iterate<T, ND, NREG>(BP_ITER_ARGS(T));                                         \
 	}
 
+/*
+ * jd_bp_iter_<storage>_<nd>_s<px>_b<blocks>: the staged kernel, h in registers, a block a
+ * tile of px pixels, registers capped for <blocks> blocks an SM.
+ */
+#define BP_STAGED(S, T, ND, PX, MINB)                                                          \
+	extern "C" __global__ void __launch_bounds__(4 * PX, MINB)                             \
+	    jd_bp_iter_##S##_##ND##_s##PX##_b##MINB(BP_ITER_PARAMS)                            \
+	{                                                                                      \
+		iterate_staged<T, ND, PX>((const T *)data, (T *)m0, (T *)m1, (T *)m2,          \
+					  (T *)m3, (const T *)p0, (const T *)p1,               \
+					  (const T *)p2, (const T *)p3, w, h, hp, php, t,      \
+					  disc_k);                                             \
+	}
+
 #define BP_ITER_ALL(S, T)                                                                      \
+	BP_STAGED(S, T, 16, 32, 8)                                                             \
+	BP_STAGED(S, T, 32, 32, 6)                                                             \
+	BP_STAGED(S, T, 64, 32, 4)                                                             \
+	BP_STAGED(S, T, 128, 32, 3)                                                            \
 	BP_ITER(S, T, 16, 16, 4)                                                               \
 	BP_ITER(S, T, 16, 16, 8)                                                               \
 	BP_ITER(S, T, 32, 32, 4)                                                               \

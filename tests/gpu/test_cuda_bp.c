@@ -187,22 +187,25 @@ int main(void)
 	/* Every message-kernel variant in the fatbin (what `jetdepth tune` may choose). */
 	static const int nds[] = {16, 32, 64, 128, 256};
 	for (size_t i = 0; i < sizeof(nds) / sizeof(nds[0]); i++) {
-		char names[8][JD_CUDA_BP_VARIANT_LEN];
-		int nv = jd_cuda_bp_variants(nds[i], names, 8);
 		int w = nds[i] > 64 ? 301 : 97, h = nds[i] > 64 ? 41 : 61;
 
-		for (int v = 0; v < nv && (long)w * h <= gpu_case_limit(); v++) {
-			struct jd_match_params p;
-			struct jd_image l, r;
+		for (int fp16 = 0; fp16 < 2 && (long)w * h <= gpu_case_limit(); fp16++) {
+			char names[8][JD_CUDA_BP_VARIANT_LEN];
+			int nv = jd_cuda_bp_variants(nds[i], names, 8);
 
-			gpu_textured_pair(w, h, 40u + (unsigned)i, &l, &r);
-			jd_params_default(&p, JD_ALGO_BP, nds[i]);
-			p.bp.levels = 3;
-			p.bp.fp16 = v & 1; /* both storages across the variants */
-			ok += compare(&p, &l, &r, &wk.exec, "variant", names[v]);
-			total++;
-			free(l.data);
-			free(r.data);
+			for (int v = 0; v < nv; v++) {
+				struct jd_match_params p;
+				struct jd_image l, r;
+
+				gpu_textured_pair(w, h, 40u + (unsigned)i, &l, &r);
+				jd_params_default(&p, JD_ALGO_BP, nds[i]);
+				p.bp.levels = 3;
+				p.bp.fp16 = fp16;
+				ok += compare(&p, &l, &r, &wk.exec, "variant", names[v]);
+				total++;
+				free(l.data);
+				free(r.data);
+			}
 		}
 	}
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../algo/bp.h"
+#include "../algo/cuda/bp_cuda_cost0.h"
 #include "../algo/jd_status.h"
 
 enum {
@@ -15,6 +16,8 @@ enum {
 };
 
 /* The reference's level geometry (bp.c layout()): slots per (row, colour, d) padded to 16. */
+static int costs_made(int nd);
+
 static int level_hp(int w)
 {
 	return ((w + 1) / 2 + 2 + 15) & ~15;
@@ -38,8 +41,12 @@ size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 	int es = p->bp.fp16 ? 2 : 4;
 
 	for (int l = 0; l < p->bp.levels; l++) {
-		/* data and the four directions' messages, one block per level */
-		total += jd_cuda_round(5 * level_bytes(w, h, p->ndisp, es));
+		/*
+		 * the four directions' messages and the data costs, but level 0's where the
+		 * kernels make them (costs_made()), one block per level
+		 */
+		total += jd_cuda_round((l || !costs_made(p->ndisp) ? 5 : 4) *
+				       level_bytes(w, h, p->ndisp, es));
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
@@ -55,22 +62,31 @@ double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
 {
 	double es = p->bp.fp16 ? 2 : 4, nd = p->ndisp, n0 = (double)w * h, prev = 0, t;
 
-	t = 2 * n0 + 8 * n0 + 8 * n0 + n0 * nd * es; /* images in, floats, level-0 costs */
+	int made = costs_made(p->ndisp); /* level 0's costs: made from the images, not stored */
+
+	t = 2 * n0 + 8 * n0 + (made ? 0 : 8 * n0 + n0 * nd * es); /* images, floats, volume */
 	for (int l = 0; l < p->bp.levels; l++) {
-		double n = (double)w * h, vec = nd * es;
+		double n = (double)w * h, vec = nd * es, stored = l || !made;
 
 		if (l > 0) {
-			t += prev * vec + n * vec; /* coarse costs from the finer level */
+			/* coarse costs from the finer level's (from the images where made) */
+			t += (l == 1 && made ? 8 * n0 : prev * vec) + n * vec;
 		}
 		if (l == p->bp.levels - 1) {
 			t += 4 * n * vec; /* zeroed messages */
 		}
-		t += p->bp.iters * (n / 2) * 9 * vec; /* senders: 5 vectors in, 4 out */
+		/* senders: their data costs (or the images) and four vectors in, four out */
+		t += p->bp.iters * ((n / 2) * (stored ? 9 : 8) * vec + (stored ? 0 : 8 * n));
 		prev = n;
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
-	return t + n0 * 5 * nd * es + 4 * n0; /* selection */
+	/*
+	 * selection: four vectors and the data costs, the map; where level 0's costs are made
+	 * (the staged kernel), the last iteration selects for its senders from what it has
+	 * read, and the selection kernel reads four vectors and the images for the others
+	 */
+	return t + (made ? n0 / 2 * 4 * nd * es + 8 * n0 : n0 * 5 * nd * es) + 4 * n0;
 }
 
 /*
@@ -100,6 +116,22 @@ static void variant_tag(int i, char *tag, size_t n)
 }
 
 /*
+ * Whether level 0's data costs are made from the images where they are used (no w x h x nd
+ * volume): at the counts with a staged kernel (their register kernels have an _img twin for
+ * level 0). Above 128 and on the generic path, making them inside the message kernel spilled
+ * (450x375/256: 5.5 -> 9.7 ms), so level 0 keeps its volume there.
+ */
+static int costs_made(int nd)
+{
+	for (int i = 0; i < NVARIANTS; i++) {
+		if (bp_variants[i].nd == nd && bp_variants[i].px) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Elements of a staged tile's row (bp_cuda.cu's bp_tile<T, PX>::w): px + 1 slots, or the
  * parent's two colours of px / 2 + 1, each rounded up to 16-byte copies.
  */
@@ -118,7 +150,9 @@ static size_t variant_smem(int i, int nd, int es)
 		return sizeof(float) * (size_t)nd * 8 * 4; /* h of 8 pixels x 4 directions */
 	}
 	if (bp_variants[i].px) {
-		return 5 * (size_t)nd * tile_w(bp_variants[i].px, es) * es; /* data, 4 incoming */
+		/* data and four incoming tiles, then level 0's image row segments (floats) */
+		return 5 * (size_t)nd * tile_w(bp_variants[i].px, es) * es +
+		       sizeof(float) * (size_t)(4 * bp_variants[i].px + nd);
 	}
 	return sizeof(float) * (size_t)(nd - bp_variants[i].nreg) * 32 * 4;
 }
@@ -181,10 +215,21 @@ static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st,
 			 s->iter_name, s->iter_smem, cu->smem_optin);
 		return -EINVAL;
 	}
+	/*
+	 * level 0 where its costs are made: the staged kernel makes them itself, the others
+	 * have an _img twin
+	 */
+	char name0[72];
+	snprintf(name0, sizeof(name0), "%s%s", s->iter_name,
+		 s->iter_staged || !costs_made(s->nd) ? "" : "_img");
 	JD_TRY(jd_cuda_function(cu, s->iter_name, &s->fn[JD_CUDA_BP_ITER]));
-	return JD_CU(cu, cuFuncSetAttribute(s->fn[JD_CUDA_BP_ITER],
-					    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-					    (int)s->iter_smem));
+	JD_TRY(jd_cuda_function(cu, name0, &s->fn[JD_CUDA_BP_ITER0]));
+	for (int f = JD_CUDA_BP_ITER0; f <= JD_CUDA_BP_ITER; f++) {
+		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn[f],
+						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+						    (int)s->iter_smem)));
+	}
+	return 0;
 }
 
 int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_match_params *p,
@@ -192,7 +237,7 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 {
 	const char *st = p->bp.fp16 ? "f16" : "f32";
 	const char *names[] = {"jd_bp_to_float_cuda", "jd_bp_data0_%s", "jd_bp_coarse_%s",
-			       "jd_bp_copy_msgs_%s", NULL, "jd_bp_select_%s"};
+			       "jd_bp_copy_msgs_%s", NULL, NULL, "jd_bp_select_%s"};
 	size_t n = (size_t)w * h;
 
 	memset(s, 0, sizeof(*s));
@@ -220,11 +265,13 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 		lv->w = w;
 		lv->h = h;
 		lv->hp = level_hp(w);
-		JD_TRY(jd_cuda_take(cu, 5 * bytes, &base));
-		lv->data = base;
+		int stored = l || !costs_made(s->nd); /* else made where they are used */
+
+		JD_TRY(jd_cuda_take(cu, (stored ? 5 : 4) * bytes, &base));
 		for (int k = 0; k < 4; k++) {
-			lv->msg[k] = base + (k + 1) * bytes;
+			lv->msg[k] = base + k * bytes;
 		}
+		lv->data = stored ? base + 4 * bytes : 0;
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
@@ -292,19 +339,23 @@ static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	return 0;
 }
 
-static int data_pyramid(struct jd_cuda_bp *s, const struct jd_match_params *p)
+/* The coarser levels' data costs, and level 0's where they are stored (not made). */
+static int data_pyramid(struct jd_cuda_bp *s)
 {
 	struct jd_cuda *cu = s->cu;
-	int nd = s->nd, md = p->min_disp;
-	float lambda = p->bp.lambda, data_k = p->bp.data_k;
 	struct jd_cuda_bp_level *l0 = &s->lv[0];
-	void *a0[] = {&s->d_in[0], &s->d_in[1], &l0->w, &nd, &l0->hp, &md, &lambda, &data_k, &l0->data};
+	int nd = s->nd;
 
-	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_DATA0], (unsigned)((l0->hp + THREADS - 1) / THREADS),
-		      (unsigned)(2 * l0->h), (unsigned)((nd + DCHUNK - 1) / DCHUNK), THREADS, 1, 0, a0));
+	if (l0->data) {
+		void *a0[] = {&s->c0, &nd, &l0->hp, &l0->data};
+
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_DATA0], (unsigned)((l0->hp + THREADS - 1) / THREADS),
+			      (unsigned)(2 * l0->h), (unsigned)((nd + DCHUNK - 1) / DCHUNK), THREADS, 1,
+			      0, a0));
+	}
 	for (int l = 1; l < s->levels; l++) {
 		struct jd_cuda_bp_level *f = &s->lv[l - 1], *c = &s->lv[l];
-		void *a[] = {&f->data, &f->w, &f->h, &f->hp, &c->data, &c->w, &c->hp, &nd};
+		void *a[] = {&f->data, &f->w, &f->h, &f->hp, &c->data, &c->w, &c->hp, &nd, &s->c0};
 
 		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COARSE], (unsigned)((c->hp + THREADS - 1) / THREADS),
 			      (unsigned)(2 * c->h), (unsigned)((nd + DCHUNK - 1) / DCHUNK), THREADS, 1, 0, a));
@@ -325,6 +376,8 @@ static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int 
 	float disc_k = jd_bp_disc_k(p);
 	unsigned long long bytes = level_bytes(lv->w, lv->h, nd, es);
 	jd_cudeviceptr none = 0, *par[4] = {&none, &none, &none, &none};
+	/* the staged kernel selects for its senders in level 0's last iteration */
+	jd_cudeviceptr sel = s->iter_staged ? s->frame.d_out : 0;
 
 	if (!pa) {
 		JD_TRY(JD_CU(cu, cuMemsetD8Async(lv->msg[0], 0, 4 * (size_t)bytes, cu->stream[0])));
@@ -343,16 +396,18 @@ static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int 
 		void *a[] = {&lv->data, &lv->msg[0], &lv->msg[1], &lv->msg[2], &lv->msg[3],
 			     t == 0 ? par[0] : &none, t == 0 ? par[1] : &none,
 			     t == 0 ? par[2] : &none, t == 0 ? par[3] : &none, &lv->w, &lv->h,
-			     &lv->hp, &php, &nd, &t, &disc_k};
+			     &lv->hp, &php, &nd, &t, &disc_k, &s->c0,
+			     l == 0 && t == p->bp.iters - 1 ? &sel : &none};
+		jd_cufunction f = s->fn[l ? JD_CUDA_BP_ITER : JD_CUDA_BP_ITER0];
 		unsigned tiles = (unsigned)(((lv->w + 1) / 2 + s->iter_px - 1) / s->iter_px);
 		unsigned tiles_all = tiles * (unsigned)lv->h;
 
 		if (s->iter_staged) { /* a block a tile, in a 1-D grid */
-			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_ITER], tiles_all, 1, 1,
-				      (unsigned)s->iter_px, 4, s->iter_smem, a));
+			JD_TRY(launch(cu, f, tiles_all, 1, 1, (unsigned)s->iter_px, 4, s->iter_smem,
+				      a));
 		} else {
-			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_ITER], tiles, (unsigned)lv->h, 1,
-				      (unsigned)s->iter_px, 4, s->iter_smem, a));
+			JD_TRY(launch(cu, f, tiles, (unsigned)lv->h, 1, (unsigned)s->iter_px, 4,
+				      s->iter_smem, a));
 		}
 	}
 	return 0;
@@ -366,14 +421,18 @@ int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	int h = s->h, nd = s->nd, md = p->min_disp;
 
 	JD_TRY(upload(s, p, left, right));
-	JD_TRY(data_pyramid(s, p));
+	s->c0 = (struct jd_bp_cost0){s->d_in[0], s->d_in[1], s->w, md, p->bp.lambda, p->bp.data_k};
+	JD_TRY(data_pyramid(s));
 	for (int l = s->levels - 1; l >= 0; l--) {
 		JD_TRY(run_level(s, p, l));
 	}
-	void *a[] = {&l0->data, &l0->msg[0], &l0->msg[1], &l0->msg[2], &l0->msg[3],
-		     &l0->w,	&l0->hp,     &nd,	  &md,	       &s->frame.d_out};
+	/* the colour the last iteration's senders were not (staged), or both (-1) */
+	int only = s->iter_staged ? ((p->bp.iters - 1) & 1) ^ 1 : -1;
+	void *a[] = {&l0->data, &l0->msg[0], &l0->msg[1], &l0->msg[2],	   &l0->msg[3],
+		     &l0->w,	&l0->hp,     &nd,	  &md,		   &s->frame.d_out,
+		     &s->c0,	&only};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SELECT], (unsigned)((l0->hp + THREADS - 1) / THREADS),
-		      (unsigned)(2 * h), 1, THREADS, 1, 0, a));
+		      (unsigned)(only < 0 ? 2 * h : h), 1, THREADS, 1, 0, a));
 	return jd_cuda_frame_finish(cu, &s->frame, s->frame.d_out);
 }
 

@@ -1,6 +1,8 @@
 /*
- * BP on the GPU (algo/cuda/bp_cuda.cu): every level's data costs and messages carved at boot
- * from the one device allocation in the reference's layout, one upload, the pyramid, the
+ * BP on the GPU (algo/cuda/bp_cuda.cu): every level's messages and data costs (at up to 128
+ * disparities level 0's are made from the images where they are used, saving a w x h x nd
+ * volume) carved at boot from the one device allocation in the reference's layout, one
+ * upload, the pyramid, the
  * checkerboard iterations and the selection on one stream, one download per frame. Float
  * storage gives jd_bp_ref()'s map pixel for pixel; fp16 storage the same half bits as the
  * reference's fp16 mode (both keep float arithmetic).
@@ -8,6 +10,7 @@
 #ifndef JD_HAL_CUDA_BP_H
 #define JD_HAL_CUDA_BP_H
 
+#include "../algo/cuda/bp_cuda_cost0.h"
 #include "../algo/jd_exec.h"
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
@@ -16,17 +19,18 @@
 
 enum {
 	JD_CUDA_BP_TO_FLOAT,
-	JD_CUDA_BP_DATA0,
+	JD_CUDA_BP_DATA0, /* level 0's costs as a volume, where the kernels do not make them */
 	JD_CUDA_BP_COARSE,
 	JD_CUDA_BP_COPY,
-	JD_CUDA_BP_ITER,
+	JD_CUDA_BP_ITER0, /* the message kernel at level 0 (data costs from the images) */
+	JD_CUDA_BP_ITER,  /* ... and above */
 	JD_CUDA_BP_SELECT,
 	JD_CUDA_BP_NFN
 };
 
 struct jd_cuda_bp_level {
 	int w, h, hp;
-	jd_cudeviceptr data, msg[4];
+	jd_cudeviceptr data, msg[4]; /* data 0: the level's costs are made where used */
 };
 
 struct jd_cuda_bp {
@@ -41,14 +45,16 @@ struct jd_cuda_bp {
 	struct jd_cuda_frame frame;
 	jd_cudeviceptr d_f[2];	/* level-0 inputs converted to float (sigma 0) */
 	jd_cudeviceptr d_in[2]; /* what the data costs read: d_f, or the smoothed slot */
+	struct jd_bp_cost0 c0;	/* the kernels' level-0 cost inputs, this frame's */
 };
 
 size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h);
 size_t jd_cuda_bp_pinned_bytes(const struct jd_match_params *p, int w, int h);
 
 /**
- * DRAM bytes a frame's kernels must move at least: every iteration reads the senders' data
- * and four incoming vectors and writes four outgoing ones, each once.
+ * DRAM bytes a frame's kernels must move at least: every iteration reads the senders' four
+ * incoming vectors and their data costs (or, where level 0's are made, the images) and
+ * writes four outgoing ones, each once.
  */
 double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h);
 

@@ -14,6 +14,8 @@
 #include <cuda_fp16.h>
 #include <stdint.h>
 
+#include "bp_cuda_cost0.h"
+
 #define BP_INF __int_as_float(0x7f800000)
 
 enum { BP_UP, BP_DOWN, BP_LEFT, BP_RIGHT };
@@ -53,45 +55,84 @@ extern "C" __global__ void jd_bp_to_float_cuda(const uint8_t *__restrict__ im, i
 }
 
 /*
- * Disparities a thread of the data-cost kernels covers: a chunk, not all (latency-bound on
+ * Disparities a thread of the coarse-cost kernel covers: a chunk, not all (latency-bound on
  * the small levels) nor one (a million blocks of scheduling at 900x750x128).
  */
 #define BP_DCHUNK 16
 
-/* Level-0 data costs; grid (slots, 2 * h, nd / BP_DCHUNK). */
+/* v as the storage keeps it: rounded to half in fp16 storage (jd_float_to_half()). */
+static __device__ __forceinline__ float bp_round(float v, const float *) { return v; }
+static __device__ __forceinline__ float bp_round(float v, const __half *)
+{
+	return __half2float(__float2half_rn(v));
+}
+
+/* Level-0 row y of the right image as floats. */
+static __device__ __forceinline__ const float *bp_right_row(const struct jd_bp_cost0 &c0, int y)
+{
+	return (const float *)c0.right + (size_t)y * c0.w;
+}
+
+/*
+ * Level-0 data cost of left value l against right value r (in: whether the disparity stays
+ * inside the right image), or of pixel x against row rrow at disparity d, as the
+ * reference's level-0 volume stores it (the same float operations, then the storage's
+ * rounding): the kernels make it where they use it instead of reading a stored volume.
+ */
 template <typename T>
-static __device__ void data0(const float *__restrict__ lf, const float *__restrict__ rf, int w,
-			     int nd, int hp, int min_disp, float lambda, float data_k, T *data)
+static __device__ __forceinline__ float bp_cost(const struct jd_bp_cost0 &c0, float l, float r,
+						bool in)
+{
+	/* a disparity that leaves the right image; __fmul_rn: never fused into a caller's add */
+	float v = __fmul_rn(c0.lambda, c0.data_k);
+
+	if (in) {
+		float diff = l - r;
+		diff = diff < 0.0f ? -diff : diff;
+		v = __fmul_rn(c0.lambda, diff < c0.data_k ? diff : c0.data_k);
+	}
+	return bp_round(v, (const T *)0);
+}
+
+template <typename T>
+static __device__ __forceinline__ float bp_cost0(const struct jd_bp_cost0 &c0, float l,
+						 const float *rrow, int x, int d)
+{
+	int xr = x - c0.min_disp - d;
+
+	return bp_cost<T>(c0, l, xr >= 0 ? rrow[xr] : 0.0f, xr >= 0);
+}
+
+/*
+ * Level-0 data costs stored as a volume, for the disparity counts whose message kernels
+ * read them (above 128 and the generic path: making them inside those kernels spills);
+ * grid (slots, 2 * h, nd / BP_DCHUNK).
+ */
+template <typename T>
+static __device__ void data0(const struct jd_bp_cost0 &c0, int nd, int hp, T *data)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x, d0 = blockIdx.z * BP_DCHUNK;
-	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1, x = 2 * i + par;
+	int y = blockIdx.y >> 1, c = blockIdx.y & 1, x = 2 * i + ((y + c) & 1);
 
-	if (i >= bp_count(w, y, c)) {
+	if (i >= bp_count(c0.w, y, c)) {
 		return;
 	}
-	float l = lf[(size_t)y * w + x];
+	float l = ((const float *)c0.left)[(size_t)y * c0.w + x];
 	T *o = data + bp_row(y, c, nd, hp) + i;
 
 	for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
-		int xr = x - min_disp - d;
-		float v = lambda * data_k; /* a disparity that leaves the right image */
-
-		if (xr >= 0) {
-			float diff = l - rf[(size_t)y * w + xr];
-			diff = diff < 0.0f ? -diff : diff;
-			v = lambda * (diff < data_k ? diff : data_k);
-		}
-		bp_st(o + (size_t)d * hp, v);
+		bp_st(o + (size_t)d * hp, bp_cost0<T>(c0, l, bp_right_row(c0, y), x, d));
 	}
 }
 
 /*
- * Coarse data costs: the 2x2 children summed in the reference's order, absent ones skipped.
- * grid (slots, 2 * h, nd / BP_DCHUNK).
+ * Coarse data costs: the 2x2 children summed in the reference's order, absent ones skipped;
+ * fine NULL: the children are level 0's, made from the images. grid (slots, 2 * h, nd /
+ * BP_DCHUNK).
  */
 template <typename T>
 static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, int cw, int chp,
-			      int nd)
+			      int nd, const struct jd_bp_cost0 &c0)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x, d0 = blockIdx.z * BP_DCHUNK;
 	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1;
@@ -101,6 +142,22 @@ static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, in
 	}
 	int s = 2 * i + par, right = 2 * s + 1 < fw, has_b1 = 2 * y + 1 < fh;
 
+	if (!fine) { /* children (2y, 2s), (2y, 2s + 1), (2y + 1, 2s), (2y + 1, 2s + 1) */
+		const float *l0 = (const float *)c0.left + (size_t)2 * y * fw;
+		const float *l1 = l0 + fw, *r0 = bp_right_row(c0, 2 * y), *r1 = r0 + fw;
+
+		for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
+			float v = 0.0f + bp_cost0<T>(c0, l0[2 * s], r0, 2 * s, d);
+
+			v += right ? bp_cost0<T>(c0, l0[2 * s + 1], r0, 2 * s + 1, d) : 0.0f;
+			if (has_b1) {
+				v += bp_cost0<T>(c0, l1[2 * s], r1, 2 * s, d);
+				v += right ? bp_cost0<T>(c0, l1[2 * s + 1], r1, 2 * s + 1, d) : 0.0f;
+			}
+			bp_st(out + bp_row(y, c, nd, chp) + (size_t)d * chp + i, v);
+		}
+		return;
+	}
 	for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
 		size_t dd = (size_t)d * fhp + s;
 		float v = 0.0f + bp_ld(fine + bp_row(2 * y, 0, nd, fhp) + dd);
@@ -148,14 +205,38 @@ static __device__ __forceinline__ void bp_cp16(void *smem, const void *gmem)
 /*
  * One outgoing message of one pixel: h = D + the three other incoming (in the order up,
  * down, left, right), forward pass, backward pass with the cap and the descending sum, mean
- * subtracted. Between disparities the data steps dhp, the incoming messages mhp (the parent
- * level's at t = 0, or a shared-memory tile's) and the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
+ * subtracted. D(d) gives the data cost (bp_dvol or bp_dimg); between disparities the
+ * incoming messages step mhp (the parent level's at t = 0, or a shared-memory tile's) and
+ * the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
  * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
  */
-template <typename T, int ND, int NREG>
-static __device__ __forceinline__ void send_one(const T *D, const T *A, const T *B, const T *C,
-						int dhp, int mhp, int hp, int nd_rt, float disc_k,
-						T *dst, float *sh, int sst)
+/* The data costs of one pixel: read from a stored volume (hp between disparities)... */
+template <typename T> struct bp_dvol {
+	const T *p;
+	int hp;
+	__device__ __forceinline__ float operator()(int d) const { return bp_ld(p + (size_t)d * hp); }
+};
+
+/*
+ * ... or made from the images (level 0: pixel x, its left value l, its row of the right
+ * image). The parameters by value: a pointer to the kernel's argument would copy it to the
+ * stack.
+ */
+template <typename T> struct bp_dimg {
+	struct jd_bp_cost0 c0;
+	const float *rrow;
+	float l;
+	int x;
+	__device__ __forceinline__ float operator()(int d) const
+	{
+		return bp_cost0<T>(c0, l, rrow, x, d);
+	}
+};
+
+template <typename T, int ND, int NREG, typename DS>
+static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, const T *C,
+						int mhp, int hp, int nd_rt, float disc_k, T *dst,
+						float *sh, int sst)
 {
 	const int nd = ND ? ND : nd_rt;
 	float r[NREG > 0 ? NREG : 1];
@@ -164,9 +245,8 @@ static __device__ __forceinline__ void send_one(const T *D, const T *A, const T 
 #define HREF(d) (*((d) < NREG ? &r[(d) < NREG ? (d) : 0] : &sh[((d) - NREG) * sst]))
 #pragma unroll
 	for (int d = 0; d < nd; d++) {
-		size_t o = (size_t)d * dhp, m = (size_t)d * mhp;
-
-		float v = ((bp_ld(D + o) + bp_ld(A + m)) + bp_ld(B + m)) + bp_ld(C + m);
+		size_t m = (size_t)d * mhp;
+		float v = ((D(d) + bp_ld(A + m)) + bp_ld(B + m)) + bp_ld(C + m);
 
 		prev = bp_min(v, d > 0 ? prev + 1.0f : BP_INF);
 		lo = bp_min(lo, prev);
@@ -224,10 +304,11 @@ static __device__ __forceinline__ size_t bp_to(int k, int y, int other, int nd, 
  * from inside the image; those from outside are 0 at every level, zeroed once at boot and
  * never written). The host keeps the copy for iters = 1, where the selection reads them.
  */
-template <typename T, int ND, int NREG>
+template <typename T, int ND, int NREG, bool IMG>
 static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const T *p0,
 			       const T *p1, const T *p2, const T *p3, int w, int h, int hp,
-			       int php, int nd_rt, int t, float disc_k)
+			       int php, int nd_rt, int t, float disc_k,
+			       const struct jd_bp_cost0 &c0)
 {
 	extern __shared__ float bp_sh[];
 	const int nd = ND ? ND : nd_rt;
@@ -264,8 +345,18 @@ static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const 
 	T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) + to;
 
 	/* A compile-time shared stride keeps every h[d] address an immediate offset. */
-	send_one<T, ND, NREG>(data + own, a, b, cc, hp, mhp, hp, nd, disc_k, dst, bp_sh + tid,
-			      ND ? 128 : blockDim.x * blockDim.y);
+	int sst = ND ? 128 : blockDim.x * blockDim.y;
+
+	if (!IMG) {
+		send_one<T, ND, NREG>(bp_dvol<T>{data + own, hp}, a, b, cc, mhp, hp, nd, disc_k,
+				      dst, bp_sh + tid, sst);
+	} else { /* level 0: the data costs made here */
+		int x = 2 * i + par;
+
+		send_one<T, ND, NREG>(bp_dimg<T>{c0, bp_right_row(c0, y),
+						 ((const float *)c0.left)[(size_t)y * w + x], x},
+				      a, b, cc, mhp, hp, nd, disc_k, dst, bp_sh + tid, sst);
+	}
 }
 
 /*
@@ -309,12 +400,13 @@ static __device__ __forceinline__ void bp_stage(T *dst, const T *src, int hp, in
 template <typename T, int ND, int PX>
 static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3, const T *p0,
 				      const T *p1, const T *p2, const T *p3, int w, int h, int hp,
-				      int php, int t, float disc_k)
+				      int php, int t, float disc_k, const struct jd_bp_cost0 &c0,
+				      float *sel)
 {
 	extern __shared__ float4 bp_stage_sh[];
 	typedef bp_tile<T, PX> TL;
 	constexpr int NT = 4 * PX;
-	T *tile = (T *)bp_stage_sh; /* [4 incoming + data][ND][TL::w] */
+	T *tile = (T *)bp_stage_sh; /* [4 incoming + data][ND][TL::w], level 0's row segments */
 	const T *in[4] = {m0, m1, m2, m3};
 	const T *pin[4] = {p0, p1, p2, p3};
 	int x = threadIdx.x, k = threadIdx.y, tid = k * PX + x;
@@ -323,7 +415,6 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 	int i0 = (blockIdx.x - y * ux) * PX, i = i0 + x, par = (y + c) & 1;
 	size_t plane0 = (size_t)(2 * y + c) * ND * hp;
 
-	bp_stage<T, ND, TL::own, TL::w, NT>(tile + 4 * ND * TL::w, data + plane0, hp, i0, tid);
 #pragma unroll
 	for (int q = 0; q < 4; q++) {
 		if (parent) {
@@ -337,10 +428,63 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 							    i0, tid);
 		}
 	}
+	if (data) {
+		bp_stage<T, ND, TL::own, TL::w, NT>(tile + 4 * ND * TL::w, data + plane0, hp, i0,
+						    tid);
+	} else {
+		/*
+		 * Level 0, while the copies fly: the tile's data costs from the images' row
+		 * segments (left: its 2 PX pixels; right: from 2 i0 - min_disp - (ND - 1)).
+		 */
+		float *ls = (float *)(tile + 5 * ND * TL::w), *rs = ls + 2 * PX;
+		const float *lrow = (const float *)c0.left + (size_t)y * w, *rrow = bp_right_row(c0, y);
+		int rs0 = 2 * i0 - c0.min_disp - (ND - 1), n = bp_count(w, y, c) - i0;
+
+		for (int j = tid; j < 4 * PX + ND; j += NT) {
+			int xl = 2 * i0 + j, xr = rs0 + j - 2 * PX;
+
+			if (j < 2 * PX) {
+				ls[j] = xl < w ? lrow[xl] : 0.0f;
+			} else {
+				rs[j - 2 * PX] = xr >= 0 && xr < w ? rrow[xr] : 0.0f;
+			}
+		}
+		__syncthreads();
+		for (int j = tid; j < ND * PX; j += NT) {
+			int d = j / PX, xi = j % PX, xx = 2 * xi + par, xr = 2 * i0 + xx - c0.min_disp - d;
+
+			if (xi < n) {
+				bp_st(tile + (4 * ND + d) * TL::w + xi + 1,
+				      bp_cost<T>(c0, ls[xx], xr >= 0 ? rs[xr - rs0] : 0.0f, xr >= 0));
+			}
+		}
+	}
 	asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
 	__syncthreads();
 	if (i >= bp_count(w, y, c) || (k == BP_UP && y == 0) || (k == BP_DOWN && y == h - 1)) {
 		return;
+	}
+	if (sel && k == BP_LEFT) {
+		/*
+		 * The last iteration: the senders' incoming messages are final and in shared
+		 * memory, so the selection for them is made here (select_wta, the same sum in the
+		 * same order); it runs for the other colour only.
+		 */
+		const T *o = tile + x + 1;
+		float best = BP_INF;
+		int bestd = 0;
+
+#pragma unroll 8
+		for (int d = 0; d < ND; d++, o += TL::w) {
+			float v = bp_ld(o + 4 * ND * TL::w) + bp_ld(o) + bp_ld(o + ND * TL::w) +
+				  bp_ld(o + 2 * ND * TL::w) + bp_ld(o + 3 * ND * TL::w);
+
+			if (v < best) {
+				best = v;
+				bestd = d;
+			}
+		}
+		sel[(size_t)y * w + 2 * i + par] = (float)(c0.min_disp + bestd);
 	}
 	int at = parent ? ((i + py) & 1) * TL::parent + (x >> 1) + 1 : x + 1;
 	const T *a = tile + (k == BP_UP ? 1 : 0) * ND * TL::w + at;
@@ -349,59 +493,68 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 	T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) +
 		 bp_to(k, y, other, ND, hp, i, par);
 
-	send_one<T, ND, ND>(tile + 4 * ND * TL::w + x + 1, a, b, cc, TL::w, TL::w, hp, ND, disc_k,
-			    dst, NULL, 0);
+	send_one<T, ND, ND>(bp_dvol<T>{tile + 4 * ND * TL::w + x + 1, TL::w}, a, b, cc, TL::w, hp,
+			    ND, disc_k, dst, NULL, 0);
 }
 
-/* argmin over d of D + up + down + left + right, ties to the smaller d; grid (slots, 2h). */
+/*
+ * argmin over d of D + up + down + left + right, ties to the smaller d; data NULL: the
+ * level-0 costs made from the images. only < 0: grid (slots, 2h), both colours; else grid
+ * (slots, h), colour only (the staged kernel's last iteration selected the other).
+ */
 template <typename T>
 static __device__ void select_wta(const T *data, const T *m0, const T *m1, const T *m2,
-				  const T *m3, int w, int hp, int nd, int min_disp, float *out)
+				  const T *m3, int w, int hp, int nd, int min_disp, float *out,
+				  const struct jd_bp_cost0 &c0, int only)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1;
+	int y = only < 0 ? blockIdx.y >> 1 : blockIdx.y, c = only < 0 ? blockIdx.y & 1 : only;
+	int par = (y + c) & 1;
 
 	if (i >= bp_count(w, y, c)) {
 		return;
 	}
 	size_t own = bp_row(y, c, nd, hp) + i;
 	float best = BP_INF;
-	int bestd = 0;
+	int bestd = 0, x = 2 * i + par;
+	const float *rrow = bp_right_row(c0, y);
+	float l = data ? 0.0f : ((const float *)c0.left)[(size_t)y * w + x];
 
 #pragma unroll 8
 	for (int d = 0; d < nd; d++) {
 		size_t o = own + (size_t)d * hp;
-		float v = bp_ld(data + o) + bp_ld(m0 + o) + bp_ld(m1 + o) + bp_ld(m2 + o) +
-			  bp_ld(m3 + o);
+		float v = (data ? bp_ld(data + o) : bp_cost0<T>(c0, l, rrow, x, d)) + bp_ld(m0 + o) +
+			  bp_ld(m1 + o) + bp_ld(m2 + o) + bp_ld(m3 + o);
 
 		if (v < best) {
 			best = v;
 			bestd = d;
 		}
 	}
-	out[(size_t)y * w + 2 * i + par] = (float)(min_disp + bestd);
+	out[(size_t)y * w + x] = (float)(min_disp + bestd);
 }
 
 /* extern "C" entry points: one per storage type (f32, f16: fp16 crosses as uint16_t). */
 #define BP_STORAGE(S, T)                                                                       \
-	extern "C" __global__ void jd_bp_data0_##S(const float *lf, const float *rf, int w,      \
-						   int nd, int hp, int min_disp, float lambda,    \
-						   float data_k, void *data)                      \
+	extern "C" __global__ void jd_bp_data0_##S(struct jd_bp_cost0 c0, int nd, int hp,         \
+						   void *data)                                    \
 	{                                                                                      \
-		data0<T>(lf, rf, w, nd, hp, min_disp, lambda, data_k, (T *)data);              \
+		data0<T>(c0, nd, hp, (T *)data);                                               \
 	}                                                                                      \
 	extern "C" __global__ void jd_bp_coarse_##S(const void *fine, int fw, int fh, int fhp,   \
-						    void *out, int cw, int chp, int nd)           \
+						    void *out, int cw, int chp, int nd,           \
+						    struct jd_bp_cost0 c0)                        \
 	{                                                                                      \
-		coarse<T>((const T *)fine, fw, fh, fhp, (T *)out, cw, chp, nd);                \
+		coarse<T>((const T *)fine, fw, fh, fhp, (T *)out, cw, chp, nd, c0);            \
 	}                                                                                      \
 	extern "C" __global__ void jd_bp_select_##S(const void *data, const void *m0,            \
 						    const void *m1, const void *m2,               \
 						    const void *m3, int w, int hp, int nd,        \
-						    int min_disp, float *out)                     \
+						    int min_disp, float *out,                     \
+						    struct jd_bp_cost0 c0, int only)              \
 	{                                                                                      \
 		select_wta<T>((const T *)data, (const T *)m0, (const T *)m1, (const T *)m2,    \
-			      (const T *)m3, w, hp, nd, min_disp, out);                         \
+			      (const T *)m3, w, hp, nd, min_disp, out, c0, only);               \
 	}
 
 BP_STORAGE(f32, float)
@@ -430,16 +583,25 @@ BP_COPY(f16, uint16_t)
 #define BP_ITER_PARAMS                                                                         \
 	const void *data, void *m0, void *m1, void *m2, void *m3, const void *p0, const void *p1, \
 	    const void *p2, const void *p3, int w, int h, int hp, int php, int nd, int t,       \
-	    float disc_k
+	    float disc_k, struct jd_bp_cost0 c0, float *sel
 #define BP_ITER_ARGS(T)                                                                        \
 	(const T *)data, (T *)m0, (T *)m1, (T *)m2, (T *)m3, (const T *)p0, (const T *)p1,       \
-	    (const T *)p2, (const T *)p3, w, h, hp, php, nd, t, disc_k
+	    (const T *)p2, (const T *)p3, w, h, hp, php, nd, t, disc_k, c0
 
 #define BP_ITER(S, T, ND, NREG, MINB)                                                          \
 	extern "C" __global__ void __launch_bounds__(128, MINB)                                \
 	    jd_bp_iter_##S##_##ND##_r##NREG##_b##MINB(BP_ITER_PARAMS)                          \
 	{                                                                                      \
-		iterate<T, ND, NREG>(BP_ITER_ARGS(T));                                         \
+		iterate<T, ND, NREG, false>(BP_ITER_ARGS(T));                                  \
+	}
+
+/* ... and its level-0 twin, _img, making the data costs from the images (nd <= 128). */
+#define BP_ITER_IMG(S, T, ND, NREG, MINB)                                                      \
+	BP_ITER(S, T, ND, NREG, MINB)                                                          \
+	extern "C" __global__ void __launch_bounds__(128, MINB)                                \
+	    jd_bp_iter_##S##_##ND##_r##NREG##_b##MINB##_img(BP_ITER_PARAMS)                    \
+	{                                                                                      \
+		iterate<T, ND, NREG, true>(BP_ITER_ARGS(T));                                   \
 	}
 
 /*
@@ -453,7 +615,7 @@ BP_COPY(f16, uint16_t)
 		iterate_staged<T, ND, PX>((const T *)data, (T *)m0, (T *)m1, (T *)m2,          \
 					  (T *)m3, (const T *)p0, (const T *)p1,               \
 					  (const T *)p2, (const T *)p3, w, h, hp, php, t,      \
-					  disc_k);                                             \
+					  disc_k, c0, sel);                                    \
 	}
 
 #define BP_ITER_ALL(S, T)                                                                      \
@@ -461,18 +623,22 @@ BP_COPY(f16, uint16_t)
 	BP_STAGED(S, T, 32, 32, 6)                                                             \
 	BP_STAGED(S, T, 64, 32, 4)                                                             \
 	BP_STAGED(S, T, 128, 32, 3)                                                            \
-	BP_ITER(S, T, 16, 16, 4)                                                               \
-	BP_ITER(S, T, 16, 16, 8)                                                               \
-	BP_ITER(S, T, 32, 32, 4)                                                               \
-	BP_ITER(S, T, 32, 32, 6)                                                               \
-	BP_ITER(S, T, 64, 64, 2)                                                               \
-	BP_ITER(S, T, 64, 64, 4)                                                               \
-	BP_ITER(S, T, 128, 128, 1)                                                             \
-	BP_ITER(S, T, 128, 96, 3)                                                              \
+	BP_ITER_IMG(S, T, 16, 16, 4)                                                           \
+	BP_ITER_IMG(S, T, 16, 16, 8)                                                           \
+	BP_ITER_IMG(S, T, 32, 32, 4)                                                           \
+	BP_ITER_IMG(S, T, 32, 32, 6)                                                           \
+	BP_ITER_IMG(S, T, 64, 64, 2)                                                           \
+	BP_ITER_IMG(S, T, 64, 64, 4)                                                           \
+	BP_ITER_IMG(S, T, 128, 128, 1)                                                         \
+	BP_ITER_IMG(S, T, 128, 96, 3)                                                          \
 	BP_ITER(S, T, 256, 96, 1)                                                              \
 	extern "C" __global__ void jd_bp_iter_##S##_any(BP_ITER_PARAMS)                          \
 	{                                                                                      \
-		iterate<T, 0, 0>(BP_ITER_ARGS(T));                                             \
+		iterate<T, 0, 0, false>(BP_ITER_ARGS(T));                                      \
+	}                                                                                      \
+	extern "C" __global__ void jd_bp_iter_##S##_any_img(BP_ITER_PARAMS)                      \
+	{                                                                                      \
+		iterate<T, 0, 0, true>(BP_ITER_ARGS(T));                                       \
 	}
 
 BP_ITER_ALL(f32, float)

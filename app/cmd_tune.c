@@ -170,9 +170,10 @@ static void help(FILE *f)
 {
 	fprintf(f,
 		"usage: jetdepth tune [-o FILE] [--runs N] [--size WxH --ndisp N [--fp16|--float]]\n\n"
-		"On this GPU, times each BP message-kernel configuration built into jetdepth (one\n"
-		"per occupancy level: how much of the message vector stays in registers, and the\n"
-		"generic kernel) on the synthetic scene, after checking that each gives the\n"
+		"On this GPU, times each BP message-kernel configuration built into jetdepth (the\n"
+		"staged kernel, inputs in shared memory; the register kernels, one per occupancy\n"
+		"level: how much of the message vector stays in registers; and the generic\n"
+		"kernel) on the synthetic scene, after checking that each gives the\n"
 		"reference's disparities bit for bit, and writes the fastest for each case to the\n"
 		"tuning file. Boot reads it when GPU, driver and build match (else it says why and\n"
 		"uses the built-in defaults). SGM and SAD have one configuration each in this build.\n\n"

@@ -6,10 +6,13 @@
  * half bits (float arithmetic, __float2half_rn rounding as jd_float_to_half()).
  *
  * Message update: one thread per (pixel, outgoing direction); a block is 32 pixels of one row
- * times the 4 directions, so the four warps read the same input lines (L1 serves the
- * repeats) and each warp's loads and stores coalesce along x. The thread's h vector lives in
- * registers for ND <= 128 (compile-time ND, fully unrolled), half in registers and half in
- * shared memory at 256, and in shared memory for the generic path (any nd, 8 pixels a block).
+ * times the 4 directions, and each warp's loads and stores coalesce along x. The staged
+ * kernel (the default up to 128 disparities) first copies the block's inputs into shared
+ * memory; the register kernels read them through L1 (the four warps read the same lines).
+ * The thread's h vector lives in registers for ND <= 128 (compile-time ND, fully unrolled),
+ * partly in shared memory at 256, and in shared memory for the generic path (any nd, 8
+ * pixels a block). Up to 128 disparities level 0's data costs are made from the images where
+ * they are used (bp_cost0) instead of read from a stored volume.
  */
 #include <cuda_fp16.h>
 #include <stdint.h>
@@ -574,11 +577,12 @@ BP_COPY(f32, uint32_t)
 BP_COPY(f16, uint16_t)
 
 /*
- * Message kernels: jd_bp_iter_<storage>_<nd>_r<registers>_b<blocks> (compile-time nd, the
- * first <registers> values of h in registers, the rest in shared memory, registers capped so
- * that <blocks> blocks of 128 threads fit an SM) and
- * jd_bp_iter_<storage>_any (any nd, h in shared memory). The register/shared splits are the
- * candidates the host chooses from (hal/cuda_bp.c).
+ * Message kernels: jd_bp_iter_<storage>_<nd>_s<px>_b<blocks> (staged, below),
+ * jd_bp_iter_<storage>_<nd>_r<registers>_b<blocks> (compile-time nd, the first <registers>
+ * values of h in registers, the rest in shared memory, registers capped so that <blocks>
+ * blocks of 128 threads fit an SM) and jd_bp_iter_<storage>_any (any nd, h in shared
+ * memory); an _img twin of a register kernel makes level 0's data costs from the images.
+ * They are the candidates the host chooses from (hal/cuda_bp.c).
  */
 #define BP_ITER_PARAMS                                                                         \
 	const void *data, void *m0, void *m1, void *m2, void *m3, const void *p0, const void *p1, \

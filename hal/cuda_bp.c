@@ -15,9 +15,9 @@ enum {
 	DCHUNK = 16 /* disparities per thread of the data-cost kernels: bp_cuda.cu's BP_DCHUNK */
 };
 
-/* The reference's level geometry (bp.c layout()): slots per (row, colour, d) padded to 16. */
 static int costs_made(int nd);
 
+/* The reference's level geometry (bp.c layout()): slots per (row, colour, d) padded to 16. */
 static int level_hp(int w)
 {
 	return ((w + 1) / 2 + 2 + 15) & ~15;

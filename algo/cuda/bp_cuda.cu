@@ -70,7 +70,12 @@ static __device__ __forceinline__ float bp_round(float v, const __half *)
 	return __half2float(__float2half_rn(v));
 }
 
-/* Level-0 row y of the right image as floats. */
+/* Level-0 row y of the left and of the right image as floats. */
+static __device__ __forceinline__ const float *bp_left_row(const struct jd_bp_cost0 &c0, int y)
+{
+	return (const float *)c0.left + (size_t)y * c0.w;
+}
+
 static __device__ __forceinline__ const float *bp_right_row(const struct jd_bp_cost0 &c0, int y)
 {
 	return (const float *)c0.right + (size_t)y * c0.w;
@@ -120,7 +125,7 @@ static __device__ void data0(const struct jd_bp_cost0 &c0, int nd, int hp, T *da
 	if (i >= bp_count(c0.w, y, c)) {
 		return;
 	}
-	float l = ((const float *)c0.left)[(size_t)y * c0.w + x];
+	float l = bp_left_row(c0, y)[x];
 	T *o = data + bp_row(y, c, nd, hp) + i;
 
 	for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
@@ -146,7 +151,7 @@ static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, in
 	int s = 2 * i + par, right = 2 * s + 1 < fw, has_b1 = 2 * y + 1 < fh;
 
 	if (!fine) { /* children (2y, 2s), (2y, 2s + 1), (2y + 1, 2s), (2y + 1, 2s + 1) */
-		const float *l0 = (const float *)c0.left + (size_t)2 * y * fw;
+		const float *l0 = bp_left_row(c0, 2 * y);
 		const float *l1 = l0 + fw, *r0 = bp_right_row(c0, 2 * y), *r1 = r0 + fw;
 
 		for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
@@ -205,14 +210,6 @@ static __device__ __forceinline__ void bp_cp16(void *smem, const void *gmem)
 	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(gmem));
 }
 
-/*
- * One outgoing message of one pixel: h = D + the three other incoming (in the order up,
- * down, left, right), forward pass, backward pass with the cap and the descending sum, mean
- * subtracted. D(d) gives the data cost (bp_dvol or bp_dimg); between disparities the
- * incoming messages step mhp (the parent level's at t = 0, or a shared-memory tile's) and
- * the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
- * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
- */
 /* The data costs of one pixel: read from a stored volume (hp between disparities)... */
 template <typename T> struct bp_dvol {
 	const T *p;
@@ -236,6 +233,14 @@ template <typename T> struct bp_dimg {
 	}
 };
 
+/*
+ * One outgoing message of one pixel: h = D + the three other incoming (in the order up,
+ * down, left, right), forward pass, backward pass with the cap and the descending sum, mean
+ * subtracted. D(d) gives the data cost (bp_dvol or bp_dimg); between disparities the
+ * incoming messages step mhp (the parent level's at t = 0, or a shared-memory tile's) and
+ * the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
+ * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
+ */
 template <typename T, int ND, int NREG, typename DS>
 static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, const T *C,
 						int mhp, int hp, int nd_rt, float disc_k, T *dst,
@@ -275,6 +280,28 @@ static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, co
 		bp_st(dst + (size_t)d * hp, HREF(d) - mean);
 	}
 #undef HREF
+}
+
+/*
+ * The selection's rule: argmin over d of sum(d) (the data cost and the four incoming, in the
+ * order data, up, down, left, right), ties to the smaller d.
+ */
+template <typename F>
+static __device__ __forceinline__ int bp_argmin(int nd, F sum)
+{
+	float best = BP_INF;
+	int bestd = 0;
+
+#pragma unroll 8
+	for (int d = 0; d < nd; d++) {
+		float v = sum(d);
+
+		if (v < best) {
+			best = v;
+			bestd = d;
+		}
+	}
+	return bestd;
 }
 
 /*
@@ -356,8 +383,7 @@ static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const 
 	} else { /* level 0: the data costs made here */
 		int x = 2 * i + par;
 
-		send_one<T, ND, NREG>(bp_dimg<T>{c0, bp_right_row(c0, y),
-						 ((const float *)c0.left)[(size_t)y * w + x], x},
+		send_one<T, ND, NREG>(bp_dimg<T>{c0, bp_right_row(c0, y), bp_left_row(c0, y)[x], x},
 				      a, b, cc, mhp, hp, nd, disc_k, dst, bp_sh + tid, sst);
 	}
 }
@@ -440,7 +466,7 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 		 * segments (left: its 2 PX pixels; right: from 2 i0 - min_disp - (ND - 1)).
 		 */
 		float *ls = (float *)(tile + 5 * ND * TL::w), *rs = ls + 2 * PX;
-		const float *lrow = (const float *)c0.left + (size_t)y * w, *rrow = bp_right_row(c0, y);
+		const float *lrow = bp_left_row(c0, y), *rrow = bp_right_row(c0, y);
 		int rs0 = 2 * i0 - c0.min_disp - (ND - 1), n = bp_count(w, y, c) - i0;
 
 		for (int j = tid; j < 4 * PX + ND; j += NT) {
@@ -470,23 +496,16 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 	if (sel && k == BP_LEFT) {
 		/*
 		 * The last iteration: the senders' incoming messages are final and in shared
-		 * memory, so the selection for them is made here (select_wta, the same sum in the
-		 * same order); it runs for the other colour only.
+		 * memory, so the selection for them is made here (bp_argmin, the same sum in the
+		 * same order as select_wta); it runs for the other colour only.
 		 */
 		const T *o = tile + x + 1;
-		float best = BP_INF;
-		int bestd = 0;
+		int bestd = bp_argmin(ND, [&](int d) {
+			const T *e = o + d * TL::w;
+			return bp_ld(e + 4 * ND * TL::w) + bp_ld(e) + bp_ld(e + ND * TL::w) +
+			       bp_ld(e + 2 * ND * TL::w) + bp_ld(e + 3 * ND * TL::w);
+		});
 
-#pragma unroll 8
-		for (int d = 0; d < ND; d++, o += TL::w) {
-			float v = bp_ld(o + 4 * ND * TL::w) + bp_ld(o) + bp_ld(o + ND * TL::w) +
-				  bp_ld(o + 2 * ND * TL::w) + bp_ld(o + 3 * ND * TL::w);
-
-			if (v < best) {
-				best = v;
-				bestd = d;
-			}
-		}
 		sel[(size_t)y * w + 2 * i + par] = (float)(c0.min_disp + bestd);
 	}
 	int at = parent ? ((i + py) & 1) * TL::parent + (x >> 1) + 1 : x + 1;
@@ -518,22 +537,15 @@ static __device__ void select_wta(const T *data, const T *m0, const T *m1, const
 		return;
 	}
 	size_t own = bp_row(y, c, nd, hp) + i;
-	float best = BP_INF;
-	int bestd = 0, x = 2 * i + par;
+	int x = 2 * i + par;
 	const float *rrow = bp_right_row(c0, y);
-	float l = data ? 0.0f : ((const float *)c0.left)[(size_t)y * w + x];
-
-#pragma unroll 8
-	for (int d = 0; d < nd; d++) {
+	float l = data ? 0.0f : bp_left_row(c0, y)[x];
+	int bestd = bp_argmin(nd, [&](int d) {
 		size_t o = own + (size_t)d * hp;
-		float v = (data ? bp_ld(data + o) : bp_cost0<T>(c0, l, rrow, x, d)) + bp_ld(m0 + o) +
-			  bp_ld(m1 + o) + bp_ld(m2 + o) + bp_ld(m3 + o);
+		return (data ? bp_ld(data + o) : bp_cost0<T>(c0, l, rrow, x, d)) + bp_ld(m0 + o) +
+		       bp_ld(m1 + o) + bp_ld(m2 + o) + bp_ld(m3 + o);
+	});
 
-		if (v < best) {
-			best = v;
-			bestd = d;
-		}
-	}
 	out[(size_t)y * w + x] = (float)(min_disp + bestd);
 }
 

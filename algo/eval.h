@@ -25,4 +25,21 @@ struct jd_eval_result {
 void jd_eval(const struct jd_disp *disp, const struct jd_disp *gt, const struct jd_image *mask,
 	     struct jd_eval_result *res);
 
+/* Evaluated pixels and bad ones (error above the threshold, or invalid) at each confidence level. */
+struct jd_eval_conf {
+	long n[256], bad[256];
+};
+
+/** Tally disp's errors above @p thresh px by the confidence conf gives each pixel. */
+void jd_eval_confidence(const struct jd_disp *disp, const struct jd_disp *gt,
+			const struct jd_image *mask, const struct jd_image *conf, float thresh,
+			struct jd_eval_conf *out);
+
+/**
+ * Bad rates in percent of the most confident @p share (0..1) of the evaluated pixels and of
+ * the rest. Pixels tied at the level where the share ends count pro rata, at that level's
+ * rate, so the split does not depend on pixel order.
+ */
+void jd_eval_conf_split(const struct jd_eval_conf *c, double share, double *top, double *rest);
+
 #endif

@@ -15,9 +15,17 @@ enum jd_sgm_cost {
 	JD_SGM_COST_AD,     /* absolute intensity difference 0..255 */
 };
 
+/* What the matcher's images go through first (algo/prefilter.h). */
+enum jd_prefilter {
+	JD_PREFILTER_AUTO, /* rank for SAD and BP, none for SGM (census needs none) */
+	JD_PREFILTER_NONE, /* the raw intensities: the seeds' absolute-difference costs */
+	JD_PREFILTER_RANK, /* 7x7 rank transform: robust to brightness differences */
+};
+
 /* Largest disparity count any matcher accepts; users ask for 512, we allow headroom. */
 #define JD_NDISP_MAX 1024
 #define JD_SAD_WINDOW_MAX 31
+#define JD_RANK_WINDOW_MAX 15
 #define JD_BP_LEVELS_MAX 8
 /* SGM path costs stay below this, so int16 and fp16 hold them exactly (algorithms.md). */
 #define JD_SGM_PATH_COST_LIMIT 2048
@@ -57,6 +65,8 @@ struct jd_match_params {
 	enum jd_algo algo;
 	int ndisp;    /* disparities min_disp .. min_disp + ndisp - 1 */
 	int min_disp; /* >= 0 */
+	enum jd_prefilter prefilter;
+	int rank_window; /* odd side of the rank transform; 0: the matcher's default */
 	struct jd_sad_params sad;
 	struct jd_sgm_params sgm;
 	struct jd_bp_params bp;
@@ -79,6 +89,10 @@ int jd_params_validate(const struct jd_match_params *p, int width, int height, c
 const char *jd_algo_name(enum jd_algo algo);
 /** @retval 0 and *out set, or -EINVAL for an unknown name */
 int jd_algo_parse(const char *name, enum jd_algo *out);
+
+const char *jd_prefilter_name(enum jd_prefilter f);
+/** @retval 0 and *out set, or -EINVAL for an unknown name */
+int jd_prefilter_parse(const char *name, enum jd_prefilter *out);
 
 /** Effective BP discontinuity cap (disc_k or ndisp / 7.5). */
 float jd_bp_disc_k(const struct jd_match_params *p);

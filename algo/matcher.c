@@ -3,11 +3,13 @@
 #include <errno.h>
 
 #include "bp.h"
+#include "jd_carve.h"
 #include "kernels.h"
+#include "prefilter.h"
 #include "sad.h"
 #include "sgm.h"
 
-size_t jd_match_mem_required(const struct jd_match_params *p, int width, int height, int nworkers)
+static size_t matcher_mem(const struct jd_match_params *p, int width, int height, int nworkers)
 {
 	switch (p->algo) {
 	case JD_ALGO_SAD:
@@ -18,6 +20,38 @@ size_t jd_match_mem_required(const struct jd_match_params *p, int width, int hei
 		return jd_bp_mem_required(p, width, height, nworkers);
 	}
 	return 0;
+}
+
+/* The rank-transformed pair, ahead of the matcher's own workspace. */
+static size_t rank_bytes(const struct jd_match_params *p, int width, int height)
+{
+	struct jd_carve c;
+
+	jd_carve_init(&c, NULL, 0);
+	if (jd_prefilter_rank_on(p)) {
+		jd_carve(&c, 2 * (size_t)width * height);
+	}
+	return jd_carve_total(&c);
+}
+
+size_t jd_match_mem_required(const struct jd_match_params *p, int width, int height, int nworkers)
+{
+	return rank_bytes(p, width, height) + matcher_mem(p, width, height, nworkers);
+}
+
+static int run_matcher(const struct jd_kernels *k, const struct jd_match_params *p,
+		       const struct jd_image *left, const struct jd_image *right,
+		       struct jd_disp *out, void *ws, size_t ws_bytes, const struct jd_exec *ex)
+{
+	switch (p->algo) {
+	case JD_ALGO_SAD:
+		return jd_sad_run(k, p, left, right, out, ws, ws_bytes, ex);
+	case JD_ALGO_SGM:
+		return jd_sgm_run(k, p, left, right, out, ws, ws_bytes, ex);
+	case JD_ALGO_BP:
+		return jd_bp_run(k, p, left, right, out, ws, ws_bytes, ex);
+	}
+	return -EINVAL;
 }
 
 int jd_match_run(const struct jd_kernels *k, const struct jd_match_params *p,
@@ -31,13 +65,19 @@ int jd_match_run(const struct jd_kernels *k, const struct jd_match_params *p,
 	if (!k) {
 		k = &jd_kernels_ref;
 	}
-	switch (p->algo) {
-	case JD_ALGO_SAD:
-		return jd_sad_run(k, p, left, right, out, ws, ws_bytes, ex);
-	case JD_ALGO_SGM:
-		return jd_sgm_run(k, p, left, right, out, ws, ws_bytes, ex);
-	case JD_ALGO_BP:
-		return jd_bp_run(k, p, left, right, out, ws, ws_bytes, ex);
+	size_t skip = rank_bytes(p, left->width, left->height);
+	if (!skip) {
+		return run_matcher(k, p, left, right, out, ws, ws_bytes, ex);
 	}
-	return -EINVAL;
+	if (!ws || ws_bytes < skip) {
+		return -ENOMEM;
+	}
+	int w = left->width, h = left->height;
+	uint8_t *base = ws;
+	struct jd_image rl = {base, w, h, w}, rr = {base + (size_t)w * h, w, h, w};
+
+	jd_rank_ref(left, jd_rank_window(p), &rl, ex);
+	jd_rank_ref(right, jd_rank_window(p), &rr, ex);
+	return run_matcher(k, p, &rl, &rr, out, base + skip, ws_bytes - skip, ex);
 }
+

@@ -63,6 +63,33 @@ int jd_algo_parse(const char *name, enum jd_algo *out)
 	return -EINVAL;
 }
 
+const char *jd_prefilter_name(enum jd_prefilter f)
+{
+	switch (f) {
+	case JD_PREFILTER_AUTO:
+		return "auto";
+	case JD_PREFILTER_NONE:
+		return "none";
+	case JD_PREFILTER_RANK:
+		return "rank";
+	}
+	return "?";
+}
+
+int jd_prefilter_parse(const char *name, enum jd_prefilter *out)
+{
+	static const enum jd_prefilter all[] = {JD_PREFILTER_AUTO, JD_PREFILTER_NONE,
+						JD_PREFILTER_RANK};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (strcmp(name, jd_prefilter_name(all[i])) == 0) {
+			*out = all[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 float jd_bp_disc_k(const struct jd_match_params *p)
 {
 	return p->bp.disc_k > 0.0f ? p->bp.disc_k : (float)p->ndisp / 7.5f;
@@ -159,6 +186,14 @@ int jd_params_validate(const struct jd_match_params *p, int width, int height, c
 	if (p->tile_overlap < 0 || p->tile_overlap > height) {
 		FAIL("--tile-overlap %d: must be 0 (the matcher's default) to %d", p->tile_overlap,
 		     height);
+	}
+	if (p->rank_window && (p->rank_window < 3 || p->rank_window % 2 == 0 ||
+			       p->rank_window > JD_RANK_WINDOW_MAX)) {
+		FAIL("--rank-window %d: must be 0 (the matcher's default) or odd, 3 to %d",
+		     p->rank_window, JD_RANK_WINDOW_MAX);
+	}
+	if ((unsigned)p->prefilter > JD_PREFILTER_RANK) {
+		FAIL("--prefilter %d: unknown prefilter", (int)p->prefilter);
 	}
 	if (p->ndisp + p->min_disp > width) {
 		FAIL("--ndisp %d: with --min-disp %d it exceeds the image width %d", p->ndisp,

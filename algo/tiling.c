@@ -4,6 +4,7 @@
 
 #include "jd_params.h"
 #include "matcher.h"
+#include "prefilter.h"
 
 void jd_tiling_init(struct jd_tiling *t, int h, int n, int overlap)
 {
@@ -29,9 +30,12 @@ void jd_tiling_strip(const struct jd_tiling *t, int i, int *core0, int *core1, i
 
 int jd_tiling_default_overlap(const struct jd_match_params *p)
 {
+	/* the rank transform's rows come first: a strip must hold them whole */
+	int rank = jd_prefilter_rank_on(p) ? jd_rank_window(p) / 2 : 0;
+
 	switch (p->algo) {
 	case JD_ALGO_SAD:
-		return p->sad.window / 2 + 1; /* the window, then the median's one row: exact */
+		return rank + p->sad.window / 2 + 1; /* the window, then the median's row: exact */
 	case JD_ALGO_SGM:
 		/*
 		 * Census rows plus paths long enough to forget where they started: 64 rows left
@@ -40,7 +44,7 @@ int jd_tiling_default_overlap(const struct jd_match_params *p)
 		 */
 		return 128;
 	default:
-		return 20; /* the seed's padding */
+		return rank + 20; /* the seed's padding */
 	}
 }
 

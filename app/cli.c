@@ -64,7 +64,13 @@ const char jd_cli_matcher_help[] =
     "  --tiles N              match in N horizontal strips (default 0: only when the\n"
     "                         board's memory ceiling needs it; boot prints the plan)\n"
     "  --tile-overlap N       rows of context each side of a strip (default: SAD half\n"
-    "                         the window + 1, SGM 128, BP 20)\n"
+    "                         the window + 1, SGM 128, BP 20; plus half the rank window\n"
+    "                         with --prefilter rank)\n"
+    "  --prefilter P          rank: rank transform of both images first, so SAD's and\n"
+    "                         BP's costs ignore brightness differences between the\n"
+    "                         cameras; none: raw intensities (the seeds' costs);\n"
+    "                         auto: rank for SAD and BP, none for SGM (default auto)\n"
+    "  --rank-window N        the rank transform's odd side, 3..15 (default SAD 9, BP 7)\n"
     " SAD:\n"
     "  --window N             odd window side, 1..31 (default 11)\n"
     "  --[no-]lr-check --[no-]fill --[no-]median   as for SGM (default on)\n"
@@ -118,6 +124,8 @@ static const struct option matcher_options[] = {
     {"tiles", required_argument, NULL, OPT_TILES},
     {"tuning", required_argument, NULL, OPT_TUNING},
     {"tile-overlap", required_argument, NULL, OPT_TILE_OVERLAP},
+    {"prefilter", required_argument, NULL, OPT_PREFILTER},
+    {"rank-window", required_argument, NULL, OPT_RANK_WINDOW},
 };
 
 void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts,
@@ -157,6 +165,18 @@ int jd_cli_next(struct jd_cli *c)
 		c->seen[opt - OPT_ALGO] = 1;
 	}
 	return -1;
+}
+
+int jd_cli_confidence(const char *opt, const char *arg, int *out)
+{
+	if (jd_cli_int(opt, arg, out)) {
+		return -EINVAL;
+	}
+	if (*out < 0 || *out > 255) {
+		fprintf(stderr, "jetdepth: %s %s: must be a confidence level, 0 to 255\n", opt, arg);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int jd_cli_int(const char *opt, const char *arg, int *out)
@@ -233,6 +253,8 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 			return -EINVAL;
 		}
 		return 1;
+	case OPT_RANK_WINDOW:
+		return consumed(jd_cli_int("--rank-window", arg, &p->rank_window));
 	case OPT_PATHS:
 		return consumed(jd_cli_int("--paths", arg, &p->sgm.paths));
 	case OPT_P1:
@@ -296,6 +318,12 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		return consumed(jd_cli_int("--tiles", arg, &p->tiles));
 	case OPT_TILE_OVERLAP:
 		return consumed(jd_cli_int("--tile-overlap", arg, &p->tile_overlap));
+	case OPT_PREFILTER:
+		if (jd_prefilter_parse(arg, &p->prefilter)) {
+			fprintf(stderr, "jetdepth: --prefilter %s: must be auto, rank or none\n", arg);
+			return -EINVAL;
+		}
+		return 1;
 	case OPT_THREADS:
 		if (jd_cli_int("--threads", arg, threads)) {
 			return -EINVAL;

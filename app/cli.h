@@ -44,6 +44,8 @@ enum {
 	OPT_TILES,
 	OPT_TUNING,
 	OPT_TILE_OVERLAP,
+	OPT_PREFILTER,
+	OPT_RANK_WINDOW,
 	OPT_CMD_BASE, /* commands number their own options from here */
 };
 
@@ -86,6 +88,8 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 /** Parse a whole decimal int; prints "OPTION VALUE: reason" and returns -EINVAL otherwise. */
 int jd_cli_int(const char *opt, const char *arg, int *out);
 int jd_cli_float(const char *opt, const char *arg, float *out);
+/** A confidence level 0..255 (message printed on error). @retval 0 or -EINVAL */
+int jd_cli_confidence(const char *opt, const char *arg, int *out);
 /** Parse WIDTHxHEIGHT. */
 int jd_cli_size(const char *opt, const char *arg, int *w, int *h);
 

@@ -1,7 +1,10 @@
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../algo/confidence.h"
 #include "../algo/matcher.h"
 #include "../hal/clock.h"
 #include "boot.h"
@@ -10,7 +13,7 @@
 #include "commands.h"
 #include "image_io.h"
 
-enum { OPT_OUT = OPT_CMD_BASE, OPT_COLOR, OPT_QUIET, OPT_HELP };
+enum { OPT_OUT = OPT_CMD_BASE, OPT_COLOR, OPT_CONF, OPT_MIN_CONF, OPT_QUIET, OPT_HELP };
 
 static void help(FILE *f)
 {
@@ -24,22 +27,51 @@ static void help(FILE *f)
 		"Outputs are written only when the whole map was computed.\n\n"
 		"  -o, --output FILE      disparity map (required)\n"
 		"      --color FILE       also write a colour-mapped PNG for people\n"
+		"      --confidence FILE  also write the confidence map: 8-bit grey PNG, 0 = no\n"
+		"                         depth, 1..255 more trustworthy the higher (docs/accuracy.md)\n"
+		"      --min-confidence N mark pixels below confidence N invalid in OUT (default 0:\n"
+		"                         keep all; run and sense use %d)\n"
 		"  -q, --quiet            no budget and timing lines\n"
 		"  -h, --help\n\n%s",
-		jd_cli_matcher_help);
+		JD_MIN_CONFIDENCE_DEFAULT, jd_cli_matcher_help);
+}
+
+/* The confidence of boot's map into a new buffer (*conf, width bytes a row). */
+static int confidence(const struct jd_image *l, const struct jd_image *r, struct jd_boot *boot,
+		      uint8_t **conf)
+{
+	size_t bytes = jd_confidence_mem_required(l->width, l->height, jd_exec_workers(&boot->workers.exec));
+	void *ws = malloc(bytes);
+	int rc = -ENOMEM;
+
+	*conf = malloc((size_t)l->width * l->height);
+	if (ws && *conf) {
+		rc = jd_confidence_ref(l, r, &boot->disp, *conf, ws, bytes, &boot->workers.exec);
+	}
+	free(ws);
+	return rc;
+}
+
+static int write_conf(const char *path, uint8_t *conf, int w, int h, char *err, size_t errlen)
+{
+	struct jd_image im = {conf, w, h, w};
+
+	return jd_gray_png_write(path, &im, err, errlen);
 }
 
 int jd_cmd_match(int argc, char **argv)
 {
 	static const struct option cmd_opts[] = {{"output", required_argument, NULL, OPT_OUT},
 						 {"color", required_argument, NULL, OPT_COLOR},
+						 {"confidence", required_argument, NULL, OPT_CONF},
+						 {"min-confidence", required_argument, NULL, OPT_MIN_CONF},
 						 {"quiet", no_argument, NULL, OPT_QUIET},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
-	const char *out = NULL, *color = NULL;
-	int threads = jd_workers_cpu_count(), quiet = 0, opt, rc;
+	const char *out = NULL, *color = NULL, *conf_path = NULL;
+	int threads = jd_workers_cpu_count(), quiet = 0, min_conf = 0, opt, rc;
 	struct jd_image l, r;
 	struct jd_boot boot;
 	char err[512];
@@ -56,6 +88,14 @@ int jd_cmd_match(int argc, char **argv)
 			break;
 		case OPT_COLOR:
 			color = optarg;
+			break;
+		case OPT_CONF:
+			conf_path = optarg;
+			break;
+		case OPT_MIN_CONF:
+			if (jd_cli_confidence("--min-confidence", optarg, &min_conf)) {
+				return JD_EXIT_USAGE;
+			}
 			break;
 		case 'q':
 		case OPT_QUIET:
@@ -74,8 +114,8 @@ int jd_cmd_match(int argc, char **argv)
 		fprintf(stderr, "jetdepth match: need LEFT RIGHT and -o OUT (see --help)\n");
 		return JD_EXIT_USAGE;
 	}
-	const char *outs[2] = {out, color}, *opts[2] = {"-o", "--color"};
-	if (jd_cli_distinct_outputs(outs, opts, 2)) {
+	const char *outs[3] = {out, color, conf_path}, *opts[3] = {"-o", "--color", "--confidence"};
+	if (jd_cli_distinct_outputs(outs, opts, 3)) {
 		return JD_EXIT_USAGE;
 	}
 	if (p.ndisp < 2 || p.ndisp > JD_NDISP_MAX) {
@@ -109,9 +149,17 @@ int jd_cmd_match(int argc, char **argv)
 	uint64_t t0 = jd_clock_ns();
 	int mrc = jd_boot_match(&boot, &p);
 	uint64_t t1 = jd_clock_ns();
+	uint8_t *conf = NULL;
+	if (!mrc && (conf_path || min_conf)) {
+		mrc = confidence(&l, &r, &boot, &conf);
+	}
+	if (!mrc && min_conf) {
+		jd_confidence_mask(&boot.disp, conf, min_conf);
+	}
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));
-	} else if (jd_disp_write(out, &boot.disp, err, sizeof(err)) ||
+	} else if ((conf_path && write_conf(conf_path, conf, l.width, l.height, err, sizeof(err))) ||
+		   jd_disp_write(out, &boot.disp, err, sizeof(err)) ||
 		   (color &&
 		    jd_color_png_write(color, &boot.disp, (float)p.min_disp,
 				       (float)(p.min_disp + p.ndisp - 1), err, sizeof(err)))) {
@@ -124,6 +172,7 @@ int jd_cmd_match(int argc, char **argv)
 		}
 		rc = JD_EXIT_OK;
 	}
+	free(conf);
 	jd_boot_deinit(&boot);
 out:
 	free(l.data);

@@ -339,6 +339,19 @@ int jd_png16_write(const char *path, const struct jd_disp *d, char *err, size_t 
 	return rc;
 }
 
+static int out_put(void *ctx, const void *p, size_t n)
+{
+	return jd_out_write(ctx, p, n);
+}
+
+int jd_gray_png_write(const char *path, const struct jd_image *im, char *err, size_t errlen)
+{
+	struct jd_out o;
+
+	JD_TRY(jd_out_open(&o, path, err, errlen));
+	return jd_out_close(&o, jd_png_u8_write(im, out_put, &o) == 0, err, errlen);
+}
+
 /* A perceptually ordered ramp (blue -> cyan -> yellow -> red) in 5 stops. */
 static void ramp(float t, unsigned char *rgb)
 {

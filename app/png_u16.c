@@ -94,38 +94,68 @@ unsigned jd_png_u16_value(float d)
 	return v >= 65535.0f ? 65535u : (unsigned)v;
 }
 
-int jd_png_u16_write(const struct jd_disp *disp, jd_png_put_fn put, void *ctx)
+/* The rows of one image as bytes, through push(). */
+typedef void (*row_fn)(struct sink *s, const void *src, int y);
+
+static void disp_row(struct sink *s, const void *src, int y)
+{
+	const struct jd_disp *disp = src;
+	const float *row = jd_disp_row(disp, y);
+
+	for (int x = 0; x < disp->width; x++) {
+		unsigned v = jd_png_u16_value(row[x]);
+		push(s, (uint8_t)(v >> 8));
+		push(s, (uint8_t)v);
+	}
+}
+
+static void gray_row(struct sink *s, const void *src, int y)
+{
+	const struct jd_image *im = src;
+	const uint8_t *row = jd_image_row(im, y);
+
+	for (int x = 0; x < im->width; x++) {
+		push(s, row[x]);
+	}
+}
+
+/* A grey PNG of bit depth 8 or 16 with unfiltered rows in stored deflate blocks. */
+static int encode(int w, int h, int depth, row_fn rows, const void *src, jd_png_put_fn put,
+		  void *ctx)
 {
 	static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 	static struct sink sink; /* the frame loop's thread only; 32 KiB kept off the stack */
 	struct sink *s = &sink;
 	uint8_t ihdr[13];
-	int w = disp->width, h = disp->height;
 
 	s->put = put;
 	s->ctx = ctx;
 	s->ok = put(ctx, sig, sizeof(sig)) == 0;
-	s->left = (size_t)h * (1 + 2 * (size_t)w);
+	s->left = (size_t)h * (1 + (size_t)(depth / 8) * w);
 	s->first = 1;
 	s->a = 1;
 	s->b = 0;
 	s->n = 0;
 	be32(ihdr, (uint32_t)w);
 	be32(ihdr + 4, (uint32_t)h);
-	ihdr[8] = 16; /* bit depth */
-	ihdr[9] = 0;  /* grey */
+	ihdr[8] = (uint8_t)depth;
+	ihdr[9] = 0; /* grey */
 	ihdr[10] = ihdr[11] = ihdr[12] = 0;
 	chunk(s, "IHDR", ihdr, sizeof(ihdr), NULL, 0, NULL, 0);
 	for (int y = 0; y < h && s->ok; y++) {
-		const float *row = jd_disp_row(disp, y);
-
 		push(s, 0); /* filter: none */
-		for (int x = 0; x < w; x++) {
-			unsigned v = jd_png_u16_value(row[x]);
-			push(s, (uint8_t)(v >> 8));
-			push(s, (uint8_t)v);
-		}
+		rows(s, src, y);
 	}
 	chunk(s, "IEND", NULL, 0, NULL, 0, NULL, 0);
 	return s->ok ? 0 : -1;
+}
+
+int jd_png_u16_write(const struct jd_disp *disp, jd_png_put_fn put, void *ctx)
+{
+	return encode(disp->width, disp->height, 16, disp_row, disp, put, ctx);
+}
+
+int jd_png_u8_write(const struct jd_image *im, jd_png_put_fn put, void *ctx)
+{
+	return encode(im->width, im->height, 8, gray_row, im, put, ctx);
 }

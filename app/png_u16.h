@@ -17,6 +17,9 @@ typedef int (*jd_png_put_fn)(void *ctx, const void *p, size_t n);
 /** Encode disp through put. @retval 0 or -1 (put failed) */
 int jd_png_u16_write(const struct jd_disp *disp, jd_png_put_fn put, void *ctx);
 
+/** Encode an 8-bit grey image (a confidence map) the same way. @retval 0 or -1 */
+int jd_png_u8_write(const struct jd_image *im, jd_png_put_fn put, void *ctx);
+
 /** The 16-bit value stored for a disparity (0 for none, saturating at 65535). */
 unsigned jd_png_u16_value(float d);
 

@@ -39,6 +39,7 @@ static void test_ref_equals_naive(int w, int h, int nd, int levels, const struct
 	make_shifted_pair(&pr, w, h, nd / 3, (unsigned)(w * 31 + h));
 	jd_params_default(&p, JD_ALGO_BP, nd);
 	p.bp.levels = levels;
+	p.prefilter = JD_PREFILTER_NONE; /* the seed matches raw intensities */
 	JD_CHECK(run_matcher(&p, &pr, jd_exec_workers(ex), ex) == 0, "ref run");
 	n = jd_bp_naive_mem_required(&p, w, h);
 	ws = malloc(n);

@@ -1,0 +1,58 @@
+#include "prefilter.h"
+
+#include "jd_params.h"
+
+int jd_prefilter_rank_on(const struct jd_match_params *p)
+{
+	if (p->prefilter == JD_PREFILTER_AUTO) {
+		/* SGM's census is already a rank-like cost; SAD and BP compare intensities. */
+		return p->algo != JD_ALGO_SGM;
+	}
+	return p->prefilter == JD_PREFILTER_RANK;
+}
+
+int jd_rank_window(const struct jd_match_params *p)
+{
+	if (p->rank_window > 0) {
+		return p->rank_window;
+	}
+	/* Measured on the dev pairs (docs/accuracy.md): SAD's sums like the wider window. */
+	return p->algo == JD_ALGO_SAD ? 9 : 7;
+}
+
+struct rank_job {
+	const struct jd_image *in;
+	struct jd_image *out;
+	int window;
+};
+
+static void rank_row(void *ctx, int y, int worker)
+{
+	const struct rank_job *job = ctx;
+	const struct jd_image *in = job->in;
+	int r = job->window / 2, w = in->width;
+	int scale = JD_RANK_RANGE / (job->window * job->window - 1);
+	uint8_t *o = job->out->data + (long)y * job->out->stride;
+
+	(void)worker;
+	for (int x = 0; x < w; x++) {
+		int c = jd_image_row(in, y)[x], n = 0;
+
+		for (int dy = -r; dy <= r; dy++) {
+			const uint8_t *row = jd_image_row(in, jd_clampi(y + dy, 0, in->height - 1));
+
+			for (int dx = -r; dx <= r; dx++) {
+				n += row[jd_clampi(x + dx, 0, w - 1)] < c;
+			}
+		}
+		o[x] = (uint8_t)(n * scale);
+	}
+}
+
+void jd_rank_ref(const struct jd_image *in, int window, struct jd_image *out,
+		 const struct jd_exec *ex)
+{
+	struct rank_job job = {in, out, window};
+
+	jd_exec_run(ex, in->height, rank_row, &job);
+}

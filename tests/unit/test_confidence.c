@@ -1,0 +1,135 @@
+/*
+ * The rank prefilter (algo/prefilter.h) and the confidence map (algo/confidence.h) on
+ * hand-made pairs and maps, and the confidence tally of algo/eval.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "confidence.h"
+#include "eval.h"
+#include "jd_test.h"
+#include "prefilter.h"
+#include "test_util.h"
+
+static void test_rank(void)
+{
+	enum { W = 23, H = 11 };
+	uint8_t a[W * H], b[W * H], ra[W * H], rb[W * H];
+	struct jd_image ia = {a, W, H, W}, ib = {b, W, H, W}, oa = {ra, W, H, W}, ob = {rb, W, H, W};
+	unsigned seed = 7;
+
+	memset(a, 90, sizeof(a));
+	jd_rank_ref(&ia, 7, &oa, NULL);
+	JD_CHECK(ra[0] == 0 && ra[W * H / 2] == 0, "a flat image ranks 0");
+	a[5 * W + 11] = 200; /* brighter than its whole window */
+	jd_rank_ref(&ia, 7, &oa, NULL);
+	JD_CHECK(ra[5 * W + 11] == 48 * (JD_RANK_RANGE / 48), "the brightest ranks top: %d",
+		 ra[5 * W + 11]);
+	JD_CHECK(ra[5 * W + 12] == 0, "its darker neighbours rank 0: %d", ra[5 * W + 12]);
+
+	/* Any gain > 1 with an offset, without clipping, keeps every rank. */
+	for (int i = 0; i < W * H; i++) {
+		a[i] = (uint8_t)(20 + (jd_test_rand(&seed) >> 24) % 180);
+		double v = 1.1 * a[i] - 10.0 + 0.5;
+		b[i] = (uint8_t)v;
+	}
+	for (int win = 3; win <= JD_RANK_WINDOW_MAX; win += 2) {
+		jd_rank_ref(&ia, win, &oa, NULL);
+		jd_rank_ref(&ib, win, &ob, NULL);
+		JD_CHECK(memcmp(ra, rb, sizeof(ra)) == 0, "window %d: gain and offset change a rank",
+			 win);
+	}
+}
+
+/* A textured pair with true disparity 6 everywhere, matched by a map of value v. */
+static void confidence_of(struct pair *pr, float v, uint8_t *conf)
+{
+	int w = pr->l.width, h = pr->l.height;
+	size_t n = jd_confidence_mem_required(w, h, 1);
+	void *ws = malloc(n);
+
+	for (int i = 0; i < w * h; i++) {
+		pr->d.data[i] = v;
+	}
+	JD_CHECK(jd_confidence_ref(&pr->l, &pr->r, &pr->d, conf, ws, n, NULL) == 0, "runs");
+	JD_CHECK(jd_confidence_ref(&pr->l, &pr->r, &pr->d, conf, ws, n / 2, NULL) == -ENOMEM,
+		 "a short workspace is refused");
+	free(ws);
+}
+
+static void test_confidence(void)
+{
+	enum { W = 64, H = 16, D = 6 };
+	struct pair pr;
+	uint8_t right[W * H], wrong[W * H];
+
+	make_shifted_pair(&pr, W, H, D, 3);
+	confidence_of(&pr, (float)D, right);
+	confidence_of(&pr, (float)D + 5, wrong);
+	long band = 0, high = 0, sum_right = 0, sum_wrong = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			uint8_t c = right[y * W + x];
+			band += x < D && c == 0;
+			/* interior: full support, census agreement except where x - D clamps */
+			high += x >= D + 2 && y >= 2 && y < H - 2 && x < W - 2 && c == 255;
+			sum_right += x >= D + 5 + 2 ? c : 0;
+			sum_wrong += x >= D + 5 + 2 ? wrong[y * W + x] : 0;
+		}
+	}
+	JD_CHECK(band == D * H, "the band x < d is 0: %ld of %d", band, D * H);
+	JD_CHECK(high == (long)(W - D - 4) * (H - 4), "a true match is fully trusted: %ld", high);
+	JD_CHECK(sum_wrong * 4 < sum_right, "a wrong disparity is trusted less: %ld vs %ld",
+		 sum_wrong, sum_right);
+
+	/* Invalid is 0; a background pixel whose right-image column a nearer one covers is 0. */
+	for (int i = 0; i < W * H; i++) {
+		pr.d.data[i] = (float)D;
+	}
+	int y = 8;
+	for (int yy = y - 2; yy <= y + 2; yy++) {
+		for (int x = 30; x < 40; x++) {
+			pr.d.data[yy * W + x] = 16.0f; /* nearer: columns 14..23 of the right */
+		}
+	}
+	pr.d.data[y * W + 50] = JD_DISP_INVALID;
+	size_t n = jd_confidence_mem_required(W, H, 1);
+	void *ws = malloc(n);
+	JD_CHECK(jd_confidence_ref(&pr.l, &pr.r, &pr.d, right, ws, n, NULL) == 0, "runs");
+	JD_CHECK(right[y * W + 50] == 0, "invalid is 0");
+	JD_CHECK(right[y * W + 22] == 0 && right[y * W + 27] == 0,
+		 "covered columns are 0: %d %d", right[y * W + 22], right[y * W + 27]);
+	JD_CHECK(right[y * W + 12] > 0, "an uncovered background pixel is not: %d",
+		 right[y * W + 12]);
+	free(ws);
+
+	/* The mask drops what is below the level, keeps the rest. */
+	jd_confidence_mask(&pr.d, right, 1);
+	JD_CHECK(!jd_disp_is_valid(pr.d.data[y * W + 22]) && pr.d.data[y * W + 12] == (float)D,
+		 "mask");
+	free_pair(&pr);
+}
+
+static void test_tally(void)
+{
+	static struct jd_eval_conf t;
+	double top, rest;
+
+	memset(&t, 0, sizeof(t));
+	t.n[200] = 50; /* the confident half: 1 bad in 50 */
+	t.bad[200] = 1;
+	t.n[10] = 100; /* 30 bad in 100, split by the half */
+	t.bad[10] = 30;
+	jd_eval_conf_split(&t, 0.5, &top, &rest);
+	/* top: 50 at level 200 (1 bad) + 25 at level 10 (7.5 bad) = 8.5 / 75 */
+	JD_CHECK(top > 11.33 && top < 11.34, "top %g", top);
+	JD_CHECK(rest > 29.99 && rest < 30.01, "rest %g", rest);
+}
+
+int main(void)
+{
+	test_rank();
+	test_confidence();
+	test_tally();
+	return jd_test_done("unit.confidence");
+}

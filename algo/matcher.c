@@ -81,3 +81,8 @@ int jd_match_run(const struct jd_kernels *k, const struct jd_match_params *p,
 	return run_matcher(k, p, &rl, &rr, out, base + skip, ws_bytes - skip, ex);
 }
 
+
+void *jd_match_matcher_ws(const struct jd_match_params *p, int width, int height, void *ws)
+{
+	return (uint8_t *)ws + rank_bytes(p, width, height);
+}

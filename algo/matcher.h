@@ -24,4 +24,10 @@ int jd_match_run(const struct jd_kernels *k, const struct jd_match_params *p,
 		 const struct jd_image *left, const struct jd_image *right, struct jd_disp *out,
 		 void *ws, size_t ws_bytes, const struct jd_exec *ex);
 
+/**
+ * Where p's matcher's own workspace starts inside a jd_match_run() workspace (after the
+ * ranked pair, when p ranks), for tests that inspect its stages.
+ */
+void *jd_match_matcher_ws(const struct jd_match_params *p, int width, int height, void *ws);
+
 #endif

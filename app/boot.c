@@ -19,7 +19,7 @@ enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT }
  */
 static size_t gpu_device_bytes(const struct jd_match_params *p, int w, int h)
 {
-	return p->algo == JD_ALGO_SAD	? jd_cuda_sad_device_bytes(w, h)
+	return p->algo == JD_ALGO_SAD	? jd_cuda_sad_device_bytes(p, w, h)
 	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
 					: jd_cuda_bp_device_bytes(p, w, h);
 }

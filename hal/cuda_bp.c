@@ -8,6 +8,7 @@
 #include "../algo/bp.h"
 #include "../algo/cuda/bp_cuda_cost0.h"
 #include "../algo/jd_status.h"
+#include "../algo/prefilter.h"
 
 enum {
 	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
@@ -50,12 +51,21 @@ size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
-	return total + jd_cuda_frame_bytes(w0, h0, in_bytes(p)) + 2 * jd_cuda_round(4 * n);
+	size_t rank = in_bytes(p) == 1 ? jd_cuda_rank_bytes(p, w0, h0) : 0;
+
+	return total + jd_cuda_frame_bytes(w0, h0, in_bytes(p)) + rank + 2 * jd_cuda_round(4 * n);
+}
+
+/* With smoothing the host ranks the pair before it smooths it (the reference's order). */
+static int host_ranks(const struct jd_match_params *p)
+{
+	return in_bytes(p) == 4 && jd_prefilter_rank_on(p);
 }
 
 size_t jd_cuda_bp_pinned_bytes(const struct jd_match_params *p, int w, int h)
 {
-	return jd_cuda_frame_bytes(w, h, in_bytes(p));
+	return jd_cuda_frame_bytes(w, h, in_bytes(p)) +
+	       (host_ranks(p) ? 2 * jd_cuda_round((size_t)w * h) : 0);
 }
 
 double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
@@ -276,6 +286,13 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 		h = (h + 1) / 2;
 	}
 	JD_TRY(jd_cuda_frame_take(cu, &s->frame, s->w, s->h, in_bytes(p)));
+	JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
+	for (int k = 0; k < 2 && host_ranks(p); k++) {
+		void *hr;
+
+		JD_TRY(jd_cuda_take_pinned(cu, (size_t)s->w * s->h, &hr));
+		s->h_rank[k] = hr;
+	}
 	for (int k = 0; k < 2; k++) {
 		JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_f[k]));
 	}
@@ -315,9 +332,16 @@ static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
 			 in_bytes(p) == 4 ? "float" : "8-bit");
 		return -EINVAL;
 	}
+	JD_TRY(jd_cuda_frame_rank_check(cu, f, p));
+	if (host_ranks(p) && !s->h_rank[0]) {
+		snprintf(cu->err, sizeof(cu->err), "bp: --prefilter rank with smoothing needs the "
+						    "host's rank buffers, boot took none");
+		return -EINVAL;
+	}
 	if (p->bp.sigma <= 0.0f) {
 		JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
-		jd_cudeviceptr u8[2] = {jd_cuda_frame_in(f)->d_left, jd_cuda_frame_in(f)->d_right};
+		jd_cudeviceptr u8[2];
+		jd_cuda_frame_pair(f, &u8[0], &u8[1]);
 		for (int k = 0; k < 2; k++) {
 			void *a[] = {&u8[k], &n, &s->d_f[k]};
 			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1,
@@ -330,9 +354,18 @@ static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	if (!slot) {
 		return -EBUSY;
 	}
+	struct jd_image in[2] = {*left, *right};
+	if (host_ranks(p)) {
+		for (int k = 0; k < 2; k++) {
+			struct jd_image ranked = {s->h_rank[k], s->w, s->h, s->w};
+
+			jd_rank_ref(&in[k], jd_rank_window(p), &ranked, NULL);
+			in[k] = ranked;
+		}
+	}
 	/* the slot's map buffer is free until its download: the smoothing's scratch */
-	jd_bp_prepare_image(left, p->bp.sigma, slot->h_left, slot->h_out);
-	jd_bp_prepare_image(right, p->bp.sigma, slot->h_right, slot->h_out);
+	jd_bp_prepare_image(&in[0], p->bp.sigma, slot->h_left, slot->h_out);
+	jd_bp_prepare_image(&in[1], p->bp.sigma, slot->h_right, slot->h_out);
 	JD_TRY(jd_cuda_frame_send(cu, f));
 	s->d_in[0] = slot->d_left;
 	s->d_in[1] = slot->d_right;

@@ -45,6 +45,7 @@ struct jd_cuda_bp {
 	struct jd_cuda_frame frame;
 	jd_cudeviceptr d_f[2];	/* level-0 inputs converted to float (sigma 0) */
 	jd_cudeviceptr d_in[2]; /* what the data costs read: d_f, or the smoothed slot */
+	uint8_t *h_rank[2];	/* pinned: the ranked pair the host smooths (sigma > 0) */
 	struct jd_bp_cost0 c0;	/* the kernels' level-0 cost inputs, this frame's */
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../algo/jd_status.h"
+#include "../algo/prefilter.h"
 #include "cuda_rectify.h"
 
 size_t jd_cuda_frame_bytes(int w, int h, int in_bytes)
@@ -42,6 +43,57 @@ int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h
 	return 0;
 }
 
+/* The window the device ranks with for p: 0 where p does not rank or the pair is float. */
+static int device_rank_window(const struct jd_match_params *p, int in_bytes)
+{
+	return in_bytes == 1 && jd_prefilter_rank_on(p) ? jd_rank_window(p) : 0;
+}
+
+size_t jd_cuda_rank_bytes(const struct jd_match_params *p, int w, int h)
+{
+	return jd_prefilter_rank_on(p) ? 2 * jd_cuda_round((size_t)w * h) : 0;
+}
+
+int jd_cuda_frame_rank_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
+			    const struct jd_match_params *p)
+{
+	struct jd_cuda_rank *rk = &f->rank;
+	int window = device_rank_window(p, f->in_bytes);
+
+	memset(rk, 0, sizeof(*rk));
+	if (!window) {
+		return 0;
+	}
+	JD_TRY(jd_cuda_function(cu, "jd_rank_cuda", &rk->fn));
+	JD_TRY(jd_cuda_take(cu, (size_t)f->w * f->h, &rk->d_out[0]));
+	JD_TRY(jd_cuda_take(cu, (size_t)f->w * f->h, &rk->d_out[1]));
+	rk->window = window;
+	return 0;
+}
+
+int jd_cuda_frame_rank_check(struct jd_cuda *cu, const struct jd_cuda_frame *f,
+			     const struct jd_match_params *p)
+{
+	if (device_rank_window(p, f->in_bytes) != f->rank.window) {
+		snprintf(cu->err, sizeof(cu->err),
+			 "--prefilter %s --rank-window %d differs from what boot set up (window %d)",
+			 jd_prefilter_name(p->prefilter), p->rank_window, f->rank.window);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rank_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
+{
+	struct jd_cuda_rank *rk = &f->rank;
+	struct jd_cuda_slot *s = &f->slot[f->cur];
+	int w = f->w, h = f->h, window = rk->window;
+	void *a[] = {&s->d_left, &s->d_right, &rk->d_out[0], &rk->d_out[1], &w, &h, &window};
+
+	return JD_CU(cu, cuLaunchKernel(rk->fn, (unsigned)((w + 127) / 128), (unsigned)h, 2, 128,
+					1, 1, 0, cu->stream[0], a, NULL));
+}
+
 struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	if (f->inflight >= JD_CUDA_SLOTS) {
@@ -67,7 +119,10 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_in, cu->stream[1])));
 	JD_TRY(JD_CU(cu, cuStreamWaitEvent(cu->stream[0], s->ev_in, 0)));
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_start, cu->stream[0])));
-	return raw ? jd__cuda_remap_run(cu, f) : 0;
+	if (raw) {
+		JD_TRY(jd__cuda_remap_run(cu, f));
+	}
+	return f->rank.window ? rank_run(cu, f) : 0;
 }
 
 int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,

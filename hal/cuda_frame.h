@@ -11,6 +11,7 @@
 #define JD_HAL_CUDA_FRAME_H
 
 #include "../algo/jd_image.h"
+#include "../algo/jd_params.h"
 #include "cuda.h"
 
 #define JD_CUDA_SLOTS 2
@@ -36,9 +37,21 @@ struct jd_cuda_remap {
 	struct jd_image *left_out; /* collect copies the rectified left here (NULL: not) */
 };
 
+/*
+ * The rank prefilter (algo/prefilter.h) on the device, when taken: after the upload (and the
+ * remap) both images go through it into d_out[], which the matcher's kernels then read. One
+ * pair serves both slots: stream 0 runs one frame's kernels after the other's.
+ */
+struct jd_cuda_rank {
+	jd_cufunction fn;
+	jd_cudeviceptr d_out[2];
+	int window; /* 0: not taken, the matcher reads the slot's pair */
+};
+
 struct jd_cuda_frame {
 	int w, h, in_bytes;   /* in_bytes: 1 (8-bit pair) or 4 (float pair) */
 	struct jd_cuda_remap remap;
+	struct jd_cuda_rank rank;
 	jd_cudeviceptr d_out; /* w * h floats, the map kernels write */
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
 	int cur;	 /* the slot the kernels being queued read */
@@ -50,6 +63,23 @@ size_t jd_cuda_frame_bytes(int w, int h, int in_bytes);
 
 /** Take buffers and events (boot only). @retval 0, -ENOMEM, -EPERM (sealed) */
 int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h, int in_bytes);
+
+/** Device bytes jd_cuda_frame_rank_take() carves for p (0 when p's matcher does not rank). */
+size_t jd_cuda_rank_bytes(const struct jd_match_params *p, int w, int h);
+
+/**
+ * Take the rank prefilter's buffers when p's matcher ranks its 8-bit pair (boot only, after
+ * jd_cuda_frame_take()). @retval 0, -ENOMEM, -EPERM (sealed)
+ */
+int jd_cuda_frame_rank_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
+			    const struct jd_match_params *p);
+
+/**
+ * Does the frame rank as p asks (the prefilter cannot change after boot)?
+ * @retval 0 or -EINVAL with cu->err naming the options
+ */
+int jd_cuda_frame_rank_check(struct jd_cuda *cu, const struct jd_cuda_frame *f,
+			     const struct jd_match_params *p);
 
 /**
  * The pinned slot the next frame goes into, for callers that fill it themselves (BP's
@@ -68,6 +98,14 @@ int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
 static inline const struct jd_cuda_slot *jd_cuda_frame_in(const struct jd_cuda_frame *f)
 {
 	return &f->slot[f->cur];
+}
+
+/** The pair the matcher's kernels read for the frame being queued: ranked, or the slot's. */
+static inline void jd_cuda_frame_pair(const struct jd_cuda_frame *f, jd_cudeviceptr *left,
+				      jd_cudeviceptr *right)
+{
+	*left = f->rank.window ? f->rank.d_out[0] : f->slot[f->cur].d_left;
+	*right = f->rank.window ? f->rank.d_out[1] : f->slot[f->cur].d_right;
 }
 
 /**

@@ -57,11 +57,11 @@ static int strip_rows(int h, int blocks_a_strip, int sms)
 	return rows < STRIP_ROWS_MIN ? STRIP_ROWS_MIN : rows;
 }
 
-size_t jd_cuda_sad_device_bytes(int w, int h)
+size_t jd_cuda_sad_device_bytes(const struct jd_match_params *p, int w, int h)
 {
-	/* the frame staging, the median's map and the winners' keys */
-	return jd_cuda_frame_bytes(w, h, 1) + jd_cuda_round(sizeof(float) * w * h) +
-	       jd_cuda_round(2 * sizeof(uint32_t) * w * h);
+	/* the frame staging and its ranked pair, the median's map and the winners' keys */
+	return jd_cuda_frame_bytes(w, h, 1) + jd_cuda_rank_bytes(p, w, h) +
+	       jd_cuda_round(sizeof(float) * w * h) + jd_cuda_round(2 * sizeof(uint32_t) * w * h);
 }
 
 size_t jd_cuda_sad_pinned_bytes(int w, int h)
@@ -105,6 +105,7 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 						    (int)s->smem)));
 		JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
+		JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
 		JD_TRY(jd_cuda_take(cu, sizeof(float) * (size_t)w * h, &s->d_med));
 		JD_TRY(jd_cuda_take(cu, 2 * sizeof(uint32_t) * (size_t)w * h, &s->d_keys));
 		return jd_cuda_post_init(&s->post, cu);
@@ -122,6 +123,7 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 					    (int)s->smem)));
 	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
+	JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
 	JD_TRY(jd_cuda_take(cu, sizeof(float) * (size_t)w * h, &s->d_med));
 	return jd_cuda_post_init(&s->post, cu);
 }
@@ -159,9 +161,9 @@ int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	jd_cudeviceptr result, dl, dr;
 	void *args[] = {&dl, &dr, &w, &h, &stride, &nd, &md, &win, &lr, &f->d_out, &ostride};
 
+	JD_TRY(jd_cuda_frame_rank_check(cu, f, p));
 	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
-	dl = jd_cuda_frame_in(f)->d_left;
-	dr = jd_cuda_frame_in(f)->d_right;
+	jd_cuda_frame_pair(f, &dl, &dr);
 	if (s->strips) {
 		JD_TRY(strips(s, p, dl, dr, f->d_out));
 	} else {

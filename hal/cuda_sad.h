@@ -27,7 +27,7 @@ struct jd_cuda_sad {
 };
 
 /** Device and pinned bytes jd_cuda_sad_init() takes for a w x h frame. */
-size_t jd_cuda_sad_device_bytes(int w, int h);
+size_t jd_cuda_sad_device_bytes(const struct jd_match_params *p, int w, int h);
 size_t jd_cuda_sad_pinned_bytes(int w, int h);
 
 /** DRAM bytes a frame's kernels must move at least (each input read once, each output written once). */

@@ -34,7 +34,7 @@ size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	size_t n = (size_t)w * h;
 
-	return jd_cuda_frame_bytes(w, h, 1) + 2 * jd_cuda_round(8 * n) +
+	return jd_cuda_frame_bytes(w, h, 1) + jd_cuda_rank_bytes(p, w, h) + 2 * jd_cuda_round(8 * n) +
 	       jd_cuda_round(sum_bytes(p->ndisp, w, h)) + jd_cuda_round(4 * n);
 }
 
@@ -80,6 +80,7 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 		JD_TRY(jd_cuda_function(cu, names[i], &s->fn[i]));
 	}
 	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
+	JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
 	JD_TRY(jd_cuda_take(cu, sum_bytes(p->ndisp, w, h), &s->d_sum));
@@ -145,9 +146,9 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS); /* a thread per pixel */
 	jd_cudeviceptr result, dl, dr;
 
+	JD_TRY(jd_cuda_frame_rank_check(cu, f, p));
 	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
-	dl = jd_cuda_frame_in(f)->d_left;
-	dr = jd_cuda_frame_in(f)->d_right;
+	jd_cuda_frame_pair(f, &dl, &dr);
 	s->d_guide = dl;
 	s->d_right = dr;
 	if (census) {

@@ -7,3 +7,4 @@
 #include "bp_cuda.cu"
 #include "postfilter_cuda.cu"
 #include "rectify_cuda.cu"
+#include "prefilter_cuda.cu"

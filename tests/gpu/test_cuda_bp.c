@@ -1,7 +1,7 @@
 /*
- * The CUDA BP matcher against jd_bp_ref(): in float storage and in fp16 storage (both keep
- * float arithmetic) the same disparity map bit for bit, on awkward sizes, every specialised
- * disparity count and the generic path (up to 512), minimum disparity, smoothing, fewer
+ * The CUDA BP matcher against the reference (jd_match_run(), the rank prefilter included):
+ * raw and ranked pairs; in float storage and in fp16 storage (both keep float arithmetic)
+ * the same disparity map bit for bit, on awkward sizes, every specialised disparity count and the generic path (up to 512), minimum disparity, smoothing, fewer
  * levels, and the dataset pairs; fp16 messages free of inf and NaN at 256 and 512
  * disparities; the same map when another frame is in flight ahead of it (the pipelined
  * path); no device or pinned allocation after boot; and stage by stage (every level's data
@@ -14,6 +14,7 @@
 #include "bp.h"
 #include "cuda_bp.h"
 #include "gpu_util.h"
+#include "matcher.h"
 #include "image_io.h"
 #include "workers.h"
 
@@ -111,7 +112,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	int w = l->width, h = l->height;
 	struct jd_cuda cu;
 	struct jd_cuda_bp s;
-	size_t n = jd_bp_mem_required(p, w, h, jd_exec_workers(ex));
+	size_t n = jd_match_mem_required(p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
@@ -124,7 +125,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(!variant || strstr(s.iter_name, variant), "variant %s runs as %s", variant,
 			 s.iter_name);
 		gpu_count_allocations(&cu);
-		JD_CHECK(jd_bp_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
+		JD_CHECK(jd_match_run(NULL, p, l, r, &a, ws, n, ex) == 0, "ref");
 		JD_CHECK(jd_cuda_bp_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
 		/*
 		 * Then pipelined: the swapped pair in flight ahead of this one, so this upload
@@ -137,7 +138,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
 		first = seq >= 0 ? seq : gpu_first_diff(&a, &b); /* either way's first */
-		stage_checks(p, l, ex, ws, &cu, &s);
+		stage_checks(p, l, ex, jd_match_matcher_ws(p, w, h, ws), &cu, &s);
 		if (p->bp.fp16 && p->ndisp >= 256) {
 			nonfinite = nonfinite_messages(&cu, &s);
 		}
@@ -188,6 +189,7 @@ int main(void)
 			p.bp.sigma = (float)cases[i][5] / 10.0f;
 			p.bp.iters = cases[i][6];
 			p.bp.fp16 = fp16;
+			p.prefilter = i % 2 ? JD_PREFILTER_NONE : JD_PREFILTER_AUTO; /* raw, ranked */
 			ok += compare(&p, &l, &r, &wk.exec, "random", NULL);
 			total++;
 			free(l.data);

@@ -32,7 +32,7 @@ int main(void)
 	jd_params_default(&pb, JD_ALGO_BP, 16);
 	pb.bp.fp16 = 1;
 	JD_CHECK(jd_cuda_init(&cu,
-			      jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_sad_device_bytes(w, h) +
+			      jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_sad_device_bytes(&p, w, h) +
 				  jd_cuda_bp_device_bytes(&pb, w, h),
 			      jd_cuda_sgm_pinned_bytes(w, h) + jd_cuda_sad_pinned_bytes(w, h) +
 				  jd_cuda_bp_pinned_bytes(&pb, w, h)) == 0,

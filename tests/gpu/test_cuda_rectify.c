@@ -12,6 +12,7 @@
 #include "cuda_sad.h"
 #include "cuda_sgm.h"
 #include "gpu_util.h"
+#include "matcher.h"
 #include "rectify.h"
 #include "sad.h"
 #include "sgm.h"
@@ -76,14 +77,12 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 	got = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	jd_remap_ref(&map[0], &raw_l, &l, ex);
 	jd_remap_ref(&map[1], &raw_r, &r, ex);
-	size_t n = algo == JD_ALGO_SAD ? jd_sad_mem_required(&p, w, h, jd_exec_workers(ex))
-				       : jd_sgm_mem_required(&p, w, h, jd_exec_workers(ex));
+	size_t n = jd_match_mem_required(&p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
-	JD_CHECK((algo == JD_ALGO_SAD ? jd_sad_ref(&p, &l, &r, &ref, ws, n, ex)
-				      : jd_sgm_ref(&p, &l, &r, &ref, ws, n, ex)) == 0,
+	JD_CHECK(jd_match_run(NULL, &p, &l, &r, &ref, ws, n, ex) == 0,
 		 "reference %s", name);
 
-	size_t dev = (algo == JD_ALGO_SAD ? jd_cuda_sad_device_bytes(w, h)
+	size_t dev = (algo == JD_ALGO_SAD ? jd_cuda_sad_device_bytes(&p, w, h)
 					  : jd_cuda_sgm_device_bytes(&p, w, h)) +
 		     jd_cuda_remap_device_bytes(w, h);
 	size_t pinned = (algo == JD_ALGO_SAD ? jd_cuda_sad_pinned_bytes(w, h)

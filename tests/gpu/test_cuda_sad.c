@@ -1,11 +1,13 @@
 /*
- * The CUDA SAD matcher against jd_sad_ref(): identical disparity maps (memcmp) on awkward
- * sizes, windows, disparity ranges and options, and on the dataset pairs; and no device or
- * pinned allocation after boot (the driver's allocation entries are counted through the
+ * The CUDA SAD matcher against the reference (jd_match_run(), the rank prefilter included):
+ * identical disparity maps (memcmp) on awkward sizes, raw and ranked pairs, windows,
+ * disparity ranges and options, and on the dataset pairs; and no device or pinned
+ * allocation after boot (the driver's allocation entries are counted through the
  * dlsym'd table). Without a GPU it prints why and exits 77 (skipped).
  */
 #include "cuda_sad.h"
 #include "gpu_util.h"
+#include "matcher.h"
 #include "sad.h"
 #include "workers.h"
 
@@ -16,19 +18,19 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	int w = l->width, h = l->height;
 	struct jd_cuda cu;
 	struct jd_cuda_sad s;
-	size_t n = jd_sad_mem_required(p, w, h, jd_exec_workers(ex));
+	size_t n = jd_match_mem_required(p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	int same = 0, rc;
 
-	rc = jd_cuda_init(&cu, jd_cuda_sad_device_bytes(w, h), jd_cuda_sad_pinned_bytes(w, h));
+	rc = jd_cuda_init(&cu, jd_cuda_sad_device_bytes(p, w, h), jd_cuda_sad_pinned_bytes(w, h));
 	JD_CHECK(rc == 0, "cuda init: %s", cu.err);
 	if (rc == 0) {
 		JD_CHECK(jd_cuda_sad_init(&s, &cu, p, w, h) == 0, "sad init: %s", cu.err);
 		jd_cuda_seal(&cu);
 		gpu_count_allocations(&cu);
-		JD_CHECK(jd_sad_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
+		JD_CHECK(jd_match_run(NULL, p, l, r, &a, ws, n, ex) == 0, "ref");
 		JD_CHECK(jd_cuda_sad_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
 		/*
 		 * Then pipelined: the swapped pair in flight ahead of this one, so this upload
@@ -86,6 +88,7 @@ int main(void)
 		p.min_disp = cases[i][4];
 		p.sad.lr_check = p.sad.fill = cases[i][5];
 		p.sad.median = cases[i][6];
+		p.prefilter = i % 2 ? JD_PREFILTER_NONE : JD_PREFILTER_AUTO; /* raw, and ranked */
 		ok += compare(&p, &l, &r, &wk.exec, "random");
 		total++;
 		free(l.data);

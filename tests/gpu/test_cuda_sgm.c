@@ -1,6 +1,7 @@
 /*
- * The CUDA SGM matcher against jd_sgm_ref(): identical disparity maps on awkward sizes, both
- * costs, 4 and 8 paths, constant and adaptive P2, uniqueness, sub-pixel, left-right check,
+ * The CUDA SGM matcher against the reference (jd_match_run(), the rank prefilter included):
+ * identical disparity maps on awkward sizes, raw and ranked pairs, both costs,
+ * 4 and 8 paths, constant and adaptive P2, uniqueness, sub-pixel, left-right check,
  * minimum disparity, ndisp up to 512, and on the dataset pairs; no device or pinned
  * allocation after boot; and stage by stage (census, each path direction with its costs) so
  * that a failure names its stage. Without a GPU it prints why and exits 77 (skipped).
@@ -10,6 +11,8 @@
 #include "../../algo/cuda/sgm_cuda_dirs.h"
 #include "cuda_sgm.h"
 #include "gpu_util.h"
+#include "matcher.h"
+#include "prefilter.h"
 #include "image_io.h"
 #include "sgm.h"
 #include "workers.h"
@@ -87,7 +90,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	int w = l->width, h = l->height;
 	struct jd_cuda cu;
 	struct jd_cuda_sgm s;
-	size_t n = jd_sgm_mem_required(p, w, h, jd_exec_workers(ex));
+	size_t n = jd_match_mem_required(p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
@@ -98,7 +101,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	    jd_cuda_sgm_init(&s, &cu, p, w, h) == 0) {
 		jd_cuda_seal(&cu);
 		gpu_count_allocations(&cu);
-		JD_CHECK(jd_sgm_ref(p, l, r, &a, ws, n, ex) == 0, "ref");
+		JD_CHECK(jd_match_run(NULL, p, l, r, &a, ws, n, ex) == 0, "ref");
 		JD_CHECK(jd_cuda_sgm_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
 		/*
 		 * Then pipelined: the swapped pair in flight ahead of this one, so this upload
@@ -111,7 +114,20 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
 		first = seq >= 0 ? seq : gpu_first_diff(&a, &b); /* either way's first */
-		stage_checks(p, l, r, &cu, &s, 100000);
+		/* the stages see what the matcher sees: the ranked pair where p ranks */
+		struct jd_image rl = *l, rr = *r;
+		if (jd_prefilter_rank_on(p)) {
+			rl.data = malloc((size_t)w * h);
+			rr.data = malloc((size_t)w * h);
+			rl.stride = rr.stride = w;
+			jd_rank_ref(l, jd_rank_window(p), &rl, NULL);
+			jd_rank_ref(r, jd_rank_window(p), &rr, NULL);
+		}
+		stage_checks(p, &rl, &rr, &cu, &s, 100000);
+		if (rl.data != l->data) {
+			free(rl.data);
+			free(rr.data);
+		}
 	}
 	JD_CHECK(first == -1,
 		 "%s %dx%d nd %d min %d cost %d paths %d p2adapt %d uniq %d sub %d lr %d: "
@@ -163,6 +179,7 @@ int main(void)
 		p.sgm.uniqueness = cases[i][7];
 		p.sgm.subpixel = cases[i][8];
 		p.sgm.lr_check = cases[i][9];
+		p.prefilter = i % 3 == 2 ? JD_PREFILTER_RANK : JD_PREFILTER_AUTO; /* asked for */
 		ok += compare(&p, &l, &r, &wk.exec, "random");
 		total++;
 		free(l.data);

@@ -51,6 +51,14 @@ static inline void jd_image_pack(const struct jd_image *im, uint8_t *dst)
 	}
 }
 
+/* Copy the pixels of src into dst (same size; the strides may differ). */
+static inline void jd_image_copy(const struct jd_image *src, struct jd_image *dst)
+{
+	for (int y = 0; y < src->height; y++) {
+		memcpy(dst->data + (long)y * dst->stride, jd_image_row(src, y), (size_t)src->width);
+	}
+}
+
 static inline float *jd_disp_row(const struct jd_disp *d, int y)
 {
 	return d->data + (long)y * d->stride;

@@ -358,7 +358,7 @@ int jd_boot_rectify_on_gpu(struct jd_boot *b, const struct jd_match_params *p,
 	if (!b->gpu_rectify) {
 		return -ENOTSUP;
 	}
-	int rc = jd_cuda_remap_load(&b->cuda, boot_frame(b, p), map, &b->left);
+	int rc = jd_cuda_remap_load(&b->cuda, boot_frame(b, p), map, &b->left, &b->right);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 	}

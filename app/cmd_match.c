@@ -10,6 +10,7 @@
 #include "boot.h"
 #include "../algo/jd_status.h"
 #include "cli.h"
+#include "desk_confidence.h"
 #include "commands.h"
 #include "image_io.h"
 
@@ -34,22 +35,6 @@ static void help(FILE *f)
 		"  -q, --quiet            no budget and timing lines\n"
 		"  -h, --help\n\n%s",
 		JD_MIN_CONFIDENCE_DEFAULT, jd_cli_matcher_help);
-}
-
-/* The confidence of boot's map into a new buffer (*conf, width bytes a row). */
-static int confidence(const struct jd_image *l, const struct jd_image *r, struct jd_boot *boot,
-		      uint8_t **conf)
-{
-	size_t bytes = jd_confidence_mem_required(l->width, l->height, jd_exec_workers(&boot->workers.exec));
-	void *ws = malloc(bytes);
-	int rc = -ENOMEM;
-
-	*conf = malloc((size_t)l->width * l->height);
-	if (ws && *conf) {
-		rc = jd_confidence_ref(l, r, &boot->disp, *conf, ws, bytes, &boot->workers.exec);
-	}
-	free(ws);
-	return rc;
 }
 
 static int write_conf(const char *path, uint8_t *conf, int w, int h, char *err, size_t errlen)
@@ -151,7 +136,7 @@ int jd_cmd_match(int argc, char **argv)
 	uint64_t t1 = jd_clock_ns();
 	uint8_t *conf = NULL;
 	if (!mrc && (conf_path || min_conf)) {
-		mrc = confidence(&l, &r, &boot, &conf);
+		mrc = jd_desk_confidence(&l, &r, &boot.disp, &boot.workers.exec, &conf);
 	}
 	if (!mrc && min_conf) {
 		jd_confidence_mask(&boot.disp, conf, min_conf);

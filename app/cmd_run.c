@@ -37,7 +37,7 @@ static void on_signal(int sig)
 /* Per-stage latency over a logging period, kept in fixed memory. */
 struct stage_stats {
 	int n;
-	double capture, rectify, match, sense;
+	double capture, rectify, match, confidence, sense;
 	uint64_t t0;
 };
 
@@ -48,9 +48,9 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 
 	snprintf(line, sizeof(line),
 		 "%d frames in %.1f s (%.1f fps); mean ms: capture %.2f, rectify %.2f, match "
-		 "%.2f, sense %.2f",
+		 "%.2f, confidence %.2f, sense %.2f",
 		 s->n, secs, s->n / secs, s->capture / s->n, s->rectify / s->n, s->match / s->n,
-		 s->sense / s->n);
+		 s->confidence / s->n, s->sense / s->n);
 	fprintf(f, "stats: %s\n", line);
 	char status[300];
 	snprintf(status, sizeof(status), "STATUS=%s", line);
@@ -288,6 +288,7 @@ int jd_cmd_run(int argc, char **argv)
 		stats.capture += st.capture_ms;
 		stats.rectify += st.rectify_ms;
 		stats.match += (double)st.match_ns / 1e6;
+		stats.confidence += st.confidence_ms;
 		stats.sense += st.sense_ms;
 		if (o.stats_every > 0 && now - stats.t0 >= (uint64_t)o.stats_every * 1000000000ull) {
 			stats_log(&stats, info, &notify, now);
@@ -300,7 +301,7 @@ int jd_cmd_run(int argc, char **argv)
 		if (dump_requested) {
 			char err[700];
 			dump_requested = 0;
-			int nd = jd_dump_frame(o.dump_dir, &d.boot.disp, &d.boot.left,
+			int nd = jd_dump_frame(o.dump_dir, &d.boot.disp, st.conf, st.left,
 					       d.sensing ? &d.model : NULL,
 					       (float *)((char *)d.app_mem + preview_bytes), err,
 					       sizeof(err));
@@ -315,7 +316,7 @@ int jd_cmd_run(int argc, char **argv)
 			static char status[2048];
 			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
 				    preview.watchers, "running", status, sizeof(status));
-			jd_preview_publish(&preview, &d.boot.left, &d.boot.disp,
+			jd_preview_publish(&preview, st.left, &d.boot.disp,
 					   (float)(p.min_disp + p.ndisp), st.sense, status,
 					   jd_clock_ns());
 		}

@@ -12,6 +12,7 @@
 #include "../hal/clock.h"
 #include "boot.h"
 #include "cli.h"
+#include "desk_confidence.h"
 #include "commands.h"
 #include "image_io.h"
 #include "calib_yaml.h"
@@ -54,6 +55,20 @@ static void help(FILE *f)
 		"                  order (refused otherwise: confident wrong objects are worse)\n"
 		"%s\n%s",
 		jd_sense_cli_help, jd_cli_matcher_help);
+}
+
+/* Drop the pixels of boot's map below the confidence level min (algo/confidence.h). */
+static int confident_only(const struct jd_image *l, const struct jd_image *r, struct jd_boot *boot,
+			  int min)
+{
+	uint8_t *conf;
+	int rc = jd_desk_confidence(l, r, &boot->disp, &boot->workers.exec, &conf);
+
+	if (rc == 0) {
+		jd_confidence_mask(&boot->disp, conf, min);
+	}
+	free(conf);
+	return rc;
 }
 
 int jd_cmd_sense(int argc, char **argv)
@@ -219,6 +234,9 @@ int jd_cmd_sense(int argc, char **argv)
 	uint64_t t0 = jd_clock_ns();
 	int mrc = jd_boot_match(&boot, &p);
 	uint64_t t1 = jd_clock_ns();
+	if (!mrc && sc.min_confidence) {
+		mrc = confident_only(&l, &r, &boot, sc.min_confidence);
+	}
 	int src = mrc || !ws ? -ENOMEM : jd_sense_run(&sc.sp, &cam, &boot.disp, ws, wsb, &res, &boot.workers.exec);
 	uint64_t t2 = jd_clock_ns();
 	struct jd_frame_report rep = {NULL, NULL, 0, 0, 0.0, 0.0, (double)(t1 - t0) / 1e6,

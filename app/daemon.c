@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../algo/confidence.h"
 #include "../algo/eval.h"
 #include "../algo/jd_carve.h"
 #include "../algo/jd_status.h"
@@ -13,13 +14,19 @@
 
 /* The frame loop's own boot memory, in order; the same layout sizes it (base NULL). */
 struct loop_regions {
-	void *cam, *rect, *raw[2], *sense, *app;
-	size_t cam_bytes, rect_bytes, sense_bytes;
+	void *cam, *rect, *raw[2], *sense, *app, *conf, *conf_ws, *pair[2][2];
+	size_t cam_bytes, rect_bytes, sense_bytes, conf_ws_bytes;
 };
 
 static void loop_layout(struct jd_carve *c, struct loop_regions *r, size_t npix, size_t app_bytes)
 {
 	r->cam = jd_carve(c, r->cam_bytes);
+	r->conf = jd_carve(c, npix);
+	r->conf_ws = jd_carve(c, r->conf_ws_bytes);
+	for (int k = 0; k < 2; k++) {
+		r->pair[k][0] = jd_carve(c, npix);
+		r->pair[k][1] = jd_carve(c, npix);
+	}
 	r->rect = r->rect_bytes ? jd_carve(c, r->rect_bytes) : NULL;
 	for (int i = 0; i < 2; i++) {
 		r->raw[i] = r->rect_bytes ? jd_carve(c, npix) : NULL;
@@ -83,7 +90,8 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	size_t npix = (size_t)w * h;
 	struct loop_regions lr = {.cam_bytes = jd_capture_mem_required(&synth),
 				  .rect_bytes = d->rectify ? jd_rectifier_mem_required(w, h) : 0,
-				  .sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0};
+				  .sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0,
+				  .conf_ws_bytes = jd_confidence_mem_required(w, h, threads)};
 	struct jd_carve c;
 	jd_carve_init(&c, NULL, 0);
 	loop_layout(&c, &lr, npix, o->app_bytes);
@@ -112,6 +120,15 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	}
 	d->sense_ws = lr.sense;
 	d->sense_bytes = lr.sense_bytes;
+	d->conf = lr.conf;
+	d->conf_ws = lr.conf_ws;
+	d->conf_ws_bytes = lr.conf_ws_bytes;
+	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 2; i++) {
+			d->pair[k][i] = (struct jd_image){lr.pair[k][i], w, h, w};
+		}
+	}
 	d->app_mem = lr.app;
 	if (log) {
 		if (d->sensing) {
@@ -152,19 +169,35 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->rectify_ms = d->rectify_ms[k & 1];
 	st->sense = NULL;
 	st->sense_ms = 0.0;
-	if (d->sensing) {
-		uint64_t t0 = jd_clock_ns();
-		JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws, d->sense_bytes,
-				    &d->sense, &b->workers.exec));
-		st->sense_ms = (double)(jd_clock_ns() - t0) / 1e6;
-		st->sense = &d->sense;
-	}
 	if (st->has_truth) {
 		struct jd_eval_result res;
 
 		jd_eval(&b->disp, &b->gt[k & 1], NULL, &res);
 		st->bad1 = res.bad[1];
 		st->invalid = res.invalid;
+	}
+	/*
+	 * The confidence from the frame's own rectified pair: the copy taken at submit, or on
+	 * the GPU-rectified path the pair that came back with the map. Then the map keeps only
+	 * what is trusted, for the depth, the cloud and sensing.
+	 */
+	uint64_t tc = jd_clock_ns();
+	const struct jd_image *l = d->gpu_rectify ? &b->left : &d->pair[k & 1][0];
+	const struct jd_image *r = d->gpu_rectify ? &b->right : &d->pair[k & 1][1];
+	JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
+				 &b->workers.exec));
+	if (d->min_conf) {
+		jd_confidence_mask(&b->disp, d->conf, d->min_conf);
+	}
+	st->conf = d->conf;
+	st->left = l;
+	st->confidence_ms = (double)(jd_clock_ns() - tc) / 1e6;
+	if (d->sensing) {
+		uint64_t t0 = jd_clock_ns();
+		JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws, d->sense_bytes,
+				    &d->sense, &b->workers.exec));
+		st->sense_ms = (double)(jd_clock_ns() - t0) / 1e6;
+		st->sense = &d->sense;
 	}
 	return 1;
 }
@@ -215,6 +248,11 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 		check_pair(d);
 	}
 	d->ts[k & 1] = d->cap.last_ts;
+	if (!d->gpu_rectify) {
+		/* the confidence needs this frame's pair when it is collected (see collect) */
+		jd_image_copy(&b->left, &d->pair[k & 1][0]);
+		jd_image_copy(&b->right, &d->pair[k & 1][1]);
+	}
 	d->t_submit[k & 1] = jd_clock_ns();
 	JD_TRY(jd_boot_submit(b, &d->p));
 	d->frame++;

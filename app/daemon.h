@@ -45,6 +45,11 @@ struct jd_daemon {
 	double rectify_ms[2]; /* by frame parity */
 	void *app_mem;	      /* the caller's boot memory (jd_daemon_opts.app_bytes) */
 	enum jd_pair_verdict pair_verdict; /* the last clear pair check's */
+	uint8_t *conf;			   /* the last collected frame's confidence map */
+	void *conf_ws;
+	size_t conf_ws_bytes;
+	int min_conf;		      /* the map keeps pixels at least this confident */
+	struct jd_image pair[2][2]; /* by frame parity: the rectified pair submitted */
 };
 
 struct jd_frame_stats {
@@ -55,9 +60,13 @@ struct jd_frame_stats {
 	uint64_t match_ns; /* submit to map in hand, queueing included */
 	double gpu_ms;	   /* the GPU's kernels for this frame (device events; 0 on the CPU) */
 	double sense_ms;
+	double confidence_ms;
+	const uint8_t *conf;		     /* the confidence map (w bytes a row) */
+	const struct jd_image *left;	     /* this frame's rectified left image */
 	const struct jd_sense_result *sense; /* NULL when not sensing */
 	int has_truth;
-	double bad1;	/* percent of pixels more than 1 px off the truth */
+	double bad1;	/* percent of pixels more than 1 px off the truth (before the
+			   confidence threshold: the matcher's own) */
 	double invalid; /* percent without a disparity */
 };
 

@@ -84,16 +84,31 @@ static int png16(const char *dir, const struct jd_disp *disp, char *err, size_t 
 	return jd_out_close(&o, jd_png_u16_write(disp, write_out, &o) == 0, err, errlen);
 }
 
-int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_image *left,
-		  const struct jd_camera_model *cam, float *depth, char *err, size_t errlen)
+/* The confidence map as an 8-bit grey PNG (algo/confidence.h: 0 none, 255 best). */
+static int png8(const char *dir, const uint8_t *conf, int w, int h, char *err, size_t errlen)
 {
-	int w = disp->width, h = disp->height;
+	struct jd_out o;
+	struct jd_image im = {(uint8_t *)conf, w, h, w};
+
+	JD_TRY(begin(&o, dir, "confidence.png", err, errlen));
+	return jd_out_close(&o, jd_png_u8_write(&im, write_out, &o) == 0, err, errlen);
+}
+
+int jd_dump_frame(const char *dir, const struct jd_disp *disp, const uint8_t *conf,
+		  const struct jd_image *left, const struct jd_camera_model *cam, float *depth,
+		  char *err, size_t errlen)
+{
+	int w = disp->width, h = disp->height, files = 2;
 	long npts = 0;
 
 	JD_TRY(pfm(dir, "disparity.pfm", disp->data, w, h, disp->stride, err, errlen));
 	JD_TRY(png16(dir, disp, err, errlen));
+	if (conf) {
+		JD_TRY(png8(dir, conf, w, h, err, errlen));
+		files++;
+	}
 	if (!cam) {
-		return 2;
+		return files;
 	}
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < w; x++) {
@@ -132,5 +147,5 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const struct jd_i
 	}
 	ok = ok && jd_out_write(&o, chunk, used) == 0;
 	JD_TRY(jd_out_close(&o, ok, err, errlen));
-	return 4;
+	return files + 2;
 }

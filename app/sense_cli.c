@@ -6,10 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { S_FOCAL, S_BASELINE, S_CX, S_CY, S_ROI, S_MIN_HEIGHT, S_MIN_AREA, S_FIXED, S_TOL, S_N };
+#include "cli.h"
+
+enum {
+	S_FOCAL,
+	S_BASELINE,
+	S_CX,
+	S_CY,
+	S_ROI,
+	S_MIN_HEIGHT,
+	S_MIN_AREA,
+	S_FIXED,
+	S_TOL,
+	S_MIN_CONF,
+	S_N
+};
 
 static const char *const names[S_N] = {"focal",	     "baseline", "cx",	      "cy",	 "roi",
-				       "min-height", "min-area", "fixed-disp", "plane-tol"};
+				       "min-height", "min-area", "fixed-disp", "plane-tol",
+				       "min-confidence"};
 
 const char jd_sense_cli_help[] =
     "sensing options:\n"
@@ -20,13 +35,18 @@ const char jd_sense_cli_help[] =
     "  --min-area PX          smaller blobs are dropped (default 100)\n"
     "  --plane-tol PX         table inliers lie this close to its plane, in disparity (1)\n"
     "  --fixed-disp D         the thesis's fixed threshold instead of a table plane:\n"
-    "                         object pixels have a disparity above D\n";
+    "                         object pixels have a disparity above D\n"
+    "  --min-confidence N     depth, point cloud and sensing keep pixels whose confidence\n"
+    "                         (0..255, docs/accuracy.md) is at least N (default 32;\n"
+    "                         0 keeps all)\n";
+_Static_assert(JD_MIN_CONFIDENCE_DEFAULT == 32, "the help above states the default");
 
 void jd_sense_cli_init(struct jd_sense_cli *s)
 {
 	memset(s, 0, sizeof(*s));
 	jd_sense_default(&s->sp);
 	s->cam.cx = s->cam.cy = NAN;
+	s->min_confidence = JD_MIN_CONFIDENCE_DEFAULT;
 }
 
 void jd_sense_cli_options(struct option *opts, int max, int base)
@@ -76,6 +96,8 @@ int jd_sense_cli_parse(struct jd_sense_cli *s, int k, const char *arg)
 		}
 		s->sp.min_area_px = (int)v;
 		return 0;
+	case S_MIN_CONF:
+		return jd_cli_confidence("--min-confidence", arg, &s->min_confidence);
 	}
 	static const double lim[S_N][2] = {{1, 1e6},   {0.01, 1e6}, {-1e5, 1e5}, {-1e5, 1e5}, {0, 0},
 					   {0, 1e5},   {0, 0},	    {0.01, 1e4}, {0.01, 100}};

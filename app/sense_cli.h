@@ -4,12 +4,14 @@
 
 #include <getopt.h>
 
+#include "../algo/confidence.h"
 #include "../algo/sense.h"
 
 struct jd_sense_cli {
 	struct jd_sense_params sp;
 	struct jd_camera_model cam; /* cx, cy NaN: the image centre */
 	int have_focal, have_baseline;
+	int min_confidence; /* pixels below this confidence are not used (algo/confidence.h) */
 };
 
 extern const char jd_sense_cli_help[];

@@ -154,7 +154,9 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 {
 	int idx = f->oldest;
 	struct jd_cuda_slot *s = &f->slot[idx];
-	struct jd_image *left_out = f->remap.loaded ? f->remap.left_out : NULL;
+	struct jd_image *out_img[2] = {f->remap.loaded ? f->remap.left_out : NULL,
+				       f->remap.loaded ? f->remap.right_out : NULL};
+	unsigned char *h_img[2] = {f->remap.h_left[idx], f->remap.h_right[idx]};
 
 	if (f->inflight == 0) {
 		snprintf(cu->err, sizeof(cu->err), "collect with no frame in flight");
@@ -168,9 +170,11 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	for (int y = 0; y < f->h; y++) {
 		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * f->w, sizeof(float) * f->w);
 	}
-	for (int y = 0; left_out && y < f->h; y++) {
-		memcpy(left_out->data + (size_t)y * left_out->stride,
-		       f->remap.h_left[idx] + (size_t)y * f->w, (size_t)f->w);
+	for (int k = 0; k < 2; k++) {
+		for (int y = 0; out_img[k] && y < f->h; y++) {
+			memcpy(out_img[k]->data + (size_t)y * out_img[k]->stride,
+			       h_img[k] + (size_t)y * f->w, (size_t)f->w);
+		}
 	}
 	return 0;
 }

@@ -26,15 +26,17 @@ struct jd_cuda_slot {
 /*
  * Rectification on the device (hal/cuda_rectify.h), when taken and loaded: the raw pair is
  * uploaded into d_raw, remapped into the slot's d_left/d_right before the matcher's kernels,
- * and the rectified left comes back with the map (the preview and the dumps show it).
+ * and the rectified pair comes back with the map (the preview, the dumps and the confidence
+ * map use it).
  */
 struct jd_cuda_remap {
 	jd_cufunction fn;
 	jd_cudeviceptr d_sx[2], d_sy[2];	    /* per camera, w * h positions in 1/32 px */
 	jd_cudeviceptr d_raw[JD_CUDA_SLOTS][2];	    /* the raw pair per slot */
-	unsigned char *h_left[JD_CUDA_SLOTS];	    /* pinned: the rectified left per slot */
+	unsigned char *h_left[JD_CUDA_SLOTS];	    /* pinned: the rectified pair per slot */
+	unsigned char *h_right[JD_CUDA_SLOTS];
 	int taken, loaded;
-	struct jd_image *left_out; /* collect copies the rectified left here (NULL: not) */
+	struct jd_image *left_out, *right_out; /* collect copies the pair here (NULL: not) */
 };
 
 /*

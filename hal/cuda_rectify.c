@@ -18,7 +18,7 @@ size_t jd_cuda_remap_device_bytes(int w, int h)
 
 size_t jd_cuda_remap_pinned_bytes(int w, int h)
 {
-	return JD_CUDA_SLOTS * jd_cuda_round((size_t)w * h);
+	return JD_CUDA_SLOTS * 2 * jd_cuda_round((size_t)w * h);
 }
 
 int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
@@ -43,13 +43,15 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 		JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][1]));
 		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
 		rm->h_left[s] = p;
+		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
+		rm->h_right[s] = p;
 	}
 	rm->taken = 1;
 	return 0;
 }
 
 int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_remap map[2],
-		       struct jd_image *left_out)
+		       struct jd_image *left_out, struct jd_image *right_out)
 {
 	struct jd_cuda_remap *rm = &f->remap;
 	size_t bytes = sizeof(int32_t) * (size_t)f->w * f->h;
@@ -71,6 +73,7 @@ int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct
 	}
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(cu->stream[0])));
 	rm->left_out = left_out;
+	rm->right_out = right_out;
 	rm->loaded = 1;
 	return 0;
 }
@@ -88,7 +91,9 @@ int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	JD_TRY(JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS),
 					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], args,
 					NULL)));
-	/* The rectified left comes back with the map (same stream, so before its event). */
-	return JD_CU(cu, cuMemcpyDtoHAsync_v2(rm->h_left[f->cur], s->d_left, (size_t)w * h,
+	/* The rectified pair comes back with the map (same stream, so before its event). */
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(rm->h_left[f->cur], s->d_left, (size_t)w * h,
+					      cu->stream[0])));
+	return JD_CU(cu, cuMemcpyDtoHAsync_v2(rm->h_right[f->cur], s->d_right, (size_t)w * h,
 					      cu->stream[0]));
 }

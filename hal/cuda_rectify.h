@@ -20,11 +20,12 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
 
 /**
  * Upload both cameras' tables (each f->w x f->h) and rectify every later frame on the GPU;
- * left_out (may be NULL) receives each collected frame's rectified left image. Waits for the
- * copy; allocates nothing. @retval 0, -EINVAL (not taken, sizes differ), -EIO
+ * left_out and right_out (may be NULL) receive each collected frame's rectified images (the
+ * preview, the dumps and the confidence map use them). Waits for the copy; allocates
+ * nothing. @retval 0, -EINVAL (not taken, sizes differ), -EIO
  */
 int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_remap map[2],
-		       struct jd_image *left_out);
+		       struct jd_image *left_out, struct jd_image *right_out);
 
 /* Used by the frame staging (cuda_frame.c) once the pair is on the device. */
 int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f);

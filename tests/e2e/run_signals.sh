@@ -105,7 +105,7 @@ else
 	echo "skip: the watchdog case needs python3 and a native build"
 fi
 
-# SIGUSR1 dumps the current frame (PFM disparity and depth, binary PLY); a folder that
+# SIGUSR1 dumps the current frame (PFM disparity and depth, confidence PNG, binary PLY); a folder that
 # vanished after boot is an error line and the loop goes on; without --dump-dir SIGUSR1 is
 # said and ignored, and nothing is written anywhere (the daemon runs in an empty folder).
 dump_test() { # EXPECT(ok|gone|none) [DIR]
@@ -125,11 +125,12 @@ dump_test() { # EXPECT(ok|gone|none) [DIR]
 	local rc=$? n1
 	n1=$(grep -c '^frame' "$tmp/out")
 	if [ "$1" = ok ]; then
-		if grep -q '^dump: frame [0-9]*, 4 file(s)' "$tmp/out" && head -c 3 "$2/disparity.pfm" | grep -q Pf &&
+		if grep -q '^dump: frame [0-9]*, 5 file(s)' "$tmp/out" && head -c 3 "$2/disparity.pfm" | grep -q Pf &&
 			file "$2/disparity_u16.png" | grep -q "PNG image data, 320 x 240, 16-bit grayscale" &&
+			file "$2/confidence.png" | grep -q "PNG image data, 320 x 240, 8-bit grayscale" &&
 			head -1 "$2/cloud.ply" | grep -qx ply && grep -aq '^element vertex [1-9]' "$2/cloud.ply" &&
 			[ -z "$(ls -A "$2" | grep tmp)" ] && [ "$(stat -c %a "$2/disparity.pfm")" = 644 ]; then
-			echo "ok: SIGUSR1 dumped disparity (PFM, 16-bit PNG), depth and cloud, mode 644 under umask 022"
+			echo "ok: SIGUSR1 dumped disparity (PFM, 16-bit PNG), confidence, depth and cloud, mode 644 under umask 022"
 		else
 			echo "FAIL: SIGUSR1 dump: $(cat "$tmp/err")"; fails=$((fails + 1))
 		fi

@@ -43,7 +43,7 @@ PY
 for kind in rgb g16 pgm16 ppm; do
 	dir=$tmp/$kind
 	ext=$(ls "$dir/left")
-	"$bin" match -q "$dir/left/$ext" "$dir/right/$ext" -o "$tmp/$kind.pfm" --ndisp 32 --backend ref || { fails=$((fails + 1)); continue; }
+	"$bin" match -q "$dir/left/$ext" "$dir/right/$ext" -o "$tmp/$kind.pfm" --ndisp 32 --backend ref --min-confidence 32 || { fails=$((fails + 1)); continue; }
 	mkdir -p "$tmp/dump_$kind"
 	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	"$bin" run --camera "files:$dir" --loop --fps 5 --size 128x96 --ndisp 32 --backend ref \

@@ -59,7 +59,7 @@ static void make_tables(int w, int h, int kind, unsigned seed, struct jd_remap m
 static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 {
 	struct jd_match_params p;
-	struct jd_image raw_l, raw_r, l, r, got;
+	struct jd_image raw_l, raw_r, l, r, got, got_r;
 	struct jd_remap map[2];
 	struct jd_cuda cu;
 	struct jd_cuda_sad sad;
@@ -75,6 +75,7 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 	l = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	r = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	got = (struct jd_image){malloc((size_t)w * h), w, h, w};
+	got_r = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	jd_remap_ref(&map[0], &raw_l, &l, ex);
 	jd_remap_ref(&map[1], &raw_r, &r, ex);
 	size_t n = jd_match_mem_required(&p, w, h, jd_exec_workers(ex));
@@ -98,7 +99,7 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 		JD_CHECK(rc == 0, "%s init: %s", name, cu.err);
 		JD_CHECK(jd_cuda_remap_take(&cu, f) == 0, "remap take: %s", cu.err);
 		jd_cuda_seal(&cu);
-		JD_CHECK(jd_cuda_remap_load(&cu, f, map, &got) == 0, "remap load: %s", cu.err);
+		JD_CHECK(jd_cuda_remap_load(&cu, f, map, &got, &got_r) == 0, "remap load: %s", cu.err);
 		gpu_count_allocations(&cu);
 		/* two frames in flight: the swapped pair ahead of this one */
 		for (int i = 0; i < 2; i++) {
@@ -117,7 +118,7 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 		gpu_restore_allocations(&cu);
 		long img = -1;
 		for (long i = 0; i < (long)w * h && img < 0; i++) {
-			img = got.data[i] != l.data[i] ? i : -1;
+			img = got.data[i] != l.data[i] || got_r.data[i] != r.data[i] ? i : -1;
 		}
 		long first = gpu_first_diff(&ref, &out);
 		JD_CHECK(img < 0, "%s %dx%d tables %d: rectified pixel %ld: ref %d gpu %d", name, w,
@@ -137,6 +138,7 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 	free(l.data);
 	free(r.data);
 	free(got.data);
+	free(got_r.data);
 	free(ref.data);
 	free(out.data);
 	free(ws);

@@ -5,13 +5,22 @@
  *
  * Table: a plane in 3D is a plane in (x, y, d) for a rectified pinhole camera, so RANSAC
  * fits d = a x + b y + c on the map (deterministic sampling from a seed), then least squares
- * on its inliers. Objects: pixels more than min_height_mm above that plane (towards the
- * camera), cleaned by a 3x3 opening then closing, labelled 8-connected; blobs smaller than
- * min_area_px are dropped. Per object: area, box, centroid in pixels, median disparity, 3D
- * centroid (from the centroid pixel at the median disparity's depth), distance, height above
- * the table (a high percentile of its pixels' heights, robust to stray pixels) and the
- * footprint of its box in mm. The thesis's fixed threshold (objects = d > fixed_disp, no
- * plane) is the fallback when asked for or when no plane is found.
+ * on its inliers; planes tilted more than max_table_tilt_deg from facing the camera (walls)
+ * are not candidates. It is a table only with enough support (inliers at least min_table_share
+ * of the ROI, residual within the tolerance, in front of the camera); otherwise the result
+ * says why and, without the fixed threshold, there are no objects.
+ * Objects: pixels more than min_height_mm above that plane (towards the camera), cleaned by
+ * a 3x3 opening then closing, labelled 8-connected where neighbouring disparities agree
+ * (objects that touch in the image but not in depth come apart); blobs smaller than
+ * min_area_px, mostly without disparity, or whose footprint is not inside the table's extent
+ * (walls and background surfaces behind the table: a vertical surface's footprint is its
+ * base line, the table's edge) are dropped. Per object: area, box, centroid in pixels,
+ * median disparity, 3D centroid (from the centroid pixel at the median disparity's depth),
+ * distance, height above the table (a high percentile of its pixels' heights, robust to
+ * stray pixels), the footprint of its box in mm, and for grasping the oriented footprint on
+ * the table (yaw, length, width about its centre), the top face's centre, a quality score
+ * and whether the image border cuts it. The thesis's fixed threshold (objects = d >
+ * fixed_disp, no plane) is the fallback when asked for.
  * Memory: caller's workspace (jd_sense_mem_required), no allocation; libc and libm only.
  */
 #ifndef JD_ALGO_SENSE_H
@@ -34,6 +43,8 @@ struct jd_sense_params {
 	float plane_tol;	/* inlier distance to the plane, in disparity px (default 1.0) */
 	float min_height_mm;	/* object pixels are at least this far above the table (15) */
 	int min_area_px;	/* smaller blobs are dropped (default 100) */
+	float min_table_share;	/* a table's inliers are at least this share of the ROI (0.1) */
+	float max_table_tilt_deg; /* planes tilted more from facing the camera are not tables (60) */
 	int use_fixed;		/* the thesis's fixed threshold instead of a plane */
 	float fixed_disp;	/* with use_fixed: object pixels have d > fixed_disp */
 	uint32_t seed;		/* RANSAC's sampling */
@@ -41,14 +52,30 @@ struct jd_sense_params {
 
 void jd_sense_default(struct jd_sense_params *sp);
 
+/* Why there is no table (JD_TABLE_FOUND when there is one). */
+enum jd_table_verdict {
+	JD_TABLE_FOUND,
+	JD_TABLE_NOT_FITTED,   /* not asked for (fixed threshold), or too few valid pixels */
+	JD_TABLE_LOW_SUPPORT,  /* the best plane holds too small a share of the ROI */
+	JD_TABLE_ROUGH,	       /* its inliers scatter as far as the tolerance allows */
+	JD_TABLE_NOT_IN_FRONT, /* the plane passes through or behind the camera */
+};
+
 /** A plane: d = a x + b y + c on the map, and n . P = k in mm (n unit, towards the table). */
 struct jd_plane {
 	int valid;
+	enum jd_table_verdict verdict;
 	float a, b, c;
 	float n[3], k_mm;
 	long inliers;
-	float tilt_deg; /* angle between the plane's normal and the camera's optical axis */
+	float roi_share;   /* inliers / ROI pixels */
+	float residual_px; /* RMS distance of the inliers to the plane, in disparity */
+	float tilt_deg;	   /* angle between the plane's normal and the camera's optical axis */
+	float e1[3], e2[3]; /* the table's axes (e1: the camera's x seen on the table; unit) */
 };
+
+/** A short reason for a verdict, for logs and JSON ("low_support", ...). */
+const char *jd_table_verdict_name(enum jd_table_verdict v);
 
 #define JD_SENSE_MAX_OBJECTS 64
 
@@ -62,6 +89,13 @@ struct jd_object {
 	float distance_mm;
 	float height_mm;	/* above the table (0 without a plane) */
 	float size_mm[2];	/* the box's width and height at the object's depth */
+	/* With a table, for grasping (0 without one): */
+	float footprint_mm[3];	/* the footprint's centre on the table, camera frame */
+	float yaw_deg;		/* its long axis from the table's e1 towards e2, -90..90 */
+	float length_mm, width_mm; /* its extent along and across that axis */
+	float top_mm[3];	/* the top face's centre (pixels within 10 % of the top) */
+	float quality;		/* 0..1: share of its pixels with depth, halved when cut */
+	int cut;		/* the image (or ROI) border cuts it: sizes are lower bounds */
 };
 
 struct jd_sense_result {

@@ -93,9 +93,20 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 		num(&o, p->k_mm);
 		put(&o, ",\"tilt_deg\":");
 		num(&o, p->tilt_deg);
-		put(&o, ",\"inliers\":%ld}", p->inliers);
+		put(&o, ",\"inliers\":%ld,\"roi_share\":", p->inliers);
+		num(&o, p->roi_share);
+		put(&o, ",\"residual_px\":");
+		num(&o, p->residual_px);
+		put(&o, "}");
 	} else {
-		put(&o, ",\"table\":null");
+		/* no table, and why: the plane that was best, if any, and its support */
+		put(&o, ",\"table\":null,\"no_table\":{\"reason\":\"%s\",\"inliers\":%ld,"
+			"\"roi_share\":",
+		    jd_table_verdict_name(p->verdict), p->inliers);
+		num(&o, p->roi_share);
+		put(&o, ",\"residual_px\":");
+		num(&o, p->residual_px);
+		put(&o, "}");
 	}
 	put(&o, ",\"objects\":[");
 	for (int i = 0; i < r->sense->nobjects; i++) {
@@ -113,7 +124,21 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 		num(&o, b->height_mm);
 		put(&o, ",\"size_mm\":");
 		arr(&o, b->size_mm, 2);
-		put(&o, "}");
+		if (p->valid) {
+			put(&o, ",\"footprint\":{\"center_mm\":");
+			arr(&o, b->footprint_mm, 3);
+			put(&o, ",\"yaw_deg\":");
+			num(&o, b->yaw_deg);
+			put(&o, ",\"length_mm\":");
+			num(&o, b->length_mm);
+			put(&o, ",\"width_mm\":");
+			num(&o, b->width_mm);
+			put(&o, "},\"top_mm\":");
+			arr(&o, b->top_mm, 3);
+		}
+		put(&o, ",\"quality\":");
+		num(&o, b->quality);
+		put(&o, ",\"cut\":%s}", b->cut ? "true" : "false");
 	}
 	put(&o, "],\"truncated\":%s", r->sense->truncated ? "true" : "false");
 	provenance(&o, r);

@@ -145,6 +145,12 @@ void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts
 	for (; cmd_opts && cmd_opts->name && n < JD_CLI_MAX_OPTIONS - 1; cmd_opts++) {
 		c->opts[n++] = *cmd_opts;
 	}
+	if (cmd_opts && cmd_opts->name) {
+		/* a programming error, loud: a dropped option would read as "unrecognized" */
+		fprintf(stderr, "jetdepth: internal: more than %d options (--%s on)\n",
+			JD_CLI_MAX_OPTIONS - 1, cmd_opts->name);
+		c->full = 1;
+	}
 	c->opts[n] = (struct option){0};
 	optind = 1;
 }
@@ -153,6 +159,9 @@ int jd_cli_next(struct jd_cli *c)
 {
 	int opt;
 
+	if (c->full) {
+		return JD_CLI_BAD;
+	}
 	while ((opt = getopt_long(c->argc, c->argv, c->shortopts, c->opts, NULL)) != -1) {
 		int rc = jd_cli_matcher_option(opt, optarg, c->p, c->threads);
 

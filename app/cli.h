@@ -51,7 +51,7 @@ enum {
 
 /** Returned by jd_cli_next() for a matcher option with a bad value (message printed). */
 #define JD_CLI_BAD (-2)
-#define JD_CLI_MAX_OPTIONS 64
+#define JD_CLI_MAX_OPTIONS 128
 
 /* getopt_long over the matcher options plus one command's own (see jd_cli_next). */
 struct jd_cli {
@@ -59,6 +59,7 @@ struct jd_cli {
 	char **argv;
 	const char *shortopts;
 	struct option opts[JD_CLI_MAX_OPTIONS];
+	int full; /* the options did not fit: jd_cli_next() refuses */
 	struct jd_match_params *p;
 	int *threads;
 	char seen[OPT_CMD_BASE - OPT_ALGO]; /* which matcher options were given */

@@ -327,7 +327,9 @@ int jd_cmd_run(int argc, char **argv)
 						      st.ts_ns,
 						      st.capture_ms, st.rectify_ms,
 						      (double)st.match_ns / 1e6, st.sense_ms,
-						      st.sense};
+						      st.sense, st.sense ? st.tracks : NULL,
+						      sense.have_extrinsics ? sense.base_from_camera
+									    : NULL};
 			int n = jd_report_json(&rep, line, sizeof(line));
 			if (n > 0 && jd_publish(&pub, line, (size_t)n) && !publish_errors++) {
 				fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n",

@@ -92,7 +92,8 @@ int jd_cmd_sense(int argc, char **argv)
 	static char json[65536];
 	char err[600];
 
-	jd_sense_cli_options(cmd_opts + 6, 25, OPT_SENSE_BASE);
+	_Static_assert(6 + JD_SENSE_CLI_NOPTS + 1 <= 32, "cmd_opts holds the sensing options");
+	jd_sense_cli_options(cmd_opts + 6, 32 - 6, OPT_SENSE_BASE);
 	jd_sense_cli_init(&sc);
 	jd_params_default(&p, JD_ALGO_SGM, 64);
 	jd_cli_begin(&cli, argc, argv, "o:h", cmd_opts, &p, &threads);
@@ -239,8 +240,17 @@ int jd_cmd_sense(int argc, char **argv)
 	}
 	int src = mrc || !ws ? -ENOMEM : jd_sense_run(&sc.sp, &cam, &boot.disp, ws, wsb, &res, &boot.workers.exec);
 	uint64_t t2 = jd_clock_ns();
-	struct jd_frame_report rep = {NULL, NULL, 0, 0, 0.0, 0.0, (double)(t1 - t0) / 1e6,
-				      (double)(t2 - t1) / 1e6, &res};
+	struct jd_frame_report rep = {NULL,
+				      NULL,
+				      0,
+				      0,
+				      0.0,
+				      0.0,
+				      (double)(t1 - t0) / 1e6,
+				      (double)(t2 - t1) / 1e6,
+				      &res,
+				      NULL,
+				      sc.have_extrinsics ? sc.base_from_camera : NULL};
 	int n = src ? -1 : jd_report_json(&rep, json, sizeof(json));
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));

@@ -124,6 +124,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	d->conf_ws = lr.conf_ws;
 	d->conf_ws_bytes = lr.conf_ws_bytes;
 	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
+	jd_tracker_init(&d->tracker);
 	for (int k = 0; k < 2; k++) {
 		for (int i = 0; i < 2; i++) {
 			d->pair[k][i] = (struct jd_image){lr.pair[k][i], w, h, w};
@@ -168,6 +169,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->capture_ms = d->capture_ms[k & 1];
 	st->rectify_ms = d->rectify_ms[k & 1];
 	st->sense = NULL;
+	st->tracks = NULL;
 	st->sense_ms = 0.0;
 	if (st->has_truth) {
 		struct jd_eval_result res;
@@ -196,8 +198,10 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 		uint64_t t0 = jd_clock_ns();
 		JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws, d->sense_bytes,
 				    &d->sense, &b->workers.exec));
+		jd_tracker_update(&d->tracker, &d->sense, st->ts_ns, d->tracks);
 		st->sense_ms = (double)(jd_clock_ns() - t0) / 1e6;
 		st->sense = &d->sense;
+		st->tracks = d->tracks;
 	}
 	return 1;
 }

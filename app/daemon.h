@@ -14,6 +14,7 @@
 #include "../algo/pair_check.h"
 #include "boot.h"
 #include "../algo/sense.h"
+#include "../algo/track.h"
 #include "capture.h"
 #include "rectified_view.h"
 #include "sense_cli.h"
@@ -50,6 +51,8 @@ struct jd_daemon {
 	size_t conf_ws_bytes;
 	int min_conf;		      /* the map keeps pixels at least this confident */
 	struct jd_image pair[2][2]; /* by frame parity: the rectified pair submitted */
+	struct jd_tracker tracker;
+	struct jd_track_info tracks[JD_SENSE_MAX_OBJECTS]; /* the last collected frame's */
 };
 
 struct jd_frame_stats {
@@ -64,6 +67,7 @@ struct jd_frame_stats {
 	const uint8_t *conf;		     /* the confidence map (w bytes a row) */
 	const struct jd_image *left;	     /* this frame's rectified left image */
 	const struct jd_sense_result *sense; /* NULL when not sensing */
+	const struct jd_track_info *tracks;  /* per object of sense: ids across frames */
 	int has_truth;
 	double bad1;	/* percent of pixels more than 1 px off the truth (before the
 			   confidence threshold: the matcher's own) */

@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "extrinsics.h"
+
 struct out {
 	char *buf;
 	size_t len, pos;
@@ -49,6 +51,37 @@ static void arr(struct out *o, const float *v, int n)
 		num(o, v[i]);
 	}
 	put(o, "]");
+}
+
+/* An object's positions, and its footprint's long axis, in the robot's base frame. */
+static void base_frame(struct out *o, const double *m, const struct jd_plane *p,
+		       const struct jd_object *b)
+{
+	float v[3];
+
+	put(o, ",\"base\":{\"centroid_mm\":");
+	jd_extrinsics_point(m, b->centroid_mm, v);
+	arr(o, v, 3);
+	if (p->valid) {
+		float c = cosf(b->yaw_deg * (float)M_PI / 180.0f);
+		float s = sinf(b->yaw_deg * (float)M_PI / 180.0f), axis[3];
+		for (int i = 0; i < 3; i++) {
+			axis[i] = c * p->e1[i] + s * p->e2[i];
+		}
+		put(o, ",\"footprint_center_mm\":");
+		jd_extrinsics_point(m, b->footprint_mm, v);
+		arr(o, v, 3);
+		put(o, ",\"top_mm\":");
+		jd_extrinsics_point(m, b->top_mm, v);
+		arr(o, v, 3);
+		put(o, ",\"long_axis\":");
+		jd_extrinsics_dir(m, axis, v);
+		arr(o, v, 3);
+		put(o, ",\"table_normal\":");
+		jd_extrinsics_dir(m, p->n, v);
+		arr(o, v, 3);
+	}
+	put(o, "}");
 }
 
 /* Where the frame came from and whether its depth is suspect, then the object's end. */
@@ -138,7 +171,17 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 		}
 		put(&o, ",\"quality\":");
 		num(&o, b->quality);
-		put(&o, ",\"cut\":%s}", b->cut ? "true" : "false");
+		put(&o, ",\"cut\":%s", b->cut ? "true" : "false");
+		if (r->tracks) {
+			put(&o, ",\"track\":{\"id\":%d,\"age\":%d,\"velocity_mm_s\":", r->tracks[i].id,
+			    r->tracks[i].age);
+			arr(&o, r->tracks[i].vel_mm_s, 3);
+			put(&o, "}");
+		}
+		if (r->base_from_camera) {
+			base_frame(&o, r->base_from_camera, p, b);
+		}
+		put(&o, "}");
 	}
 	put(&o, "],\"truncated\":%s", r->sense->truncated ? "true" : "false");
 	provenance(&o, r);

@@ -1,6 +1,8 @@
 /*
  * What the robot gets per frame: one JSON object (a line of JSON Lines) with the frame's id
- * and timestamp, per-stage latency, the table plane and the objects with their fields.
+ * and timestamp, per-stage latency, the table plane (or why there is none) and the objects
+ * with their fields: track id, age and velocity across frames, and with extrinsics the
+ * positions again in the robot's base frame.
  * Formatted into a caller's fixed buffer (no allocation); the same text goes to stdout, a
  * UDP destination, or an objects.json file (`jetdepth sense`).
  */
@@ -11,6 +13,7 @@
 #include <stdint.h>
 
 #include "../algo/sense.h"
+#include "../algo/track.h"
 
 struct jd_frame_report {
 	const char *source; /* "synthetic", "files" or "v4l2"; NULL: not said (one pair) */
@@ -19,6 +22,8 @@ struct jd_frame_report {
 	uint64_t ts_ns;
 	double capture_ms, rectify_ms, match_ms, sense_ms;
 	const struct jd_sense_result *sense; /* NULL: not sensed (no camera model) */
+	const struct jd_track_info *tracks;  /* per object (algo/track.h), or NULL */
+	const double *base_from_camera;	     /* app/extrinsics.h, or NULL: camera frame only */
 };
 
 /**

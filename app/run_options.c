@@ -34,7 +34,9 @@ enum {
 	OPT_SENSE_BASE
 };
 
-static struct option run_opts[48] = {{"size", required_argument, NULL, OPT_SIZE},
+/* the run's own options, then the sensing ones, then the terminator */
+enum { RUN_OPTS_MAX = 40 + JD_SENSE_CLI_NOPTS + 1 };
+static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL, OPT_SIZE},
 				     {"frames", required_argument, NULL, OPT_FRAMES},
 				     {"board", required_argument, NULL, OPT_BOARD},
 				     {"config", required_argument, NULL, OPT_CONFIG},
@@ -315,12 +317,19 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	o->cam = (struct jd_capture_config){.kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV};
 	jd_params_default(&o->p, JD_ALGO_SGM, 64);
 	jd_sense_cli_init(&o->sense);
+	static int sensing_appended; /* once: the table is static */
 	int nopts = 0;
 	while (run_opts[nopts].name) {
 		nopts++;
 	}
-	if (nopts < 20) {
-		jd_sense_cli_options(run_opts + nopts, 48 - nopts, OPT_SENSE_BASE);
+	if (!sensing_appended) {
+		if (nopts + JD_SENSE_CLI_NOPTS + 1 > RUN_OPTS_MAX) {
+			fprintf(stderr, "jetdepth: run: %d options do not fit the table of %d\n",
+				nopts + JD_SENSE_CLI_NOPTS, RUN_OPTS_MAX - 1);
+			return JD_EXIT_RUNTIME;
+		}
+		jd_sense_cli_options(run_opts + nopts, RUN_OPTS_MAX - nopts, OPT_SENSE_BASE);
+		sensing_appended = 1;
 	}
 	/* --board and --config first: the command line's other options win over both. */
 	for (int i = 1; i < argc; i++) {

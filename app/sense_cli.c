@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "extrinsics.h"
 
 enum {
 	S_FOCAL,
@@ -19,12 +20,13 @@ enum {
 	S_FIXED,
 	S_TOL,
 	S_MIN_CONF,
+	S_EXTRINSICS,
 	S_N
 };
 
 static const char *const names[S_N] = {"focal",	     "baseline", "cx",	      "cy",	 "roi",
 				       "min-height", "min-area", "fixed-disp", "plane-tol",
-				       "min-confidence"};
+				       "min-confidence", "extrinsics"};
 
 const char jd_sense_cli_help[] =
     "sensing options:\n"
@@ -38,7 +40,11 @@ const char jd_sense_cli_help[] =
     "                         object pixels have a disparity above D\n"
     "  --min-confidence N     depth, point cloud and sensing keep pixels whose confidence\n"
     "                         (0..255, docs/accuracy.md) is at least N (default 32;\n"
-    "                         0 keeps all)\n";
+    "                         0 keeps all)\n"
+    "  --extrinsics FILE      the camera's pose in the robot's base frame (hand-eye\n"
+    "                         calibration): a 4x4 matrix or x y z qx qy qz qw, metres\n"
+    "                         (a line \"units: mm\" for millimetres); positions are then\n"
+    "                         also reported in the base frame\n";
 _Static_assert(JD_MIN_CONFIDENCE_DEFAULT == 32, "the help above states the default");
 
 void jd_sense_cli_init(struct jd_sense_cli *s)
@@ -48,6 +54,8 @@ void jd_sense_cli_init(struct jd_sense_cli *s)
 	s->cam.cx = s->cam.cy = NAN;
 	s->min_confidence = JD_MIN_CONFIDENCE_DEFAULT;
 }
+
+_Static_assert(S_N == JD_SENSE_CLI_NOPTS, "callers size their option tables with it");
 
 void jd_sense_cli_options(struct option *opts, int max, int base)
 {
@@ -98,6 +106,15 @@ int jd_sense_cli_parse(struct jd_sense_cli *s, int k, const char *arg)
 		return 0;
 	case S_MIN_CONF:
 		return jd_cli_confidence("--min-confidence", arg, &s->min_confidence);
+	case S_EXTRINSICS: {
+		char err[700];
+		if (jd_extrinsics_load(arg, s->base_from_camera, err, sizeof(err))) {
+			fprintf(stderr, "jetdepth: %s\n", err);
+			return -EINVAL;
+		}
+		s->have_extrinsics = 1;
+		return 0;
+	}
 	}
 	static const double lim[S_N][2] = {{1, 1e6},   {0.01, 1e6}, {-1e5, 1e5}, {-1e5, 1e5}, {0, 0},
 					   {0, 1e5},   {0, 0},	    {0.01, 1e4}, {0.01, 100}};

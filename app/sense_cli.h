@@ -12,11 +12,16 @@ struct jd_sense_cli {
 	struct jd_camera_model cam; /* cx, cy NaN: the image centre */
 	int have_focal, have_baseline;
 	int min_confidence; /* pixels below this confidence are not used (algo/confidence.h) */
+	int have_extrinsics;
+	double base_from_camera[16]; /* app/extrinsics.h: 4x4, mm */
 };
 
 extern const char jd_sense_cli_help[];
 
 void jd_sense_cli_init(struct jd_sense_cli *s);
+/* How many options jd_sense_cli_options() appends (its caller sizes its table with it). */
+#define JD_SENSE_CLI_NOPTS 11
+
 /** Append the options (ids base + k) to opts (room for max; NULL-terminated). */
 void jd_sense_cli_options(struct option *opts, int max, int base);
 /** Parse option k. @retval 0, or -EINVAL with the message printed */

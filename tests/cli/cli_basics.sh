@@ -109,5 +109,18 @@ if [ -n "${JD_FAKE_LIBCUDA:-}" ] && [ -e "$JD_FAKE_LIBCUDA" ]; then
 fi
 check "bench one case" bash -c "'$bin' bench --algo sad --size 160x120 --ndisp 32 --runs 1 | grep -q 'sad 11x11'"
 check "run stops on SIGTERM" bash -c "'$bin' run --size 160x120 --ndisp 32 >'$tmp/run.log' & pid=\$!; sleep 1; kill -TERM \$pid; wait \$pid; grep -q 'frame(s)' '$tmp/run.log'"
+# Every sensing option reaches run (a full option table once dropped the last ones silently).
+check "run takes every sensing option" "$bin" run --frames 1 --size 160x120 --ndisp 32 \
+	--plane-tol 1 --fixed-disp 5 --min-area 50 --min-confidence 10 --min-height 10
+printf 'translation:\n  x: 0.5\n  y: 0\n  z: 0\nrotation:\n  x: 0\n  y: 0\n  z: 0\n  w: 1\n' >"$tmp/pose.yaml"
+check "run --json with --extrinsics: tracks and base-frame positions" bash -c \
+	"'$bin' run --frames 3 --json --extrinsics '$tmp/pose.yaml' 2>/dev/null | tail -1 | grep -q '\"track\":{\"id\":1,\"age\":3.*\"base\":{\"centroid_mm\"'"
+echo "1 2 3" >"$tmp/pose3.txt"
+check "a pose file with 3 numbers is refused by name" bash -c \
+	"! '$bin' run --frames 1 --extrinsics '$tmp/pose3.txt' 2>'$tmp/err' && grep -q 'pose3.txt: 3 numbers' '$tmp/err'"
+check "match --confidence writes an 8-bit PNG" bash -c \
+	"'$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c.pfm' --ndisp 16 --confidence '$tmp/c.png' && [ \"\$(od -An -tu1 -j24 -N1 '$tmp/c.png' | tr -d ' ')\" = 8 ]"
+check "--min-confidence 256 is refused" bash -c \
+	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c.pfm' --min-confidence 256 2>'$tmp/err' && grep -q 'min-confidence 256' '$tmp/err'"
 echo "$((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

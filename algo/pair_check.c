@@ -57,16 +57,30 @@ static float zncc(const struct patch *a, const struct jd_image *im, int x, int y
 	return s;
 }
 
-static int cmp_int(const void *a, const void *b)
+static int cmp_float(const void *a, const void *b)
 {
-	return *(const int *)a - *(const int *)b;
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The peak's offset from the middle of three scores (parabola), within +-0.5. */
+static float vertex(float a, float b, float c)
+{
+	float den = a - 2.0f * b + c;
+
+	if (!(den < 0.0f)) {
+		return 0.0f;
+	}
+	float t = 0.5f * (a - c) / den;
+	return t < -0.5f ? -0.5f : (t > 0.5f ? 0.5f : t);
 }
 
 void jd_pair_check(const struct jd_image *l, const struct jd_image *r, int max_disp,
 		   struct jd_pair_check *out)
 {
 	const int V = JD_PAIR_CHECK_ROWS, w = l->width, h = l->height;
-	int dys[GRID * GRID];
+	float dys[GRID * GRID];
 
 	memset(out, 0, sizeof(*out));
 	out->verdict = JD_PAIR_UNSURE;
@@ -108,7 +122,9 @@ void jd_pair_check(const struct jd_image *l, const struct jd_image *r, int max_d
 			if (best < MIN_ZNCC || best - second < 0.02f) {
 				continue; /* weak or ambiguous (repeated texture) */
 			}
-			dys[out->confident++] = bdy;
+			float up = bdy > -V ? zncc(&p, r, x - bd, y + bdy - 1) : best;
+			float dn = bdy < V ? zncc(&p, r, x - bd, y + bdy + 1) : best;
+			dys[out->confident++] = (float)bdy + vertex(up, best, dn);
 			out->negative += bd <= -2;
 			out->positive += bd >= 2;
 			out->off_row += abs(bdy) >= 2;
@@ -117,8 +133,9 @@ void jd_pair_check(const struct jd_image *l, const struct jd_image *r, int max_d
 	if (out->confident < MIN_CONFIDENT) {
 		return;
 	}
-	qsort(dys, (size_t)out->confident, sizeof(int), cmp_int);
-	out->median_dy = dys[out->confident / 2];
+	qsort(dys, (size_t)out->confident, sizeof(float), cmp_float);
+	out->dy_px = dys[out->confident / 2];
+	out->median_dy = (int)lrintf(out->dy_px);
 	if (2 * out->off_row > out->confident) {
 		out->verdict = JD_PAIR_UNRECTIFIED;
 	} else if (out->negative >= MIN_CONFIDENT / 2 && out->negative > 3 * out->positive) {

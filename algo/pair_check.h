@@ -4,7 +4,9 @@
  * 38 degrees, 40 objects), so before trusting a pair a few textured patches of the left view
  * are looked for in the right one, at positive and negative disparities and a few rows up
  * and down (zero-mean normalised correlation: a brightness difference does not matter).
- * On a good pair the confident matches lie at disparity >= 0 on the same row.
+ * On a good pair the confident matches lie at disparity >= 0 on the same row; how far off
+ * the row they lie, to a fraction of a pixel, is the residual vertical misalignment that a
+ * drifting rig grows (the daemon reports it and warns above JD_PAIR_MAX_DY_PX).
  */
 #ifndef JD_ALGO_PAIR_CHECK_H
 #define JD_ALGO_PAIR_CHECK_H
@@ -26,7 +28,12 @@ struct jd_pair_check {
 	int positive;	/* confident, at disparity >= 2 */
 	int off_row;	/* confident, 2 or more rows apart */
 	int median_dy;	/* rows apart, the median of the confident ones */
+	float dy_px;	/* the same to a fraction of a row (parabola through the row scores):
+			   a rectified rig's residual vertical misalignment */
 };
+
+/* A residual misalignment above this (px) makes matching worse: recalibrate. */
+#define JD_PAIR_MAX_DY_PX 0.5f
 
 /* rows searched up and down: a raw rig's offset is a few rows; more costs time */
 #define JD_PAIR_CHECK_ROWS 8

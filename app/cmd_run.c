@@ -67,11 +67,16 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 	const struct jd_frame_stats *st = last ? last : &none; /* NULL: no frame yet */
 	const struct jd_capture *c = &d->cap;
 	const char *suspect = jd_pair_verdict_text(d->pair_verdict);
+	char dy[32] = "null";
+	if (isfinite(d->calib_dy_px)) {
+		snprintf(dy, sizeof(dy), "%.3f", (double)d->calib_dy_px);
+	}
 	int n = snprintf(buf, len,
 			 "{\"frames\":%d,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,"
 			 "\"last_frame\":%d,\"latency_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
-			 "\"streams\":%d,\"suspect\":%s%s%s,"
+			 "\"streams\":%d,\"suspect\":%s%s%s,\"vertical_offset_px\":%s,"
+			 "\"recalibrate\":%s,"
 			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"partner\":%lu,\"unpaired\":%lu},"
 			 "\"cameras\":[",
 			 frames, state, jd_capture_source(c->cfg.kind),
@@ -80,6 +85,7 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			 st->sense && st->sense->plane.valid ? "true" : "false",
 			 (double)d->boot.budget.total / (1 << 20), outages, streams,
 			 suspect ? "\"" : "", suspect ? suspect : "null", suspect ? "\"" : "",
+			 dy, fabsf(d->calib_dy_px) > JD_PAIR_MAX_DY_PX ? "true" : "false",
 			 c->drop_corrupt,
 			 c->drop_short, c->drop_partner, c->pair.drops[0] + c->pair.drops[1]);
 	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {
@@ -329,7 +335,8 @@ int jd_cmd_run(int argc, char **argv)
 						      (double)st.match_ns / 1e6, st.sense_ms,
 						      st.sense, st.sense ? st.tracks : NULL,
 						      sense.have_extrinsics ? sense.base_from_camera
-									    : NULL};
+									    : NULL,
+						      d.calib_dy_px};
 			int n = jd_report_json(&rep, line, sizeof(line));
 			if (n > 0 && jd_publish(&pub, line, (size_t)n) && !publish_errors++) {
 				fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n",

@@ -250,7 +250,8 @@ int jd_cmd_sense(int argc, char **argv)
 				      (double)(t2 - t1) / 1e6,
 				      &res,
 				      NULL,
-				      sc.have_extrinsics ? sc.base_from_camera : NULL};
+				      sc.have_extrinsics ? sc.base_from_camera : NULL,
+				      pair_check && pc.verdict == JD_PAIR_OK ? pc.dy_px : NAN};
 	int n = src ? -1 : jd_report_json(&rep, json, sizeof(json));
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));

@@ -125,6 +125,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	d->conf_ws_bytes = lr.conf_ws_bytes;
 	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
 	jd_tracker_init(&d->tracker);
+	d->calib_dy_px = NAN;
 	for (int k = 0; k < 2; k++) {
 		for (int i = 0; i < 2; i++) {
 			d->pair[k][i] = (struct jd_image){lr.pair[k][i], w, h, w};
@@ -225,6 +226,19 @@ static void check_pair(struct jd_daemon *d)
 	jd_pair_check(l, r, d->p.min_disp + d->p.ndisp, &pc);
 	if (pc.verdict != JD_PAIR_UNSURE) {
 		d->pair_verdict = pc.verdict; /* an unsure look keeps the last clear one */
+	}
+	/* the calibration monitor: a rectified rig's rows drift apart as it ages */
+	if (pc.verdict == JD_PAIR_OK) {
+		d->calib_dy_px = pc.dy_px;
+		d->calib_frame = d->frame;
+		if (fabsf(pc.dy_px) > JD_PAIR_MAX_DY_PX && !d->calib_warned) {
+			d->calib_warned = 1;
+			fprintf(stderr,
+				"jetdepth: calibration: the rectified rows are %.2f px apart (at most "
+				"%.1f is fine): the rig has moved since it was calibrated; redo the "
+				"calibration (said once; /status and the JSON keep the figure)\n",
+				(double)pc.dy_px, (double)JD_PAIR_MAX_DY_PX);
+		}
 	}
 }
 

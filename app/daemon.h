@@ -52,6 +52,9 @@ struct jd_daemon {
 	int min_conf;		      /* the map keeps pixels at least this confident */
 	struct jd_image pair[2][2]; /* by frame parity: the rectified pair submitted */
 	struct jd_tracker tracker;
+	float calib_dy_px;  /* the last clear pair check's vertical misalignment (NaN: none yet) */
+	int calib_frame;    /* the frame it was measured on */
+	int calib_warned;   /* the recalibration warning was given (once) */
 	struct jd_track_info tracks[JD_SENSE_MAX_OBJECTS]; /* the last collected frame's */
 };
 

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "../algo/pair_check.h"
 #include "extrinsics.h"
 
 struct out {
@@ -84,6 +85,15 @@ static void base_frame(struct out *o, const double *m, const struct jd_plane *p,
 	put(o, "}");
 }
 
+/* The calibration monitor: the rectified rows' residual offset, and whether it is too much. */
+static void calibration(struct out *o, const struct jd_frame_report *r)
+{
+	put(o, ",\"calibration\":{\"vertical_offset_px\":");
+	num(o, r->vertical_offset_px);
+	put(o, ",\"recalibrate\":%s}",
+	    fabsf(r->vertical_offset_px) > JD_PAIR_MAX_DY_PX ? "true" : "false");
+}
+
 /* Where the frame came from and whether its depth is suspect, then the object's end. */
 static void provenance(struct out *o, const struct jd_frame_report *r)
 {
@@ -112,6 +122,7 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 	put(&o, "}");
 	if (!r->sense) {
 		put(&o, ",\"table\":null,\"objects\":null");
+		calibration(&o, r);
 		provenance(&o, r);
 		return o.overflow ? -1 : (int)o.pos;
 	}
@@ -184,6 +195,7 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 		put(&o, "}");
 	}
 	put(&o, "],\"truncated\":%s", r->sense->truncated ? "true" : "false");
+	calibration(&o, r);
 	provenance(&o, r);
 	return o.overflow ? -1 : (int)o.pos;
 }

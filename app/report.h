@@ -24,6 +24,7 @@ struct jd_frame_report {
 	const struct jd_sense_result *sense; /* NULL: not sensed (no camera model) */
 	const struct jd_track_info *tracks;  /* per object (algo/track.h), or NULL */
 	const double *base_from_camera;	     /* app/extrinsics.h, or NULL: camera frame only */
+	float vertical_offset_px;	     /* the calibration monitor's (NaN: not measured) */
 };
 
 /**

@@ -122,5 +122,23 @@ check "match --confidence writes an 8-bit PNG" bash -c \
 	"'$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c.pfm' --ndisp 16 --confidence '$tmp/c.png' && [ \"\$(od -An -tu1 -j24 -N1 '$tmp/c.png' | tr -d ' ')\" = 8 ]"
 check "--min-confidence 256 is refused" bash -c \
 	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c.pfm' --min-confidence 256 2>'$tmp/err' && grep -q 'min-confidence 256' '$tmp/err'"
+# The calibration monitor: a right camera 0.8 rows low is measured, warned about once, and
+# the JSON says to recalibrate.
+mkdir -p "$tmp/drift/left" "$tmp/drift/right"
+"$bin" synth "$tmp/drift/left/0.pgm" "$tmp/drift/r0.pgm" --size 320x240 --ndisp 48 >/dev/null
+python3 - "$tmp/drift/r0.pgm" "$tmp/drift/right/0.pgm" <<'PY'
+import sys
+data = open(sys.argv[1], 'rb').read()
+head, px = data[:15], data[15:]  # "P5\n320 240\n255\n"
+w, h = 320, 240
+out = bytearray(px)
+for y in range(h):
+    for x in range(w):
+        a, b = px[max(y - 1, 0) * w + x], px[y * w + x]
+        out[y * w + x] = int(0.8 * a + 0.2 * b + 0.5)  # content 0.8 rows down
+open(sys.argv[2], 'wb').write(head + bytes(out))
+PY
+check "a drifted rig: vertical offset measured, recalibrate said once" bash -c \
+	"'$bin' run --camera 'files:$tmp/drift' --loop --frames 3 --size 320x240 --ndisp 48 --json 2>'$tmp/err' | tail -1 | grep -q '\"calibration\":{\"vertical_offset_px\":0\.[6-9][0-9]*,\"recalibrate\":true}' && [ \"\$(grep -c 'redo the calibration' '$tmp/err')\" = 1 ]"
 echo "$((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -35,6 +35,25 @@ int main(void)
 	memmove(tmp + 5 * W, right, (size_t)(H - 5) * W);
 	JD_CHECK(verdict(left, tmp, &pc) == JD_PAIR_UNRECTIFIED && pc.median_dy == 5,
 		 "shifted: verdict %d, median dy %d", pc.verdict, pc.median_dy);
+	/* a drifted rig: the right view a fraction of a row down (bilinear), measured to 0.15 px */
+	JD_CHECK(verdict(left, right, &pc) == JD_PAIR_OK && pc.dy_px > -0.15f && pc.dy_px < 0.15f,
+		 "aligned: %.2f px", (double)pc.dy_px);
+	for (int k = 0; k < 3; k++) {
+		static const float shift[3] = {0.3f, 0.7f, -0.6f};
+		float f = shift[k] < 0 ? 1.0f + shift[k] : shift[k];
+		int up = shift[k] < 0 ? 0 : 1; /* rows come from above (down shift) or below */
+		for (int y = 0; y < H; y++) {
+			int y0 = up ? (y > 0 ? y - 1 : 0) : y, y1 = up ? y : (y + 1 < H ? y + 1 : y);
+			for (int x = 0; x < W; x++) {
+				float a = right[y0 * W + x], b = right[y1 * W + x];
+				/* down: f of the row above; up: 1 - f of the row below */
+				tmp[y * W + x] = (uint8_t)(f * a + (1 - f) * b + 0.5f);
+			}
+		}
+		verdict(left, tmp, &pc);
+		JD_CHECK(pc.dy_px > shift[k] - 0.15f && pc.dy_px < shift[k] + 0.15f,
+			 "%.1f px down: measured %.2f px", (double)shift[k], (double)pc.dy_px);
+	}
 	/* one camera 30 % brighter plus an offset: correlation does not care */
 	for (int i = 0; i < W * H; i++) {
 		int v = right[i] * 13 / 10 + 10;

@@ -60,8 +60,8 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
 static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, int frames,
-			uint64_t wall_ns, int outages, int streams, const char *state, char *buf,
-			size_t len)
+			uint64_t wall_ns, int outages, int streams, const char *state,
+			const char *frame_json, char *buf, size_t len)
 {
 	static const struct jd_frame_stats none = {.frame = -1};
 	const struct jd_frame_stats *st = last ? last : &none; /* NULL: no frame yet */
@@ -97,8 +97,11 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			      cam->stats.fps, cam->stats.drop_flagged, cam->stats.timeouts,
 			      cam->stats.reopens);
 	}
-	if (n > 0 && (size_t)n + 3 < len) {
-		memcpy(buf + n, "]}", 3);
+	if (n > 0 && (size_t)n < len) {
+		/* the last frame's report as the robot gets it (its trailing newline dropped) */
+		size_t fl = frame_json ? strcspn(frame_json, "\n") : 0;
+		n += snprintf(buf + n, len - (size_t)n, "]%s%.*s}", fl ? ",\"frame\":" : "",
+			      (int)fl, frame_json ? frame_json : "");
 	}
 }
 
@@ -240,7 +243,7 @@ int jd_cmd_run(int argc, char **argv)
 				static char status[2048];
 				status_json(&d, NULL, done, jd_clock_ns() - t_start, outages,
 					    preview.watchers, never ? "waiting_for_cameras" : "camera_lost",
-					    status, sizeof(status));
+					    NULL, status, sizeof(status));
 				jd_preview_set_status(&preview, status);
 			}
 			for (int wait_ms = 100; !stop_requested && jd_capture_recover(&d.cap);) {
@@ -318,17 +321,10 @@ int jd_cmd_run(int argc, char **argv)
 					o.dump_dir);
 			}
 		}
-		if (o.preview.port) {
-			static char status[2048];
-			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
-				    preview.watchers, "running", status, sizeof(status));
-			jd_preview_publish(&preview, st.left, &d.boot.disp,
-					   (float)(p.min_disp + p.ndisp), st.sense, status,
-					   jd_clock_ns());
-		}
-		done++;
-		if (json || udp) {
-			static char line[65536];
+		/* the frame's report: the JSON line, and /status's "frame" */
+		static char line[65536];
+		int n = -1;
+		if (json || udp || o.preview.port) {
 			struct jd_frame_report rep = {jd_capture_source(cam.kind), suspect, st.frame,
 						      st.ts_ns,
 						      st.capture_ms, st.rectify_ms,
@@ -337,7 +333,21 @@ int jd_cmd_run(int argc, char **argv)
 						      sense.have_extrinsics ? sense.base_from_camera
 									    : NULL,
 						      d.calib_dy_px};
-			int n = jd_report_json(&rep, line, sizeof(line));
+			n = jd_report_json(&rep, line, sizeof(line));
+		}
+		if (o.preview.port) {
+			static char status[JD_PREVIEW_STATUS_MAX];
+			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
+				    preview.watchers, "running", n > 0 ? line : NULL, status,
+				    sizeof(status));
+			struct jd_preview_frame pf = {st.left,	  &d.boot.disp,
+						      (float)(p.min_disp + p.ndisp),
+						      st.sense,	  st.sense ? st.tracks : NULL,
+						      st.conf,	  d.min_conf};
+			jd_preview_publish(&preview, &pf, status, jd_clock_ns());
+		}
+		done++;
+		if (json || udp) {
 			if (n > 0 && jd_publish(&pub, line, (size_t)n) && !publish_errors++) {
 				fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n",
 					pub.err);

@@ -116,29 +116,34 @@ static void colour(float d, float dmax, uint8_t out[3])
 	out[2] = (uint8_t)(255 * b);
 }
 
-static void compose(struct jd_preview *p, const struct jd_image *left, const struct jd_disp *disp,
-		    float dmax, const struct jd_sense_result *s)
+static void compose(struct jd_preview *p, const struct jd_preview_frame *f)
 {
 	static const uint8_t green[3] = {0, 255, 0};
 	int w = p->w, h = p->h, W = 2 * w;
+	const struct jd_sense_result *s = f->sense;
 
 	for (int y = 0; y < h; y++) {
-		const uint8_t *l = left->data + (size_t)y * left->stride;
-		const float *d = disp->data + (size_t)y * disp->stride;
+		const uint8_t *l = f->left->data + (size_t)y * f->left->stride;
+		const float *d = f->disp->data + (size_t)y * f->disp->stride;
+		const uint8_t *c = f->conf ? f->conf + (size_t)y * w : NULL;
 		uint8_t *o = p->rgb + (size_t)y * W * 3;
 		for (int x = 0; x < w; x++) {
-			o[3 * x] = o[3 * x + 1] = o[3 * x + 2] = l[x];
-			colour(d[x], dmax, o + 3 * (w + x));
+			int distrusted = c && c[x] < f->min_conf;
+			o[3 * x] = l[x];
+			/* red where the depth is not trusted: green and blue at half */
+			o[3 * x + 1] = o[3 * x + 2] = (uint8_t)(distrusted ? l[x] / 2 : l[x]);
+			colour(d[x], f->dmax, o + 3 * (w + x));
 		}
 	}
 	for (int i = 0; s && i < s->nobjects; i++) {
 		const struct jd_object *b = &s->objects[i];
-		char mm[16];
-		snprintf(mm, sizeof(mm), "%d", (int)lroundf(b->distance_mm));
+		char label[2][16];
+		snprintf(label[0], sizeof(label[0]), "%d", f->tracks ? f->tracks[i].id : b->id);
+		snprintf(label[1], sizeof(label[1]), "%d", (int)lroundf(b->distance_mm));
 		for (int side = 0; side < 2; side++) {
 			int off = side * w;
 			box(p->rgb, W, h, b->bbox[0] + off, b->bbox[1], b->bbox[2] + off, b->bbox[3], green);
-			text(p->rgb, W, h, b->bbox[0] + off + 3, b->bbox[1] + 4, mm, green);
+			text(p->rgb, W, h, b->bbox[0] + off + 3, b->bbox[1] + 4, label[side], green);
 		}
 	}
 }
@@ -153,8 +158,7 @@ void jd_preview_set_status(struct jd_preview *p, const char *status_json)
 	pthread_mutex_unlock(&p->lock);
 }
 
-void jd_preview_publish(struct jd_preview *p, const struct jd_image *left,
-			const struct jd_disp *disp, float dmax, const struct jd_sense_result *s,
+void jd_preview_publish(struct jd_preview *p, const struct jd_preview_frame *f,
 			const char *status_json, uint64_t now_ns)
 {
 	if (!p->mhd) {
@@ -168,7 +172,7 @@ void jd_preview_publish(struct jd_preview *p, const struct jd_image *left,
 		return;
 	}
 	p->last_ns = now_ns;
-	compose(p, left, disp, dmax, s);
+	compose(p, f);
 	int next = !p->cur;
 	unsigned char *dst = p->jpeg[next];
 	unsigned long len = (unsigned long)p->jpeg_cap;

@@ -21,6 +21,10 @@
 
 #include "../algo/jd_image.h"
 #include "../algo/sense.h"
+#include "../algo/track.h"
+
+/* /status: the loop's figures and the last frame's report (64 objects fit) */
+#define JD_PREVIEW_STATUS_MAX 65536
 
 struct jd_preview_config {
 	char bind[64]; /* address to listen on (default 127.0.0.1) */
@@ -44,7 +48,7 @@ struct jd_preview {
 	volatile int watchers; /* open streams */
 	volatile int stopping;
 	unsigned long refused;
-	char status[2048];
+	char status[JD_PREVIEW_STATUS_MAX];
 	pthread_mutex_t lock;
 	pthread_cond_t fresh;
 	char err[256];
@@ -60,13 +64,24 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 /** Only /status's text (when no frame comes: the cameras are awaited). */
 void jd_preview_set_status(struct jd_preview *p, const char *status_json);
 
+/* What one frame shows: the left view tinted red where the depth is not trusted, beside the
+ * colour-mapped disparity; each object boxed on both, its track id on the left, its
+ * distance in mm on the right. */
+struct jd_preview_frame {
+	const struct jd_image *left;
+	const struct jd_disp *disp;
+	float dmax;			     /* the colour map's far end (0 .. dmax) */
+	const struct jd_sense_result *sense; /* NULL: not sensed */
+	const struct jd_track_info *tracks;  /* per object, or NULL */
+	const uint8_t *conf;		     /* the confidence map (w bytes a row), or NULL */
+	int min_conf;			     /* below it: tinted */
+};
+
 /**
- * Offer a frame: the left view, its disparity (0 .. dmax) and what sensing found (NULL: not
- * sensed). Encodes only when someone watches and 100 ms have passed. status_json: the
+ * Offer a frame. Encodes only when someone watches and 100 ms have passed. status_json: the
  * /status text. Never blocks on a client.
  */
-void jd_preview_publish(struct jd_preview *p, const struct jd_image *left,
-			const struct jd_disp *disp, float dmax, const struct jd_sense_result *s,
+void jd_preview_publish(struct jd_preview *p, const struct jd_preview_frame *f,
 			const char *status_json, uint64_t now_ns);
 
 void jd_preview_stop(struct jd_preview *p);

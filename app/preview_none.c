@@ -27,15 +27,11 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 	return -ENOSYS;
 }
 
-void jd_preview_publish(struct jd_preview *p, const struct jd_image *left,
-			const struct jd_disp *disp, float dmax, const struct jd_sense_result *s,
+void jd_preview_publish(struct jd_preview *p, const struct jd_preview_frame *f,
 			const char *status_json, uint64_t now_ns)
 {
 	(void)p;
-	(void)left;
-	(void)disp;
-	(void)dmax;
-	(void)s;
+	(void)f;
 	(void)status_json;
 	(void)now_ns;
 }

@@ -36,7 +36,8 @@ static void start(void)
 		abort();
 	}
 	prev.watchers = 1; /* so that publish encodes a frame for /stream.mjpg */
-	jd_preview_publish(&prev, &left, &d, 16.0f, NULL, "{\"state\":\"fuzz\"}", 1);
+	struct jd_preview_frame pf = {&left, &d, 16.0f, NULL, NULL, NULL, 0};
+	jd_preview_publish(&prev, &pf, "{\"state\":\"fuzz\"}", 1);
 	prev.watchers = 0;
 }
 

@@ -1,11 +1,14 @@
 /*
  * The three matchers end to end with the NEON kernel table against the reference table:
  * identical disparity maps (memcmp) on textured pairs of awkward sizes and on the dataset
- * pairs (JETDEPTH_DATA; JD_TEST_PAIRS narrows the list, as the qemu run does). BP runs in
- * float and fp16 storage; FP16 arithmetic has its own bounded test (test_neon_bp_fp16.c).
+ * pairs (JETDEPTH_DATA; JD_TEST_PAIRS narrows the list, as the qemu run does), and the
+ * same confidence maps from them (algo/confidence.h). BP runs in float and fp16 storage;
+ * FP16 arithmetic has its own bounded test (test_neon_bp_fp16.c). SAD and BP run on their
+ * default rank-transformed pairs and, once each, on raw intensities.
  */
 #include <stdio.h>
 
+#include "confidence.h"
 #include "image_io.h"
 #include "matcher.h"
 #include "neon_util.h"
@@ -28,6 +31,19 @@ static int compare(const struct jd_kernels *k, const struct jd_match_params *p, 
 	diff = first_diff(a.data, b.data, sizeof(float) * w * h);
 	JD_CHECK(diff < 0, "%s %s %dx%d nd %d fp16 %d: first difference at pixel %ld", what,
 		 jd_algo_name(p->algo), w, h, p->ndisp, p->bp.fp16, diff / 4);
+	/* the confidence of each map: one rule for every backend, the same bytes */
+	size_t nc = jd_confidence_mem_required(w, h, jd_exec_workers(ex));
+	void *wc = malloc(nc);
+	uint8_t *ca = malloc((size_t)w * h), *cb = malloc((size_t)w * h);
+	JD_CHECK(jd_confidence_ref(l, r, &a, ca, wc, nc, ex) == 0 &&
+		     jd_confidence_ref(l, r, &b, cb, wc, nc, ex) == 0,
+		 "%s confidence", what);
+	long cdiff = first_diff(ca, cb, (size_t)w * h);
+	JD_CHECK(cdiff < 0, "%s %s: confidence differs first at pixel %ld", what,
+		 jd_algo_name(p->algo), cdiff);
+	free(wc);
+	free(ca);
+	free(cb);
 	free(ws);
 	free(a.data);
 	free(b.data);
@@ -47,8 +63,13 @@ static void run_all(const struct jd_kernels *k, struct jd_image *l, struct jd_im
 	compare(k, &p, l, r, ex, what);
 	jd_params_default(&p, JD_ALGO_SAD, nd);
 	compare(k, &p, l, r, ex, what);
+	p.prefilter = JD_PREFILTER_NONE;
+	compare(k, &p, l, r, ex, what);
 	jd_params_default(&p, JD_ALGO_BP, nd);
 	compare(k, &p, l, r, ex, what);
+	p.prefilter = JD_PREFILTER_NONE;
+	compare(k, &p, l, r, ex, what);
+	p.prefilter = JD_PREFILTER_AUTO;
 	p.bp.fp16 = 1;
 	compare(k, &p, l, r, ex, what);
 }

@@ -90,8 +90,9 @@ static int rank_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	int w = f->w, h = f->h, window = rk->window;
 	void *a[] = {&s->d_left, &s->d_right, &rk->d_out[0], &rk->d_out[1], &w, &h, &window};
 
-	return JD_CU(cu, cuLaunchKernel(rk->fn, (unsigned)((w + 127) / 128), (unsigned)h, 2, 128,
-					1, 1, 0, cu->stream[0], a, NULL));
+	/* blocks of 32 x 8 pixels (algo/cuda/prefilter_cuda.cu) */
+	return JD_CU(cu, cuLaunchKernel(rk->fn, (unsigned)((w + 31) / 32), (unsigned)((h + 7) / 8), 2,
+					32, 8, 1, 0, cu->stream[0], a, NULL));
 }
 
 struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_frame *f)

@@ -16,6 +16,11 @@ ndisp=$(awk '/^ndisp:/ {print $2}' "$dir/meta.txt")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 . "$(dirname "$0")/../cli/emulator.sh" "$out"
+if [ -n "${JETDEPTH_EMULATOR:-}" ]; then # the helper is a cross-built binary too
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$JETDEPTH_EMULATOR" "$photometric" >"$out/photometric-emu"
+	chmod +x "$out/photometric-emu"
+	photometric=$out/photometric-emu
+fi
 "$photometric" "$dir/right.pgm" "$out/gain.pgm" gain 1.1 -10 || exit 1
 "$photometric" "$dir/right.pgm" "$out/vignette.pgm" vignette 0.25 || exit 1
 bad1() {

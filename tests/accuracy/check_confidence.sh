@@ -5,16 +5,7 @@
 set -u
 bin=$1 pair=$2 algo=$3 ratio=$4
 shift 4
-data=${JETDEPTH_DATA:-$JD_DEFAULT_DATA}
-dir=$data/stereo/$pair
-if [ ! -f "$dir/left.pgm" ] || [ ! -f "$dir/meta.txt" ]; then
-	echo "SKIP: no dataset at $dir (set JETDEPTH_DATA to the folder that holds stereo/)"
-	exit 77
-fi
-ndisp=$(awk '/^ndisp:/ {print $2}' "$dir/meta.txt")
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-. "$(dirname "$0")/../cli/emulator.sh" "$out"
+. "$(dirname "$0")/pair_env.sh"
 "$bin" match -q "$dir/left.pgm" "$dir/right.pgm" -o "$out/disp.pfm" --algo "$algo" \
 	--ndisp "$ndisp" --confidence "$out/conf.png" "$@" || exit 1
 "$bin" eval "$out/disp.pfm" "$dir" --confidence "$out/conf.png" --max-conf-ratio "$ratio"

@@ -6,21 +6,8 @@
 set -u
 bin=$1 photometric=$2 pair=$3 algo=$4 limit=$5
 shift 5
-data=${JETDEPTH_DATA:-$JD_DEFAULT_DATA}
-dir=$data/stereo/$pair
-if [ ! -f "$dir/left.pgm" ] || [ ! -f "$dir/meta.txt" ]; then
-	echo "SKIP: no dataset at $dir (set JETDEPTH_DATA to the folder that holds stereo/)"
-	exit 77
-fi
-ndisp=$(awk '/^ndisp:/ {print $2}' "$dir/meta.txt")
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-. "$(dirname "$0")/../cli/emulator.sh" "$out"
-if [ -n "${JETDEPTH_EMULATOR:-}" ]; then # the helper is a cross-built binary too
-	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$JETDEPTH_EMULATOR" "$photometric" >"$out/photometric-emu"
-	chmod +x "$out/photometric-emu"
-	photometric=$out/photometric-emu
-fi
+. "$(dirname "$0")/pair_env.sh"
+photometric=$(jd_emulated "$photometric" photometric-emu) # cross-built too
 "$photometric" "$dir/right.pgm" "$out/gain.pgm" gain 1.1 -10 || exit 1
 "$photometric" "$dir/right.pgm" "$out/vignette.pgm" vignette 0.25 || exit 1
 bad1() {

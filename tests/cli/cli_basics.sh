@@ -120,8 +120,14 @@ check "a pose file with 3 numbers is refused by name" bash -c \
 	"! '$bin' run --frames 1 --extrinsics '$tmp/pose3.txt' 2>'$tmp/err' && grep -q 'pose3.txt: 3 numbers' '$tmp/err'"
 check "match --confidence writes an 8-bit PNG" bash -c \
 	"'$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c.pfm' --ndisp 16 --confidence '$tmp/c.png' && [ \"\$(od -An -tu1 -j24 -N1 '$tmp/c.png' | tr -d ' ')\" = 8 ]"
-check "--min-confidence 256 is refused" bash -c \
-	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c.pfm' --min-confidence 256 2>'$tmp/err' && grep -q 'min-confidence 256' '$tmp/err'"
+check "--min-confidence 256 is refused, nothing written" bash -c \
+	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c256.pfm' --min-confidence 256 2>'$tmp/err' && grep -q 'min-confidence 256' '$tmp/err' && [ ! -e '$tmp/c256.pfm' ]"
+check "--prefilter foo is refused by name, nothing written" bash -c \
+	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/pf.pfm' --algo sad --prefilter foo 2>'$tmp/err' && grep -q 'prefilter foo: must be auto, rank or none' '$tmp/err' && [ ! -e '$tmp/pf.pfm' ]"
+check "--rank-window 4 is refused by name, nothing written" bash -c \
+	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/rw.pfm' --algo bp --rank-window 4 2>'$tmp/err' && grep -q 'rank-window 4: must be 0' '$tmp/err' && [ ! -e '$tmp/rw.pfm' ]"
+check "a pose file that is not a rotation is refused by name" bash -c \
+	"echo '2 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1' >'$tmp/scaled.txt' && ! '$bin' run --frames 1 --extrinsics '$tmp/scaled.txt' 2>'$tmp/err' && grep -q 'scaled.txt: the upper-left 3x3 is not a rotation' '$tmp/err'"
 # The calibration monitor: a right camera 0.8 rows low is measured, warned about once, and
 # the JSON says to recalibrate.
 mkdir -p "$tmp/drift/left" "$tmp/drift/right"

@@ -246,15 +246,25 @@ static void check_scene(struct scene *s, const char *what)
 	free(ws);
 }
 
+/* Sense a map with the defaults. @return jd_sense_run()'s result */
+static int sense_map(const struct jd_disp *d, struct jd_sense_result *res)
+{
+	struct jd_sense_params sp;
+	size_t bytes = jd_sense_mem_required(W, H);
+	void *ws = malloc(bytes);
+
+	jd_sense_default(&sp);
+	int rc = jd_sense_run(&sp, &cam, d, ws, bytes, res, NULL);
+	free(ws);
+	return rc;
+}
+
 /* The box of "cut by the border" is marked cut; noisy patches are no objects. */
 static void check_cut_and_phantoms(struct scene *s)
 {
 	static float dm[W * H];
 	struct jd_disp d = {dm, W, H, W};
-	struct jd_sense_params sp;
 	static struct jd_sense_result res;
-	size_t bytes = jd_sense_mem_required(W, H);
-	void *ws = malloc(bytes);
 
 	render(s, &d);
 	/* noisy patches of 12 x 12 px, each pixel its own wrong disparity up to 20 px nearer */
@@ -266,12 +276,10 @@ static void check_cut_and_phantoms(struct scene *s)
 			}
 		}
 	}
-	jd_sense_default(&sp);
-	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res, NULL) == 0 && res.nobjects == 1 &&
-		     res.objects[0].cut && res.objects[0].quality <= 0.5f,
+	JD_CHECK(sense_map(&d, &res) == 0 && res.nobjects == 1 && res.objects[0].cut &&
+		     res.objects[0].quality <= 0.5f,
 		 "border and phantoms: %d objects (1), cut %d", res.nobjects,
 		 res.nobjects ? res.objects[0].cut : -1);
-	free(ws);
 }
 
 /* Too little support for a plane: "no table", the reason, and no objects. */
@@ -279,19 +287,14 @@ static void check_no_table(struct scene *s)
 {
 	static float dm[W * H];
 	struct jd_disp d = {dm, W, H, W};
-	struct jd_sense_params sp;
 	static struct jd_sense_result res;
-	size_t bytes = jd_sense_mem_required(W, H);
-	void *ws = malloc(bytes);
 
 	render(s, &d);
-	jd_sense_default(&sp);
-	JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, bytes, &res, NULL) == 0 && !res.plane.valid &&
+	JD_CHECK(sense_map(&d, &res) == 0 && !res.plane.valid &&
 		     res.plane.verdict == JD_TABLE_LOW_SUPPORT && res.nobjects == 0,
 		 "untextured table: plane %d (%s, %.1f %% of the view), %d objects", res.plane.valid,
 		 jd_table_verdict_name(res.plane.verdict), 100.0 * res.plane.roi_share,
 		 res.nobjects);
-	free(ws);
 }
 
 int main(void)

@@ -35,6 +35,12 @@ struct jd_pair_check {
 /* A residual misalignment above this (px) makes matching worse: recalibrate. */
 #define JD_PAIR_MAX_DY_PX 0.5f
 
+/** Is a measured misalignment (px; NaN: not measured) one to recalibrate for? */
+static inline int jd_pair_recalibrate(float dy_px)
+{
+	return dy_px > JD_PAIR_MAX_DY_PX || dy_px < -JD_PAIR_MAX_DY_PX;
+}
+
 /* rows searched up and down: a raw rig's offset is a few rows; more costs time */
 #define JD_PAIR_CHECK_ROWS 8
 

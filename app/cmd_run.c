@@ -85,7 +85,7 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			 st->sense && st->sense->plane.valid ? "true" : "false",
 			 (double)d->boot.budget.total / (1 << 20), outages, streams,
 			 suspect ? "\"" : "", suspect ? suspect : "null", suspect ? "\"" : "",
-			 dy, fabsf(d->calib_dy_px) > JD_PAIR_MAX_DY_PX ? "true" : "false",
+			 dy, jd_pair_recalibrate(d->calib_dy_px) ? "true" : "false",
 			 c->drop_corrupt,
 			 c->drop_short, c->drop_partner, c->pair.drops[0] + c->pair.drops[1]);
 	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {

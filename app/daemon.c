@@ -230,8 +230,7 @@ static void check_pair(struct jd_daemon *d)
 	/* the calibration monitor: a rectified rig's rows drift apart as it ages */
 	if (pc.verdict == JD_PAIR_OK) {
 		d->calib_dy_px = pc.dy_px;
-		d->calib_frame = d->frame;
-		if (fabsf(pc.dy_px) > JD_PAIR_MAX_DY_PX && !d->calib_warned) {
+		if (jd_pair_recalibrate(pc.dy_px) && !d->calib_warned) {
 			d->calib_warned = 1;
 			fprintf(stderr,
 				"jetdepth: calibration: the rectified rows are %.2f px apart (at most "

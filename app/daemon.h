@@ -53,7 +53,6 @@ struct jd_daemon {
 	struct jd_image pair[2][2]; /* by frame parity: the rectified pair submitted */
 	struct jd_tracker tracker;
 	float calib_dy_px;  /* the last clear pair check's vertical misalignment (NaN: none yet) */
-	int calib_frame;    /* the frame it was measured on */
 	int calib_warned;   /* the recalibration warning was given (once) */
 	struct jd_track_info tracks[JD_SENSE_MAX_OBJECTS]; /* the last collected frame's */
 };

@@ -91,7 +91,7 @@ static void calibration(struct out *o, const struct jd_frame_report *r)
 	put(o, ",\"calibration\":{\"vertical_offset_px\":");
 	num(o, r->vertical_offset_px);
 	put(o, ",\"recalibrate\":%s}",
-	    fabsf(r->vertical_offset_px) > JD_PAIR_MAX_DY_PX ? "true" : "false");
+	    jd_pair_recalibrate(r->vertical_offset_px) ? "true" : "false");
 }
 
 /* Where the frame came from and whether its depth is suspect, then the object's end. */

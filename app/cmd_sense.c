@@ -57,20 +57,6 @@ static void help(FILE *f)
 		jd_sense_cli_help, jd_cli_matcher_help);
 }
 
-/* Drop the pixels of boot's map below the confidence level min (algo/confidence.h). */
-static int confident_only(const struct jd_image *l, const struct jd_image *r, struct jd_boot *boot,
-			  int min)
-{
-	uint8_t *conf;
-	int rc = jd_desk_confidence(l, r, &boot->disp, &boot->workers.exec, &conf);
-
-	if (rc == 0) {
-		jd_confidence_mask(&boot->disp, conf, min);
-	}
-	free(conf);
-	return rc;
-}
-
 int jd_cmd_sense(int argc, char **argv)
 {
 	struct option cmd_opts[32] = {{"output", required_argument, NULL, OPT_OUT},
@@ -236,7 +222,10 @@ int jd_cmd_sense(int argc, char **argv)
 	int mrc = jd_boot_match(&boot, &p);
 	uint64_t t1 = jd_clock_ns();
 	if (!mrc && sc.min_confidence) {
-		mrc = confident_only(&l, &r, &boot, sc.min_confidence);
+		uint8_t *conf = NULL;
+		mrc = jd_desk_confidence(&l, &r, &boot.disp, sc.min_confidence, &boot.workers.exec,
+					 &conf);
+		free(conf);
 	}
 	int src = mrc || !ws ? -ENOMEM : jd_sense_run(&sc.sp, &cam, &boot.disp, ws, wsb, &res, &boot.workers.exec);
 	uint64_t t2 = jd_clock_ns();

@@ -153,6 +153,17 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	return rc;
 }
 
+/*
+ * Where the collected frame's rectified pair is: the boot's images when frames go one at a
+ * time (the CPU) or when the GPU rectifies (the pair comes back with the map into them);
+ * else a copy taken at submit, as the next frame is captured into the boot's images before
+ * this one is collected.
+ */
+static int keeps_pair(const struct jd_daemon *d)
+{
+	return !d->gpu_rectify && jd_boot_depth(&d->boot) > 1;
+}
+
 /* Collect the oldest frame in flight and check it against its truth when there is one. */
 static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 {
@@ -185,8 +196,8 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	 * what is trusted, for the depth, the cloud and sensing.
 	 */
 	uint64_t tc = jd_clock_ns();
-	const struct jd_image *l = d->gpu_rectify ? &b->left : &d->pair[k & 1][0];
-	const struct jd_image *r = d->gpu_rectify ? &b->right : &d->pair[k & 1][1];
+	const struct jd_image *l = keeps_pair(d) ? &d->pair[k & 1][0] : &b->left;
+	const struct jd_image *r = keeps_pair(d) ? &d->pair[k & 1][1] : &b->right;
 	JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
 				 &b->workers.exec));
 	if (d->min_conf) {
@@ -265,7 +276,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 		check_pair(d);
 	}
 	d->ts[k & 1] = d->cap.last_ts;
-	if (!d->gpu_rectify) {
+	if (keeps_pair(d)) {
 		/* the confidence needs this frame's pair when it is collected (see collect) */
 		jd_image_copy(&b->left, &d->pair[k & 1][0]);
 		jd_image_copy(&b->right, &d->pair[k & 1][1]);

@@ -5,8 +5,8 @@
 
 #include "../algo/confidence.h"
 
-int jd_desk_confidence(const struct jd_image *l, const struct jd_image *r,
-		       const struct jd_disp *disp, const struct jd_exec *ex, uint8_t **conf)
+int jd_desk_confidence(const struct jd_image *l, const struct jd_image *r, struct jd_disp *disp,
+		       int min, const struct jd_exec *ex, uint8_t **conf)
 {
 	size_t bytes = jd_confidence_mem_required(l->width, l->height, jd_exec_workers(ex));
 	void *ws = malloc(bytes);
@@ -17,5 +17,8 @@ int jd_desk_confidence(const struct jd_image *l, const struct jd_image *r,
 		rc = jd_confidence_ref(l, r, disp, *conf, ws, bytes, ex);
 	}
 	free(ws);
+	if (rc == 0 && min) {
+		jd_confidence_mask(disp, *conf, min);
+	}
 	return rc;
 }

@@ -9,9 +9,10 @@
 
 /**
  * The confidence of disp (matched from l and r) into a new malloc'ed buffer (*conf, width
- * bytes a row; the caller frees it). @retval 0, -ENOMEM, -EINVAL (sizes differ)
+ * bytes a row; the caller frees it), then disp's pixels below min made invalid (min 0: none).
+ * @retval 0, -ENOMEM, -EINVAL (sizes differ)
  */
-int jd_desk_confidence(const struct jd_image *l, const struct jd_image *r,
-		       const struct jd_disp *disp, const struct jd_exec *ex, uint8_t **conf);
+int jd_desk_confidence(const struct jd_image *l, const struct jd_image *r, struct jd_disp *disp,
+		       int min, const struct jd_exec *ex, uint8_t **conf);
 
 #endif

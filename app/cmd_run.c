@@ -18,6 +18,7 @@
 #include "dump.h"
 #include "publish.h"
 #include "report.h"
+#include "ros2/ros2.h"
 #include "run_options.h"
 #include "sense_cli.h"
 
@@ -168,7 +169,8 @@ int jd_cmd_run(int argc, char **argv)
 	/* With --json, stdout carries only the frames: boot's log goes to stderr. */
 	size_t preview_bytes = o.preview.port ? (jd_preview_mem_required(w, h) + 63) / 64 * 64 : 0;
 	size_t dump_bytes = o.dump_dir[0] ? jd_dump_mem_required(w, h) : 0;
-	struct jd_daemon_opts dopts = {&cam, &sense, bp, preview_bytes + dump_bytes};
+	size_t ros2_bytes = o.ros2.enabled ? jd_ros2_mem_required(w, h) : 0;
+	struct jd_daemon_opts dopts = {&cam, &sense, bp, preview_bytes + dump_bytes + ros2_bytes};
 	if (jd_daemon_init(&d, &p, w, h, threads, &dopts, json ? stderr : stdout)) {
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;
@@ -183,6 +185,22 @@ int jd_cmd_run(int argc, char **argv)
 		}
 		fprintf(json ? stderr : stdout, "preview: http://%s:%d/ (at most %d clients)\n",
 			o.preview.bind, o.preview.port, o.preview.max_clients);
+	}
+	static struct jd_ros2 ros2;
+	if (o.ros2.enabled) {
+		struct jd_ros2_rig rig = {w, h, d.sensing, d.model, (float)p.min_disp,
+					  (float)(p.min_disp + p.ndisp - 1)};
+		if (jd_ros2_start(&ros2, &o.ros2, &rig,
+				  (char *)d.app_mem + preview_bytes + dump_bytes, ros2_bytes)) {
+			fprintf(stderr, "jetdepth: %s\n", ros2.err);
+			jd_preview_stop(&preview);
+			jd_daemon_deinit(&d);
+			jd_publish_deinit(&pub);
+			return JD_EXIT_RUNTIME;
+		}
+		fprintf(json ? stderr : stdout, "ros2: publishing under /%s (frame %s)%s\n", o.ros2.ns,
+			o.ros2.frame_id,
+			d.sensing ? "" : "; no camera model: no depth, cloud, camera info or objects");
 	}
 	static struct jd_notify notify;
 	if (jd_notify_init(&notify)) {
@@ -332,7 +350,9 @@ int jd_cmd_run(int argc, char **argv)
 						      st.sense, st.sense ? st.tracks : NULL,
 						      sense.have_extrinsics ? sense.base_from_camera
 									    : NULL,
-						      d.calib_dy_px};
+						      d.calib_dy_px,
+						      o.ros2.enabled ? jd_ros2_stamp_ns(&ros2, st.ts_ns)
+								     : 0};
 			n = jd_report_json(&rep, line, sizeof(line));
 		}
 		if (o.preview.port) {
@@ -345,6 +365,11 @@ int jd_cmd_run(int argc, char **argv)
 						      st.sense,	  st.sense ? st.tracks : NULL,
 						      st.conf,	  d.min_conf};
 			jd_preview_publish(&preview, &pf, status, jd_clock_ns());
+		}
+		if (o.ros2.enabled) {
+			struct jd_ros2_frame rf = {st.frame, st.ts_ns, st.left, &d.boot.disp,
+						   st.conf, st.sense, st.sense ? st.tracks : NULL};
+			jd_ros2_offer(&ros2, &rf);
 		}
 		done++;
 		if (json || udp) {
@@ -410,6 +435,17 @@ int jd_cmd_run(int argc, char **argv)
 	if (publish_errors || pub.send_errors) {
 		fprintf(stderr, "jetdepth: publish: %lu frame(s) sent, %lu send error(s)\n", pub.sent,
 			pub.send_errors);
+	}
+	if (o.ros2.enabled) {
+		struct jd_ros2_counters rc2;
+		jd_ros2_stop(&ros2); /* publishes what is pending first */
+		jd_ros2_counters(&ros2, &rc2);
+		fprintf(info, "ros2: %lu of %lu frame(s) published (%lu replaced by a newer one), "
+			      "%lu write error(s); mean ms: offer %.2f, compose %.2f, write %.2f\n",
+			rc2.published, rc2.offered, rc2.replaced, rc2.write_errors,
+			rc2.offered ? rc2.offer_ms / rc2.offered : 0.0,
+			rc2.published ? rc2.compose_ms / rc2.published : 0.0,
+			rc2.published ? rc2.write_ms / rc2.published : 0.0);
 	}
 	jd_preview_stop(&preview);
 	jd_notify_send(&notify, "STOPPING=1");

@@ -240,7 +240,8 @@ int jd_cmd_sense(int argc, char **argv)
 				      &res,
 				      NULL,
 				      sc.have_extrinsics ? sc.base_from_camera : NULL,
-				      pair_check && pc.verdict == JD_PAIR_OK ? pc.dy_px : NAN};
+				      pair_check && pc.verdict == JD_PAIR_OK ? pc.dy_px : NAN,
+				      0};
 	int n = src ? -1 : jd_report_json(&rep, json, sizeof(json));
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));

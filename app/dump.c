@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../algo/depth.h"
 #include "../algo/jd_status.h"
 #include "../hal/out_file.h"
 #include "png_u16.h"
@@ -112,10 +113,9 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const uint8_t *co
 	}
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < w; x++) {
-			float d = jd_disp_row(disp, y)[x];
-			int ok = d > 0 && isfinite(d);
-			depth[(size_t)y * w + x] = ok ? cam->f * cam->baseline_mm / d : INFINITY;
-			npts += ok;
+			float z = jd_depth_mm(cam, jd_disp_row(disp, y)[x]);
+			depth[(size_t)y * w + x] = z;
+			npts += isfinite(z);
 		}
 	}
 	JD_TRY(pfm(dir, "depth_mm.pfm", depth, w, h, w, err, errlen));
@@ -135,7 +135,8 @@ int jd_dump_frame(const char *dir, const struct jd_disp *disp, const uint8_t *co
 			if (!isfinite(z)) {
 				continue;
 			}
-			float p[3] = {(x - cam->cx) * z / cam->f, (y - cam->cy) * z / cam->f, z};
+			float p[3];
+			jd_point_mm(cam, (float)x, (float)y, z, p);
 			if (used + 13 > sizeof(chunk)) {
 				ok = jd_out_write(&o, chunk, used) == 0;
 				used = 0;

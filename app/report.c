@@ -110,8 +110,14 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 {
 	struct out o = {buf, len, 0, 0};
 
-	put(&o, "{\"frame\":%ld,\"timestamp_ns\":%llu,\"latency_ms\":{\"capture\":", r->frame,
-	    (unsigned long long)r->ts_ns);
+	put(&o, "{\"frame\":%ld,\"timestamp_ns\":%llu,", r->frame, (unsigned long long)r->ts_ns);
+	if (r->ros_stamp_ns) {
+		/* the ROS 2 messages' header.stamp of this frame: JSON and topics side by side */
+		put(&o, "\"ros_stamp\":{\"sec\":%llu,\"nanosec\":%llu},",
+		    (unsigned long long)(r->ros_stamp_ns / 1000000000u),
+		    (unsigned long long)(r->ros_stamp_ns % 1000000000u));
+	}
+	put(&o, "\"latency_ms\":{\"capture\":");
 	num(&o, r->capture_ms);
 	put(&o, ",\"rectify\":");
 	num(&o, r->rectify_ms);

@@ -25,6 +25,7 @@ struct jd_frame_report {
 	const struct jd_track_info *tracks;  /* per object (algo/track.h), or NULL */
 	const double *base_from_camera;	     /* app/extrinsics.h, or NULL: camera frame only */
 	float vertical_offset_px;	     /* the calibration monitor's (NaN: not measured) */
+	uint64_t ros_stamp_ns; /* the ROS 2 messages' stamp for this frame (0: not publishing) */
 };
 
 /**

@@ -30,6 +30,9 @@ enum {
 	OPT_DUMP_DIR,
 	OPT_STATS,
 	OPT_WAIT_CAMERAS,
+	OPT_ROS2,
+	OPT_ROS_NAMESPACE,
+	OPT_ROS_FRAME_ID,
 	OPT_HELP,
 	OPT_SENSE_BASE
 };
@@ -54,6 +57,9 @@ static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL,
 				     {"dump-dir", required_argument, NULL, OPT_DUMP_DIR},
 				     {"stats", required_argument, NULL, OPT_STATS},
 				     {"wait-cameras", no_argument, NULL, OPT_WAIT_CAMERAS},
+				     {"ros2", no_argument, NULL, OPT_ROS2},
+				     {"ros-namespace", required_argument, NULL, OPT_ROS_NAMESPACE},
+				     {"ros-frame-id", required_argument, NULL, OPT_ROS_FRAME_ID},
 				     {"help", no_argument, NULL, OPT_HELP},
 				     {0}};
 
@@ -94,6 +100,13 @@ void jd_run_options_help(FILE *f)
 		"  --dump-dir DIR  on SIGUSR1 write the current disparity.pfm, disparity_u16.png\n"
 		"                 (disparity * 256, 0 none), depth_mm.pfm and cloud.ply (binary,\n"
 		"                 mm) there, each whole or not at all\n"
+		"  --ros2         publish ROS 2 topics over DDS (Cyclone DDS; docs/ros2.md):\n"
+		"                 left/image_rect, left|right/camera_info, disparity, depth,\n"
+		"                 confidence, points, objects, table, markers; ROS_DOMAIN_ID and\n"
+		"                 CYCLONEDDS_URI as ROS 2 reads them (default: this host only)\n"
+		"  --ros-namespace NS  topics under /NS/ (default jetdepth; / for the root)\n"
+		"  --ros-frame-id ID  the messages' frame: the rectified left camera's optical\n"
+		"                 frame (default jetdepth_left_optical)\n"
 		"  --stats S      every S seconds log frames, fps and each stage's mean latency\n"
 		"                 (and tell systemd; default 10, 0: never)\n"
 		"  --config FILE  options from a file, one `key value` a line (packaging/run.conf);\n"
@@ -229,6 +242,17 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 					where, optarg);
 				return JD_EXIT_USAGE;
 			}
+		} else if (opt == OPT_ROS2) {
+			o->ros2.enabled = 1;
+		} else if (opt == OPT_ROS_NAMESPACE || opt == OPT_ROS_FRAME_ID) {
+			char *dst = opt == OPT_ROS_NAMESPACE ? o->ros2.ns : o->ros2.frame_id;
+			if (strlen(optarg) >= JD_ROS2_NAME_MAX) {
+				fprintf(stderr, "jetdepth: %s--%s: %zu characters: at most %d\n", where,
+					opt == OPT_ROS_NAMESPACE ? "ros-namespace" : "ros-frame-id",
+					strlen(optarg), JD_ROS2_NAME_MAX - 1);
+				return JD_EXIT_USAGE;
+			}
+			snprintf(dst, JD_ROS2_NAME_MAX, "%s", optarg);
 		} else if (opt == OPT_PREVIEW_CLIENTS) {
 			if (jd_cli_int("--preview-clients", optarg, &o->preview.max_clients) ||
 			    o->preview.max_clients < 1 || o->preview.max_clients > 64) {
@@ -317,6 +341,7 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	o->cam = (struct jd_capture_config){.kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV};
 	jd_params_default(&o->p, JD_ALGO_SGM, 64);
 	jd_sense_cli_init(&o->sense);
+	jd_ros2_default(&o->ros2);
 	static int sensing_appended; /* once: the table is static */
 	int nopts = 0;
 	while (run_opts[nopts].name) {
@@ -380,6 +405,16 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	if (o->help) {
 		jd_run_options_help(stdout);
 		return JD_EXIT_OK;
+	}
+	char ros_err[400];
+	if (jd_ros2_check(&o->ros2, ros_err, sizeof(ros_err))) {
+		fprintf(stderr, "jetdepth: %s\n", ros_err);
+		return JD_EXIT_USAGE;
+	}
+	if (o->ros2.enabled && !jd_ros2_built()) {
+		fprintf(stderr, "jetdepth: --ros2: this jetdepth was built without Cyclone DDS (install "
+				"cyclonedds-dev and cyclonedds-tools, then rebuild)\n");
+		return JD_EXIT_USAGE;
 	}
 	/* A files camera's frames are its images' size: taken from them unless --size said */
 	if (o->cam.kind == JD_CAPTURE_FILES) {

@@ -6,8 +6,10 @@
 #include "../hal/camera_synth.h"
 #include "../hal/clock.h"
 #include "daemon.h"
+#include "ros2/ros2.h"
 
-static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int frames, int threads)
+static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int frames, int threads,
+	       int ros2)
 {
 	static struct jd_daemon d;
 	static struct jd_stereo_calib calib;
@@ -33,9 +35,24 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	calib.have_rt = 1;
 	jd_calib_rectify(&calib);
 	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH, .calib = &calib};
-	struct jd_daemon_opts o = {.cam = &cam};
+	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
+	struct jd_daemon_opts o = {.cam = &cam, .app_bytes = ros2_bytes};
 	if (jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
 		return -1;
+	}
+	static struct jd_ros2 pub;
+	if (ros2) {
+		struct jd_ros2_config rc;
+		jd_ros2_default(&rc);
+		snprintf(rc.ns, sizeof(rc.ns), "jetdepth_bench");
+		rc.enabled = rc.compose_always = 1;
+		struct jd_ros2_rig rig = {w, h, d.sensing, d.model, (float)p.min_disp,
+					  (float)(p.min_disp + p.ndisp - 1)};
+		if (jd_ros2_start(&pub, &rc, &rig, d.app_mem, ros2_bytes)) {
+			fprintf(stderr, "jetdepth: bench: %s\n", pub.err);
+			jd_daemon_deinit(&d);
+			return -1;
+		}
 	}
 	uint64_t t0 = 0;
 	for (int i = 0; n < frames; i++) {
@@ -44,6 +61,11 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 			fprintf(stderr, "jetdepth: bench: frame %d failed\n", i);
 			jd_daemon_deinit(&d);
 			return -1;
+		}
+		if (rc == 1 && ros2) {
+			struct jd_ros2_frame f = {st.frame, st.ts_ns, st.left, &d.boot.disp,
+						  st.conf, st.sense, st.tracks};
+			jd_ros2_offer(&pub, &f);
 		}
 		if (rc == 1 && st.frame >= 2) { /* two warm-up frames */
 			t0 = t0 ? t0 : jd_clock_ns();
@@ -56,27 +78,42 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 		}
 	}
 	double wall = (double)(jd_clock_ns() - t0) / 1e6;
+	struct jd_ros2_counters rc2 = {0};
+	if (ros2) {
+		jd_ros2_stop(&pub);
+		jd_ros2_counters(&pub, &rc2);
+	}
 	/* On the GPU two frames are in flight: "match" is submit to map in hand (queueing
 	 * behind the next capture included), "gpu" the kernels alone. */
-	printf("%-8s %-6s %9dx%-5d %5d %7d %8.2f %8.2f %8.2f %8.2f %8.2f %7.1f\n",
+	printf("%-8s %-6s %9dx%-5d %5d %7d %8.2f %8.2f %8.2f %8.2f %8.2f %7.1f",
 	       jd_algo_name(p.algo), d.boot.gpu ? "cuda" : "cpu", w, h, ndisp, threads, cap / n,
 	       rect / n, match / n, gpu / n, sense / n, n > 1 ? 1000.0 * (n - 1) / wall : 0.0);
+	if (ros2) {
+		/* the loop's copy per offered frame; the thread's work per published frame (it
+		 * skips frames a newer one replaced) */
+		double np = rc2.published ? (double)rc2.published : 1.0;
+		printf(" %8.2f %8.2f %8.2f %5lu/%lu", rc2.offer_ms / (double)rc2.offered,
+		       rc2.compose_ms / np, rc2.write_ms / np, rc2.published, rc2.offered);
+	}
+	printf("\n");
 	jd_daemon_deinit(&d);
 	return 0;
 }
 
-int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames, int threads)
+int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames, int threads,
+		      int ros2)
 {
 	static const int cases[][3] = {{640, 480, 64}, {1280, 720, 128}};
 	int rc = 0;
 
-	printf("%-8s %-6s %15s %5s %7s %8s %8s %8s %8s %8s %7s\n", "matcher", "where", "size",
+	printf("%-8s %-6s %15s %5s %7s %8s %8s %8s %8s %8s %7s", "matcher", "where", "size",
 	       "ndisp", "threads", "capture", "rectify", "match", "gpu", "sense", "fps");
+	printf("%s\n", ros2 ? "    offer  compose    write  published" : "");
 	if (w) {
-		return one(p, w, h, p->ndisp, frames, threads);
+		return one(p, w, h, p->ndisp, frames, threads, ros2);
 	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		rc |= one(p, cases[i][0], cases[i][1], cases[i][2], frames, threads);
+		rc |= one(p, cases[i][0], cases[i][1], cases[i][2], frames, threads, ros2);
 	}
 	return rc;
 }

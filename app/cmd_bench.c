@@ -8,12 +8,21 @@
 #include "../hal/clock.h"
 #include "bench_kernels.h"
 #include "bench_pipeline.h"
+#include "ros2/ros2.h"
 #include "boot.h"
 #include "../algo/jd_status.h"
 #include "cli.h"
 #include "commands.h"
 
-enum { OPT_SIZE = OPT_CMD_BASE, OPT_RUNS, OPT_BASELINE, OPT_KERNELS, OPT_PIPELINE, OPT_HELP };
+enum {
+	OPT_SIZE = OPT_CMD_BASE,
+	OPT_RUNS,
+	OPT_BASELINE,
+	OPT_KERNELS,
+	OPT_PIPELINE,
+	OPT_ROS2,
+	OPT_HELP
+};
 
 struct bench_case {
 	enum jd_algo algo;
@@ -197,7 +206,10 @@ static void help(FILE *f)
 		"thread\n"
 		"  --pipeline     the whole frame loop instead (synthetic camera, rectification,\n"
 		"                 the matcher, sensing) at 640x480/64 and 1280x720/128 (or --size,\n"
-		"                 --ndisp): mean ms per stage over --runs frames (default 30), fps\n\n%s",
+		"                 --ndisp): mean ms per stage over --runs frames (default 30), fps\n"
+		"  --ros2         with --pipeline, also publish every frame's ROS 2 topics, each\n"
+		"                 composed as if subscribed: the loop's copy (offer), composing and\n"
+		"                 dds_write (serialization, no subscriber) per frame\n\n%s",
 		jd_cli_matcher_help);
 }
 
@@ -208,12 +220,13 @@ int jd_cmd_bench(int argc, char **argv)
 						 {"baseline", no_argument, NULL, OPT_BASELINE},
 						 {"kernels", no_argument, NULL, OPT_KERNELS},
 						 {"pipeline", no_argument, NULL, OPT_PIPELINE},
+						 {"ros2", no_argument, NULL, OPT_ROS2},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	int threads = jd_workers_cpu_count(), runs = 0, w = 0, h = 0, baseline = 0, custom = 0;
-	int kernels = 0, pipeline = 0;
+	int kernels = 0, pipeline = 0, ros2 = 0;
 	int opt, rc;
 
 	jd_params_default(&p, JD_ALGO_SGM, 64);
@@ -237,6 +250,8 @@ int jd_cmd_bench(int argc, char **argv)
 			kernels = 1;
 		} else if (opt == OPT_PIPELINE) {
 			pipeline = 1;
+		} else if (opt == OPT_ROS2) {
+			ros2 = 1;
 		} else if (opt == OPT_HELP || opt == 'h') {
 			help(stdout);
 			return JD_EXIT_OK;
@@ -248,9 +263,18 @@ int jd_cmd_bench(int argc, char **argv)
 	if (kernels) {
 		return jd_bench_kernels(runs ? runs : 5) ? JD_EXIT_RUNTIME : JD_EXIT_OK;
 	}
+	if (ros2 && !pipeline) {
+		fprintf(stderr, "jetdepth: bench --ros2: only with --pipeline\n");
+		return JD_EXIT_USAGE;
+	}
+	if (ros2 && !jd_ros2_built()) {
+		fprintf(stderr, "jetdepth: bench --ros2: this jetdepth was built without Cyclone DDS "
+				"(install cyclonedds-dev and cyclonedds-tools, then rebuild)\n");
+		return JD_EXIT_USAGE;
+	}
 	if (pipeline) {
-		return jd_bench_pipeline(&p, w, h, runs ? runs : 30, threads) ? JD_EXIT_RUNTIME
-									      : JD_EXIT_OK;
+		return jd_bench_pipeline(&p, w, h, runs ? runs : 30, threads, ros2) ? JD_EXIT_RUNTIME
+										    : JD_EXIT_OK;
 	}
 	custom |= cli.seen[OPT_ALGO - OPT_ALGO] || cli.seen[OPT_NDISP - OPT_ALGO];
 	printf("%-18s %-8s %11s %6s %7s %10s %10s %12s %10s\n", "matcher", "backend", "size",

@@ -18,6 +18,8 @@ install(FILES ${JD_PKG_DIR}/jetdepth.conf ${JD_PKG_DIR}/run.conf DESTINATION /et
 install(FILES ${JD_PKG_DIR}/jetdepth.service DESTINATION /lib/systemd/system)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${JD_PKG_DIR}/copyright
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# RViz 2's view of the ROS 2 topics (docs/ros2.md)
+install(FILES ${JD_PKG_DIR}/jetdepth.rviz DESTINATION ${CMAKE_INSTALL_DATADIR}/jetdepth)
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
   set(JD_DEB_ARCH arm64)
@@ -40,6 +42,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION misc)
 # Names differ between Debian 12 and Ubuntu 22.04/24.04 (JetPack 6/7): accept either.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "libc6 (>= 2.34), libturbojpeg0 | libturbojpeg, libpng16-16 | libpng16-16t64, libyaml-0-2, libmicrohttpd12 | libmicrohttpd12t64, passwd")
+# With ROS 2 built in the binary links Cyclone DDS's runtime (a Depends until it is loaded
+# at run time, like the CUDA driver: see docs/ros2.md)
+if(JD_HAVE_ROS2)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libddsc0debian | libddsc0t64 | libddsc0")
+endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
   ${JD_PKG_DIR}/conffiles ${JD_PKG_DIR}/postinst ${JD_PKG_DIR}/prerm ${JD_PKG_DIR}/postrm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)

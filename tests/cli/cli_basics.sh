@@ -146,5 +146,21 @@ open(sys.argv[2], 'wb').write(head + bytes(out))
 PY
 check "a drifted rig: vertical offset measured, recalibrate said once" bash -c \
 	"'$bin' run --camera 'files:$tmp/drift' --loop --frames 3 --size 320x240 --ndisp 48 --json 2>'$tmp/err' | tail -1 | grep -q '\"calibration\":{\"vertical_offset_px\":0\.[6-9][0-9]*,\"recalibrate\":true}' && [ \"\$(grep -c 'redo the calibration' '$tmp/err')\" = 1 ]"
+# ROS 2 (docs/ros2.md): names and the domain checked at boot; without Cyclone DDS, said
+check "--ros-namespace refuses a part starting with a digit, by name" bash -c \
+	"! '$bin' run --frames 1 --size 160x120 --ros2 --ros-namespace 'a/9b' 2>'$tmp/err' && grep -q 'ros-namespace a/9b: not a ROS 2 namespace: a part starting with a digit' '$tmp/err'"
+check "--ros-frame-id refuses a leading slash" bash -c \
+	"! '$bin' run --frames 1 --size 160x120 --ros-frame-id /cam 2>'$tmp/err' && grep -q \"ros-frame-id '/cam': not a frame id\" '$tmp/err'"
+if [ "${JD_HAVE_ROS2:-OFF}" = ON ]; then
+	check "ROS_DOMAIN_ID out of range is refused by name" bash -c \
+		"! ROS_DOMAIN_ID=300 '$bin' run --frames 1 --size 160x120 --ros2 2>'$tmp/err' && grep -q 'ROS_DOMAIN_ID=300: not a ROS 2 domain id (0 to 232)' '$tmp/err'"
+	check "run --ros2 publishes and says so" bash -c \
+		"'$bin' run --frames 3 --size 160x120 --ndisp 32 --ros2 --ros-namespace cli_\$\$ | grep -q '^ros2: 3 of 3 frame(s) published'"
+	check "bench --ros2 needs --pipeline" bash -c \
+		"! '$bin' bench --ros2 2>'$tmp/err' && grep -q 'only with --pipeline' '$tmp/err'"
+else
+	check "run --ros2 without Cyclone DDS says it was not built" bash -c \
+		"! '$bin' run --frames 1 --size 160x120 --ros2 2>'$tmp/err' && grep -q 'built without Cyclone DDS' '$tmp/err'"
+fi
 echo "$((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -10,34 +10,41 @@ extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
 volatile long jd_allocations, jd_frees;
+_Thread_local long jd_thread_allocations;
 
 void *malloc(size_t n)
 {
 	jd_allocations++;
+	jd_thread_allocations++;
 	return __libc_malloc(n);
 }
 
 void *calloc(size_t n, size_t m)
 {
 	jd_allocations++;
+	jd_thread_allocations++;
 	return __libc_calloc(n, m);
 }
 
 void *realloc(void *p, size_t n)
 {
 	jd_allocations++;
+	jd_thread_allocations++;
+	jd_frees += p != NULL; /* the old block is gone: live blocks stay counted right */
 	return __libc_realloc(p, n);
 }
 
 void *aligned_alloc(size_t a, size_t n)
 {
 	jd_allocations++;
+	jd_thread_allocations++;
 	return __libc_memalign(a, n);
 }
 
 int posix_memalign(void **out, size_t a, size_t n)
 {
 	jd_allocations++;
+	jd_thread_allocations++;
 	*out = __libc_memalign(a, n);
 	return *out ? 0 : 12;
 }

@@ -7,6 +7,7 @@
 #define JD_TESTS_COUNT_ALLOC_H
 
 extern volatile long jd_allocations;
-extern volatile long jd_frees; /* free() of a non-NULL pointer */
+extern volatile long jd_frees; /* free() of a non-NULL pointer, realloc() of one */
+extern _Thread_local long jd_thread_allocations; /* the calling thread's alone */
 
 #endif

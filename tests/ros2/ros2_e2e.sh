@@ -14,6 +14,9 @@ lpid=
 . "$(dirname "$0")/../cli/emulator.sh" "$tmp"
 listen=$(jd_emulated "$listen" ros2_listen-emu)
 W=320 H=240 NS=e2e_$$ FRAME=cam_left_optical
+# a domain of its own: participants of other tests on this host are not discovered (their
+# proxies would be allocated here and read as growth)
+export ROS_DOMAIN_ID=$((100 + $$ % 100))
 "$listen" "$tmp" "$NS" $W $H $FRAME 40 >"$tmp/listen.out" 2>"$tmp/listen.err" &
 lpid=$!
 sleep 1 # the listener's readers exist before the first frame

@@ -350,14 +350,16 @@ int main(int argc, char **argv)
 		perror(path);
 		return 2;
 	}
+	/* the domain as ROS 2 reads it (the tests give each run its own: no cross-talk) */
+	dds_domainid_t domain = getenv("ROS_DOMAIN_ID") ? (dds_domainid_t)atoi(getenv("ROS_DOMAIN_ID")) : 0;
 	if (!getenv("CYCLONEDDS_URI") || !*getenv("CYCLONEDDS_URI")) {
-		dds_entity_t dom = dds_create_domain(0, config);
+		dds_entity_t dom = dds_create_domain(domain, config);
 		if (dom < 0) {
 			fprintf(stderr, "ros2_listen: domain: %s\n", dds_strretcode(dom));
 			return 2;
 		}
 	}
-	dds_entity_t pp = dds_create_participant(0, NULL, NULL);
+	dds_entity_t pp = dds_create_participant(domain, NULL, NULL);
 	if (pp < 0) {
 		fprintf(stderr, "ros2_listen: participant: %s\n", dds_strretcode(pp));
 		return 2;

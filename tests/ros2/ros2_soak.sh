@@ -7,6 +7,9 @@ soak=$1 listen=$2 frames=${3:-100000}
 tmp=$(mktemp -d)
 trap 'kill $lpid 2>/dev/null; rm -rf "$tmp"' EXIT
 NS=soak_$$
+# a domain of its own: participants of other tests on this host are not discovered (their
+# proxies would be allocated here and read as growth)
+export ROS_DOMAIN_ID=$((100 + $$ % 100))
 "$listen" "$tmp" "$NS" 128 96 jetdepth_left_optical 3000 >"$tmp/listen.out" 2>"$tmp/listen.err" &
 lpid=$!
 sleep 1

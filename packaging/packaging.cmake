@@ -42,10 +42,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION misc)
 # Names differ between Debian 12 and Ubuntu 22.04/24.04 (JetPack 6/7): accept either.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "libc6 (>= 2.34), libturbojpeg0 | libturbojpeg, libpng16-16 | libpng16-16t64, libyaml-0-2, libmicrohttpd12 | libmicrohttpd12t64, passwd")
-# With ROS 2 built in the binary links Cyclone DDS's runtime (a Depends until it is loaded
-# at run time, like the CUDA driver: see docs/ros2.md)
+# --ros2 loads Cyclone DDS's runtime when asked (app/ros2/ddsc_api.h): recommended, not
+# needed to install or to run without --ros2
 if(JD_HAVE_ROS2)
-  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libddsc0debian | libddsc0t64 | libddsc0")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libddsc0debian | libddsc0t64")
 endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
   ${JD_PKG_DIR}/conffiles ${JD_PKG_DIR}/postinst ${JD_PKG_DIR}/prerm ${JD_PKG_DIR}/postrm)

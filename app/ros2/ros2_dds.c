@@ -10,8 +10,12 @@
 
 #include "../../algo/jd_carve.h"
 #include "../../hal/clock.h"
+#include "ddsc_api.h"
 #include "ros2.h"
 #include "ros2_msgs.h"
+
+/* Cyclone's calls, loaded at jd_ros2_start() (app/ros2/ddsc_api.h) */
+static const struct jd_ddsc *dds;
 
 /* The ROS 2 domain ids a participant may use on Linux (ROS 2's "Domain ID" guide). */
 #define MAX_DOMAIN_ID 232
@@ -148,20 +152,20 @@ uint64_t jd_ros2_stamp_ns(const struct jd_ros2 *r, uint64_t capture_ns)
 
 static dds_qos_t *make_qos(enum qos_kind kind)
 {
-	dds_qos_t *q = dds_create_qos();
+	dds_qos_t *q = dds->create_qos();
 	/* ROS 2 speaks XCDR1 (CDR little-endian, encapsulation 0x0001) */
 	dds_data_representation_id_t xcdr1 = DDS_DATA_REPRESENTATION_XCDR1;
 
-	dds_qset_data_representation(q, 1, &xcdr1);
+	dds->qset_data_representation(q, 1, &xcdr1);
 	if (kind == Q_SENSOR) {
-		dds_qset_reliability(q, DDS_RELIABILITY_BEST_EFFORT, 0);
-		dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
-		dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
+		dds->qset_reliability(q, DDS_RELIABILITY_BEST_EFFORT, 0);
+		dds->qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
+		dds->qset_durability(q, DDS_DURABILITY_VOLATILE);
 	} else {
 		/* never hold the publishing thread long behind a slow reader */
-		dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_MSECS(10));
-		dds_qset_history(q, DDS_HISTORY_KEEP_LAST, kind == Q_LATCHED ? 1 : 10);
-		dds_qset_durability(q, kind == Q_LATCHED ? DDS_DURABILITY_TRANSIENT_LOCAL
+		dds->qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_MSECS(10));
+		dds->qset_history(q, DDS_HISTORY_KEEP_LAST, kind == Q_LATCHED ? 1 : 10);
+		dds->qset_durability(q, kind == Q_LATCHED ? DDS_DURABILITY_TRANSIENT_LOCAL
 							 : DDS_DURABILITY_VOLATILE);
 	}
 	return q;
@@ -169,7 +173,7 @@ static dds_qos_t *make_qos(enum qos_kind kind)
 
 static int dds_fail(struct jd_ros2 *r, const char *what, dds_return_t rc)
 {
-	snprintf(r->err, sizeof(r->err), "--ros2: %s: %s", what, dds_strretcode(rc));
+	snprintf(r->err, sizeof(r->err), "--ros2: %s: %s", what, dds->strretcode(rc));
 	return -EIO;
 }
 
@@ -202,18 +206,18 @@ static int create_entities(struct jd_ros2 *r, struct impl *im)
 	}
 	const char *uri = getenv("CYCLONEDDS_URI");
 	if (!uri || !*uri) {
-		dds_entity_t dom = dds_create_domain(domain, localhost_config);
+		dds_entity_t dom = dds->create_domain(domain, localhost_config);
 		if (dom < 0) {
 			return dds_fail(r, "the DDS domain", dom);
 		}
 	}
 	/* ROS 2 tools read the enclave from the participant's user data, as rmw_cyclonedds sets */
-	dds_qos_t *pq = dds_create_qos();
+	dds_qos_t *pq = dds->create_qos();
 	static const char enclave[] = "enclave=/;";
-	dds_qset_userdata(pq, enclave, sizeof(enclave) - 1);
-	dds_qset_entity_name(pq, "jetdepth");
-	im->participant = dds_create_participant(domain, pq, NULL);
-	dds_delete_qos(pq);
+	dds->qset_userdata(pq, enclave, sizeof(enclave) - 1);
+	dds->qset_entity_name(pq, "jetdepth");
+	im->participant = dds->create_participant(domain, pq, NULL);
+	dds->delete_qos(pq);
 	if (im->participant < 0) {
 		return dds_fail(r, uri && *uri ? "the DDS participant (check CYCLONEDDS_URI)"
 					       : "the DDS participant",
@@ -230,11 +234,11 @@ static int create_entities(struct jd_ros2 *r, struct impl *im)
 		snprintf(name, sizeof(name), "rt/%s%s%s", im->cfg.ns, im->cfg.ns[0] ? "/" : "",
 			 d->name);
 		dds_qos_t *q = make_qos(d->qos);
-		im->topic[t] = dds_create_topic(im->participant, d->type, name, q, NULL);
+		im->topic[t] = dds->create_topic(im->participant, d->type, name, q, NULL);
 		if (im->topic[t] >= 0) {
-			im->writer[t] = dds_create_writer(im->participant, im->topic[t], q, NULL);
+			im->writer[t] = dds->create_writer(im->participant, im->topic[t], q, NULL);
 		}
-		dds_delete_qos(q);
+		dds->delete_qos(q);
 		if (im->topic[t] < 0 || im->writer[t] < 0) {
 			char what[sizeof(name) + 32];
 			snprintf(what, sizeof(what), "topic %s", name + 2);
@@ -252,7 +256,7 @@ static void refresh_subscribed(struct impl *im)
 	for (int t = 0; t < T_COUNT; t++) {
 		dds_publication_matched_status_t st;
 		int sub = im->writer[t] > 0 &&
-			  dds_get_publication_matched_status(im->writer[t], &st) == DDS_RETCODE_OK &&
+			  dds->get_publication_matched_status(im->writer[t], &st) == DDS_RETCODE_OK &&
 			  st.current_count > 0;
 		n += sub;
 		__atomic_store_n(&im->want[t], sub || im->cfg.compose_always, __ATOMIC_RELAXED);
@@ -274,7 +278,7 @@ struct frame_cost {
 static void write_one(struct impl *im, enum topic t, const void *sample, struct frame_cost *fc)
 {
 	uint64_t t0 = jd_clock_ns();
-	fc->errors += dds_write(im->writer[t], sample) < 0;
+	fc->errors += dds->write(im->writer[t], sample) < 0;
 	fc->write_ns += jd_clock_ns() - t0;
 }
 
@@ -370,6 +374,10 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 	r->impl = NULL;
 	r->err[0] = '\0';
 	memset(&r->last, 0, sizeof(r->last));
+	int rc = jd_ddsc_load(&dds, r->err, sizeof(r->err));
+	if (rc) {
+		return rc;
+	}
 	jd_carve_init(&cv, mem, bytes);
 	layout(&cv, rig->width, rig->height, &im, left, conf, disp, &df, &zf, &points);
 	if (cv.overflow || !im) {
@@ -391,12 +399,12 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 	im->points = points;
 	im->realtime_offset_ns = realtime_offset();
 	jd_ros2_msgs_init(&im->msgs, c->frame_id);
-	int rc = create_entities(r, im);
+	rc = create_entities(r, im);
 	if (rc) {
 		if (im->participant > 0) {
-			dds_delete(im->participant);
+			dds->delete_entity(im->participant);
 		}
-		dds_delete(DDS_CYCLONEDDS_HANDLE);
+		dds->delete_entity(DDS_CYCLONEDDS_HANDLE);
 		return rc;
 	}
 	refresh_subscribed(im);
@@ -405,7 +413,7 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 	rc = pthread_create(&im->thread, NULL, thread_main, im);
 	if (rc) {
 		snprintf(r->err, sizeof(r->err), "--ros2: the publishing thread: %s", strerror(rc));
-		dds_delete(DDS_CYCLONEDDS_HANDLE);
+		dds->delete_entity(DDS_CYCLONEDDS_HANDLE);
 		return -rc;
 	}
 	r->impl = im;
@@ -492,7 +500,7 @@ void jd_ros2_stop(struct jd_ros2 *r)
 	pthread_join(im->thread, NULL);
 	r->last = im->cnt;
 	/* the participant, its topics and writers, and the domain: Cyclone's whole state */
-	dds_delete(DDS_CYCLONEDDS_HANDLE);
+	dds->delete_entity(DDS_CYCLONEDDS_HANDLE);
 	pthread_mutex_destroy(&im->lock);
 	pthread_cond_destroy(&im->wake);
 	r->impl = NULL;

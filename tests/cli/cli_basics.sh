@@ -156,6 +156,8 @@ if [ "${JD_HAVE_ROS2:-OFF}" = ON ]; then
 		"! ROS_DOMAIN_ID=300 '$bin' run --frames 1 --size 160x120 --ros2 2>'$tmp/err' && grep -q 'ROS_DOMAIN_ID=300: not a ROS 2 domain id (0 to 232)' '$tmp/err'"
 	check "run --ros2 publishes and says so" bash -c \
 		"'$bin' run --frames 3 --size 160x120 --ndisp 32 --ros2 --ros-namespace cli_\$\$ | grep -q '^ros2: 3 of 3 frame(s) published'"
+	check "run --ros2 without Cyclone's runtime names the package, exits 1" bash -c \
+		"JD_DDSC_LIB=/nonexistent/libddsc.so.0 '$bin' run --frames 1 --size 160x120 --ros2 >/dev/null 2>'$tmp/err'; [ \$? = 1 ] && grep -q 'install libddsc0debian' '$tmp/err'"
 	check "bench --ros2 needs --pipeline" bash -c \
 		"! '$bin' bench --ros2 2>'$tmp/err' && grep -q 'only with --pipeline' '$tmp/err'"
 else

@@ -33,6 +33,13 @@ check "Package: jetdepth" sh -c "dpkg-deb -f '$deb' Package | grep -qx jetdepth"
 check "Architecture: $arch" sh -c "dpkg-deb -f '$deb' Architecture | grep -qx $arch"
 check "Depends names libturbojpeg, libpng and libyaml" sh -c "dpkg-deb -f '$deb' Depends | grep -q turbojpeg && dpkg-deb -f '$deb' Depends | grep -q libpng16 && dpkg-deb -f '$deb' Depends | grep -q libyaml"
 check "binary /usr/bin/jetdepth, executable" test -x "$p/bin/jetdepth"
+# --ros2 loads Cyclone DDS when asked: the package recommends it and never depends on it
+check "Depends does not name Cyclone DDS" sh -c "! dpkg-deb -f '$deb' Depends | grep -q ddsc"
+if [ -d "$build/ros2_types" ]; then
+	check "Recommends Cyclone DDS's runtime" sh -c "dpkg-deb -f '$deb' Recommends | grep -q libddsc0debian"
+	check "the RViz config /usr/share/jetdepth/jetdepth.rviz" test -f "$p/share/jetdepth/jetdepth.rviz"
+	check "the binary does not link libddsc" sh -c "! readelf -d '$p/bin/jetdepth' | grep -q ddsc"
+fi
 for b in host orin-nano orin-nx agx-orin thor; do
 	check "board $b" test -f "$p/share/jetdepth/boards/$b.board"
 done

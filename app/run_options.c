@@ -253,6 +253,11 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				return JD_EXIT_USAGE;
 			}
 			snprintf(dst, JD_ROS2_NAME_MAX, "%s", optarg);
+			/* said here, with the config line's place */
+			if (jd_ros2_check(&o->ros2, err, sizeof(err))) {
+				fprintf(stderr, "jetdepth: %s%s\n", where, err);
+				return JD_EXIT_USAGE;
+			}
 		} else if (opt == OPT_PREVIEW_CLIENTS) {
 			if (jd_cli_int("--preview-clients", optarg, &o->preview.max_clients) ||
 			    o->preview.max_clients < 1 || o->preview.max_clients > 64) {

@@ -62,7 +62,7 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
 static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, int frames,
 			uint64_t wall_ns, int outages, int streams, const char *state,
-			const char *frame_json, char *buf, size_t len)
+			const struct jd_ros2 *ros2, const char *frame_json, char *buf, size_t len)
 {
 	static const struct jd_frame_stats none = {.frame = -1};
 	const struct jd_frame_stats *st = last ? last : &none; /* NULL: no frame yet */
@@ -98,11 +98,20 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			      cam->stats.fps, cam->stats.drop_flagged, cam->stats.timeouts,
 			      cam->stats.reopens);
 	}
+	if (ros2 && n > 0 && (size_t)n < len) {
+		/* the ROS 2 publisher: what went out, and how many topics someone reads */
+		struct jd_ros2_counters rc;
+		jd_ros2_counters(ros2, &rc);
+		n += snprintf(buf + n, len - (size_t)n,
+			      "],\"ros2\":{\"offered\":%lu,\"published\":%lu,\"replaced\":%lu,"
+			      "\"write_errors\":%lu,\"subscribed_topics\":%d",
+			      rc.offered, rc.published, rc.replaced, rc.write_errors, rc.subscribed);
+	}
 	if (n > 0 && (size_t)n < len) {
 		/* the last frame's report as the robot gets it (its trailing newline dropped) */
 		size_t fl = frame_json ? strcspn(frame_json, "\n") : 0;
-		n += snprintf(buf + n, len - (size_t)n, "]%s%.*s}", fl ? ",\"frame\":" : "",
-			      (int)fl, frame_json ? frame_json : "");
+		n += snprintf(buf + n, len - (size_t)n, "%s%s%.*s}", ros2 ? "}" : "]",
+			      fl ? ",\"frame\":" : "", (int)fl, frame_json ? frame_json : "");
 	}
 }
 
@@ -261,7 +270,7 @@ int jd_cmd_run(int argc, char **argv)
 				static char status[2048];
 				status_json(&d, NULL, done, jd_clock_ns() - t_start, outages,
 					    preview.watchers, never ? "waiting_for_cameras" : "camera_lost",
-					    NULL, status, sizeof(status));
+					    o.ros2.enabled ? &ros2 : NULL, NULL, status, sizeof(status));
 				jd_preview_set_status(&preview, status);
 			}
 			for (int wait_ms = 100; !stop_requested && jd_capture_recover(&d.cap);) {
@@ -358,8 +367,8 @@ int jd_cmd_run(int argc, char **argv)
 		if (o.preview.port) {
 			static char status[JD_PREVIEW_STATUS_MAX];
 			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
-				    preview.watchers, "running", n > 0 ? line : NULL, status,
-				    sizeof(status));
+				    preview.watchers, "running", o.ros2.enabled ? &ros2 : NULL,
+				    n > 0 ? line : NULL, status, sizeof(status));
 			struct jd_preview_frame pf = {st.left,	  &d.boot.disp,
 						      (float)(p.min_disp + p.ndisp),
 						      st.sense,	  st.sense ? st.tracks : NULL,

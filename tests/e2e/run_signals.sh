@@ -57,6 +57,10 @@ stop_test() { # SIGNAL EXTRA-ARGS...
 stop_test TERM
 stop_test INT
 stop_test TERM --json
+if [ "${JD_HAVE_ROS2:-OFF}" = ON ]; then
+	# the publishing thread and Cyclone's own threads must not delay or break the stop
+	stop_test TERM --ros2 --ros-namespace signals_$$
+fi
 
 # At 0.05 fps a frame is 20 s away: SIGTERM still stops within the deadline, and systemd's
 # watchdog (WATCHDOG_USEC 1 s) hears from the loop at least every half of it.

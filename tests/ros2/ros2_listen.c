@@ -117,6 +117,14 @@ static void header(struct topic *t, const std_msgs_msg_dds__Header_ *h)
 	t->last_nsec = h->stamp.nanosec;
 }
 
+/* The header of a message inside another (same frame and stamp; not an arrival of its own). */
+static void inner_header(const struct topic *t, const std_msgs_msg_dds__Header_ *h)
+{
+	struct topic inner = *t;
+	inner.n = 0;
+	header(&inner, h);
+}
+
 static void image(struct topic *t, const sensor_msgs_msg_dds__Image_ *m, const char *enc)
 {
 	int bpp = !strcmp(enc, "32FC1") ? 4 : 1;
@@ -198,9 +206,7 @@ static void describe(struct topic *t, const void *s)
 		const stereo_msgs_msg_dds__DisparityImage_ *m = s;
 		header(t, &m->header);
 		fputs(",\"image\":{", jsonl);
-		struct topic inner = *t;
-		inner.n = 0;
-		header(&inner, &m->image.header);
+		inner_header(t, &m->image.header);
 		fputc(',', jsonl);
 		image(t, &m->image, "32FC1");
 		fprintf(jsonl, "},\"f\":%.9g,\"t\":%.9g,", m->f, m->t);
@@ -240,10 +246,8 @@ static void describe(struct topic *t, const void *s)
 		fputs(",\"detections\":[", jsonl);
 		for (uint32_t i = 0; i < m->detections._length; i++) {
 			const vision_msgs_msg_dds__Detection3D_ *d = &m->detections._buffer[i];
-			struct topic inner = *t;
-			inner.n = 0;
 			fputs(i ? ",{" : "{", jsonl);
-			header(&inner, &d->header);
+			inner_header(t, &d->header);
 			fputs(",\"results\":[", jsonl);
 			for (uint32_t k = 0; k < d->results._length; k++) {
 				const vision_msgs_msg_dds__ObjectHypothesisWithPose_ *h =
@@ -280,10 +284,8 @@ static void describe(struct topic *t, const void *s)
 		fputs("\"markers\":[", jsonl);
 		for (uint32_t i = 0; i < m->markers._length; i++) {
 			const visualization_msgs_msg_dds__Marker_ *k = &m->markers._buffer[i];
-			struct topic inner = *t;
-			inner.n = 0;
 			fputs(i ? ",{" : "{", jsonl);
-			header(&inner, &k->header);
+			inner_header(t, &k->header);
 			fprintf(jsonl, ",\"ns\":\"%s\",\"id\":%d,\"type\":%d,\"action\":%d,\"pose\":",
 				k->ns, k->id, k->type, k->action);
 			pose(&k->pose);
@@ -296,7 +298,7 @@ static void describe(struct topic *t, const void *s)
 				k->color.r, k->color.g, k->color.b, k->color.a, k->lifetime.sec,
 				k->lifetime.nanosec, k->frame_locked ? "true" : "false",
 				k->points._length, k->colors._length, k->texture_resource);
-			header(&inner, &k->texture.header);
+			inner_header(t, &k->texture.header);
 			fprintf(jsonl, ",\"format\":\"%s\",\"data\":%u},\"uv_coordinates\":%u,"
 				       "\"text\":\"%s\",\"mesh_resource\":\"%s\",\"mesh_file\":{"
 				       "\"filename\":\"%s\",\"data\":%u},"

@@ -9,10 +9,16 @@
 #include "jd_image.h"
 #include "sense.h"
 
+/** Z of a disparity given fb = f * B in the unit wanted, or +inf where there is none. */
+static inline float jd_depth_fb(float fb, float d)
+{
+	return d > 0 && jd_disp_is_valid(d) ? fb / d : INFINITY;
+}
+
 /** Z in mm of a disparity, or +inf where there is none (invalid, zero or negative). */
 static inline float jd_depth_mm(const struct jd_camera_model *cam, float d)
 {
-	return d > 0 && jd_disp_is_valid(d) ? cam->f * cam->baseline_mm / d : INFINITY;
+	return jd_depth_fb(cam->f * cam->baseline_mm, d);
 }
 
 /** The 3D point (mm) seen at pixel (x, y) at depth z mm. */

@@ -108,13 +108,14 @@ void jd_ros2_depth(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 		   const struct jd_disp *disp, float *f32)
 {
 	int w = disp->width, h = disp->height;
+	float fb_m = rig->cam.f * rig->cam.baseline_mm / 1000.0f; /* one division a pixel */
 
 	for (int y = 0; y < h; y++) {
 		const float *row = jd_disp_row(disp, y);
 		float *out = f32 + (size_t)y * w;
 		for (int x = 0; x < w; x++) {
-			float z = jd_depth_mm(&rig->cam, row[x]);
-			out[x] = isfinite(z) ? z / 1000.0f : NAN;
+			float z = jd_depth_fb(fb_m, row[x]);
+			out[x] = isfinite(z) ? z : NAN;
 		}
 	}
 	image(m, &m->depth, "32FC1", f32, w, h, 4);
@@ -123,38 +124,37 @@ void jd_ros2_depth(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 long jd_ros2_cloud(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 		   const struct jd_disp *disp, const struct jd_image *left, uint8_t *pts)
 {
+	const struct jd_camera_model *c = &rig->cam;
+	float fb_m = c->f * c->baseline_mm / 1000.0f, inv_f = 1.0f / c->f;
 	long n = 0;
 
+	/* metres straight away: one division a pixel (the depth topic's z, to the bit) */
 	for (int y = 0; y < disp->height; y++) {
 		const float *row = jd_disp_row(disp, y);
 		const uint8_t *grey = jd_image_row(left, y);
+		float ry = ((float)y - c->cy) * inv_f;
 		for (int x = 0; x < disp->width; x++) {
-			float z = jd_depth_mm(&rig->cam, row[x]);
+			float z = jd_depth_fb(fb_m, row[x]);
 			if (!isfinite(z)) {
 				continue;
 			}
-			float p[4];
-			jd_point_mm(&rig->cam, (float)x, (float)y, z, p);
-			for (int i = 0; i < 3; i++) {
-				p[i] /= 1000.0f;
-			}
-			p[3] = grey[x];
+			float p[4] = {((float)x - c->cx) * inv_f * z, ry * z, z, grey[x]};
 			memcpy(pts + (size_t)n * JD_ROS2_POINT_BYTES, p, sizeof(p));
 			n++;
 		}
 	}
-	jd_ros_cloud *c = &m->cloud;
-	c->header = m->header;
-	c->height = 1;
-	c->width = (uint32_t)n;
-	c->fields._buffer = m->fields;
-	c->fields._length = c->fields._maximum = 4;
-	c->fields._release = false;
-	c->is_bigendian = false;
-	c->point_step = JD_ROS2_POINT_BYTES;
-	c->row_step = (uint32_t)(n * JD_ROS2_POINT_BYTES);
-	seq_u8(&c->data, pts, (size_t)n * JD_ROS2_POINT_BYTES);
-	c->is_dense = true; /* only valid points are sent */
+	jd_ros_cloud *cl = &m->cloud;
+	cl->header = m->header;
+	cl->height = 1;
+	cl->width = (uint32_t)n;
+	cl->fields._buffer = m->fields;
+	cl->fields._length = cl->fields._maximum = 4;
+	cl->fields._release = false;
+	cl->is_bigendian = false;
+	cl->point_step = JD_ROS2_POINT_BYTES;
+	cl->row_step = (uint32_t)(n * JD_ROS2_POINT_BYTES);
+	seq_u8(&cl->data, pts, (size_t)n * JD_ROS2_POINT_BYTES);
+	cl->is_dense = true; /* only valid points are sent */
 	return n;
 }
 

@@ -238,6 +238,17 @@ for (const { topic, msg } of decoded) {
       const z = new Float32Array(depth.data.buffer.slice(depth.data.byteOffset, depth.data.byteOffset + depth.data.length));
       const valid = z.filter((q) => !Number.isNaN(q)).length;
       check(valid === msg.width, `points: ${msg.width}, valid depth pixels ${valid}`);
+      // the i-th point is the i-th pixel with depth (row-major): its z that depth to the bit,
+      // x and y the pixel's ray through the camera model
+      let i = 0, off = 0;
+      for (let k = 0; k < z.length && i < msg.width; k++) {
+        if (Number.isNaN(z[k])) continue;
+        const u = k % depth.width, vv = Math.floor(k / depth.width);
+        const [px, py, pz] = [0, 4, 8].map((o) => v.getFloat32(i * 16 + o, true));
+        if (pz !== z[k] || !approx(px, ((u - cx) * pz) / fpx, 1e-5) || !approx(py, ((vv - cy) * pz) / fpx, 1e-5)) off++;
+        i++;
+      }
+      check(off === 0, `points: ${off} point(s) not at their pixel's depth and ray`);
     }
   } else if (topic === "left/image_rect" || topic === "confidence") {
     check(msg.width === Number(W) && msg.height === Number(H) && msg.encoding === "mono8", `${topic}: ${msg.width}x${msg.height} ${msg.encoding}`);

@@ -267,9 +267,8 @@ int jd_cmd_bench(int argc, char **argv)
 		fprintf(stderr, "jetdepth: bench --ros2: only with --pipeline\n");
 		return JD_EXIT_USAGE;
 	}
-	if (ros2 && !jd_ros2_built()) {
-		fprintf(stderr, "jetdepth: bench --ros2: this jetdepth was built without Cyclone DDS "
-				"(install cyclonedds-dev and cyclonedds-tools, then rebuild)\n");
+	if (ros2 && jd_ros2_not_built()) {
+		fprintf(stderr, "jetdepth: bench --ros2: %s\n", jd_ros2_not_built());
 		return JD_EXIT_USAGE;
 	}
 	if (pipeline) {

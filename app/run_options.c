@@ -411,14 +411,9 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		jd_run_options_help(stdout);
 		return JD_EXIT_OK;
 	}
-	char ros_err[400];
-	if (jd_ros2_check(&o->ros2, ros_err, sizeof(ros_err))) {
-		fprintf(stderr, "jetdepth: %s\n", ros_err);
-		return JD_EXIT_USAGE;
-	}
-	if (o->ros2.enabled && !jd_ros2_built()) {
-		fprintf(stderr, "jetdepth: --ros2: this jetdepth was built without Cyclone DDS (install "
-				"cyclonedds-dev and cyclonedds-tools, then rebuild)\n");
+	/* the names were checked as they were read (parse()) */
+	if (o->ros2.enabled && jd_ros2_not_built()) {
+		fprintf(stderr, "jetdepth: --ros2: %s\n", jd_ros2_not_built());
 		return JD_EXIT_USAGE;
 	}
 	/* A files camera's frames are its images' size: taken from them unless --size said */

@@ -32,8 +32,8 @@ struct jd_ros2_config {
 /** The defaults: off, namespace "jetdepth", frame "jetdepth_left_optical". */
 void jd_ros2_default(struct jd_ros2_config *c);
 
-/** 1 when this build publishes ROS 2 topics (Cyclone DDS was found), else 0. */
-int jd_ros2_built(void);
+/** NULL when this build publishes ROS 2 topics (Cyclone DDS was found), else why not. */
+const char *jd_ros2_not_built(void);
 
 /**
  * Check the namespace and frame id as ROS 2 names (letters, digits, '_' and '/' between

@@ -130,9 +130,9 @@ size_t jd_ros2_mem_required(int w, int h)
 	return jd_carve_total(&c);
 }
 
-int jd_ros2_built(void)
+const char *jd_ros2_not_built(void)
 {
-	return 1;
+	return NULL;
 }
 
 static int64_t realtime_offset(void)

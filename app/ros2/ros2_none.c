@@ -4,9 +4,10 @@
 
 #include "ros2.h"
 
-int jd_ros2_built(void)
+const char *jd_ros2_not_built(void)
 {
-	return 0;
+	return "this jetdepth was built without Cyclone DDS (install cyclonedds-dev and "
+	       "cyclonedds-tools, then rebuild)";
 }
 
 size_t jd_ros2_mem_required(int w, int h)
@@ -25,9 +26,7 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 	(void)bytes;
 	r->impl = NULL;
 	r->last = (struct jd_ros2_counters){0};
-	snprintf(r->err, sizeof(r->err),
-		 "--ros2: this jetdepth was built without Cyclone DDS (install cyclonedds-dev and "
-		 "cyclonedds-tools, then rebuild)");
+	snprintf(r->err, sizeof(r->err), "--ros2: %s", jd_ros2_not_built());
 	return -ENOSYS;
 }
 

@@ -6,8 +6,9 @@
  *  - writes each sample's serialized bytes (DIR/<topic>.<n>.cdr, encapsulation header
  *    included) and its decoded fields (DIR/samples.jsonl) for tests/ros2/check_cdr.mjs,
  *    which decodes the bytes independently and compares them with the daemon's JSON.
- * usage: ros2_listen DIR NAMESPACE WIDTH HEIGHT FRAME_ID [SECONDS]
- * Stops when every topic has arrived and nothing came for a second, or after SECONDS (20).
+ * usage: ros2_listen DIR NAMESPACE WIDTH HEIGHT FRAME_ID [SECONDS [IDLE]]
+ * Stops when every topic has arrived and nothing came for IDLE seconds (1), or after SECONDS
+ * (20).
  */
 #include <dds/dds.h>
 #include <dds/ddsi/ddsi_serdata.h>
@@ -335,7 +336,8 @@ static dds_qos_t *qos_of(enum qos q)
 int main(int argc, char **argv)
 {
 	if (argc < 6) {
-		fprintf(stderr, "usage: ros2_listen DIR NAMESPACE WIDTH HEIGHT FRAME_ID [SECONDS]\n");
+		fprintf(stderr,
+			"usage: ros2_listen DIR NAMESPACE WIDTH HEIGHT FRAME_ID [SECONDS [IDLE]]\n");
 		return 2;
 	}
 	const char *dir = argv[1], *ns = argv[2];
@@ -343,6 +345,7 @@ int main(int argc, char **argv)
 	H = atoi(argv[4]);
 	frame_id = argv[5];
 	double limit = argc > 6 ? atof(argv[6]) : 20.0;
+	double idle = argc > 7 ? atof(argv[7]) : 1.0;
 	char path[1024];
 
 	snprintf(path, sizeof(path), "%s/samples.jsonl", dir);
@@ -383,7 +386,7 @@ int main(int argc, char **argv)
 	double start = now_s(), last = start;
 	int all = 0;
 	static uint8_t buf[64 << 20];
-	while (now_s() - start < limit && !(all && now_s() - last > 1.0)) {
+	while (now_s() - start < limit && !(all && now_s() - last > idle)) {
 		int got = 0;
 		for (int i = 0; i < NTOPICS; i++) {
 			struct topic *t = &topics[i];

@@ -6,7 +6,7 @@
 #include "../hal/camera_synth.h"
 #include "../hal/clock.h"
 #include "daemon.h"
-#include "ros2/ros2.h"
+#include "ros2/ros2_daemon.h"
 
 static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int frames, int threads,
 	       int ros2)
@@ -46,8 +46,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 		jd_ros2_default(&rc);
 		snprintf(rc.ns, sizeof(rc.ns), "jetdepth_bench");
 		rc.enabled = rc.compose_always = 1;
-		struct jd_ros2_rig rig = {w, h, d.sensing, d.model, (float)p.min_disp,
-					  (float)(p.min_disp + p.ndisp - 1)};
+		struct jd_ros2_rig rig = jd_ros2_rig_of(&d);
 		if (jd_ros2_start(&pub, &rc, &rig, d.app_mem, ros2_bytes)) {
 			fprintf(stderr, "jetdepth: bench: %s\n", pub.err);
 			jd_daemon_deinit(&d);
@@ -63,8 +62,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 			return -1;
 		}
 		if (rc == 1 && ros2) {
-			struct jd_ros2_frame f = {st.frame, st.ts_ns, st.left, &d.boot.disp,
-						  st.conf, st.sense, st.tracks};
+			struct jd_ros2_frame f = jd_ros2_frame_of(&d, &st);
 			jd_ros2_offer(&pub, &f);
 		}
 		if (rc == 1 && st.frame >= 2) { /* two warm-up frames */

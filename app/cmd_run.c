@@ -18,7 +18,7 @@
 #include "dump.h"
 #include "publish.h"
 #include "report.h"
-#include "ros2/ros2.h"
+#include "ros2/ros2_daemon.h"
 #include "run_options.h"
 #include "sense_cli.h"
 
@@ -197,8 +197,7 @@ int jd_cmd_run(int argc, char **argv)
 	}
 	static struct jd_ros2 ros2;
 	if (o.ros2.enabled) {
-		struct jd_ros2_rig rig = {w, h, d.sensing, d.model, (float)p.min_disp,
-					  (float)(p.min_disp + p.ndisp - 1)};
+		struct jd_ros2_rig rig = jd_ros2_rig_of(&d);
 		if (jd_ros2_start(&ros2, &o.ros2, &rig,
 				  (char *)d.app_mem + preview_bytes + dump_bytes, ros2_bytes)) {
 			fprintf(stderr, "jetdepth: %s\n", ros2.err);
@@ -376,8 +375,7 @@ int jd_cmd_run(int argc, char **argv)
 			jd_preview_publish(&preview, &pf, status, jd_clock_ns());
 		}
 		if (o.ros2.enabled) {
-			struct jd_ros2_frame rf = {st.frame, st.ts_ns, st.left, &d.boot.disp,
-						   st.conf, st.sense, st.sense ? st.tracks : NULL};
+			struct jd_ros2_frame rf = jd_ros2_frame_of(&d, &st);
 			jd_ros2_offer(&ros2, &rf);
 		}
 		done++;

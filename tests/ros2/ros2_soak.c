@@ -18,7 +18,7 @@
 #include "count_alloc.h"
 #include "daemon.h"
 #include "jd_test.h"
-#include "ros2/ros2.h"
+#include "ros2/ros2_daemon.h"
 
 enum { W = 128, H = 96, ND = 16, SAMPLES = 10 };
 
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	jd_ros2_default(&c);
 	snprintf(c.ns, sizeof(c.ns), "%s", ns);
 	c.enabled = 1;
-	struct jd_ros2_rig rig = {W, H, 1, d.model, 0.0f, (float)(ND - 1)};
+	struct jd_ros2_rig rig = jd_ros2_rig_of(&d);
 	JD_CHECK(jd_ros2_start(&ros2, &c, &rig, d.app_mem, bytes) == 0, "%s", ros2.err);
 
 	long warmup = frames / 10, loop_allocs = 0, blocks[SAMPLES] = {0};
@@ -63,8 +63,7 @@ int main(int argc, char **argv)
 		int rc = jd_daemon_step(&d, &st);
 		JD_CHECK(rc >= 0 || rc == -EAGAIN, "frame %ld: %d", i, rc);
 		if (rc == 1) {
-			struct jd_ros2_frame f = {st.frame, st.ts_ns, st.left, &d.boot.disp, st.conf,
-						  st.sense, st.tracks};
+			struct jd_ros2_frame f = jd_ros2_frame_of(&d, &st);
 			jd_ros2_offer(&ros2, &f);
 		}
 		loop_allocs += i >= warmup ? jd_thread_allocations - a : 0;

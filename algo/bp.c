@@ -2,6 +2,7 @@
 
 #include "bp_priv.h"
 #include "jd_carve.h"
+#include "prefilter.h"
 
 static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, int h, int nworkers,
 		   struct jd__bp_ctx *ctx)
@@ -96,6 +97,13 @@ int jd_bp_run(const struct jd_kernels *k, const struct jd_match_params *p,
 	ctx.send = p->bp.fp16 ? k->bp_send_fp16 : k->bp_send;
 	jd_bp_prepare_image(left, p->bp.sigma, ctx.lf, ctx.tmp);
 	jd_bp_prepare_image(right, p->bp.sigma, ctx.rf, ctx.tmp);
+	ctx.census = jd_prefilter_census_on(p);
+	for (int i = 0; ctx.census && i < 2; i++) {
+		float *im = i ? ctx.rf : ctx.lf;
+
+		jd_bp_census(im, left->width, left->height, ctx.tmp, ex);
+		memcpy(im, ctx.tmp, sizeof(float) * left->width * left->height);
+	}
 	jd__bp_data_pyramid(&ctx, ex);
 	for (int l = p->bp.levels - 1; l >= 0; l--) {
 		jd__bp_run_level(&ctx, l, ex);

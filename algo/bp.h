@@ -7,6 +7,8 @@
  * Definitions that the other backends reproduce exactly:
  *   level 0  D(x,y,d) = lambda * min(|L(x,y) - R(x - min_disp - d, y)|, data_k);
  *            a disparity that leaves the right image costs lambda * data_k (the truncation).
+ *            With the census cost (jd_prefilter_census_on()) L and R are census codes
+ *            (jd_bp_census()) and |L - R| is their Hamming distance, 0..24.
  *   coarse   sum of the 2x2 children in the order (0,0) (1,0) (0,1) (1,1), absent ones skipped.
  *   message  to neighbour q: h = D + the three other incoming in the order up, down, left,
  *            right; forward pass with slope 1 (ascending d); backward pass with slope 1 and the
@@ -21,9 +23,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bp_census.h"
 #include "jd_exec.h"
 #include "jd_image.h"
 #include "jd_params.h"
+
+/** Census codes of the w x h float image in, as float bit patterns, into out (not in). */
+void jd_bp_census(const float *in, int w, int h, float *out, const struct jd_exec *ex);
 
 /** Workspace bytes jd_bp_ref() needs. */
 size_t jd_bp_mem_required(const struct jd_match_params *p, int width, int height, int nworkers);

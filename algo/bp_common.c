@@ -2,6 +2,42 @@
 
 #include "bp_priv.h"
 
+struct census_job {
+	const float *in;
+	float *out;
+	int w, h;
+};
+
+static void census_row(void *arg, int y, int worker)
+{
+	const struct census_job *job = arg;
+	int w = job->w, r = JD_BP_CENSUS_RADIUS;
+
+	(void)worker;
+	for (int x = 0; x < w; x++) {
+		float c = job->in[(size_t)y * w + x] - JD_BP_CENSUS_T;
+		uint32_t code = 0;
+
+		for (int dy = -r; dy <= r; dy++) {
+			const float *row = job->in + (size_t)jd_clampi(y + dy, 0, job->h - 1) * w;
+
+			for (int dx = -r; dx <= r; dx++) {
+				if (dx || dy) {
+					code = code << 1 | (row[jd_clampi(x + dx, 0, w - 1)] < c);
+				}
+			}
+		}
+		memcpy(&job->out[(size_t)y * w + x], &code, sizeof(code));
+	}
+}
+
+void jd_bp_census(const float *in, int w, int h, float *out, const struct jd_exec *ex)
+{
+	struct census_job job = {in, out, w, h};
+
+	jd_exec_run(ex, h, census_row, &job);
+}
+
 
 void jd_bp_message_1d(float *h, int nd, float disc_k)
 {

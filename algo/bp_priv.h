@@ -67,7 +67,8 @@ struct jd__bp_ctx {
 	float disc_k;
 	struct jd__bp_level lv[JD_BP_LEVELS_MAX];
 	struct jd__bp_scratch *scratch; /* one per worker */
-	float *lf, *rf, *tmp;		/* level-0 input images */
+	float *lf, *rf, *tmp;		/* level-0 input images (census codes with census) */
+	int census;			/* jd_prefilter_census_on() */
 };
 
 /* Start of (row y, colour c, d = 0, i = 0). */
@@ -111,6 +112,16 @@ static inline void jd__bp_view(const void *base, size_t off, float *buf, int n, 
 	} else {
 		*out = (const float *)base + off;
 	}
+}
+
+/* |l - r| of the level-0 cost, or the Hamming distance of two census codes (jd_bp_census()). */
+static inline float jd__bp_census_diff(float l, float r)
+{
+	uint32_t a, b;
+
+	memcpy(&a, &l, sizeof(a));
+	memcpy(&b, &r, sizeof(b));
+	return (float)__builtin_popcount(a ^ b);
 }
 
 /* Pixels of colour c in row y: x = 2i + ((y + c) & 1) < w. */

@@ -39,10 +39,19 @@ static void level0_row(const struct jd__bp_ctx *ctx, int y, const struct jd__bp_
 			for (int i = 0; i < first; i++) {
 				out[i] = cap;
 			}
-			for (int i = first; i < n; i++) {
-				float diff = lc[i] - rq[i];
-				diff = diff < 0.0f ? -diff : diff;
-				out[i] = p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k);
+			if (ctx->census) {
+				for (int i = first; i < n; i++) {
+					float diff = jd__bp_census_diff(lc[i], rq[i]);
+					out[i] = p->bp.lambda *
+						 (diff < p->bp.data_k ? diff : p->bp.data_k);
+				}
+			} else {
+				for (int i = first; i < n; i++) {
+					float diff = lc[i] - rq[i];
+					diff = diff < 0.0f ? -diff : diff;
+					out[i] = p->bp.lambda *
+						 (diff < p->bp.data_k ? diff : p->bp.data_k);
+				}
 			}
 			jd__bp_store(lv->data, jd__bp_row(lv, ctx->nd, y, c) + (size_t)d * lv->hp, out,
 				     n, ctx->fp16);

@@ -17,9 +17,10 @@ enum jd_sgm_cost {
 
 /* What the matcher's images go through first (algo/prefilter.h). */
 enum jd_prefilter {
-	JD_PREFILTER_AUTO, /* rank for SAD and BP, none for SGM (census needs none) */
-	JD_PREFILTER_NONE, /* the raw intensities: the seeds' absolute-difference costs */
-	JD_PREFILTER_RANK, /* 7x7 rank transform: robust to brightness differences */
+	JD_PREFILTER_AUTO,   /* census for BP, rank for SAD, none for SGM (census needs none) */
+	JD_PREFILTER_NONE,   /* the raw intensities: the seeds' absolute-difference costs */
+	JD_PREFILTER_RANK,   /* rank transform: robust to brightness differences */
+	JD_PREFILTER_CENSUS, /* BP only: Hamming distance of 5x5 census codes (bp.h) */
 };
 
 /* Largest disparity count any matcher accepts; users ask for 512, we allow headroom. */

@@ -72,6 +72,8 @@ const char *jd_prefilter_name(enum jd_prefilter f)
 		return "none";
 	case JD_PREFILTER_RANK:
 		return "rank";
+	case JD_PREFILTER_CENSUS:
+		return "census";
 	}
 	return "?";
 }
@@ -79,7 +81,7 @@ const char *jd_prefilter_name(enum jd_prefilter f)
 int jd_prefilter_parse(const char *name, enum jd_prefilter *out)
 {
 	static const enum jd_prefilter all[] = {JD_PREFILTER_AUTO, JD_PREFILTER_NONE,
-						JD_PREFILTER_RANK};
+						JD_PREFILTER_RANK, JD_PREFILTER_CENSUS};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		if (strcmp(name, jd_prefilter_name(all[i])) == 0) {
@@ -192,8 +194,13 @@ int jd_params_validate(const struct jd_match_params *p, int width, int height, c
 		FAIL("--rank-window %d: must be 0 (the matcher's default) or odd, 3 to %d",
 		     p->rank_window, JD_RANK_WINDOW_MAX);
 	}
-	if ((unsigned)p->prefilter > JD_PREFILTER_RANK) {
+	if ((unsigned)p->prefilter > JD_PREFILTER_CENSUS) {
 		FAIL("--prefilter %d: unknown prefilter", (int)p->prefilter);
+	}
+	if (p->prefilter == JD_PREFILTER_CENSUS && p->algo != JD_ALGO_BP) {
+		FAIL("--prefilter census: BP's cost only (SGM matches census codes already; %s "
+		     "takes none or rank)",
+		     p->algo == JD_ALGO_SAD ? "SAD" : "SGM");
 	}
 	if (p->ndisp + p->min_disp > width) {
 		FAIL("--ndisp %d: with --min-disp %d it exceeds the image width %d", p->ndisp,

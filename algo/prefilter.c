@@ -5,10 +5,16 @@
 int jd_prefilter_rank_on(const struct jd_match_params *p)
 {
 	if (p->prefilter == JD_PREFILTER_AUTO) {
-		/* SGM's census is already a rank-like cost; SAD and BP compare intensities. */
-		return p->algo != JD_ALGO_SGM;
+		/* SGM's census is already a rank-like cost; BP compares census codes itself. */
+		return p->algo == JD_ALGO_SAD;
 	}
 	return p->prefilter == JD_PREFILTER_RANK;
+}
+
+int jd_prefilter_census_on(const struct jd_match_params *p)
+{
+	return p->algo == JD_ALGO_BP &&
+	       (p->prefilter == JD_PREFILTER_AUTO || p->prefilter == JD_PREFILTER_CENSUS);
 }
 
 int jd_rank_window(const struct jd_match_params *p)

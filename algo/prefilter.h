@@ -21,6 +21,9 @@ struct jd_match_params;
 /** Does p's matcher see rank-transformed images (p->prefilter, with auto resolved)? */
 int jd_prefilter_rank_on(const struct jd_match_params *p);
 
+/** Does p's matcher (BP) compare census codes (p->prefilter, with auto resolved)? */
+int jd_prefilter_census_on(const struct jd_match_params *p);
+
 /** The rank window's side p's matcher uses (p->rank_window, or the matcher's default). */
 int jd_rank_window(const struct jd_match_params *p);
 

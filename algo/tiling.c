@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "bp.h"
 #include "jd_params.h"
 #include "matcher.h"
 #include "prefilter.h"
@@ -32,6 +33,7 @@ int jd_tiling_default_overlap(const struct jd_match_params *p)
 {
 	/* the rank transform's rows come first: a strip must hold them whole */
 	int rank = jd_prefilter_rank_on(p) ? jd_rank_window(p) / 2 : 0;
+	int census = jd_prefilter_census_on(p) ? JD_BP_CENSUS_RADIUS : 0;
 
 	switch (p->algo) {
 	case JD_ALGO_SAD:
@@ -44,7 +46,7 @@ int jd_tiling_default_overlap(const struct jd_match_params *p)
 		 */
 		return 128;
 	default:
-		return rank + 20; /* the seed's padding */
+		return rank + census + 20; /* the seed's padding */
 	}
 }
 

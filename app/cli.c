@@ -66,10 +66,11 @@ const char jd_cli_matcher_help[] =
     "  --tile-overlap N       rows of context each side of a strip (default: SAD half\n"
     "                         the window + 1, SGM 128, BP 20; plus half the rank window\n"
     "                         with --prefilter rank)\n"
-    "  --prefilter P          rank: rank transform of both images first, so SAD's and\n"
-    "                         BP's costs ignore brightness differences between the\n"
-    "                         cameras; none: raw intensities (the seeds' costs);\n"
-    "                         auto: rank for SAD and BP, none for SGM (default auto)\n"
+    "  --prefilter P          what SAD's and BP's costs compare. rank: the rank transform\n"
+    "                         of both images; census (BP only): Hamming distance of 5x5\n"
+    "                         census codes; both ignore brightness differences between\n"
+    "                         the cameras. none: raw intensities (the seeds' costs).\n"
+    "                         auto: census for BP, rank for SAD, none for SGM (default)\n"
     "  --rank-window N        the rank transform's odd side, 3..15 (default SAD 9, BP 7)\n"
     " SAD:\n"
     "  --window N             odd window side, 1..31 (default 11)\n"
@@ -329,7 +330,7 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		return consumed(jd_cli_int("--tile-overlap", arg, &p->tile_overlap));
 	case OPT_PREFILTER:
 		if (jd_prefilter_parse(arg, &p->prefilter)) {
-			fprintf(stderr, "jetdepth: --prefilter %s: must be auto, rank or none\n", arg);
+			fprintf(stderr, "jetdepth: --prefilter %s: must be auto, census, rank or none\n", arg);
 			return -EINVAL;
 		}
 		return 1;

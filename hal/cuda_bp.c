@@ -53,7 +53,10 @@ size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 	}
 	size_t rank = in_bytes(p) == 1 ? jd_cuda_rank_bytes(p, w0, h0) : 0;
 
-	return total + jd_cuda_frame_bytes(w0, h0, in_bytes(p)) + rank + 2 * jd_cuda_round(4 * n);
+	size_t census = jd_prefilter_census_on(p) ? 2 * jd_cuda_round(4 * n) : 0;
+
+	return total + jd_cuda_frame_bytes(w0, h0, in_bytes(p)) + rank + census +
+	       2 * jd_cuda_round(4 * n);
 }
 
 /* With smoothing the host ranks the pair before it smooths it (the reference's order). */
@@ -246,7 +249,8 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 		    int w, int h, const char *variant)
 {
 	const char *st = p->bp.fp16 ? "f16" : "f32";
-	const char *names[] = {"jd_bp_to_float_cuda", "jd_bp_data0_%s", "jd_bp_coarse_%s",
+	const char *names[] = {"jd_bp_to_float_cuda", "jd_bp_census_cuda", "jd_bp_data0_%s",
+			       "jd_bp_coarse_%s",
 			       "jd_bp_copy_msgs_%s", NULL, NULL, "jd_bp_select_%s"};
 	size_t n = (size_t)w * h;
 
@@ -295,6 +299,9 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 	}
 	for (int k = 0; k < 2; k++) {
 		JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_f[k]));
+		if (jd_prefilter_census_on(p)) {
+			JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_cen[k]));
+		}
 	}
 	/*
 	 * Messages from outside the image are 0 at every level and nothing ever writes their
@@ -319,7 +326,7 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
  * smoothing, smoothed here by the reference's own code (bit for bit) and uploaded as floats.
  * Either way s->d_in[] point at them for the data-cost kernel.
  */
-static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
+static int upload_floats(struct jd_cuda_bp *s, const struct jd_match_params *p,
 		  const struct jd_image *left, const struct jd_image *right)
 {
 	struct jd_cuda *cu = s->cu;
@@ -369,6 +376,28 @@ static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	JD_TRY(jd_cuda_frame_send(cu, f));
 	s->d_in[0] = slot->d_left;
 	s->d_in[1] = slot->d_right;
+	return 0;
+}
+
+/* What the level-0 costs compare: the float images, or their census codes. */
+static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
+		  const struct jd_image *left, const struct jd_image *right)
+{
+	struct jd_cuda *cu = s->cu;
+
+	if (jd_prefilter_census_on(p) && !s->d_cen[0]) {
+		snprintf(cu->err, sizeof(cu->err),
+			 "bp: the census cost needs its code buffers, boot took none");
+		return -EINVAL;
+	}
+	JD_TRY(upload_floats(s, p, left, right));
+	for (int k = 0; k < 2 && jd_prefilter_census_on(p); k++) {
+		void *a[] = {&s->d_in[k], &s->w, &s->h, &s->d_cen[k]};
+
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_CENSUS], (unsigned)((s->w + THREADS - 1) / THREADS),
+			      (unsigned)s->h, 1, THREADS, 1, 0, a));
+		s->d_in[k] = s->d_cen[k];
+	}
 	return 0;
 }
 
@@ -454,7 +483,9 @@ int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	int h = s->h, nd = s->nd, md = p->min_disp;
 
 	JD_TRY(upload(s, p, left, right));
-	s->c0 = (struct jd_bp_cost0){s->d_in[0], s->d_in[1], s->w, md, p->bp.lambda, p->bp.data_k};
+	s->c0 = (struct jd_bp_cost0){s->d_in[0],    s->d_in[1],	  s->w,
+				     md,	    p->bp.lambda, p->bp.data_k,
+				     jd_prefilter_census_on(p)};
 	JD_TRY(data_pyramid(s));
 	for (int l = s->levels - 1; l >= 0; l--) {
 		JD_TRY(run_level(s, p, l));

@@ -19,6 +19,7 @@
 
 enum {
 	JD_CUDA_BP_TO_FLOAT,
+	JD_CUDA_BP_CENSUS, /* the census cost's codes (jd_bp_census()) */
 	JD_CUDA_BP_DATA0, /* level 0's costs as a volume, where the kernels do not make them */
 	JD_CUDA_BP_COARSE,
 	JD_CUDA_BP_COPY,
@@ -44,7 +45,8 @@ struct jd_cuda_bp {
 	struct jd_cuda_bp_level lv[JD_BP_LEVELS_MAX];
 	struct jd_cuda_frame frame;
 	jd_cudeviceptr d_f[2];	/* level-0 inputs converted to float (sigma 0) */
-	jd_cudeviceptr d_in[2]; /* what the data costs read: d_f, or the smoothed slot */
+	jd_cudeviceptr d_cen[2]; /* their census codes, with the census cost (else 0) */
+	jd_cudeviceptr d_in[2]; /* what the data costs read: d_f, the smoothed slot, or d_cen */
 	uint8_t *h_rank[2];	/* pinned: the ranked pair the host smooths (sigma > 0) */
 	struct jd_bp_cost0 c0;	/* the kernels' level-0 cost inputs, this frame's */
 };

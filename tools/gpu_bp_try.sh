@@ -2,7 +2,8 @@
 # On the GPU machine: build (sm_90 only), then the BP parts named in PARTS (default
 # "test bench"): "test" (gpu.cuda_bp), "sanitize" (memcheck and racecheck on its quick cases),
 # "bench" (jetdepth bench, fp16 and float, seed parameters; with OLD="ND:VARIANT ..." also
-# that message-kernel variant for that ndisp, e.g. the previous default, in the same call), "ncu" (DRAM bytes and
+# that message-kernel variant for that ndisp, e.g. the previous default, in the same call; with
+# PREFILTERS="auto none rank" each of those costs), "ncu" (DRAM bytes and
 # time of every kernel of a 900x750/128 fp16 frame, and each level-0 message update's
 # bandwidth), "prof" (ncu's speed-of-light, memory, occupancy and warp-stall sections for
 # one level-0 message update, t = 1, of each message-kernel variant in PROF, default the
@@ -32,8 +33,11 @@ case " $parts " in *" bench "*)
 		for c in $cases; do
 			old=$(for o in ${OLD:-}; do [ "${o%%:*}" = "${c#*:}" ] && echo "${o#*:}"; done)
 			for v in "" $old; do
-				JD_BP_VARIANT=$v $b bench --algo bp $fp --size ${c%:*} --ndisp ${c#*:} \
-					--runs 21 --backend cuda 2>&1 | grep -v '^matcher' | sed "s/^/${v:-default} /"
+				for pf in ${PREFILTERS:-auto}; do
+					JD_BP_VARIANT=$v $b bench --algo bp $fp --size ${c%:*} \
+						--ndisp ${c#*:} --prefilter $pf --runs 21 --backend cuda 2>&1 |
+						grep -v '^matcher' | sed "s/^/${v:-default} $pf /"
+				done
 			done
 		done
 	done | tee "$out/bench.log"

@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 #include <stdint.h>
 
+#include "../bp_census.h"
 #include "bp_cuda_cost0.h"
 
 #define BP_INF __int_as_float(0x7f800000)
@@ -55,6 +56,33 @@ extern "C" __global__ void jd_bp_to_float_cuda(const uint8_t *__restrict__ im, i
 	if (i < n) {
 		out[i] = (float)im[i];
 	}
+}
+
+/*
+ * Census codes of a level-0 float image, as jd_bp_census(): a bit per 5x5 neighbour darker
+ * than the centre by more than JD_BP_CENSUS_T, edges replicated, kept as a float's bits.
+ */
+extern "C" __global__ void jd_bp_census_cuda(const float *__restrict__ in, int w, int h,
+					     float *__restrict__ out)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, r = JD_BP_CENSUS_RADIUS;
+
+	if (x >= w) {
+		return;
+	}
+	float c = in[(size_t)y * w + x] - JD_BP_CENSUS_T;
+	unsigned code = 0;
+
+	for (int dy = -r; dy <= r; dy++) {
+		const float *row = in + (size_t)min(max(y + dy, 0), h - 1) * w;
+
+		for (int dx = -r; dx <= r; dx++) {
+			if (dx || dy) {
+				code = code << 1 | (row[min(max(x + dx, 0), w - 1)] < c);
+			}
+		}
+	}
+	out[(size_t)y * w + x] = __uint_as_float(code);
 }
 
 /*
@@ -97,6 +125,9 @@ static __device__ __forceinline__ float bp_cost(const struct jd_bp_cost0 &c0, fl
 	if (in) {
 		float diff = l - r;
 		diff = diff < 0.0f ? -diff : diff;
+		if (c0.census) {
+			diff = (float)__popc(__float_as_uint(l) ^ __float_as_uint(r));
+		}
 		v = __fmul_rn(c0.lambda, diff < c0.data_k ? diff : c0.data_k);
 	}
 	return bp_round(v, (const T *)0);

@@ -11,6 +11,7 @@ struct jd_bp_cost0 {
 	unsigned long long left, right; /* device addresses of w x h floats */
 	int w, min_disp;
 	float lambda, data_k;
+	int census; /* the images hold census codes (jd_bp_census()): Hamming, not |l - r| */
 };
 
 #endif

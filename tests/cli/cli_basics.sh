@@ -123,7 +123,9 @@ check "match --confidence writes an 8-bit PNG" bash -c \
 check "--min-confidence 256 is refused, nothing written" bash -c \
 	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c256.pfm' --min-confidence 256 2>'$tmp/err' && grep -q 'min-confidence 256' '$tmp/err' && [ ! -e '$tmp/c256.pfm' ]"
 check "--prefilter foo is refused by name, nothing written" bash -c \
-	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/pf.pfm' --algo sad --prefilter foo 2>'$tmp/err' && grep -q 'prefilter foo: must be auto, rank or none' '$tmp/err' && [ ! -e '$tmp/pf.pfm' ]"
+	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/pf.pfm' --algo sad --prefilter foo 2>'$tmp/err' && grep -q 'prefilter foo: must be auto, census, rank or none' '$tmp/err' && [ ! -e '$tmp/pf.pfm' ]"
+check "--prefilter census is BP's only: SAD refuses it by name, nothing written" bash -c \
+	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/pc.pfm' --algo sad --prefilter census 2>'$tmp/err' && grep -q 'prefilter census: BP.s cost only' '$tmp/err' && [ ! -e '$tmp/pc.pfm' ]"
 check "--rank-window 4 is refused by name, nothing written" bash -c \
 	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/rw.pfm' --algo bp --rank-window 4 2>'$tmp/err' && grep -q 'rank-window 4: must be 0' '$tmp/err' && [ ! -e '$tmp/rw.pfm' ]"
 check "a pose file that is not a rotation is refused by name" bash -c \

@@ -1,6 +1,6 @@
 /*
  * The CUDA BP matcher against the reference (jd_match_run(), the rank prefilter included):
- * raw and ranked pairs; in float storage and in fp16 storage (both keep float arithmetic)
+ * the census cost (the default), raw and ranked pairs; in float storage and in fp16 storage (both keep float arithmetic)
  * the same disparity map bit for bit, on awkward sizes, every specialised disparity count and the generic path (up to 512), minimum disparity, smoothing, fewer
  * levels, and the dataset pairs; fp16 messages free of inf and NaN at 256 and 512
  * disparities; the same map when another frame is in flight ahead of it (the pipelined
@@ -165,8 +165,11 @@ int main(void)
 	    {311, 239, 16, 0, 5, 0, 7},	 {97, 61, 32, 3, 4, 0, 7},   {120, 90, 64, 0, 5, 10, 7},
 	    {33, 17, 7, 0, 3, 0, 7},	 {5, 3, 2, 0, 1, 0, 7},	     {450, 375, 128, 0, 5, 0, 7},
 	    {301, 41, 256, 0, 3, 0, 7},	 {600, 40, 512, 0, 3, 0, 7}, {200, 100, 45, 1, 5, 0, 7},
-	    {97, 61, 32, 0, 4, 0, 1},	 {64, 48, 16, 0, 3, 0, 2},
+	    {97, 61, 32, 0, 4, 0, 1},	 {64, 48, 16, 0, 3, 0, 2},   {150, 50, 48, 0, 4, 0, 7},
+	    {90, 60, 32, 0, 4, 8, 7},
 	};
+	static const enum jd_prefilter costs[] = {JD_PREFILTER_AUTO, JD_PREFILTER_NONE,
+						  JD_PREFILTER_RANK}; /* census, raw, ranked */
 	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones"};
 	struct jd_workers wk;
@@ -189,7 +192,7 @@ int main(void)
 			p.bp.sigma = (float)cases[i][5] / 10.0f;
 			p.bp.iters = cases[i][6];
 			p.bp.fp16 = fp16;
-			p.prefilter = i % 2 ? JD_PREFILTER_NONE : JD_PREFILTER_AUTO; /* raw, ranked */
+			p.prefilter = costs[i % 3];
 			ok += compare(&p, &l, &r, &wk.exec, "random", NULL);
 			total++;
 			free(l.data);

@@ -1,7 +1,12 @@
-/* BP: the message update by hand, reference == naive bit for bit, fp16 bounds. */
+/*
+ * BP: the message update by hand, the census cost by hand, reference == naive bit for bit,
+ * fp16 bounds.
+ */
 #include <math.h>
 
 #include "bp.h"
+#include "bp_priv.h"
+#include "prefilter.h"
 #include "test_util.h"
 #include "workers.h"
 
@@ -26,6 +31,91 @@ static void test_message_by_hand(void)
 	for (int d = 0; d < 4; d++) {
 		JD_CHECK(g[d] == want2[d], "d %d: %g, want %g", d, (double)g[d], (double)want2[d]);
 	}
+}
+
+static uint32_t code_at(const float *codes, int i)
+{
+	uint32_t c;
+
+	memcpy(&c, &codes[i], sizeof(c));
+	return c;
+}
+
+/*
+ * Census codes: a bit per 5x5 neighbour darker than the centre by more than the margin,
+ * row-major from the top left, first neighbour in bit 23; edges replicated.
+ */
+static void test_census_by_hand(void)
+{
+	float im[25], codes[25];
+
+	for (int i = 0; i < 25; i++) {
+		im[i] = 100.0f;
+	}
+	im[0] = 97.0f;	/* (0,0): 3 darker than the centre: bit 23 */
+	im[2] = 50.0f;	/* (2,0): bit 21 */
+	im[24] = 98.0f; /* (4,4): only 2 darker, inside the margin: no bit */
+	jd_bp_census(im, 5, 5, codes, NULL);
+	JD_CHECK(code_at(codes, 12) == (1u << 23 | 1u << 21), "centre code %06x, want a00000",
+		 code_at(codes, 12));
+	/*
+	 * (4,0) at the top right: replicated, its rows above are row 0; the 50 at (2,0) is
+	 * dx = -2 in rows dy = -2, -1, 0 (bits 23, 18, 13), nothing else is darker than 98.
+	 */
+	JD_CHECK(code_at(codes, 4) == (1u << 23 | 1u << 18 | 1u << 13), "corner code %06x",
+		 code_at(codes, 4));
+	JD_CHECK(code_at(codes, 2) == 0, "the darkest pixel has no darker neighbour: %06x",
+		 code_at(codes, 2));
+}
+
+/* Level 0's data costs with the census cost: lambda * min(Hamming distance, data_k). */
+static void test_census_costs(void)
+{
+	int w = 40, h = 12, nd = 8;
+	struct jd_match_params p;
+	struct pair pr;
+	struct jd_bp_level_view lv[JD_BP_LEVELS_MAX];
+	float *lf = malloc(sizeof(float) * w * h), *rf = malloc(sizeof(float) * w * h);
+	float *lc = malloc(sizeof(float) * w * h), *rc = malloc(sizeof(float) * w * h);
+	long checked = 0, bad = 0;
+
+	make_shifted_pair(&pr, w, h, 3, 77u);
+	jd_params_default(&p, JD_ALGO_BP, nd);
+	p.bp.levels = 2;
+	JD_CHECK(jd_prefilter_census_on(&p), "census is BP's default");
+	size_t n = jd_bp_mem_required(&p, w, h, 1);
+	void *ws = malloc(n);
+	JD_CHECK(jd_bp_ref(&p, &pr.l, &pr.r, &pr.d, ws, n, NULL) == 0, "census run");
+	jd_bp_levels(&p, w, h, 1, ws, lv);
+	jd_bp_prepare_image(&pr.l, 0.0f, lf, lc);
+	jd_bp_prepare_image(&pr.r, 0.0f, rf, rc);
+	jd_bp_census(lf, w, h, lc, NULL);
+	jd_bp_census(rf, w, h, rc, NULL);
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++) {
+			int c = (x + y) & 1, i = x / 2;
+
+			for (int d = 0; d < nd; d++) {
+				int hd = x - d >= 0 ? __builtin_popcount(code_at(lc, y * w + x) ^
+									 code_at(rc, y * w + x - d))
+						    : 15;
+				float want = p.bp.lambda * (float)(hd < 15 ? hd : 15);
+				size_t o = (size_t)(2 * y + c) * nd * lv[0].hp + 1 + (size_t)d * lv[0].hp + i;
+
+				bad += ((const float *)lv[0].data)[o] != want;
+				checked++;
+			}
+		}
+	}
+	JD_CHECK(checked == (long)w * h * nd && bad == 0, "%ld of %ld level-0 costs differ", bad,
+		 checked);
+	JD_CHECK(share_equal(&pr.d, 8, 3.0f) > 0.9, "the census cost finds the shift");
+	free(ws);
+	free(lf);
+	free(rf);
+	free(lc);
+	free(rc);
+	free_pair(&pr);
 }
 
 /* The vectorised reference and the plain implementation give identical maps. */
@@ -75,6 +165,8 @@ int main(void)
 	char err[160];
 
 	test_message_by_hand();
+	test_census_by_hand();
+	test_census_costs();
 	jd_workers_init(&w, 2);
 	test_ref_equals_naive(64, 48, 16, 5, NULL);
 	test_ref_equals_naive(67, 45, 16, 3, &w.exec);

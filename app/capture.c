@@ -87,6 +87,7 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 			snprintf(c->err, sizeof(c->err), "synth camera: boot memory too small");
 		} else {
 			jd_cam_synth_set_exec(c->cam, cfg->exec);
+			jd_cam_synth_set_replay(c->cam, cfg->loop);
 		}
 	} else if (cfg->kind == JD_CAPTURE_FILES) {
 		rc = jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], cc->width, cc->height,

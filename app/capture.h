@@ -26,7 +26,8 @@ struct jd_capture_config {
 	int ndisp;     /* synth: the scene's disparity range */
 	uint32_t seed; /* synth: which scene (0: the classic one) */
 	const struct jd_exec *exec; /* synth: workers to render on (NULL: the loop's thread) */
-	int loop;  /* files: start again after the last pair */
+	int loop;  /* files: start again after the last pair; synth: replay the first two
+		      frames without rendering (jd_cam_synth_set_replay()) */
 	const struct jd_v4l2_sys *sys; /* v4l2: the system calls (NULL: the real ones; tests fake) */
 	const struct jd_stereo_calib *calib; /* raw frames rectified with it (NULL: rectified) */
 	int wait_absent; /* v4l2: a camera absent at boot is waited for (down), not an error */

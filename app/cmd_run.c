@@ -38,7 +38,7 @@ static void on_signal(int sig)
 /* Per-stage latency over a logging period, kept in fixed memory. */
 struct stage_stats {
 	int n;
-	double capture, rectify, match, confidence, sense;
+	double capture, rectify, match, confidence, sense, cpu;
 	uint64_t t0;
 };
 
@@ -49,9 +49,9 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 
 	snprintf(line, sizeof(line),
 		 "%d frames in %.1f s (%.1f fps); mean ms: capture %.2f, rectify %.2f, match "
-		 "%.2f, confidence %.2f, sense %.2f",
+		 "%.2f, confidence %.2f, sense %.2f; CPU %.2f ms a frame (all threads)",
 		 s->n, secs, s->n / secs, s->capture / s->n, s->rectify / s->n, s->match / s->n,
-		 s->confidence / s->n, s->sense / s->n);
+		 s->confidence / s->n, s->sense / s->n, s->cpu / s->n);
 	fprintf(f, "stats: %s\n", line);
 	char status[300];
 	snprintf(status, sizeof(status), "STATUS=%s", line);
@@ -74,7 +74,7 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 	}
 	int n = snprintf(buf, len,
 			 "{\"frames\":%d,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,"
-			 "\"last_frame\":%d,\"latency_ms\":%.2f,"
+			 "\"last_frame\":%d,\"latency_ms\":%.2f,\"cpu_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
 			 "\"streams\":%d,\"suspect\":%s%s%s,\"vertical_offset_px\":%s,"
 			 "\"recalibrate\":%s,"
@@ -82,7 +82,7 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			 "\"cameras\":[",
 			 frames, state, jd_capture_source(c->cfg.kind),
 			 wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
-			 (double)st->match_ns / 1e6, st->sense ? st->sense->nobjects : -1,
+			 (double)st->match_ns / 1e6, st->cpu_ms, st->sense ? st->sense->nobjects : -1,
 			 st->sense && st->sense->plane.valid ? "true" : "false",
 			 (double)d->boot.budget.total / (1 << 20), outages, streams,
 			 suspect ? "\"" : "", suspect ? suspect : "null", suspect ? "\"" : "",
@@ -325,6 +325,7 @@ int jd_cmd_run(int argc, char **argv)
 		stats.match += (double)st.match_ns / 1e6;
 		stats.confidence += st.confidence_ms;
 		stats.sense += st.sense_ms;
+		stats.cpu += st.cpu_ms;
 		if (o.stats_every > 0 && now - stats.t0 >= (uint64_t)o.stats_every * 1000000000ull) {
 			stats_log(&stats, info, &notify, now);
 		}
@@ -355,6 +356,7 @@ int jd_cmd_run(int argc, char **argv)
 						      st.ts_ns,
 						      st.capture_ms, st.rectify_ms,
 						      (double)st.match_ns / 1e6, st.sense_ms,
+						      st.cpu_ms,
 						      st.sense, st.sense ? st.tracks : NULL,
 						      sense.have_extrinsics ? sense.base_from_camera
 									    : NULL,

@@ -237,6 +237,7 @@ int jd_cmd_sense(int argc, char **argv)
 				      0.0,
 				      (double)(t1 - t0) / 1e6,
 				      (double)(t2 - t1) / 1e6,
+				      0.0, /* one pair: no frame before it to count CPU time from */
 				      &res,
 				      NULL,
 				      sc.have_extrinsics ? sc.base_from_camera : NULL,

@@ -215,6 +215,10 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 		st->sense = &d->sense;
 		st->tracks = d->tracks;
 	}
+	/* every thread's CPU time since the previous frame: the loop's whole cost per frame */
+	uint64_t cpu = jd_clock_cpu_ns();
+	st->cpu_ms = d->cpu_ns ? (double)(cpu - d->cpu_ns) / 1e6 : 0.0;
+	d->cpu_ns = cpu;
 	return 1;
 }
 

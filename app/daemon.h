@@ -54,6 +54,7 @@ struct jd_daemon {
 	struct jd_tracker tracker;
 	float calib_dy_px;  /* the last clear pair check's vertical misalignment (NaN: none yet) */
 	int calib_warned;   /* the recalibration warning was given (once) */
+	uint64_t cpu_ns;    /* the process's CPU time when the last frame was collected */
 	struct jd_track_info tracks[JD_SENSE_MAX_OBJECTS]; /* the last collected frame's */
 };
 
@@ -66,6 +67,7 @@ struct jd_frame_stats {
 	double gpu_ms;	   /* the GPU's kernels for this frame (device events; 0 on the CPU) */
 	double sense_ms;
 	double confidence_ms;
+	double cpu_ms;	   /* the process's CPU time, every thread, since the previous frame */
 	const uint8_t *conf;		     /* the confidence map (w bytes a row) */
 	const struct jd_image *left;	     /* this frame's rectified left image */
 	const struct jd_sense_result *sense; /* NULL when not sensing */

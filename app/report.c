@@ -125,7 +125,8 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 	num(&o, r->match_ms);
 	put(&o, ",\"sense\":");
 	num(&o, r->sense_ms);
-	put(&o, "}");
+	put(&o, "},\"cpu_ms\":");
+	num(&o, r->cpu_ms);
 	if (!r->sense) {
 		put(&o, ",\"table\":null,\"objects\":null");
 		calibration(&o, r);

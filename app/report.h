@@ -21,6 +21,7 @@ struct jd_frame_report {
 	long frame;
 	uint64_t ts_ns;
 	double capture_ms, rectify_ms, match_ms, sense_ms;
+	double cpu_ms; /* every thread's CPU time since the previous frame */
 	const struct jd_sense_result *sense; /* NULL: not sensed (no camera model) */
 	const struct jd_track_info *tracks;  /* per object (algo/track.h), or NULL */
 	const double *base_from_camera;	     /* app/extrinsics.h, or NULL: camera frame only */

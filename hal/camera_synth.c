@@ -19,6 +19,7 @@ struct rig {
 	uint8_t *view[2][2];	/* [set][side] */
 	float *gt[2];		/* per set */
 	int running;
+	int replay; /* after frames 0 and 1, hand their sets out again unrendered */
 	const struct jd_exec *ex; /* renders on these workers (NULL: the caller's thread) */
 };
 
@@ -136,7 +137,9 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	} else {
 		r->ts[set] = jd_clock_ns();
 	}
-	jd_synth_render_par(r->seed, k, r->ndisp, &left, &right, &gt, r->ex);
+	if (!r->replay || k < 2) {
+		jd_synth_render_par(r->seed, k, r->ndisp, &left, &right, &gt, r->ex);
+	}
 	r->rendered = k;
 	return 0;
 }
@@ -220,4 +223,11 @@ void jd_cam_synth_set_exec(struct jd_camera cam[2], const struct jd_exec *ex)
 	struct rig *r = cam[0].priv;
 
 	r->ex = ex;
+}
+
+void jd_cam_synth_set_replay(struct jd_camera cam[2], int on)
+{
+	struct rig *r = cam[0].priv;
+
+	r->replay = on;
 }

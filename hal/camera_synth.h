@@ -29,6 +29,13 @@ int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, i
 /** Render on these workers from now on (NULL: on the thread that dequeues). */
 void jd_cam_synth_set_exec(struct jd_camera cam[2], const struct jd_exec *ex);
 
+/**
+ * Replay: after the first two frames, hand those two out again and again without rendering.
+ * A camera that costs nothing to produce, so that the loop's CPU time is its own (bench
+ * --pipeline). Timestamps and pacing go on as usual.
+ */
+void jd_cam_synth_set_replay(struct jd_camera cam[2], int on);
+
 /** The true left-view disparity of a dequeued frame (valid until it is requeued). */
 struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f);
 

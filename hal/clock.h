@@ -7,6 +7,9 @@
 /** Nanoseconds on CLOCK_MONOTONIC. */
 uint64_t jd_clock_ns(void);
 
+/** CPU time of the whole process, every thread, in ns (CLOCK_PROCESS_CPUTIME_ID). */
+uint64_t jd_clock_cpu_ns(void);
+
 /** Sleep until t_ns on the same clock (absolute, so pacing does not drift; EINTR retried). */
 void jd_clock_sleep_until(uint64_t t_ns);
 

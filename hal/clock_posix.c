@@ -11,6 +11,14 @@ uint64_t jd_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t jd_clock_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int jd_clock_wait_until(uint64_t t_ns, uint64_t max_ns)
 {
 	uint64_t now = jd_clock_ns();

@@ -122,6 +122,10 @@ check "match --confidence writes an 8-bit PNG" bash -c \
 	"'$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c.pfm' --ndisp 16 --confidence '$tmp/c.png' && [ \"\$(od -An -tu1 -j24 -N1 '$tmp/c.png' | tr -d ' ')\" = 8 ]"
 check "--min-confidence 256 is refused, nothing written" bash -c \
 	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/c256.pfm' --min-confidence 256 2>'$tmp/err' && grep -q 'min-confidence 256' '$tmp/err' && [ ! -e '$tmp/c256.pfm' ]"
+check "run --json: each frame after the first says its CPU time (every thread), a positive number" bash -c \
+	"'$bin' run --frames 3 --size 160x120 --ndisp 16 --json 2>/dev/null | sed -n 2,3p | grep -c '},\"cpu_ms\":[0-9]*[.][0-9]*[1-9][0-9]*,' | grep -qx 2"
+check "bench --pipeline: a cpu column, positive, and a replayed camera that costs almost nothing" bash -c \
+	"'$bin' bench --pipeline --size 160x120 --ndisp 16 --algo sad --runs 4 --threads 1 2>/dev/null | awk 'NR == 1 && \$NF != \"cpu\" {exit 1} NR == 2 {ok = \$NF > 0 && \$6 < 1.0} END {exit !ok}'"
 check "--prefilter foo is refused by name, nothing written" bash -c \
 	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/pf.pfm' --algo sad --prefilter foo 2>'$tmp/err' && grep -q 'prefilter foo: must be auto, census, rank or none' '$tmp/err' && [ ! -e '$tmp/pf.pfm' ]"
 check "--prefilter census is BP's only: SAD refuses it by name, nothing written" bash -c \

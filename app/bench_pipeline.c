@@ -55,6 +55,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 		}
 	}
 	uint64_t t0 = 0;
+	unsigned long long copied0 = 0;
 	for (int i = 0; n < frames; i++) {
 		int rc = d.frame < frames + 2 ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
 		if (rc < 0) {
@@ -67,7 +68,10 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 			jd_ros2_offer(&pub, &f);
 		}
 		if (rc == 1 && st.frame >= 2) { /* two warm-up frames */
-			t0 = t0 ? t0 : jd_clock_ns();
+			if (!t0) {
+				t0 = jd_clock_ns();
+				copied0 = d.boot.cuda.copied;
+			}
 			cap += st.capture_ms;
 			rect += st.rectify_ms;
 			match += (double)st.match_ns / 1e6;
@@ -85,10 +89,12 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	}
 	/* On the GPU two frames are in flight: "match" is submit to map in hand (queueing
 	 * behind the next capture included), "gpu" the kernels alone. */
-	printf("%-8s %-6s %9dx%-5d %5d %7d %8.2f %8.2f %8.2f %8.2f %8.2f %7.1f %8.2f",
-	       jd_algo_name(p.algo), d.boot.gpu ? "cuda" : "cpu", w, h, ndisp, threads, cap / n,
-	       rect / n, match / n, gpu / n, sense / n, n > 1 ? 1000.0 * (n - 1) / wall : 0.0,
-	       cpu / n);
+	/* copied: bytes a frame crosses between host and device buffers (0: mapped, or CPU) */
+	const char *where = !d.boot.gpu ? "cpu" : d.boot.cuda.mapped ? "mapped" : "cuda";
+	printf("%-8s %-6s %9dx%-5d %5d %7d %8.2f %8.2f %8.2f %8.2f %8.2f %7.1f %8.2f %8.0f",
+	       jd_algo_name(p.algo), where, w, h, ndisp, threads, cap / n, rect / n, match / n,
+	       gpu / n, sense / n, n > 1 ? 1000.0 * (n - 1) / wall : 0.0, cpu / n,
+	       (double)(d.boot.cuda.copied - copied0) / n / 1024.0);
 	if (ros2) {
 		/* the loop's copy per offered frame; the thread's work per published frame (it
 		 * skips frames a newer one replaced) */
@@ -107,8 +113,9 @@ int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames,
 	static const int cases[][3] = {{640, 480, 64}, {1280, 720, 128}};
 	int rc = 0;
 
-	printf("%-8s %-6s %15s %5s %7s %8s %8s %8s %8s %8s %7s %8s", "matcher", "where", "size",
-	       "ndisp", "threads", "capture", "rectify", "match", "gpu", "sense", "fps", "cpu");
+	printf("%-8s %-6s %15s %5s %7s %8s %8s %8s %8s %8s %7s %8s %8s", "matcher", "where",
+	       "size", "ndisp", "threads", "capture", "rectify", "match", "gpu", "sense", "fps",
+	       "cpu", "KiB/f");
 	printf("%s\n", ros2 ? "    offer  compose    write  published" : "");
 	if (w) {
 		return one(p, w, h, p->ndisp, frames, threads, ros2);

@@ -51,7 +51,7 @@ static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_m
 		dev += jd_cuda_remap_device_bytes(w, h);
 		pinned += jd_cuda_remap_pinned_bytes(w, h);
 	}
-	rc = jd_cuda_init(&b->cuda, dev, pinned);
+	rc = jd_cuda_init(&b->cuda, dev, pinned, jd_cli_gpu_memory());
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
 			fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
@@ -66,10 +66,13 @@ static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_m
 	}
 	b->gpu = 1;
 	if (log) {
-		fprintf(log, "gpu: %s (sm_%d%d, %d SMs), driver %d.%d: %s on the GPU\n",
+		fprintf(log,
+			"gpu: %s (sm_%d%d, %d SMs, %s), driver %d.%d: %s on the GPU, frames %s\n",
 			b->cuda.name, b->cuda.cc_major, b->cuda.cc_minor, b->cuda.sm_count,
+			b->cuda.integrated ? "integrated" : "discrete",
 			b->cuda.driver_version / 1000, b->cuda.driver_version % 1000 / 10,
-			jd_algo_name(p->algo));
+			jd_algo_name(p->algo),
+			b->cuda.mapped ? "mapped (nothing copied)" : "copied to and from the device");
 	}
 	return 0;
 }

@@ -13,8 +13,14 @@
 static enum jd_backend cli_backend = JD_BACKEND_AUTO;
 static int cli_backend_set;
 static enum jd_backend board_backend = JD_BACKEND_AUTO;
-/* --tuning FILE, likewise. */
+/* --tuning FILE and --gpu-memory M, likewise. */
 static const char *cli_tuning;
+static enum jd_gpu_memory cli_gpu_memory = JD_GPU_MEMORY_AUTO;
+
+enum jd_gpu_memory jd_cli_gpu_memory(void)
+{
+	return cli_gpu_memory;
+}
 
 const char *jd_cli_tuning_path(void)
 {
@@ -57,6 +63,10 @@ const char jd_cli_matcher_help[] =
     "                         on aarch64, else the reference; cpu: auto without the GPU;\n"
     "                         ref (portable C); neon; cuda (the GPU or an error)\n"
     "                         (default: $JD_BACKEND, else the board's, else auto)\n"
+    "  --gpu-memory M         how frames reach the GPU. copy: uploaded and downloaded each\n"
+    "                         frame; mapped: the kernels read and write the pinned host\n"
+    "                         buffers, nothing is copied; auto: mapped on an integrated\n"
+    "                         GPU (Jetson), copy on a discrete one (default auto)\n"
     "  --threads N            worker threads (default: all CPUs)\n"
     "  --tuning FILE          GPU tuning file from `jetdepth tune` (default: $JD_TUNING,\n"
     "                         else " JD_TUNING_DEFAULT "; ignored, saying why,\n"
@@ -127,6 +137,7 @@ static const struct option matcher_options[] = {
     {"tile-overlap", required_argument, NULL, OPT_TILE_OVERLAP},
     {"prefilter", required_argument, NULL, OPT_PREFILTER},
     {"rank-window", required_argument, NULL, OPT_RANK_WINDOW},
+    {"gpu-memory", required_argument, NULL, OPT_GPU_MEMORY},
 };
 
 void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts,
@@ -323,6 +334,16 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		return 1;
 	case OPT_TUNING:
 		cli_tuning = arg;
+		return 1;
+	case OPT_GPU_MEMORY:
+		if (strcmp(arg, "auto") && strcmp(arg, "copy") && strcmp(arg, "mapped")) {
+			fprintf(stderr, "jetdepth: --gpu-memory %s: must be auto, copy or mapped\n",
+				arg);
+			return -EINVAL;
+		}
+		cli_gpu_memory = arg[0] == 'c'	 ? JD_GPU_MEMORY_COPY
+				 : arg[0] == 'm' ? JD_GPU_MEMORY_MAPPED
+						 : JD_GPU_MEMORY_AUTO;
 		return 1;
 	case OPT_TILES:
 		return consumed(jd_cli_int("--tiles", arg, &p->tiles));

@@ -7,6 +7,7 @@
 
 #include "../algo/jd_params.h"
 #include "../algo/kernels.h"
+#include "../hal/cuda.h"
 
 enum { JD_EXIT_OK = 0, JD_EXIT_RUNTIME = 1, JD_EXIT_USAGE = 2 };
 
@@ -46,6 +47,7 @@ enum {
 	OPT_TILE_OVERLAP,
 	OPT_PREFILTER,
 	OPT_RANK_WINDOW,
+	OPT_GPU_MEMORY,
 	OPT_CMD_BASE, /* commands number their own options from here */
 };
 
@@ -102,6 +104,9 @@ void jd_cli_backend_default(enum jd_backend b);
  * @retval 0, or -EINVAL for a bad $JD_BACKEND (message printed)
  */
 int jd_cli_backend(enum jd_backend *out);
+
+/** --gpu-memory: how frames reach the GPU (hal/cuda.h; default auto). */
+enum jd_gpu_memory jd_cli_gpu_memory(void);
 
 #define JD_TUNING_DEFAULT "/var/lib/jetdepth/tuning.txt"
 

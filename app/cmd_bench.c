@@ -208,7 +208,9 @@ static void help(FILE *f)
 		"                 the matcher, sensing) at 640x480/64 and 1280x720/128 (or --size,\n"
 		"                 --ndisp): mean ms per stage over --runs frames (default 30), fps,\n"
 		"                 and cpu: the process's CPU ms per frame, every thread (the\n"
-		"                 camera replays two frames, so its rendering is not counted)\n"
+		"                 camera replays two frames, so its rendering is not counted);\n"
+		"                 KiB/f: what a frame copies between host and device (where:\n"
+		"                 cuda, or mapped with --gpu-memory mapped: nothing is copied)\n"
 		"  --ros2         with --pipeline, also publish every frame's ROS 2 topics, each\n"
 		"                 composed as if subscribed: the loop's copy (offer), composing and\n"
 		"                 dds_write (serialization, no subscriber) per frame\n\n%s",

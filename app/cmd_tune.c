@@ -61,7 +61,8 @@ static float time_variant(const struct jd_match_params *p, const char *variant,
 	float ms[256];
 	int w = l->width, h = l->height;
 
-	if (jd_cuda_init(&cu, jd_cuda_bp_device_bytes(p, w, h), jd_cuda_bp_pinned_bytes(p, w, h))) {
+	if (jd_cuda_init(&cu, jd_cuda_bp_device_bytes(p, w, h), jd_cuda_bp_pinned_bytes(p, w, h),
+			 JD_GPU_MEMORY_AUTO)) {
 		fprintf(stderr, "jetdepth: tune: %s\n", cu.err);
 		jd_cuda_deinit(&cu);
 		return -2.0f;

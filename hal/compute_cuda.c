@@ -13,6 +13,8 @@ extern const unsigned char jd_cuda_fatbin_end[];
 
 enum {
 	CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+	CU_DEVICE_ATTRIBUTE_INTEGRATED = 18,
+	CU_MEMHOSTALLOC_DEVICEMAP = 0x02,
 	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
 	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
 	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
@@ -73,6 +75,7 @@ static int load_api(struct jd_cuda *cu)
 	    SYM(cuMemAlloc_v2),
 	    SYM(cuMemFree_v2),
 	    SYM(cuMemHostAlloc),
+	    SYM(cuMemHostGetDevicePointer_v2),
 	    SYM(cuMemFreeHost),
 	    SYM(cuMemcpyHtoDAsync_v2),
 	    SYM(cuMemcpyDtoHAsync_v2),
@@ -135,6 +138,8 @@ static int open_device(struct jd_cuda *cu)
 					      cu->device)));
 	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(
 			     &cu->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cu->device)));
+	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(&cu->integrated, CU_DEVICE_ATTRIBUTE_INTEGRATED,
+					      cu->device)));
 	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(&cu->smem_optin,
 					      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
 					      cu->device)));
@@ -156,7 +161,8 @@ static int open_device(struct jd_cuda *cu)
 	return 0;
 }
 
-int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
+int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
+		 enum jd_gpu_memory mem)
 {
 	int rc;
 
@@ -190,10 +196,15 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
 			return -ENOMEM;
 		}
 	}
+	cu->mapped = mem == JD_GPU_MEMORY_MAPPED || (mem == JD_GPU_MEMORY_AUTO && cu->integrated);
 	if (cu->pinned_bytes) {
 		cu->mem_allocs++;
-		if (JD_CU(cu, cuMemHostAlloc(&cu->pinned, cu->pinned_bytes, 0))) {
+		if (JD_CU(cu, cuMemHostAlloc(&cu->pinned, cu->pinned_bytes,
+					     cu->mapped ? CU_MEMHOSTALLOC_DEVICEMAP : 0))) {
 			return -ENOMEM;
+		}
+		if (cu->mapped) {
+			JD_TRY(JD_CU(cu, cuMemHostGetDevicePointer_v2(&cu->pinned_dev, cu->pinned, 0)));
 		}
 	}
 	return 0;

@@ -10,10 +10,12 @@ int jd_cuda_built(void)
 	return 0;
 }
 
-int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
+int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
+		 enum jd_gpu_memory mem)
 {
 	(void)dev_bytes;
 	(void)pinned_bytes;
+	(void)mem;
 	memset(cu, 0, sizeof(*cu));
 	snprintf(cu->err, sizeof(cu->err), "this binary was built without CUDA kernels (no nvcc)");
 	return -ENODEV;

@@ -37,6 +37,7 @@ struct jd_cuda_api {
 	jd_curesult (*cuMemAlloc_v2)(jd_cudeviceptr *, size_t);
 	jd_curesult (*cuMemFree_v2)(jd_cudeviceptr);
 	jd_curesult (*cuMemHostAlloc)(void **, size_t, unsigned);
+	jd_curesult (*cuMemHostGetDevicePointer_v2)(jd_cudeviceptr *, void *, unsigned);
 	jd_curesult (*cuMemFreeHost)(void *);
 	jd_curesult (*cuMemcpyHtoDAsync_v2)(jd_cudeviceptr, const void *, size_t, jd_custream);
 	jd_curesult (*cuMemcpyDtoHAsync_v2)(void *, jd_cudeviceptr, size_t, jd_custream);
@@ -54,6 +55,20 @@ struct jd_cuda_api {
 	jd_curesult (*cuEventElapsedTime_v2)(float *, void *, void *);
 	jd_curesult (*cuStreamWaitEvent)(jd_custream, void *, unsigned);
 };
+
+/*
+ * How frames and maps reach the GPU (--gpu-memory). copy: through device buffers, uploaded
+ * and downloaded each frame. mapped: the kernels read and write the pinned staging itself
+ * (mapped into the device's address space), nothing is copied: on an integrated GPU (Jetson)
+ * host and device share the DRAM, so a copy only costs bandwidth. auto: mapped on an
+ * integrated GPU, copy on a discrete one (there mapped memory is read over PCIe).
+ */
+enum jd_gpu_memory { JD_GPU_MEMORY_AUTO, JD_GPU_MEMORY_COPY, JD_GPU_MEMORY_MAPPED };
+
+static inline const char *jd_gpu_memory_name(enum jd_gpu_memory m)
+{
+	return m == JD_GPU_MEMORY_COPY ? "copy" : m == JD_GPU_MEMORY_MAPPED ? "mapped" : "auto";
+}
 
 /* Stream 0 runs the kernels and the download, stream 1 the next frame's upload. */
 #define JD_CUDA_STREAMS 2
@@ -80,6 +95,10 @@ struct jd_cuda {
 	size_t dev_bytes, dev_used;
 	void *pinned; /* the one pinned staging allocation */
 	size_t pinned_bytes, pinned_used;
+	int integrated;		 /* the GPU shares the host's DRAM (Jetson) */
+	int mapped;		 /* JD_GPU_MEMORY_MAPPED in effect: pinned_dev is its device view */
+	jd_cudeviceptr pinned_dev;
+	unsigned long long copied; /* bytes copied between host and device since boot */
 	int sealed;
 	void *ev[JD_CUDA_EVENTS]; /* created at boot */
 	int ev_used;
@@ -91,13 +110,21 @@ struct jd_cuda {
 
 /**
  * Load the driver, take the primary context of device 0, load the embedded module, make the
- * streams and the two allocations. lib: NULL for "libcuda.so.1" ($JD_CUDA_LIB overrides).
+ * streams and the two allocations; mem says whether the pinned one is mapped for the kernels.
+ * $JD_CUDA_LIB names another driver library than "libcuda.so.1".
  * @retval 0 success
  * @retval -ENODEV no driver, no device, or a driver that cannot load the module (cu->err
  *         says which: the dlopen error, the driver version, the CUresult name)
  * @retval -ENOMEM an allocation failed (cu->err names it)
  */
-int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes);
+int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
+		 enum jd_gpu_memory mem);
+
+/** The device's address of pinned memory taken from cu (mapped mode only). */
+static inline jd_cudeviceptr jd_cuda_mapped(const struct jd_cuda *cu, const void *host)
+{
+	return cu->pinned_dev + (jd_cudeviceptr)((const char *)host - (const char *)cu->pinned);
+}
 
 /** Release everything jd_cuda_init() made; accepts a zeroed or NULL context. */
 void jd_cuda_deinit(struct jd_cuda *cu);

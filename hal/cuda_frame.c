@@ -24,17 +24,25 @@ int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h
 	f->w = w;
 	f->h = h;
 	f->in_bytes = in_bytes;
-	JD_TRY(jd_cuda_take(cu, sizeof(float) * n, &f->d_out));
+	if (!cu->mapped) {
+		JD_TRY(jd_cuda_take(cu, sizeof(float) * n, &f->d_out));
+	}
 	for (int i = 0; i < JD_CUDA_SLOTS; i++) {
 		struct jd_cuda_slot *s = &f->slot[i];
 		void *ho;
 
-		JD_TRY(jd_cuda_take(cu, nin, &s->d_left));
-		JD_TRY(jd_cuda_take(cu, nin, &s->d_right));
 		JD_TRY(jd_cuda_take_pinned(cu, nin, &s->h_left));
 		JD_TRY(jd_cuda_take_pinned(cu, nin, &s->h_right));
 		JD_TRY(jd_cuda_take_pinned(cu, sizeof(float) * n, &ho));
 		s->h_out = ho;
+		if (cu->mapped) {
+			s->d_left = jd_cuda_mapped(cu, s->h_left);
+			s->d_right = jd_cuda_mapped(cu, s->h_right);
+			s->d_map = jd_cuda_mapped(cu, s->h_out);
+		} else {
+			JD_TRY(jd_cuda_take(cu, nin, &s->d_left));
+			JD_TRY(jd_cuda_take(cu, nin, &s->d_right));
+		}
 		JD_TRY(jd_cuda_take_event(cu, &s->ev_in));
 		JD_TRY(jd_cuda_take_event(cu, &s->ev_start));
 		JD_TRY(jd_cuda_take_event(cu, &s->ev_end));
@@ -104,6 +112,9 @@ struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_fram
 		return NULL;
 	}
 	f->cur = (f->oldest + f->inflight) % JD_CUDA_SLOTS;
+	if (cu->mapped) {
+		f->d_out = f->slot[f->cur].d_map; /* the kernels write the map into the slot */
+	}
 	return &f->slot[f->cur];
 }
 
@@ -115,8 +126,11 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	jd_cudeviceptr dl = raw ? f->remap.d_raw[f->cur][0] : s->d_left;
 	jd_cudeviceptr dr = raw ? f->remap.d_raw[f->cur][1] : s->d_right;
 
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dl, s->h_left, nin, cu->stream[1])));
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dr, s->h_right, nin, cu->stream[1])));
+	if (!cu->mapped) {
+		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dl, s->h_left, nin, cu->stream[1])));
+		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dr, s->h_right, nin, cu->stream[1])));
+		cu->copied += 2 * nin;
+	}
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_in, cu->stream[1])));
 	JD_TRY(JD_CU(cu, cuStreamWaitEvent(cu->stream[0], s->ev_in, 0)));
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_start, cu->stream[0])));
@@ -145,7 +159,14 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	size_t n = (size_t)f->w * f->h;
 
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_end, cu->stream[0])));
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n, cu->stream[0])));
+	if (!cu->mapped) {
+		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n,
+						      cu->stream[0])));
+		cu->copied += sizeof(float) * n;
+	} else if (map != s->d_map) {
+		snprintf(cu->err, sizeof(cu->err), "mapped mode: the map was not written into its slot");
+		return -EINVAL;
+	}
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_out, cu->stream[0])));
 	f->inflight++;
 	return 0;

@@ -4,7 +4,10 @@
  * the previous frame's kernels; stream 0 waits for that upload, runs this frame's kernels,
  * downloads the map into the slot and records an event. Collect waits for the oldest frame
  * in flight and copies its map out. At most two frames are in flight; the matchers' own
- * buffers are used by one frame at a time because stream 0 runs kernels in order.
+ * buffers are used by one frame at a time because stream 0 runs kernels in order. In mapped
+ * mode (cu->mapped, hal/cuda.h) nothing is uploaded or downloaded: the slot's device
+ * pointers are the device's view of its pinned buffers, so the kernels read the pair and
+ * write the map where the host packs and reads them.
  * Everything (buffers and events) is taken at boot.
  */
 #ifndef JD_HAL_CUDA_FRAME_H
@@ -17,9 +20,10 @@
 #define JD_CUDA_SLOTS 2
 
 struct jd_cuda_slot {
-	jd_cudeviceptr d_left, d_right; /* w * h * in_bytes each */
+	jd_cudeviceptr d_left, d_right; /* w * h * in_bytes each (mapped: h_left, h_right) */
 	void *h_left, *h_right;		/* pinned */
 	float *h_out;			/* pinned, w * h */
+	jd_cudeviceptr d_map;		/* mapped: h_out's device view, the map kernels write */
 	void *ev_in, *ev_start, *ev_end, *ev_out;
 };
 
@@ -54,7 +58,7 @@ struct jd_cuda_frame {
 	int w, h, in_bytes;   /* in_bytes: 1 (8-bit pair) or 4 (float pair) */
 	struct jd_cuda_remap remap;
 	struct jd_cuda_rank rank;
-	jd_cudeviceptr d_out; /* w * h floats, the map kernels write */
+	jd_cudeviceptr d_out; /* w * h floats, the map kernels write (mapped: the slot's d_map) */
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
 	int cur;	 /* the slot the kernels being queued read */
 	int oldest, inflight;

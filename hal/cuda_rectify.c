@@ -37,14 +37,26 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 		JD_TRY(jd_cuda_take(cu, sizeof(int32_t) * n, &rm->d_sy[c]));
 	}
 	for (int s = 0; s < JD_CUDA_SLOTS; s++) {
+		struct jd_cuda_slot *sl = &f->slot[s];
 		void *p;
 
-		JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][0]));
-		JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][1]));
 		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
 		rm->h_left[s] = p;
 		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
 		rm->h_right[s] = p;
+		if (cu->mapped) {
+			/*
+			 * the raw pair is read where the host packed it (the slot), the rectified
+			 * one written where the host reads it back: nothing to copy either way
+			 */
+			rm->d_raw[s][0] = sl->d_left;
+			rm->d_raw[s][1] = sl->d_right;
+			sl->d_left = jd_cuda_mapped(cu, rm->h_left[s]);
+			sl->d_right = jd_cuda_mapped(cu, rm->h_right[s]);
+		} else {
+			JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][0]));
+			JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][1]));
+		}
 	}
 	rm->taken = 1;
 	return 0;
@@ -91,9 +103,13 @@ int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	JD_TRY(JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS),
 					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], args,
 					NULL)));
+	if (cu->mapped) {
+		return 0; /* the kernel wrote the rectified pair into rm->h_left/h_right */
+	}
 	/* The rectified pair comes back with the map (same stream, so before its event). */
 	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(rm->h_left[f->cur], s->d_left, (size_t)w * h,
 					      cu->stream[0])));
+	cu->copied += 2 * (size_t)w * h;
 	return JD_CU(cu, cuMemcpyDtoHAsync_v2(rm->h_right[f->cur], s->d_right, (size_t)w * h,
 					      cu->stream[0]));
 }

@@ -158,21 +158,22 @@ int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	struct jd_cuda_frame *f = &s->frame;
 	int w = s->w, h = s->h, stride = s->w, nd = p->ndisp, md = p->min_disp;
 	int win = p->sad.window, lr = p->sad.lr_check, ostride = s->w;
-	jd_cudeviceptr result, dl, dr;
-	void *args[] = {&dl, &dr, &w, &h, &stride, &nd, &md, &win, &lr, &f->d_out, &ostride};
+	jd_cudeviceptr result, dl, dr, raw, scratch;
+	void *args[] = {&dl, &dr, &w, &h, &stride, &nd, &md, &win, &lr, &raw, &ostride};
 
 	JD_TRY(jd_cuda_frame_rank_check(cu, f, p));
 	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
 	jd_cuda_frame_pair(f, &dl, &dr);
+	jd_cuda_post_buffers(cu, p->sad.median, f->d_out, s->d_med, &raw, &scratch);
 	if (s->strips) {
-		JD_TRY(strips(s, p, dl, dr, f->d_out));
+		JD_TRY(strips(s, p, dl, dr, raw));
 	} else {
 		JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)h, 1, 1, THREADS, 1, 1,
 						(unsigned)s->smem, cu->stream[0], args, NULL)));
 	}
 	/* The rest of jd_sad_ref(): fill after the left-right check, median. */
-	JD_TRY(jd_cuda_post_run(&s->post, cu, f->d_out, s->d_med, w, h,
-				p->sad.lr_check && p->sad.fill, p->sad.median, &result));
+	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, p->sad.lr_check && p->sad.fill,
+				p->sad.median, &result));
 	return jd_cuda_frame_finish(cu, f, result);
 }
 

@@ -161,12 +161,13 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_sum, 0, sum_bytes(nd, w, h), cu->stream[0])));
 	JD_TRY(launch_paths(s, p, 0, g->paths));
 	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
-	void *as[] = {&s->d_sum, &w, &nd, &sstride, &md, &uniq, &sub, &lr, &lrd, &f->d_out};
+	jd_cudeviceptr raw, scratch;
+	jd_cuda_post_buffers(cu, g->median, f->d_out, s->d_spare, &raw, &scratch);
+	void *as[] = {&s->d_sum, &w, &nd, &sstride, &md, &uniq, &sub, &lr, &lrd, &raw};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], (unsigned)h, 1, SELECT_THREADS,
 		      select_smem(w), as));
 	/* The rest of jd_sgm_ref(): fill, median (into the spare map). */
-	JD_TRY(jd_cuda_post_run(&s->post, cu, f->d_out, s->d_spare, w, h, g->fill, g->median,
-				&result));
+	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, g->fill, g->median, &result));
 	return jd_cuda_frame_finish(cu, f, result);
 }
 

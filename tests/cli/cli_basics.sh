@@ -125,7 +125,9 @@ check "--min-confidence 256 is refused, nothing written" bash -c \
 check "run --json: each frame after the first says its CPU time (every thread), a positive number" bash -c \
 	"'$bin' run --frames 3 --size 160x120 --ndisp 16 --json 2>/dev/null | sed -n 2,3p | grep -c '},\"cpu_ms\":[0-9]*[.][0-9]*[1-9][0-9]*,' | grep -qx 2"
 check "bench --pipeline: a cpu column, positive, and a replayed camera that costs almost nothing" bash -c \
-	"'$bin' bench --pipeline --size 160x120 --ndisp 16 --algo sad --runs 4 --threads 1 2>/dev/null | awk 'NR == 1 && \$NF != \"cpu\" {exit 1} NR == 2 {ok = \$NF > 0 && \$6 < 1.0} END {exit !ok}'"
+	"'$bin' bench --pipeline --size 160x120 --ndisp 16 --algo sad --runs 4 --threads 1 2>/dev/null | awk 'NR == 1 && \$(NF - 1) != \"cpu\" {exit 1} NR == 2 {ok = \$(NF - 1) > 0 && \$6 < 1.0} END {exit !ok}'"
+check "--gpu-memory foo is refused by name, nothing written" bash -c \
+	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/gm.pfm' --gpu-memory foo 2>'$tmp/err' && grep -q 'gpu-memory foo: must be auto, copy or mapped' '$tmp/err' && [ ! -e '$tmp/gm.pfm' ]"
 check "--prefilter foo is refused by name, nothing written" bash -c \
 	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/pf.pfm' --algo sad --prefilter foo 2>'$tmp/err' && grep -q 'prefilter foo: must be auto, census, rank or none' '$tmp/err' && [ ! -e '$tmp/pf.pfm' ]"
 check "--prefilter census is BP's only: SAD refuses it by name, nothing written" bash -c \

@@ -118,6 +118,13 @@ DECL(int, cuMemHostAlloc, (void **p, size_t n, unsigned f))
 	*p = calloc(1, n);
 	return *p ? 0 : 2;
 }
+/* Host memory is the fake's device memory: the mapped view is the same address. */
+DECL(int, cuMemHostGetDevicePointer_v2, (uint64_t * d, void *p, unsigned f))
+{
+	UNUSED(f);
+	*d = (uint64_t)(uintptr_t)p;
+	return 0;
+}
 DECL(int, cuMemFreeHost, (void *p))
 {
 	free(p);

@@ -57,16 +57,31 @@ static inline int gpu_quick(void)
 	return q && *q && *q != '0';
 }
 
+/*
+ * How the tests' frames reach the GPU: $JD_GPU_MEMORY=copy|mapped (tools/gpu_check.sh runs
+ * the GPU tests once more with mapped), else the device's default.
+ */
+static inline enum jd_gpu_memory gpu_memory(void)
+{
+	const char *m = getenv("JD_GPU_MEMORY");
+
+	return !m ? JD_GPU_MEMORY_AUTO
+	       : strcmp(m, "mapped") == 0 ? JD_GPU_MEMORY_MAPPED
+	       : strcmp(m, "copy") == 0   ? JD_GPU_MEMORY_COPY
+					  : JD_GPU_MEMORY_AUTO;
+}
+
 /* Skip (exit 77, saying why) where no GPU answers; else name the GPU. */
 static inline void gpu_require(void)
 {
 	struct jd_cuda probe;
 
-	if (jd_cuda_init(&probe, 0, 0)) {
+	if (jd_cuda_init(&probe, 0, 0, JD_GPU_MEMORY_AUTO)) {
 		JD_SKIP("no GPU: %s", probe.err);
 	}
-	printf("GPU: %s (sm_%d%d, %d SMs), driver %d\n", probe.name, probe.cc_major, probe.cc_minor,
-	       probe.sm_count, probe.driver_version);
+	printf("GPU: %s (sm_%d%d, %d SMs), driver %d, %s memory\n", probe.name, probe.cc_major,
+	       probe.cc_minor, probe.sm_count, probe.driver_version,
+	       jd_gpu_memory_name(gpu_memory()));
 	jd_cuda_deinit(&probe);
 }
 

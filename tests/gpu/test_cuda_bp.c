@@ -118,7 +118,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	long first = -2, nonfinite = 0;
 
-	if (jd_cuda_init(&cu, jd_cuda_bp_device_bytes(p, w, h), jd_cuda_bp_pinned_bytes(p, w, h)) ==
+	if (jd_cuda_init(&cu, jd_cuda_bp_device_bytes(p, w, h), jd_cuda_bp_pinned_bytes(p, w, h), gpu_memory()) ==
 		0 &&
 	    jd_cuda_bp_init(&s, &cu, p, w, h, variant) == 0) {
 		jd_cuda_seal(&cu);

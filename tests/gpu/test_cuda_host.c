@@ -35,7 +35,9 @@ int main(void)
 			      jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_sad_device_bytes(&p, w, h) +
 				  jd_cuda_bp_device_bytes(&pb, w, h),
 			      jd_cuda_sgm_pinned_bytes(w, h) + jd_cuda_sad_pinned_bytes(w, h) +
-				  jd_cuda_bp_pinned_bytes(&pb, w, h)) == 0,
+				  jd_cuda_bp_pinned_bytes(&pb, w, h),
+			      JD_GPU_MEMORY_AUTO) == 0 &&
+		     !cu.mapped,
 		 "init with the stand-in driver: %s", cu.err);
 	/* Every entry point of the table is there. */
 	void *const *fn = (void *const *)&cu.api;
@@ -83,9 +85,29 @@ int main(void)
 	pb.bp.sigma = 0.0f;
 	JD_CHECK(gpu_alloc_calls == 0, "%lu allocations in frames", gpu_alloc_calls);
 	gpu_restore_allocations(&cu);
+	/* copy mode counts what crosses: SAD's frame is the pair up and the map down */
+	unsigned long long before = cu.copied;
+	jd_params_default(&p, JD_ALGO_SAD, 16);
+	JD_CHECK(jd_cuda_sad_run(&sad, &p, &l, &r, &out) == 0 &&
+		     cu.copied - before == (unsigned long long)w * h * (2 + 4),
+		 "copy mode: %llu bytes crossed, want %d", cu.copied - before, w * h * 6);
+	jd_cuda_deinit(&cu);
+	/* Mapped: the kernels read the pinned slots where the host packs them; nothing copied. */
+	JD_CHECK(jd_cuda_init(&cu, jd_cuda_sad_device_bytes(&p, w, h),
+			      jd_cuda_sad_pinned_bytes(w, h), JD_GPU_MEMORY_MAPPED) == 0 &&
+		     cu.mapped && cu.pinned_dev,
+		 "mapped init: %s", cu.err);
+	JD_CHECK(jd_cuda_sad_init(&sad, &cu, &p, w, h) == 0, "sad init, mapped: %s", cu.err);
+	JD_CHECK(sad.frame.slot[1].d_left == jd_cuda_mapped(&cu, sad.frame.slot[1].h_left) &&
+		     sad.frame.slot[1].d_map == jd_cuda_mapped(&cu, sad.frame.slot[1].h_out),
+		 "the slots' device pointers are their pinned buffers' device view");
+	JD_CHECK(jd_cuda_sad_run(&sad, &p, &l, &r, &out) == 0 && cu.copied == 0,
+		 "mapped frame: %s; %llu bytes copied", cu.err, cu.copied);
+	JD_CHECK(sad.frame.d_out == sad.frame.slot[sad.frame.cur].d_map,
+		 "the map is written into the frame's slot");
 	jd_cuda_deinit(&cu);
 	JD_CHECK(setenv("JD_CUDA_LIB", "/nonexistent/libcuda.so.1", 1) == 0, "setenv");
-	JD_CHECK(jd_cuda_init(&cu, 0, 0) == -ENODEV && strstr(cu.err, "no CUDA driver"),
+	JD_CHECK(jd_cuda_init(&cu, 0, 0, JD_GPU_MEMORY_AUTO) == -ENODEV && strstr(cu.err, "no CUDA driver"),
 		 "absent driver: %s", cu.err);
 	jd_cuda_deinit(&cu);
 	free(l.data);

@@ -89,7 +89,7 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 	size_t pinned = (algo == JD_ALGO_SAD ? jd_cuda_sad_pinned_bytes(w, h)
 					     : jd_cuda_sgm_pinned_bytes(w, h)) +
 			jd_cuda_remap_pinned_bytes(w, h);
-	int rc = jd_cuda_init(&cu, dev, pinned);
+	int rc = jd_cuda_init(&cu, dev, pinned, gpu_memory());
 	JD_CHECK(rc == 0, "cuda init: %s", cu.err);
 	if (rc == 0) {
 		struct jd_cuda_frame *f = algo == JD_ALGO_SAD ? &sad.frame : &sgm.frame;

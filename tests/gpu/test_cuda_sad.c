@@ -24,7 +24,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	int same = 0, rc;
 
-	rc = jd_cuda_init(&cu, jd_cuda_sad_device_bytes(p, w, h), jd_cuda_sad_pinned_bytes(w, h));
+	rc = jd_cuda_init(&cu, jd_cuda_sad_device_bytes(p, w, h), jd_cuda_sad_pinned_bytes(w, h), gpu_memory());
 	JD_CHECK(rc == 0, "cuda init: %s", cu.err);
 	if (rc == 0) {
 		JD_CHECK(jd_cuda_sad_init(&s, &cu, p, w, h) == 0, "sad init: %s", cu.err);

@@ -96,7 +96,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	long first = -2;
 
-	if (jd_cuda_init(&cu, jd_cuda_sgm_device_bytes(p, w, h), jd_cuda_sgm_pinned_bytes(w, h)) ==
+	if (jd_cuda_init(&cu, jd_cuda_sgm_device_bytes(p, w, h), jd_cuda_sgm_pinned_bytes(w, h), gpu_memory()) ==
 		0 &&
 	    jd_cuda_sgm_init(&s, &cu, p, w, h) == 0) {
 		jd_cuda_seal(&cu);

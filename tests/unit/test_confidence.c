@@ -41,6 +41,52 @@ static void test_rank(void)
 	}
 }
 
+/* The rank by its definition, every sample clamped: what jd_rank_ref() must equal. */
+static int rank_by_definition(const uint8_t *im, int w, int h, int x, int y, int win)
+{
+	int r = win / 2, c = im[y * w + x], n = 0;
+
+	for (int dy = -r; dy <= r; dy++) {
+		for (int dx = -r; dx <= r; dx++) {
+			int yy = y + dy < 0 ? 0 : y + dy >= h ? h - 1 : y + dy;
+			int xx = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
+
+			n += im[yy * w + xx] < c;
+		}
+	}
+	return n * (JD_RANK_RANGE / (win * win - 1));
+}
+
+/* Random images, windows 3..15, widths and heights below, at and above the window. */
+static void test_rank_definition(void)
+{
+	static const int sizes[][2] = {{1, 1}, {5, 3}, {7, 9}, {16, 15}, {37, 21}};
+	unsigned seed = 11;
+	long bad = 0, total = 0;
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		int w = sizes[s][0], h = sizes[s][1];
+		uint8_t *im = malloc((size_t)w * h), *out = malloc((size_t)w * h);
+		struct jd_image in = {im, w, h, w}, o = {out, w, h, w};
+
+		for (int i = 0; i < w * h; i++) {
+			im[i] = (uint8_t)((jd_test_rand(&seed) >> 24) % 7 * 40); /* ties too */
+		}
+		for (int win = 3; win <= JD_RANK_WINDOW_MAX; win += 2) {
+			jd_rank_ref(&in, win, &o, NULL);
+			for (int y = 0; y < h; y++) {
+				for (int x = 0; x < w; x++) {
+					bad += out[y * w + x] != rank_by_definition(im, w, h, x, y, win);
+					total++;
+				}
+			}
+		}
+		free(im);
+		free(out);
+	}
+	JD_CHECK(bad == 0, "%ld of %ld ranks differ from the definition", bad, total);
+}
+
 /* A textured pair with true disparity 6 everywhere, matched by a map of value v. */
 static void confidence_of(struct pair *pr, float v, uint8_t *conf)
 {
@@ -129,6 +175,7 @@ static void test_tally(void)
 int main(void)
 {
 	test_rank();
+	test_rank_definition();
 	test_confidence();
 	test_tally();
 	return jd_test_done("unit.confidence");

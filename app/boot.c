@@ -7,6 +7,7 @@
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
 #include "../algo/tiling.h"
+#include "../hal/cuda_confidence.h"
 #include "../hal/cuda_rectify.h"
 #include "../hal/tuning.h"
 #include "cli.h"
@@ -17,24 +18,33 @@ enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT }
  * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
  * is used where the matcher has CUDA kernels and a GPU answers, else the CPU, saying why.
  */
+/* The matcher's, and the confidence stage's (hal/cuda_confidence.h) after it. */
 static size_t gpu_device_bytes(const struct jd_match_params *p, int w, int h)
 {
-	return p->algo == JD_ALGO_SAD	? jd_cuda_sad_device_bytes(p, w, h)
-	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
-					: jd_cuda_bp_device_bytes(p, w, h);
+	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_device_bytes(p, w, h)
+		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
+					 : jd_cuda_bp_device_bytes(p, w, h)) +
+	       jd_cuda_conf_device_bytes(w, h);
 }
 
 static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
 {
-	return p->algo == JD_ALGO_SAD	? jd_cuda_sad_pinned_bytes(w, h)
-	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
-					: jd_cuda_bp_pinned_bytes(p, w, h);
+	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_pinned_bytes(w, h)
+		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
+					 : jd_cuda_bp_pinned_bytes(p, w, h)) +
+	       jd_cuda_conf_pinned_bytes(w, h);
 }
 
 /* The 8-bit matchers' frame staging (SAD, SGM). */
 static struct jd_cuda_frame *boot_frame(struct jd_boot *b, const struct jd_match_params *p)
 {
 	return p->algo == JD_ALGO_SAD ? &b->sad_gpu.frame : &b->sgm_gpu.frame;
+}
+
+/* Any matcher's frame staging. */
+static struct jd_cuda_frame *any_frame(struct jd_boot *b, const struct jd_match_params *p)
+{
+	return p->algo == JD_ALGO_BP ? &b->bp_gpu.frame : boot_frame(b, p);
 }
 
 /* h: the rows the matcher runs on (a strip's window when tiled). */
@@ -309,6 +319,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 			rc = jd_cuda_remap_take(&b->cuda, boot_frame(b, p));
 			b->gpu_rectify = rc == 0;
 		}
+		/* the confidence on the GPU where the pair crosses as 8 bits (not BP's sigma) */
+		if (!rc && any_frame(b, p)->in_bytes == 1) {
+			rc = jd_cuda_conf_take(&b->cuda, any_frame(b, p));
+		}
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 			jd_arena_deinit(&b->arena);
@@ -454,6 +468,11 @@ int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p)
 		return gpu_failed(b, jd_cuda_sgm_collect(&b->sgm_gpu, &b->disp));
 	}
 	return gpu_failed(b, jd_cuda_bp_collect(&b->bp_gpu, &b->disp));
+}
+
+const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_params *p)
+{
+	return b->gpu && b->tiling.n == 1 ? jd_cuda_conf_last(any_frame(b, p)) : NULL;
 }
 
 int jd_boot_depth(const struct jd_boot *b)

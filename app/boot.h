@@ -83,4 +83,11 @@ int jd_boot_submit(struct jd_boot *b, const struct jd_match_params *p);
 int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p);
 int jd_boot_depth(const struct jd_boot *b);
 
+/**
+ * The confidence map (algo/confidence.h) the GPU made with the frame jd_boot_collect() just
+ * returned, w bytes a row, valid until the next submit into its slot; NULL where the CPU must
+ * make it (no GPU, strips, or BP's smoothed float pair).
+ */
+const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_params *p);
+
 #endif

@@ -198,8 +198,14 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	uint64_t tc = jd_clock_ns();
 	const struct jd_image *l = keeps_pair(d) ? &d->pair[k & 1][0] : &b->left;
 	const struct jd_image *r = keeps_pair(d) ? &d->pair[k & 1][1] : &b->right;
-	JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
-				 &b->workers.exec));
+	const uint8_t *gpu_conf = jd_boot_gpu_confidence(b, &d->p);
+	if (gpu_conf) {
+		/* the GPU made it beside the map, from the same pair: the same bytes */
+		memcpy(d->conf, gpu_conf, (size_t)b->disp.width * b->disp.height);
+	} else {
+		JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
+					 &b->workers.exec));
+	}
 	if (d->min_conf) {
 		jd_confidence_mask(&b->disp, d->conf, d->min_conf);
 	}

@@ -6,6 +6,7 @@
 
 #include "../algo/jd_status.h"
 #include "../algo/prefilter.h"
+#include "cuda_confidence.h"
 #include "cuda_rectify.h"
 
 size_t jd_cuda_frame_bytes(int w, int h, int in_bytes)
@@ -158,6 +159,9 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	struct jd_cuda_slot *s = &f->slot[f->cur];
 	size_t n = (size_t)f->w * f->h;
 
+	if (f->conf.taken) {
+		JD_TRY(jd__cuda_conf_run(cu, f, map));
+	}
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_end, cu->stream[0])));
 	if (!cu->mapped) {
 		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n,
@@ -166,6 +170,9 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	} else if (map != s->d_map) {
 		snprintf(cu->err, sizeof(cu->err), "mapped mode: the map was not written into its slot");
 		return -EINVAL;
+	}
+	if (f->conf.taken) {
+		JD_TRY(jd__cuda_conf_download(cu, f));
 	}
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_out, cu->stream[0])));
 	f->inflight++;
@@ -187,8 +194,10 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	/* The slot is free again whatever happens below: a failed frame is not retried. */
 	f->oldest = (f->oldest + 1) % JD_CUDA_SLOTS;
 	f->inflight--;
+	f->conf.last = NULL;
 	JD_TRY(JD_CU(cu, cuEventSynchronize(s->ev_out)));
 	JD_TRY(JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, s->ev_start, s->ev_end)));
+	f->conf.last = f->conf.h_conf[idx];
 	for (int y = 0; y < f->h; y++) {
 		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * f->w, sizeof(float) * f->w);
 	}

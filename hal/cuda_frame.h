@@ -54,10 +54,25 @@ struct jd_cuda_rank {
 	int window; /* 0: not taken, the matcher reads the slot's pair */
 };
 
+/*
+ * The confidence map on the device (hal/cuda_confidence.h), when taken: after the map's
+ * kernels it is computed from the map and the slot's rectified 8-bit pair and comes back
+ * with the map (mapped: written into the slot's pinned buffer).
+ */
+struct jd_cuda_conf {
+	jd_cufunction census, conf;
+	jd_cudeviceptr d_cl, d_cr;		  /* the census codes of the pair, w * h each */
+	jd_cudeviceptr d_conf;			  /* copy mode: where the kernel writes */
+	unsigned char *h_conf[JD_CUDA_SLOTS];	  /* pinned: each slot's map */
+	const unsigned char *last;		  /* the last collected frame's (NULL: none) */
+	int taken;
+};
+
 struct jd_cuda_frame {
 	int w, h, in_bytes;   /* in_bytes: 1 (8-bit pair) or 4 (float pair) */
 	struct jd_cuda_remap remap;
 	struct jd_cuda_rank rank;
+	struct jd_cuda_conf conf;
 	jd_cudeviceptr d_out; /* w * h floats, the map kernels write (mapped: the slot's d_map) */
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
 	int cur;	 /* the slot the kernels being queued read */

@@ -18,7 +18,7 @@ case " $parts " in *" tests "*)
 	echo "== ctest (all)"; ctest --test-dir build/gpu -j16 --output-on-failure >"$out/all.log" 2>&1; tail -6 "$out/all.log"
 esac
 case " $parts " in *" sanitize "*)
-	for t in ${JD_SANITIZE:-sad sgm bp}; do
+	for t in ${JD_SANITIZE:-sad sgm bp confidence}; do
 		for tool in memcheck racecheck; do
 			echo "== compute-sanitizer $tool test_cuda_$t"
 			quick=1; [ $tool = racecheck ] && quick=tiny

@@ -3,7 +3,8 @@
 # one call. Builds for sm_90, then the parts in PARTS (default all):
 #   tests     ctest -L gpu (copy, the H100's default), then the GPU tests again with
 #             JD_GPU_MEMORY=mapped: every map identical to the reference in both modes
-#   sanitize  compute-sanitizer memcheck of the SAD, SGM, BP and rectification tests, mapped
+#   sanitize  compute-sanitizer memcheck of the SAD, SGM, BP, rectification and confidence
+#             tests, mapped; memcheck and racecheck of the confidence test, copy
 #   same      `match` on dataset pairs and `run` on the synthetic scene, --gpu-memory copy and
 #             mapped: the same maps byte for byte, the same objects in the JSON
 #   pipeline  bench --pipeline --backend cuda in both modes: fps, each stage, CPU ms a frame
@@ -19,18 +20,24 @@ case " $parts " in *" tests "*)
 	echo "== ctest -L gpu (copy)"
 	ctest --test-dir build/gpu -L gpu --output-on-failure >"$out/gpu-copy.log" 2>&1
 	tail -4 "$out/gpu-copy.log"
-	for t in sad sgm bp rectify; do
+	for t in sad sgm bp rectify confidence; do
 		echo "== test_cuda_$t, mapped"
 		JD_GPU_MEMORY=mapped timeout 400 build/gpu/tests/test_cuda_$t >"$out/mapped-$t.log" 2>&1
 		echo "exit $?"; tail -2 "$out/mapped-$t.log"
 	done
 esac
 case " $parts " in *" sanitize "*)
-	for t in sad sgm bp rectify; do
+	for t in sad sgm bp rectify confidence; do
 		echo "== compute-sanitizer memcheck test_cuda_$t, mapped"
 		JD_GPU_MEMORY=mapped JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool memcheck \
 			--error-exitcode 3 build/gpu/tests/test_cuda_$t >"$out/memcheck-mapped-$t.log" 2>&1
 		echo "exit $?"; tail -2 "$out/memcheck-mapped-$t.log"
+	done
+	for tool in memcheck racecheck; do
+		echo "== compute-sanitizer $tool test_cuda_confidence, copy"
+		JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool $tool --error-exitcode 3 \
+			build/gpu/tests/test_cuda_confidence >"$out/$tool-confidence.log" 2>&1
+		echo "exit $?"; tail -2 "$out/$tool-confidence.log"
 	done
 esac
 case " $parts " in *" same "*)

@@ -8,3 +8,4 @@
 #include "postfilter_cuda.cu"
 #include "rectify_cuda.cu"
 #include "prefilter_cuda.cu"
+#include "confidence_cuda.cu"

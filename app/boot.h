@@ -16,6 +16,7 @@
 #include "../hal/cuda.h"
 #include "../hal/cuda_bp.h"
 #include "../hal/cuda_sad.h"
+#include "../hal/cuda_sense.h"
 #include "../hal/cuda_sgm.h"
 #include "../hal/pool.h"
 #include "../hal/workers.h"
@@ -40,6 +41,7 @@ struct jd_boot {
 	struct jd_cuda_sad sad_gpu;
 	struct jd_cuda_sgm sgm_gpu;
 	struct jd_cuda_bp bp_gpu;
+	struct jd_cuda_sense sense_gpu; /* taken with the GPU confidence stage */
 };
 
 /**
@@ -89,5 +91,21 @@ int jd_boot_depth(const struct jd_boot *b);
  * make it (no GPU, strips, or BP's smoothed float pair).
  */
 const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_params *p);
+
+/**
+ * Sense on the GPU from now on (hal/cuda_sense.h): each frame's map is masked there by
+ * min_conf as the caller masks b->disp (jd_confidence_mask()). @return 1, or 0 where the
+ * CPU must sense (no GPU, strips, BP's float pair: no GPU confidence)
+ */
+int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf);
+
+/**
+ * jd_sense_run() on the frame jd_boot_collect() just returned, its per-pixel work on the
+ * GPU: b->disp must be masked by the min_conf given to jd_boot_gpu_sense_start(). The same
+ * result. @retval 0 or a negative errno (a GPU failure is printed)
+ */
+int jd_boot_gpu_sense(struct jd_boot *b, const struct jd_sense_params *sp,
+		      const struct jd_camera_model *cam, void *ws, size_t ws_bytes,
+		      struct jd_sense_result *out);
 
 #endif

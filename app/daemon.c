@@ -124,6 +124,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	d->conf_ws = lr.conf_ws;
 	d->conf_ws_bytes = lr.conf_ws_bytes;
 	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
+	d->gpu_sense = d->sensing && jd_boot_gpu_sense_start(&d->boot, d->min_conf);
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
 	for (int k = 0; k < 2; k++) {
@@ -214,8 +215,14 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->confidence_ms = (double)(jd_clock_ns() - tc) / 1e6;
 	if (d->sensing) {
 		uint64_t t0 = jd_clock_ns();
-		JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws, d->sense_bytes,
-				    &d->sense, &b->workers.exec));
+		if (d->gpu_sense) {
+			/* the per-pixel work on the GPU, from the map masked there the same way */
+			JD_TRY(jd_boot_gpu_sense(b, &d->sp, &d->model, d->sense_ws, d->sense_bytes,
+						 &d->sense));
+		} else {
+			JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws,
+					    d->sense_bytes, &d->sense, &b->workers.exec));
+		}
 		jd_tracker_update(&d->tracker, &d->sense, st->ts_ns, d->tracks);
 		st->sense_ms = (double)(jd_clock_ns() - t0) / 1e6;
 		st->sense = &d->sense;

@@ -34,6 +34,7 @@ struct jd_daemon {
 	uint64_t ts[2];	      /* by frame parity: the pair's capture timestamp */
 	double capture_ms[2]; /* by frame parity: time spent getting the pair */
 	int sensing;	      /* a camera model is known: objects are sensed */
+	int gpu_sense;	      /* sensing's per-pixel work runs on the GPU (jd_boot_gpu_sense) */
 	struct jd_camera_model model;
 	struct jd_sense_params sp;
 	void *sense_ws;

@@ -70,8 +70,11 @@ static inline const char *jd_gpu_memory_name(enum jd_gpu_memory m)
 	return m == JD_GPU_MEMORY_COPY ? "copy" : m == JD_GPU_MEMORY_MAPPED ? "mapped" : "auto";
 }
 
-/* Stream 0 runs the kernels and the download, stream 1 the next frame's upload. */
-#define JD_CUDA_STREAMS 2
+/*
+ * Stream 0 runs the kernels and the download, stream 1 the next frame's upload, stream 2
+ * sensing on a collected frame (hal/cuda_sense.h) while the next one's kernels run.
+ */
+#define JD_CUDA_STREAMS 3
 /* Events made at boot, handed out by jd_cuda_take_event(): a frame staging takes 8. */
 #define JD_CUDA_EVENTS 32
 /* Every block carved from the device and pinned allocations starts on this boundary. */

@@ -7,6 +7,7 @@
 #include "../algo/jd_status.h"
 #include "../algo/prefilter.h"
 #include "cuda_confidence.h"
+#include "cuda_sense.h"
 #include "cuda_rectify.h"
 
 size_t jd_cuda_frame_bytes(int w, int h, int in_bytes)
@@ -164,6 +165,9 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	if (f->conf.taken) {
 		JD_TRY(jd__cuda_conf_run(cu, f, map));
 	}
+	if (f->sense && f->sense->on) {
+		JD_TRY(jd__cuda_sense_queue(cu, f, map)); /* reads the confidence just made */
+	}
 	if (!cu->mapped) {
 		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n,
 						      cu->stream[0])));
@@ -196,9 +200,15 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	f->oldest = (f->oldest + 1) % JD_CUDA_SLOTS;
 	f->inflight--;
 	f->conf.last = NULL;
+	if (f->sense) {
+		f->sense->last = -1;
+	}
 	JD_TRY(JD_CU(cu, cuEventSynchronize(s->ev_out)));
 	JD_TRY(JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, s->ev_start, s->ev_end)));
 	f->conf.last = f->conf.h_conf[idx];
+	if (f->sense) {
+		f->sense->last = idx;
+	}
 	for (int y = 0; y < f->h; y++) {
 		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * f->w, sizeof(float) * f->w);
 	}

@@ -68,11 +68,14 @@ struct jd_cuda_conf {
 	int taken;
 };
 
+struct jd_cuda_sense; /* hal/cuda_sense.h */
+
 struct jd_cuda_frame {
 	int w, h, in_bytes;   /* in_bytes: 1 (8-bit pair) or 4 (float pair) */
 	struct jd_cuda_remap remap;
 	struct jd_cuda_rank rank;
 	struct jd_cuda_conf conf;
+	struct jd_cuda_sense *sense; /* sensing on the GPU, when taken (NULL: not) */
 	jd_cudeviceptr d_out; /* w * h floats, the map kernels write (mapped: the slot's d_map) */
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
 	int cur;	 /* the slot the kernels being queued read */

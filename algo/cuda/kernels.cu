@@ -9,3 +9,4 @@
 #include "rectify_cuda.cu"
 #include "prefilter_cuda.cu"
 #include "confidence_cuda.cu"
+#include "sense_cuda.cu"

@@ -1,0 +1,297 @@
+#include "cuda_sense.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algo/cuda/sense_cuda.h"
+#include "../algo/jd_status.h"
+#include "../algo/sense_priv.h"
+
+enum { THREADS = 128, SCORE_THREADS = 256, ROW_THREADS = 128 };
+
+#define STREAM(cu) ((cu)->stream[2])
+
+/* Device scratch, then what comes back (the pinned side has the same outputs). */
+static size_t out_bytes(int w, int h)
+{
+	size_t n = (size_t)w * h;
+
+	return jd_cuda_round(sizeof(double) * 3 * JD_SENSE_MAX_HYPOTHESES) +
+	       jd_cuda_round(sizeof(long long) * (JD_SENSE_MAX_HYPOTHESES + (size_t)h)) +
+	       jd_cuda_round(sizeof(double) * JD_SROW_FIELDS * (size_t)h) +
+	       jd_cuda_round(4 * n) + jd_cuda_round(sizeof(int32_t) * 6 * JD_SENSE_MAX_BLOBS(n)) +
+	       jd_cuda_round(sizeof(int32_t));
+}
+
+size_t jd_cuda_sense_device_bytes(int w, int h)
+{
+	size_t n = (size_t)w * h;
+
+	return JD_CUDA_SLOTS * jd_cuda_round(4 * n) + 2 * jd_cuda_round(n) +
+	       jd_cuda_round(4 * n) + jd_cuda_round(20 * n) + jd_cuda_round(sizeof(int32_t)) +
+	       out_bytes(w, h);
+}
+
+size_t jd_cuda_sense_pinned_bytes(int w, int h)
+{
+	return out_bytes(w, h);
+}
+
+/* An output: pinned, and where the kernels write it (a device buffer, or its mapped view). */
+static int take_out(struct jd_cuda *cu, size_t bytes, void **host, jd_cudeviceptr *dev)
+{
+	JD_TRY(jd_cuda_take_pinned(cu, bytes, host));
+	if (cu->mapped) {
+		*dev = jd_cuda_mapped(cu, *host);
+		return 0;
+	}
+	return jd_cuda_take(cu, bytes, dev);
+}
+
+int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cuda_sense *s)
+{
+	static const char *const names[] = {
+	    "jd_sense_mask_conf_cuda", "jd_sense_score_cuda",	  "jd_sense_rows_cuda",
+	    "jd_sense_objpx_cuda",     "jd_sense_morph_cuda",	  "jd_sense_ccl_init_cuda",
+	    "jd_sense_ccl_merge_cuda", "jd_sense_ccl_final_cuda", "jd_sense_blobs_cuda",
+	    "jd_sense_count_cuda"};
+	jd_cufunction *fns[] = {&s->mask_conf, &s->score,     &s->rows,	     &s->objpx,
+				&s->morph,     &s->ccl_init,  &s->ccl_merge, &s->ccl_final,
+				&s->blobs,     &s->count};
+	int w = f->w, h = f->h;
+	size_t n = (size_t)w * h;
+	void *p;
+
+	memset(s, 0, sizeof(*s));
+	s->last = -1;
+	if (!f->conf.taken) {
+		snprintf(cu->err, sizeof(cu->err), "sensing on the GPU needs its confidence stage");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		JD_TRY(jd_cuda_function(cu, names[i], fns[i]));
+	}
+	for (int k = 0; k < JD_CUDA_SLOTS; k++) {
+		JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_disp[k]));
+	}
+	JD_TRY(jd_cuda_take(cu, n, &s->d_m0));
+	JD_TRY(jd_cuda_take(cu, n, &s->d_m1));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_parent));
+	JD_TRY(jd_cuda_take(cu, 20 * n, &s->d_stats));
+	JD_TRY(jd_cuda_take(cu, sizeof(int32_t), &s->d_count));
+	s->max_blobs = JD_SENSE_MAX_BLOBS(n);
+	JD_TRY(take_out(cu, sizeof(double) * 3 * JD_SENSE_MAX_HYPOTHESES, &p, &s->d_planes));
+	s->h_planes = p;
+	JD_TRY(take_out(cu, sizeof(long long) * (JD_SENSE_MAX_HYPOTHESES + (size_t)h), &p,
+			&s->d_scores));
+	s->h_scores = p;
+	JD_TRY(take_out(cu, sizeof(double) * JD_SROW_FIELDS * (size_t)h, &p, &s->d_rows));
+	s->h_rows = p;
+	JD_TRY(take_out(cu, 4 * n, &p, &s->d_label));
+	s->h_label = p;
+	JD_TRY(take_out(cu, sizeof(int32_t) * 6 * (size_t)s->max_blobs, &p, &s->d_blobs));
+	s->h_blobs = p;
+	JD_TRY(take_out(cu, sizeof(int32_t), &p, &s->d_nblobs));
+	s->h_nblobs = p;
+	s->w = w;
+	s->h = h;
+	s->taken = 1;
+	f->sense = s;
+	return 0;
+}
+
+void jd_cuda_sense_start(struct jd_cuda_sense *s, int min_conf)
+{
+	s->min_conf = min_conf;
+	s->on = s->taken;
+}
+
+int jd__cuda_sense_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map)
+{
+	struct jd_cuda_sense *s = f->sense;
+	int n = f->w * f->h;
+	jd_cudeviceptr conf = cu->mapped ? jd_cuda_mapped(cu, f->conf.h_conf[f->cur]) : f->conf.d_conf;
+	void *a[] = {&map, &conf, &n, &s->min_conf, &s->d_disp[f->cur]};
+
+	return JD_CU(cu, cuLaunchKernel(s->mask_conf, (unsigned)((n + 255) / 256), 1, 1, 256, 1, 1,
+					0, cu->stream[0], a, NULL));
+}
+
+/* Bring an output back (copy mode; stream 2): what the kernels wrote, bytes of it. */
+static int fetch(struct jd_cuda *cu, void *host, jd_cudeviceptr dev, size_t bytes)
+{
+	if (cu->mapped || !bytes) {
+		return 0;
+	}
+	cu->copied += bytes;
+	return JD_CU(cu, cuMemcpyDtoHAsync_v2(host, dev, bytes, STREAM(cu)));
+}
+
+static int launch(struct jd_cuda *cu, jd_cufunction fn, unsigned gx, unsigned gy, unsigned bx,
+		  unsigned smem, void **args)
+{
+	return JD_CU(cu, cuLaunchKernel(fn, gx, gy, 1, bx, 1, 1, smem, STREAM(cu), args, NULL));
+}
+
+/* One pass of row records against plane pl (fit 0: least squares, 1: residual and extent). */
+static int rows_pass(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
+		     const struct jd__sense_roi *r, const double pl[3], float tol, int fit)
+{
+	int w = s->w, x0 = r->x0, y0 = r->y0, x1 = r->x1, nrows = r->y1 - r->y0;
+	double p0 = pl[0], p1 = pl[1], p2 = pl[2];
+	void *a[] = {&disp, &w, &x0, &y0, &x1, &p0, &p1, &p2, &tol, &fit, &s->d_rows};
+
+	JD_TRY(launch(cu, s->rows, (unsigned)nrows, 1, ROW_THREADS,
+		      (unsigned)(sizeof(float) * (size_t)(x1 - x0)), a));
+	JD_TRY(fetch(cu, s->h_rows, s->d_rows, sizeof(double) * JD_SROW_FIELDS * (size_t)nrows));
+	return JD_CU(cu, cuStreamSynchronize(STREAM(cu)));
+}
+
+/* fit_plane() of sense.c, its passes over the map on the GPU. */
+static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
+		     const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		     const struct jd_disp *host_map, const struct jd__sense_roi *r,
+		     struct jd__sense_ws *ws, struct jd_plane *pl)
+{
+	static long count[JD_SENSE_MAX_HYPOTHESES];
+	double(*planes)[3] = (double(*)[3])s->h_planes;
+	long npix = (long)(r->x1 - r->x0) * (r->y1 - r->y0), nvalid = 0, inliers = 0;
+	int nrows = r->y1 - r->y0, step = jd__sense_grid_step(r), w = s->w;
+	int x0 = r->x0, y0 = r->y0, x1 = r->x1, y1 = r->y1;
+	float tol = sp->plane_tol;
+	double best[3], sol[3], sum[JD_SROW_FIELDS];
+
+	memset(pl, 0, sizeof(*pl));
+	pl->verdict = JD_TABLE_NOT_FITTED;
+	/* the hypotheses from the host's map (a few hundred pixels), scored on the GPU */
+	int n = jd__sense_hypotheses(sp, host_map, r, planes);
+	if (!cu->mapped && n) {
+		cu->copied += sizeof(double) * 3 * (size_t)n;
+		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_planes, s->h_planes,
+						       sizeof(double) * 3 * (size_t)n, STREAM(cu))));
+	}
+	void *a[] = {&disp, &w, &x0, &y0, &x1, &y1, &step, &s->d_planes, &n, &tol, &s->d_scores};
+	JD_TRY(launch(cu, s->score, (unsigned)(n + nrows), 1, SCORE_THREADS, 0, a));
+	JD_TRY(fetch(cu, s->h_scores, s->d_scores, sizeof(long long) * (size_t)(n + nrows)));
+	JD_TRY(JD_CU(cu, cuStreamSynchronize(STREAM(cu))));
+	for (int y = 0; y < nrows; y++) {
+		nvalid += (long)s->h_scores[n + y];
+	}
+	if (nvalid < 3) {
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		count[i] = (long)s->h_scores[i];
+	}
+	if (jd__sense_best(sp, cam, (const double(*)[3])planes, count, n, best)) {
+		return 0;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		JD_TRY(rows_pass(cu, s, disp, r, best, tol, 0));
+		jd__sense_rows_add(s->h_rows, nrows, sum);
+		if (jd__sense_lsq_solve(sum, sol)) {
+			break;
+		}
+		memcpy(best, sol, sizeof(best));
+		inliers = (long)sum[JD_SROW_N];
+	}
+	JD_TRY(rows_pass(cu, s, disp, r, best, tol, 1));
+	jd__sense_rows_add(s->h_rows, nrows, sum);
+	memcpy(ws->rows, s->h_rows, sizeof(double) * JD_SROW_FIELDS * (size_t)nrows);
+	jd__sense_plane(sp, cam, best, inliers, nvalid, npix, sum[JD_SROW_RSS], pl);
+	return 0;
+}
+
+/* The object mask, opened and closed, labelled: the blobs' count (may pass max_blobs). */
+static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
+			 const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+			 const struct jd__sense_roi *r, const struct jd_plane *pl, long *nblobs)
+{
+	int w = s->w, h = s->h, n = w * h, min_area = sp->min_area_px, cap = (int)s->max_blobs;
+	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS), gn = (unsigned)((n + 255) / 256);
+	struct jd_sense_px_args px = {
+	    cam->f, cam->cx, cam->cy, cam->baseline_mm,
+	    pl->a, pl->b, pl->c, {pl->n[0], pl->n[1], pl->n[2]}, pl->k_mm,
+	    sp->plane_tol, sp->min_height_mm, sp->fixed_disp,
+	    {r->x0, r->y0, r->x1, r->y1}, sp->use_fixed || !pl->valid, w, h};
+	void *ap[] = {&disp, &px, &s->d_m0};
+	/* open (erode, dilate), close (dilate, erode): m0 -> m1 -> m0 -> m1 -> m0 */
+	void *am[4][5] = {{&s->d_m0, &s->d_m1, &w, &h, &(int){0}},
+			  {&s->d_m1, &s->d_m0, &w, &h, &(int){1}},
+			  {&s->d_m0, &s->d_m1, &w, &h, &(int){1}},
+			  {&s->d_m1, &s->d_m0, &w, &h, &(int){0}}};
+	void *ai[] = {&s->d_m0, &w, &h, &s->d_parent, &s->d_stats};
+	void *ag[] = {&s->d_m0, &disp, &w, &h, &s->d_parent};
+	void *af[] = {&s->d_parent, &w, &h, &s->d_stats, &s->d_label};
+	void *ab[] = {&s->d_parent, &s->d_stats, &n, &min_area, &cap, &s->d_count, &s->d_blobs};
+	void *ac[] = {&s->d_count, &s->d_nblobs};
+
+	JD_TRY(launch(cu, s->objpx, gx, (unsigned)h, THREADS, 0, ap));
+	for (int k = 0; k < 4; k++) {
+		JD_TRY(launch(cu, s->morph, gx, (unsigned)h, THREADS, 0, am[k]));
+	}
+	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_count, 0, sizeof(int32_t), STREAM(cu))));
+	JD_TRY(launch(cu, s->ccl_init, gn, 1, 256, 0, ai));
+	JD_TRY(launch(cu, s->ccl_merge, gx, (unsigned)h, THREADS, 0, ag));
+	JD_TRY(launch(cu, s->ccl_final, gx, (unsigned)h, THREADS, 0, af));
+	JD_TRY(launch(cu, s->blobs, gn, 1, 256, 0, ab));
+	JD_TRY(launch(cu, s->count, 1, 1, 1, 0, ac));
+	JD_TRY(fetch(cu, s->h_nblobs, s->d_nblobs, sizeof(int32_t)));
+	JD_TRY(JD_CU(cu, cuStreamSynchronize(STREAM(cu))));
+	*nblobs = *s->h_nblobs;
+	if (*nblobs > cap) {
+		return 0;
+	}
+	JD_TRY(fetch(cu, s->h_label, s->d_label, 4 * (size_t)n));
+	JD_TRY(fetch(cu, s->h_blobs, s->d_blobs, sizeof(int32_t) * 6 * (size_t)*nblobs));
+	return JD_CU(cu, cuStreamSynchronize(STREAM(cu)));
+}
+
+/* Label order: the order the reference numbers its blobs in. */
+static int by_label(const void *a, const void *b)
+{
+	int32_t x = ((const struct jd__sense_blob *)a)->label;
+	int32_t y = ((const struct jd__sense_blob *)b)->label;
+
+	return (x > y) - (x < y);
+}
+
+int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
+		      const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		      const struct jd_disp *host_map, void *ws, size_t ws_bytes,
+		      struct jd_sense_result *out, const struct jd_exec *ex)
+{
+	struct jd__sense_roi r;
+	struct jd__sense_ws w;
+	long nblobs = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!s->on || s->last < 0) {
+		snprintf(cu->err, sizeof(cu->err), "GPU sensing: no collected frame");
+		return -ENOENT;
+	}
+	if (host_map->width != s->w || host_map->height != s->h) {
+		return -EINVAL;
+	}
+	JD_TRY(jd__sense_check(sp, cam, s->w, s->h, &r));
+	if (jd__sense_carve(ws, ws_bytes, s->w, s->h, &w)) {
+		return -ENOMEM;
+	}
+	jd_cudeviceptr disp = s->d_disp[s->last];
+	if (!sp->use_fixed) {
+		JD_TRY(fit_plane(cu, s, disp, sp, cam, host_map, &r, &w, &out->plane));
+	}
+	jd__sense_extent(cam, &r, &out->plane, s->w, &w);
+	JD_TRY(label_objects(cu, s, disp, sp, cam, &r, &out->plane, &nblobs));
+	if (nblobs > s->max_blobs) {
+		/* more blobs than the list holds: the reference knows which come first */
+		return jd_sense_run(sp, cam, host_map, ws, ws_bytes, out, ex);
+	}
+	struct jd__sense_blob *blobs = (struct jd__sense_blob *)s->h_blobs;
+	qsort(blobs, (size_t)nblobs, sizeof(*blobs), by_label);
+	w.label = s->h_label;
+	jd__sense_objects(cam, host_map, &r, &w, blobs, nblobs, out);
+	return 0;
+}

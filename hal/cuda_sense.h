@@ -1,0 +1,64 @@
+/*
+ * Sensing (algo/sense.h) with its per-pixel work on the GPU: taken at boot beside the
+ * confidence stage (hal/cuda_confidence.h). Each frame's finish masks the map by its
+ * confidence into the stage's copy for that slot (jd_confidence_mask() on the device); once
+ * the frame is collected, jd_cuda_sense_run() scores the plane hypotheses, sums the rows,
+ * masks, opens, closes and labels the objects on the GPU, and decides on the host with the
+ * reference's own functions: the result is jd_sense_run()'s on the host's masked map (tests/gpu).
+ * Only small figures come back (scores, row sums, blobs) and the labels, which the host
+ * reads inside each object's box; in mapped mode the kernels write them into pinned memory.
+ */
+#ifndef JD_HAL_CUDA_SENSE_H
+#define JD_HAL_CUDA_SENSE_H
+
+#include "../algo/jd_exec.h"
+#include "../algo/sense.h"
+#include "cuda.h"
+#include "cuda_frame.h"
+
+struct jd_cuda_sense {
+	jd_cufunction mask_conf, score, rows, objpx, morph, ccl_init, ccl_merge, ccl_final, blobs,
+	    count;
+	jd_cudeviceptr d_disp[JD_CUDA_SLOTS]; /* each slot's map, masked by its confidence */
+	jd_cudeviceptr d_m0, d_m1, d_parent, d_stats, d_count;
+	/* what comes back: device buffers downloaded (copy), or the pinned ones' views */
+	jd_cudeviceptr d_planes, d_scores, d_rows, d_label, d_blobs, d_nblobs;
+	double *h_planes;
+	long long *h_scores;
+	double *h_rows;
+	int32_t *h_label, *h_blobs, *h_nblobs;
+	long max_blobs;
+	int w, h;
+	int min_conf; /* the map keeps pixels with at least this confidence (0: all) */
+	int on;	      /* the daemon senses with it: finish masks each frame's map */
+	int last;     /* the slot of the last collected frame (-1: none) */
+	int taken;
+};
+
+size_t jd_cuda_sense_device_bytes(int w, int h);
+size_t jd_cuda_sense_pinned_bytes(int w, int h);
+
+/**
+ * Take the stage's buffers (boot only, after jd_cuda_conf_take(): it reads the confidence).
+ * @retval 0, -ENOMEM, -EPERM (sealed), -ENOENT (no kernel), -EINVAL (no confidence stage)
+ */
+int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cuda_sense *s);
+
+/* From now on each frame's map is masked by min_conf for sensing (after boot). */
+void jd_cuda_sense_start(struct jd_cuda_sense *s, int min_conf);
+
+/* Queue the masked copy of the frame being finished (jd_cuda_frame_finish(), stream 0). */
+int jd__cuda_sense_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
+
+/**
+ * jd_sense_run() for the frame jd_cuda_frame_collect() returned last, on the GPU: host_map
+ * is that frame's map masked as the stage masked it, ws the reference's workspace
+ * (jd_sense_mem_required()). ex runs the reference when the blobs outnumber the stage's list.
+ * Waits for its kernels (stream 2). @retval 0, -EINVAL, -ENOMEM, -EIO, -ENOENT (no frame)
+ */
+int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
+		      const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		      const struct jd_disp *host_map, void *ws, size_t ws_bytes,
+		      struct jd_sense_result *out, const struct jd_exec *ex);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * Sensing on the GPU (hal/cuda_sense.h) against jd_sense_run() on the same map: the same
+ * result byte for byte (the plane and its verdict, every object's measures and grasp, the
+ * flags). Maps: GPU SGM's on the synthetic scene through the frame staging (the map masked
+ * by its confidence on the device as the host masks its copy; with and without a minimum;
+ * two frames in flight), and maps written straight into the stage: the scene's truth, the
+ * same with noise, holes and speckles, under other parameters (a fixed threshold, a ROI,
+ * tiny blobs, a strict tilt, many hypotheses), and a map of more blobs than the stage's list
+ * holds (the reference then decides). At least some cases must find a table and objects.
+ * Without a GPU: exit 77.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "camera_synth.h"
+#include "confidence.h"
+#include "cuda_confidence.h"
+#include "cuda_sense.h"
+#include "cuda_sgm.h"
+#include "gpu_util.h"
+#include "synth.h"
+
+static int with_objects, with_table;
+
+static void show(const char *who, const struct jd_sense_result *r)
+{
+	printf("  %s: table %s (%ld inliers, a %.9g b %.9g c %.9g), %d objects%s\n", who,
+	       jd_table_verdict_name(r->plane.verdict), r->plane.inliers, (double)r->plane.a,
+	       (double)r->plane.b, (double)r->plane.c, r->nobjects, r->truncated ? ", truncated" : "");
+	for (int i = 0; i < r->nobjects && i < 4; i++) {
+		const struct jd_object *o = &r->objects[i];
+		printf("    #%d area %ld box %d,%d-%d,%d centroid %.9g %.9g %.9g yaw %.9g\n", o->id,
+		       o->area_px, o->bbox[0], o->bbox[1], o->bbox[2], o->bbox[3],
+		       (double)o->centroid_mm[0], (double)o->centroid_mm[1],
+		       (double)o->centroid_mm[2], (double)o->yaw_deg);
+	}
+}
+
+/* Sense map (already in the stage, slot s->last) both ways. @return 1 when identical */
+static int compare(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct jd_sense_params *sp,
+		   const struct jd_camera_model *cam, const struct jd_disp *map, const char *what)
+{
+	static struct jd_sense_result ref, gpu;
+	size_t bytes = jd_sense_mem_required(map->width, map->height);
+	void *ws = malloc(bytes);
+	int rc_ref = jd_sense_run(sp, cam, map, ws, bytes, &ref, NULL);
+	int rc_gpu = jd_cuda_sense_run(cu, s, sp, cam, map, ws, bytes, &gpu, NULL);
+	int same = rc_ref == rc_gpu && memcmp(&ref, &gpu, sizeof(ref)) == 0;
+
+	JD_CHECK(same, "%s: the GPU's result differs (rc %d / %d; %s)", what, rc_ref, rc_gpu,
+		 cu->err);
+	if (!same) {
+		show("reference", &ref);
+		show("gpu", &gpu);
+	}
+	with_table += ref.plane.valid;
+	with_objects += ref.nobjects > 0;
+	free(ws);
+	return same;
+}
+
+struct stage {
+	struct jd_cuda cu;
+	struct jd_cuda_sgm sgm;
+	struct jd_cuda_sense sense;
+	int w, h;
+};
+
+static int boot(struct stage *st, int w, int h, int ndisp)
+{
+	struct jd_match_params p;
+
+	jd_params_default(&p, JD_ALGO_SGM, ndisp);
+	size_t dev = jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_conf_device_bytes(w, h) +
+		     jd_cuda_sense_device_bytes(w, h);
+	size_t pin = jd_cuda_sgm_pinned_bytes(w, h) + jd_cuda_conf_pinned_bytes(w, h) +
+		     jd_cuda_sense_pinned_bytes(w, h);
+	int rc = jd_cuda_init(&st->cu, dev, pin, gpu_memory());
+
+	rc = rc ? rc : jd_cuda_sgm_init(&st->sgm, &st->cu, &p, w, h);
+	rc = rc ? rc : jd_cuda_conf_take(&st->cu, &st->sgm.frame);
+	rc = rc ? rc : jd_cuda_sense_take(&st->cu, &st->sgm.frame, &st->sense);
+	JD_CHECK(rc == 0, "boot %dx%d: %s", w, h, st->cu.err);
+	if (rc) {
+		return rc;
+	}
+	jd_cuda_seal(&st->cu);
+	st->w = w;
+	st->h = h;
+	return 0;
+}
+
+/* GPU SGM's maps of the synthetic scene through the frame staging. */
+static int pipeline(int w, int h, int ndisp, int min_conf, int *total)
+{
+	static struct stage st;
+	struct jd_match_params p;
+	struct jd_camera_model cam;
+	struct jd_sense_params sp;
+	struct jd_image l[2], r[2];
+	struct jd_disp map = {malloc(sizeof(float) * w * h), w, h, w};
+	char what[96];
+	int ok = 0;
+
+	if (boot(&st, w, h, ndisp)) {
+		return 0;
+	}
+	gpu_count_allocations(&st.cu);
+	jd_params_default(&p, JD_ALGO_SGM, ndisp);
+	jd_cam_synth_model(w, h, &cam);
+	jd_sense_default(&sp);
+	jd_cuda_sense_start(&st.sense, min_conf);
+	for (int k = 0; k < 2; k++) {
+		l[k] = (struct jd_image){malloc((size_t)w * h), w, h, w};
+		r[k] = (struct jd_image){malloc((size_t)w * h), w, h, w};
+		jd_synth_render(3 * k, ndisp, &l[k], &r[k], NULL);
+	}
+	/* two frames in flight: each is sensed from its own slot's map */
+	JD_CHECK(jd_cuda_sgm_submit(&st.sgm, &p, &l[0], &r[0]) == 0 &&
+		     jd_cuda_sgm_submit(&st.sgm, &p, &l[1], &r[1]) == 0,
+		 "submit: %s", st.cu.err);
+	for (int k = 0; k < 2; k++) {
+		JD_CHECK(jd_cuda_sgm_collect(&st.sgm, &map) == 0, "collect: %s", st.cu.err);
+		if (min_conf) {
+			jd_confidence_mask(&map, jd_cuda_conf_last(&st.sgm.frame), min_conf);
+		}
+		snprintf(what, sizeof(what), "sgm %dx%d/%d frame %d, min confidence %d", w, h, ndisp,
+			 3 * k, min_conf);
+		ok += compare(&st.cu, &st.sense, &sp, &cam, &map, what);
+		++*total;
+	}
+	JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
+	gpu_restore_allocations(&st.cu);
+	jd_cuda_deinit(&st.cu);
+	for (int k = 0; k < 2; k++) {
+		free(l[k].data);
+		free(r[k].data);
+	}
+	free(map.data);
+	return ok;
+}
+
+/* Write map into the stage's slot 0, as the frame staging would have. */
+static int put(struct stage *st, const struct jd_disp *map)
+{
+	struct jd_cuda *cu = &st->cu;
+
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(st->sense.d_disp[0], map->data,
+					       sizeof(float) * st->w * st->h, cu->stream[0])));
+	JD_TRY(JD_CU(cu, cuStreamSynchronize(cu->stream[0])));
+	st->sense.last = 0;
+	return 0;
+}
+
+enum variant { PLAIN, NOISY, FIXED, ROI, TINY, STRICT, MANY, NVARIANTS };
+
+static void params_for(enum variant v, int w, int h, float fixed_disp, struct jd_sense_params *sp)
+{
+	jd_sense_default(sp);
+	switch (v) {
+	case FIXED:
+		sp->use_fixed = 1;
+		sp->fixed_disp = fixed_disp;
+		break;
+	case ROI:
+		sp->roi[0] = w / 7;
+		sp->roi[1] = h / 5;
+		sp->roi[2] = w - w / 9;
+		sp->roi[3] = h - 3;
+		break;
+	case TINY:
+		sp->min_area_px = 1;
+		sp->min_height_mm = 2.0f;
+		break;
+	case STRICT:
+		sp->max_table_tilt_deg = 5.0f;
+		break;
+	case MANY:
+		sp->ransac_iters = 2000;
+		sp->seed = 7;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Noise (+-0.3 px), 3 % holes and bright speckles on a map. */
+static void spoil(struct jd_disp *m, unsigned seed)
+{
+	for (long i = 0; i < (long)m->width * m->height; i++) {
+		unsigned r = jd_test_rand(&seed);
+		if (r % 100 < 3) {
+			m->data[i] = JD_DISP_INVALID;
+		} else if (r % 1000 < 4) {
+			m->data[i] += 20.0f;
+		} else if (m->data[i] > 0) {
+			m->data[i] += (float)((int)(r >> 20 & 255) - 128) * (0.3f / 128);
+		}
+	}
+}
+
+/* The scene's truth, spoiled or not, under each variant's parameters. */
+static int direct(int w, int h, int ndisp, int *total)
+{
+	static struct stage st;
+	struct jd_camera_model cam;
+	struct jd_sense_params sp;
+	struct jd_image l = {malloc((size_t)w * h), w, h, w}, r = {malloc((size_t)w * h), w, h, w};
+	struct jd_disp map = {malloc(sizeof(float) * w * h), w, h, w};
+	char what[96];
+	int ok = 0;
+
+	if (boot(&st, w, h, ndisp)) {
+		return 0;
+	}
+	jd_cam_synth_model(w, h, &cam);
+	jd_cuda_sense_start(&st.sense, 0);
+	for (uint32_t seed = 0; seed < 3; seed++) {
+		for (int v = 0; v < NVARIANTS; v++) {
+			jd_synth_render_seeded(seed, 2 * (int)seed, ndisp, &l, &r, &map);
+			if (v == NOISY || v == TINY) {
+				spoil(&map, 11u + seed);
+			}
+			params_for((enum variant)v, w, h, (float)ndisp * 0.45f, &sp);
+			if (put(&st, &map)) {
+				JD_CHECK(0, "upload: %s", st.cu.err);
+				break;
+			}
+			snprintf(what, sizeof(what), "truth %dx%d seed %u variant %d", w, h,
+				 (unsigned)seed, v);
+			ok += compare(&st.cu, &st.sense, &sp, &cam, &map, what);
+			++*total;
+		}
+	}
+	/*
+	 * More blobs than the list holds: a patch where no pixel joins a neighbour (four
+	 * disparities far apart, by the pixel's row and column parity), above the threshold.
+	 */
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++) {
+			map.data[(size_t)y * w + x] = 5.0f + 10.0f * (float)(x % 2 + 2 * (y % 2));
+		}
+	}
+	params_for(FIXED, w, h, 1.0f, &sp);
+	sp.min_area_px = 1;
+	if (!put(&st, &map)) {
+		snprintf(what, sizeof(what), "%dx%d blobs beyond the list", w, h);
+		ok += compare(&st.cu, &st.sense, &sp, &cam, &map, what);
+		++*total;
+	}
+	jd_cuda_deinit(&st.cu);
+	free(l.data);
+	free(r.data);
+	free(map.data);
+	return ok;
+}
+
+int main(void)
+{
+	int ok = 0, total = 0;
+
+	gpu_require();
+	ok += pipeline(320, 240, 32, JD_MIN_CONFIDENCE_DEFAULT, &total);
+	ok += pipeline(320, 240, 32, 0, &total);
+	ok += direct(160, 120, 16, &total);
+	if (!gpu_quick()) {
+		ok += pipeline(640, 480, 64, JD_MIN_CONFIDENCE_DEFAULT, &total);
+		ok += pipeline(1280, 720, 128, JD_MIN_CONFIDENCE_DEFAULT, &total);
+		ok += direct(640, 480, 64, &total);
+	}
+	printf("%d of %d cases identical to the reference (%d with a table, %d with objects)\n",
+	       ok, total, with_table, with_objects);
+	JD_CHECK(with_table >= total / 3 && with_objects >= total / 3,
+		 "too few cases find a table and objects: the comparison proves little");
+	return jd_test_done("gpu.cuda_sense");
+}

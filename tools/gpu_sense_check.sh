@@ -1,0 +1,78 @@
+#!/bin/sh
+# On the GPU machine (the device tool), sensing on the GPU (issue 20, hal/cuda_sense.h) in one
+# call. Builds this tree for sm_90 (and .gpuold, an older tree carried for the A/B, when
+# there), then the parts in PARTS (default all):
+#   tests     ctest -L gpu (copy), then test_cuda_sense and test_cuda_confidence mapped
+#   sanitize  compute-sanitizer memcheck of test_cuda_sense, copy and mapped; racecheck, copy
+#   same      `run` 60 frames on the synthetic scene, SGM and SAD: this tree's objects (sensed
+#             on the GPU), in copy and mapped mode, against .gpuold's (sensed on the CPU from
+#             the same maps): the same JSON
+#   pipeline  bench --pipeline SGM 640x480/64 and 1280x720/128, .gpuold and this tree
+#             alternating (ROUNDS, default 2), copy; then this tree mapped
+# Logs into $OUT. Expects .gpudata and .gpudeps (see gpu_env.sh).
+set -u
+. "$(dirname "$0")/gpu_env.sh"
+parts=${PARTS:-tests sanitize same pipeline}
+old=""
+if [ -d .gpuold ]; then
+	(cd .gpuold && cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
+		-DJD_CUDA_ONLY_ARCH=90 && cmake --build build/gpu -j8) >"$out/build-old.log" 2>&1 &
+	oldpid=$!
+fi
+gpu_build -DJD_CUDA_ONLY_ARCH=90 || exit 1
+if [ -d .gpuold ]; then
+	wait $oldpid && old=.gpuold/build/gpu/jetdepth || { echo "old tree: build failed"; tail -20 "$out/build-old.log"; }
+fi
+b=build/gpu/jetdepth
+case " $parts " in *" tests "*)
+	echo "== ctest -L gpu (copy)"
+	ctest --test-dir build/gpu -L gpu --output-on-failure >"$out/gpu-copy.log" 2>&1
+	grep -E "tests passed|Failed|identical" "$out/gpu-copy.log"
+	for t in sense confidence; do
+		echo "== test_cuda_$t, mapped"
+		JD_GPU_MEMORY=mapped timeout 400 build/gpu/tests/test_cuda_$t >"$out/mapped-$t.log" 2>&1
+		echo "exit $?"; tail -2 "$out/mapped-$t.log"
+	done
+esac
+case " $parts " in *" sanitize "*)
+	for m in copy mapped; do
+		echo "== compute-sanitizer memcheck test_cuda_sense, $m"
+		JD_GPU_MEMORY=$m JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool memcheck \
+			--error-exitcode 3 build/gpu/tests/test_cuda_sense >"$out/memcheck-$m-sense.log" 2>&1
+		echo "exit $?"; tail -2 "$out/memcheck-$m-sense.log"
+	done
+	echo "== compute-sanitizer racecheck test_cuda_sense, copy"
+	JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool racecheck --error-exitcode 3 \
+		build/gpu/tests/test_cuda_sense >"$out/racecheck-sense.log" 2>&1
+	echo "exit $?"; tail -2 "$out/racecheck-sense.log"
+esac
+case " $parts " in *" same "*)
+	echo "== the same objects: sensed on the GPU (copy, mapped) and on the CPU (old tree)"
+	strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g'
+	for a in sgm sad; do
+		for m in copy mapped; do
+			$b run --frames 60 --size 640x480 --ndisp 64 --algo $a --backend cuda --gpu-memory $m \
+				--json 2>"$out/run-$a-$m.err" | sed -E "$strip" >"$out/run-$a-$m.json"
+		done
+		[ -n "$old" ] && $old run --frames 60 --size 640x480 --ndisp 64 --algo $a --backend cuda \
+			--json 2>"$out/run-$a-old.err" | sed -E "$strip" >"$out/run-$a-old.json"
+		n=$(wc -l <"$out/run-$a-copy.json")
+		k=$(grep -o '"id":' "$out/run-$a-copy.json" | wc -l)
+		cmp "$out/run-$a-copy.json" "$out/run-$a-mapped.json" && echo "same: $a copy/mapped, $n frames, $k object records"
+		[ -n "$old" ] && cmp "$out/run-$a-copy.json" "$out/run-$a-old.json" && echo "same: $a GPU/CPU sensing, $n frames, $k object records"
+	done
+esac
+case " $parts " in *" pipeline "*)
+	echo "== bench --pipeline (sgm, copy: old, new alternating; then new mapped)"
+	for r in $(seq ${ROUNDS:-2}); do
+		for t in $old $b; do
+			echo "-- $t"
+			$t bench --pipeline --algo sgm --backend cuda --runs 200 2>&1 | grep -v '^matcher'
+		done
+	done
+	echo "-- $b mapped"
+	$b bench --pipeline --algo sgm --backend cuda --gpu-memory mapped --runs 200 2>&1 | grep -v '^matcher'
+	echo "-- $b sad, bp fp16 640x480/64"
+	$b bench --pipeline --algo sad --backend cuda --runs 200 --size 640x480 --ndisp 64 2>&1 | grep -v '^matcher'
+	$b bench --pipeline --algo bp --fp16 --backend cuda --runs 200 --size 640x480 --ndisp 64 2>&1 | grep -v '^matcher'
+esac 2>&1 | tee "$out/pipeline.log"

@@ -21,6 +21,8 @@ enum {
 	CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
 	CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
 	CU_STREAM_NON_BLOCKING = 1,
+	CU_CTX_SCHED_BLOCKING_SYNC = 0x04,
+	CU_EVENT_BLOCKING_SYNC = 0x01,
 };
 
 int jd_cuda_built(void)
@@ -66,6 +68,7 @@ static int load_api(struct jd_cuda *cu)
 	    SYM(cuDeviceGetAttribute),
 	    SYM(cuDeviceTotalMem_v2),
 	    SYM(cuDevicePrimaryCtxRetain),
+	    SYM(cuDevicePrimaryCtxSetFlags_v2),
 	    SYM(cuDevicePrimaryCtxRelease_v2),
 	    SYM(cuCtxSetCurrent),
 	    SYM(cuModuleLoadData),
@@ -155,7 +158,13 @@ static int open_device(struct jd_cuda *cu)
 		}
 		cu->dram_gbs = 2.0 * khz * 1e3 * (bits / 8) / 1e9;
 	}
-	/* The primary context: cuCtxCreate maps to a _v4 with a new signature in CUDA 13. */
+	/*
+	 * The primary context: cuCtxCreate maps to a _v4 with a new signature in CUDA 13. A
+	 * thread waiting for the GPU sleeps instead of spinning: on a Jetson the cores are the
+	 * robot's too, and a spinning wait was most of the loop's CPU time (docs/perf.md). Best
+	 * effort: where the context is already active with other flags, it keeps them.
+	 */
+	(void)cu->api.cuDevicePrimaryCtxSetFlags_v2(cu->device, CU_CTX_SCHED_BLOCKING_SYNC);
 	JD_TRY(JD_CU(cu, cuDevicePrimaryCtxRetain(&cu->ctx, cu->device)));
 	JD_TRY(JD_CU(cu, cuCtxSetCurrent(cu->ctx)));
 	return 0;
@@ -186,7 +195,7 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
 		JD_TRY(JD_CU(cu, cuStreamCreate(&cu->stream[i], CU_STREAM_NON_BLOCKING)));
 	}
 	for (int i = 0; i < JD_CUDA_EVENTS; i++) {
-		JD_TRY(JD_CU(cu, cuEventCreate(&cu->ev[i], 0)));
+		JD_TRY(JD_CU(cu, cuEventCreate(&cu->ev[i], CU_EVENT_BLOCKING_SYNC)));
 	}
 	cu->dev_bytes = jd_cuda_round(dev_bytes);
 	cu->pinned_bytes = jd_cuda_round(pinned_bytes);

@@ -28,6 +28,7 @@ struct jd_cuda_api {
 	jd_curesult (*cuDeviceGetAttribute)(int *, int, int);
 	jd_curesult (*cuDeviceTotalMem_v2)(size_t *, int);
 	jd_curesult (*cuDevicePrimaryCtxRetain)(void **, int);
+	jd_curesult (*cuDevicePrimaryCtxSetFlags_v2)(int, unsigned);
 	jd_curesult (*cuDevicePrimaryCtxRelease_v2)(int);
 	jd_curesult (*cuCtxSetCurrent)(void *);
 	jd_curesult (*cuModuleLoadData)(void **, const void *);

@@ -54,6 +54,12 @@ DECL(int, cuDeviceTotalMem_v2, (size_t * b, int d))
 	*b = (size_t)1 << 30;
 	return 0;
 }
+DECL(int, cuDevicePrimaryCtxSetFlags_v2, (int d, unsigned f))
+{
+	UNUSED(d);
+	UNUSED(f);
+	return 0;
+}
 DECL(int, cuDevicePrimaryCtxRetain, (void **c, int d))
 {
 	UNUSED(d);

@@ -118,7 +118,6 @@ static void fit_plane(const struct jd_sense_params *sp, const struct jd_camera_m
 		      const struct jd_disp *dm, const struct jd__sense_roi *r,
 		      struct jd__sense_ws *s, struct jd_plane *pl, const struct jd_exec *ex)
 {
-	static struct score_job job; /* 16 KiB: off the stack; one sensing at a time */
 	long npix = (long)(r->x1 - r->x0) * (r->y1 - r->y0), nvalid = 0;
 	int nrows = r->y1 - r->y0;
 	double best[3], sol[3], sum[JD_SROW_FIELDS];
@@ -133,7 +132,7 @@ static void fit_plane(const struct jd_sense_params *sp, const struct jd_camera_m
 	if (nvalid < 3) {
 		return;
 	}
-	job = (struct score_job){dm, r, jd__sense_grid_step(r), sp->plane_tol, {{0}}, {0}};
+	struct score_job job = {dm, r, jd__sense_grid_step(r), sp->plane_tol, {{0}}, {0}};
 	int n = jd__sense_hypotheses(sp, dm, r, job.plane);
 	jd_exec_run(ex, n, score_one, &job);
 	if (jd__sense_best(sp, cam, (const double(*)[3])job.plane, job.count, n, best)) {
@@ -385,6 +384,6 @@ int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model 
 		return -ENOMEM;
 	}
 	long nb = blobs_of(sp, &s, w, h, nl, out);
-	jd__sense_objects(cam, disp, &r, &s, s.blobs, nb, out);
+	jd__sense_objects(cam, disp, &r, &s, s.blobs, nb, out, ex);
 	return 0;
 }

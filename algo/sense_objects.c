@@ -4,6 +4,7 @@
  * GPU's host side (hal/cuda_sense.c) both end here.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sense_priv.h"
@@ -79,55 +80,79 @@ static void point3(const struct jd_camera_model *cam, float x, float y, float d,
 	p[2] = z;
 }
 
-/* Is (x, y) one of the object's pixels with a disparity? (d: its disparity) */
-static int own(const struct jd__sense_ws *s, const struct jd_disp *dm, int32_t lab, int x, int y,
-	       float *d)
-{
-	*d = jd_disp_row(dm, y)[x];
-	return s->label[(size_t)y * dm->width + x] == lab && jd__sense_valid(*d);
-}
+/*
+ * One object's share of the workspace while it is measured: its pixels with a disparity
+ * (indices, in its box's raster order: the order every sum below runs in) and two scratches.
+ */
+struct obj_ws {
+	int32_t *px;
+	float *a, *b;
+};
 
-/* @return how many of the object's pixels have a disparity */
-static long measure(const struct jd_camera_model *cam, const struct jd_disp *dm,
-		    const struct jd_plane *pl, struct jd__sense_ws *s, int32_t lab,
-		    struct jd_object *o)
+/* The object's pixels with a disparity, in its box's raster order. @return how many */
+static long pixels(const int32_t *label, const struct jd_disp *dm, int32_t lab,
+		   const struct jd_object *o, int32_t *px)
 {
 	long n = 0;
-	double sx = 0, sy = 0;
-	float d;
 
 	for (int y = o->bbox[1]; y <= o->bbox[3]; y++) {
+		const float *row = jd_disp_row(dm, y);
+		const int32_t *lr = label + (size_t)y * dm->width;
 		for (int x = o->bbox[0]; x <= o->bbox[2]; x++) {
-			if (own(s, dm, lab, x, y, &d)) {
-				s->scratch[n++] = d;
-				sx += x;
-				sy += y;
+			if (lr[x] == lab && jd__sense_valid(row[x])) {
+				px[n++] = y * dm->width + x;
 			}
 		}
 	}
+	return n;
+}
+
+static float disp_at(const struct jd_disp *dm, int32_t i)
+{
+	return jd_disp_row(dm, i / dm->width)[i % dm->width];
+}
+
+/* @return how many of the object's pixels have a disparity (ws->px holds them) */
+static long measure(const struct jd_camera_model *cam, const struct jd_disp *dm,
+		    const struct jd_plane *pl, const int32_t *label, int32_t lab,
+		    const struct obj_ws *ws, struct jd_object *o)
+{
+	long n = pixels(label, dm, lab, o, ws->px);
+	double sx = 0, sy = 0;
+	int w = dm->width;
+
 	if (n == 0) {
 		return 0;
 	}
+	for (long k = 0; k < n; k++) {
+		int x = ws->px[k] % w, y = ws->px[k] / w;
+		float d = disp_at(dm, ws->px[k]);
+		ws->a[k] = d;
+		sx += x;
+		sy += y;
+		if (pl->valid) {
+			ws->b[k] = jd_plane_height_mm(pl, cam, (float)x, (float)y, d);
+		}
+	}
 	o->centroid_px[0] = (float)(sx / n);
 	o->centroid_px[1] = (float)(sy / n);
-	o->median_disp = kth(s->scratch, n, n / 2);
-	float lo = kth(s->scratch, n, n * 2 / 100), hi = kth(s->scratch, n, n * 98 / 100);
+	o->median_disp = kth(ws->a, n, n / 2);
+	float lo = kth(ws->a, n, n * 2 / 100), hi = kth(ws->a, n, n * 98 / 100);
 	/*
 	 * The centroid of its visible surface: the mean of its pixels' 3D points, each at its
 	 * own depth, the 2 % nearest and farthest (stray disparities) left out.
 	 */
 	double sum[3] = {0, 0, 0};
 	long kept = 0;
-	for (int y = o->bbox[1]; y <= o->bbox[3]; y++) {
-		for (int x = o->bbox[0]; x <= o->bbox[2]; x++) {
-			double q[3];
-			if (own(s, dm, lab, x, y, &d) && d >= lo && d <= hi) {
-				point3(cam, (float)x, (float)y, d, q);
-				for (int i = 0; i < 3; i++) {
-					sum[i] += q[i];
-				}
-				kept++;
+	for (long k = 0; k < n; k++) {
+		float d = disp_at(dm, ws->px[k]);
+		double q[3];
+		if (d >= lo && d <= hi) {
+			point3(cam, (float)(ws->px[k] % w), (float)(ws->px[k] / w), d, q);
+			for (int i = 0; i < 3; i++) {
+				sum[i] += q[i];
 			}
+			kept++;
 		}
 	}
 	for (int i = 0; i < 3; i++) {
@@ -139,20 +164,8 @@ static long measure(const struct jd_camera_model *cam, const struct jd_disp *dm,
 			       o->centroid_mm[2] * o->centroid_mm[2]);
 	o->size_mm[0] = (float)(o->bbox[2] - o->bbox[0] + 1) * z / cam->f;
 	o->size_mm[1] = (float)(o->bbox[3] - o->bbox[1] + 1) * z / cam->f;
-	o->height_mm = 0.0f;
-	if (pl->valid) {
-		long m = 0;
-		for (int y = o->bbox[1]; y <= o->bbox[3]; y++) {
-			for (int x = o->bbox[0]; x <= o->bbox[2]; x++) {
-				if (own(s, dm, lab, x, y, &d)) {
-					s->scratch[m++] = jd_plane_height_mm(pl, cam, (float)x,
-									     (float)y, d);
-				}
-			}
-		}
-		/* the top of the object, robust to a few stray pixels: the 95th percentile */
-		o->height_mm = kth(s->scratch, m, m * 95 / 100);
-	}
+	/* the top of the object, robust to a few stray pixels: the 95th percentile */
+	o->height_mm = pl->valid ? kth(ws->b, n, n * 95 / 100) : 0.0f;
 	return n;
 }
 
@@ -181,12 +194,12 @@ static double inside_extent(const struct jd__sense_ws *s, const double p[2])
 }
 
 /* The footprint's rectangle from the pixels' coordinates along and across its axis. */
-static double footprint(const struct jd_plane *pl, const struct jd__sense_ws *s, long m,
-			double ang, const double ax[2], const double top[3], long ntop,
-			struct jd_object *o)
+static double footprint(const struct jd_plane *pl, const struct jd__sense_ws *s,
+			const struct obj_ws *ws, long m, double ang, const double ax[2],
+			const double top[3], long ntop, struct jd_object *o)
 {
-	float a0 = kth(s->scratch, m, m * 2 / 100), a1 = kth(s->scratch, m, m * 98 / 100);
-	float b0 = kth(s->scratch2, m, m * 2 / 100), b1 = kth(s->scratch2, m, m * 98 / 100);
+	float a0 = kth(ws->a, m, m * 2 / 100), a1 = kth(ws->a, m, m * 98 / 100);
+	float b0 = kth(ws->b, m, m * 2 / 100), b1 = kth(ws->b, m, m * 98 / 100);
 	double ca = 0.5 * (a0 + a1), cb = 0.5 * (b0 + b1);
 	double uv[2] = {ca * ax[0] - cb * ax[1], ca * ax[1] + cb * ax[0]};
 	double yaw = ang * 180.0 / M_PI;
@@ -211,54 +224,51 @@ static double footprint(const struct jd_plane *pl, const struct jd__sense_ws *s,
 /*
  * For grasping: the footprint (every pixel dropped onto the table along its normal) as a
  * rectangle along its principal axis, from the 2nd to the 98th percentile each way, and the
- * top face's centre. @return how far the footprint's centre lies inside the table's extent
+ * top face's centre. ws->px: the object's n pixels with a disparity (measure()).
+ * @return how far the footprint's centre lies inside the table's extent
  */
 static double grasp(const struct jd_camera_model *cam, const struct jd_disp *dm,
-		    const struct jd_plane *pl, struct jd__sense_ws *s, int32_t lab,
-		    struct jd_object *o)
+		    const struct jd_plane *pl, const struct jd__sense_ws *s,
+		    const struct obj_ws *ws, long n, struct jd_object *o)
 {
 	double su = 0, sv = 0, suu = 0, svv = 0, suv = 0, top[3] = {0, 0, 0};
-	long n = 0, ntop = 0;
-	float top_h = 0.9f * o->height_mm, d;
+	long ntop = 0;
+	float top_h = 0.9f * o->height_mm;
+	int w = dm->width;
 
+	if (n < 2) {
+		return -INFINITY;
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		double ang = 0.5 * atan2(2.0 * suv, suu - svv);
 		double ax[2] = {cos(ang), sin(ang)};
-		long m = 0;
 
-		for (int y = o->bbox[1]; y <= o->bbox[3]; y++) {
-			for (int x = o->bbox[0]; x <= o->bbox[2]; x++) {
-				double p[3];
-				if (!own(s, dm, lab, x, y, &d)) {
-					continue;
+		for (long k = 0; k < n; k++) {
+			int x = ws->px[k] % w, y = ws->px[k] / w;
+			float d = disp_at(dm, ws->px[k]);
+			double p[3];
+			point3(cam, (float)x, (float)y, d, p);
+			double u = p[0] * pl->e1[0] + p[1] * pl->e1[1] + p[2] * pl->e1[2];
+			double v = p[0] * pl->e2[0] + p[1] * pl->e2[1] + p[2] * pl->e2[2];
+			if (pass == 1) {
+				ws->a[k] = (float)(u * ax[0] + v * ax[1]);
+				ws->b[k] = (float)(-u * ax[1] + v * ax[0]);
+				continue;
+			}
+			su += u;
+			sv += v;
+			suu += u * u;
+			svv += v * v;
+			suv += u * v;
+			if (jd_plane_height_mm(pl, cam, (float)x, (float)y, d) >= top_h) {
+				for (int i = 0; i < 3; i++) {
+					top[i] += p[i];
 				}
-				point3(cam, (float)x, (float)y, d, p);
-				double u = p[0] * pl->e1[0] + p[1] * pl->e1[1] + p[2] * pl->e1[2];
-				double v = p[0] * pl->e2[0] + p[1] * pl->e2[1] + p[2] * pl->e2[2];
-				if (pass == 0) {
-					su += u;
-					sv += v;
-					suu += u * u;
-					svv += v * v;
-					suv += u * v;
-					n++;
-					if (jd_plane_height_mm(pl, cam, (float)x, (float)y, d) >= top_h) {
-						for (int i = 0; i < 3; i++) {
-							top[i] += p[i];
-						}
-						ntop++;
-					}
-					continue;
-				}
-				s->scratch[m] = (float)(u * ax[0] + v * ax[1]);
-				s->scratch2[m++] = (float)(-u * ax[1] + v * ax[0]);
+				ntop++;
 			}
 		}
-		if (n < 2) {
-			return -INFINITY;
-		}
 		if (pass == 1) {
-			return footprint(pl, s, m, ang, ax, top, ntop, o);
+			return footprint(pl, s, ws, n, ang, ax, top, ntop, o);
 		}
 		double mu = su / n, mv = sv / n;
 		suu = suu / n - mu * mu;
@@ -268,46 +278,86 @@ static double grasp(const struct jd_camera_model *cam, const struct jd_disp *dm,
 	return -INFINITY;
 }
 
-void jd__sense_objects(const struct jd_camera_model *cam, const struct jd_disp *dm,
-		       const struct jd__sense_roi *r,
-		       struct jd__sense_ws *s, struct jd__sense_blob *blobs, long nblobs,
-		       struct jd_sense_result *out)
-{
-	const struct jd_plane *pl = &out->plane;
+/* A batch of the largest blobs, measured in parallel: each in its own share of the scratches. */
+struct measure_job {
+	const struct jd_camera_model *cam;
+	const struct jd_disp *dm;
+	const struct jd__sense_roi *r;
+	const struct jd_plane *pl;
+	const struct jd__sense_ws *s;
+	const struct jd__sense_blob *blob;
+	long offset[JD_SENSE_MAX_OBJECTS]; /* each blob's share: the areas before it */
+	struct jd_object obj[JD_SENSE_MAX_OBJECTS];
+	int keep[JD_SENSE_MAX_OBJECTS];
+};
 
-	/* The largest blob first (the first in label order among equals), until none is left. */
-	for (;;) {
-		long best = -1;
-		for (long i = 0; i < nblobs; i++) {
-			if (blobs[i].area > 0 && (best < 0 || blobs[i].area > blobs[best].area)) {
-				best = i;
-			}
-		}
-		if (best < 0) {
-			break;
-		}
+static void measure_one(void *ctx, int i, int worker)
+{
+	struct measure_job *j = ctx;
+	const struct jd__sense_blob *b = &j->blob[i];
+	const struct jd__sense_roi *r = j->r;
+	struct obj_ws ws = {j->s->parent + j->offset[i], j->s->scratch + j->offset[i],
+			    j->s->scratch2 + j->offset[i]};
+	struct jd_object *o = &j->obj[i];
+
+	(void)worker;
+	memset(o, 0, sizeof(*o));
+	o->area_px = b->area;
+	memcpy(o->bbox, b->bbox, sizeof(o->bbox));
+	long with_depth = measure(j->cam, j->dm, j->pl, j->s->label, b->label, &ws, o);
+	/* the opening erodes a pixel off the border: within 2 px of it is at it */
+	o->cut = o->bbox[0] <= r->x0 + 2 || o->bbox[1] <= r->y0 + 2 || o->bbox[2] >= r->x1 - 3 ||
+		 o->bbox[3] >= r->y1 - 3;
+	o->quality = (float)with_depth / (float)o->area_px * (o->cut ? 0.5f : 1.0f);
+	double inside =
+	    j->pl->valid ? grasp(j->cam, j->dm, j->pl, j->s, &ws, with_depth, o) : INFINITY;
+	/*
+	 * Not an object: mostly holes the closing filled (no depth to stand on), or a footprint
+	 * outside the table's extent (a wall's is the table's far edge).
+	 */
+	j->keep[i] = !(2 * with_depth < o->area_px || inside < JD_SENSE_ON_TABLE_MM);
+}
+
+/* The largest first, the first in label order among equals. */
+static int by_size(const void *pa, const void *pb)
+{
+	const struct jd__sense_blob *a = pa, *b = pb;
+
+	if (a->area != b->area) {
+		return a->area > b->area ? -1 : 1;
+	}
+	return (a->label > b->label) - (a->label < b->label);
+}
+
+void jd__sense_objects(const struct jd_camera_model *cam, const struct jd_disp *dm,
+		       const struct jd__sense_roi *r, struct jd__sense_ws *s,
+		       struct jd__sense_blob *blobs, long nblobs, struct jd_sense_result *out,
+		       const struct jd_exec *ex)
+{
+	struct measure_job job = {.cam = cam, .dm = dm, .r = r, .pl = &out->plane, .s = s};
+	long next = 0;
+
+	qsort(blobs, (size_t)nblobs, sizeof(*blobs), by_size);
+	/* each batch as large as the objects still wanted; their pixels never overlap */
+	while (next < nblobs) {
 		if (out->nobjects == JD_SENSE_MAX_OBJECTS) {
 			out->truncated = 1;
 			break;
 		}
-		struct jd_object *o = &out->objects[out->nobjects++];
-		o->id = out->nobjects;
-		o->area_px = blobs[best].area;
-		memcpy(o->bbox, blobs[best].bbox, sizeof(o->bbox));
-		long with_depth = measure(cam, dm, pl, s, blobs[best].label, o);
-		blobs[best].area = -1; /* taken */
-		/* the opening erodes a pixel off the border: within 2 px of it is at it */
-		o->cut = o->bbox[0] <= r->x0 + 2 || o->bbox[1] <= r->y0 + 2 ||
-			 o->bbox[2] >= r->x1 - 3 || o->bbox[3] >= r->y1 - 3;
-		o->quality = (float)with_depth / (float)o->area_px * (o->cut ? 0.5f : 1.0f);
-		double inside = pl->valid ? grasp(cam, dm, pl, s, blobs[best].label, o) : INFINITY;
-		/*
-		 * Not an object: mostly holes the closing filled (no depth to stand on), or a
-		 * footprint outside the table's extent (a wall's is the table's far edge).
-		 */
-		if (2 * with_depth < o->area_px || inside < JD_SENSE_ON_TABLE_MM) {
-			out->nobjects--;
-			memset(o, 0, sizeof(*o));
+		int k = JD_SENSE_MAX_OBJECTS - out->nobjects;
+		k = nblobs - next < k ? (int)(nblobs - next) : k;
+		job.blob = blobs + next;
+		for (int i = 0; i < k; i++) {
+			job.offset[i] = i ? job.offset[i - 1] + job.blob[i - 1].area : 0;
 		}
+		jd_exec_run(ex, k, measure_one, &job);
+		for (int i = 0; i < k; i++) {
+			if (job.keep[i]) {
+				struct jd_object *o = &out->objects[out->nobjects++];
+				*o = job.obj[i];
+				o->id = out->nobjects;
+			}
+		}
+		next += k;
 	}
 }

@@ -54,7 +54,7 @@ struct jd__sense_blob {
 /* The workspace jd_sense_mem_required() sizes. */
 struct jd__sense_ws {
 	uint8_t *m0, *m1;
-	int32_t *label, *parent;
+	int32_t *label, *parent; /* parent: free once the blobs are listed (objects' pixels) */
 	float *scratch, *scratch2;
 	long nparent;
 	double *rows; /* h * JD_SROW_FIELDS */
@@ -130,12 +130,14 @@ static inline int jd__sense_joins(float a, float b)
 }
 
 /**
- * From the blobs (label order, each at least min_area_px; s->label the labels, w a row):
- * the objects, largest first, measured, checked and kept (out->nobjects, out->truncated).
+ * From the blobs (each at least min_area_px, in any order; s->label the labels, w a row):
+ * the objects, largest first (the smaller label among equals), measured, checked and kept
+ * (out->nobjects, out->truncated). Objects are measured in parallel over ex, in batches of
+ * as many as are still wanted; s->parent and the scratches hold their pixels.
  */
 void jd__sense_objects(const struct jd_camera_model *cam, const struct jd_disp *dm,
-		       const struct jd__sense_roi *r,
-		       struct jd__sense_ws *s, struct jd__sense_blob *blobs, long nblobs,
-		       struct jd_sense_result *out);
+		       const struct jd__sense_roi *r, struct jd__sense_ws *s,
+		       struct jd__sense_blob *blobs, long nblobs, struct jd_sense_result *out,
+		       const struct jd_exec *ex);
 
 #endif

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../algo/cuda/sense_cuda.h"
@@ -249,15 +248,6 @@ static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudevic
 	return JD_CU(cu, cuStreamSynchronize(STREAM(cu)));
 }
 
-/* Label order: the order the reference numbers its blobs in. */
-static int by_label(const void *a, const void *b)
-{
-	int32_t x = ((const struct jd__sense_blob *)a)->label;
-	int32_t y = ((const struct jd__sense_blob *)b)->label;
-
-	return (x > y) - (x < y);
-}
-
 int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
 		      const struct jd_sense_params *sp, const struct jd_camera_model *cam,
 		      const struct jd_disp *host_map, void *ws, size_t ws_bytes,
@@ -289,9 +279,8 @@ int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
 		/* more blobs than the list holds: the reference knows which come first */
 		return jd_sense_run(sp, cam, host_map, ws, ws_bytes, out, ex);
 	}
-	struct jd__sense_blob *blobs = (struct jd__sense_blob *)s->h_blobs;
-	qsort(blobs, (size_t)nblobs, sizeof(*blobs), by_label);
+	struct jd__sense_blob *blobs = (struct jd__sense_blob *)s->h_blobs; /* in no order */
 	w.label = s->h_label;
-	jd__sense_objects(cam, host_map, &r, &w, blobs, nblobs, out);
+	jd__sense_objects(cam, host_map, &r, &w, blobs, nblobs, out, ex);
 	return 0;
 }

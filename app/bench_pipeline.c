@@ -37,7 +37,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	/* replayed frames: the camera costs nothing, so the CPU time is the loop's own */
 	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH, .calib = &calib, .loop = 1};
 	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
-	struct jd_daemon_opts o = {.cam = &cam, .app_bytes = ros2_bytes};
+	struct jd_daemon_opts o = {.cam = &cam, .app_bytes = ros2_bytes, .no_truth = 1};
 	if (jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
 		return -1;
 	}

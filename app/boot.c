@@ -483,12 +483,12 @@ const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_p
 	return b->gpu ? jd_cuda_conf_last(any_frame(b, p)) : NULL; /* NULL: not taken */
 }
 
-int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf)
+int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf, int mask_map)
 {
 	if (!b->gpu || !b->sense_gpu.taken) {
 		return 0;
 	}
-	jd_cuda_sense_start(&b->sense_gpu, min_conf);
+	jd_cuda_sense_start(&b->sense_gpu, min_conf, mask_map);
 	return 1;
 }
 

@@ -94,10 +94,11 @@ const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_p
 
 /**
  * Sense on the GPU from now on (hal/cuda_sense.h): each frame's map is masked there by
- * min_conf as the caller masks b->disp (jd_confidence_mask()). @return 1, or 0 where the
- * CPU must sense (no GPU, strips, BP's float pair: no GPU confidence)
+ * min_conf as the caller masks b->disp (jd_confidence_mask()); with mask_map the map
+ * jd_boot_collect() returns is already masked (the caller must not score it unmasked).
+ * @return 1, or 0 where the CPU must sense (no GPU, strips, BP's float pair)
  */
-int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf);
+int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf, int mask_map);
 
 /**
  * jd_sense_run() on the frame jd_boot_collect() just returned, its per-pixel work on the

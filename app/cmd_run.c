@@ -179,7 +179,8 @@ int jd_cmd_run(int argc, char **argv)
 	size_t preview_bytes = o.preview.port ? (jd_preview_mem_required(w, h) + 63) / 64 * 64 : 0;
 	size_t dump_bytes = o.dump_dir[0] ? jd_dump_mem_required(w, h) : 0;
 	size_t ros2_bytes = o.ros2.enabled ? jd_ros2_mem_required(w, h) : 0;
-	struct jd_daemon_opts dopts = {&cam, &sense, bp, preview_bytes + dump_bytes + ros2_bytes};
+	struct jd_daemon_opts dopts = {.cam = &cam, .sense = &sense, .board = bp,
+				       .app_bytes = preview_bytes + dump_bytes + ros2_bytes};
 	if (jd_daemon_init(&d, &p, w, h, threads, &dopts, json ? stderr : stdout)) {
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;

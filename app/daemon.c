@@ -123,8 +123,12 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	d->conf = lr.conf;
 	d->conf_ws = lr.conf_ws;
 	d->conf_ws_bytes = lr.conf_ws_bytes;
+	d->no_truth = o && o->no_truth;
 	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
-	d->gpu_sense = d->sensing && jd_boot_gpu_sense_start(&d->boot, d->min_conf);
+	/* without a truth to score the raw map against, the GPU hands it over masked */
+	int scored = !d->no_truth && synth.kind == JD_CAPTURE_SYNTH;
+	d->gpu_sense = d->sensing && jd_boot_gpu_sense_start(&d->boot, d->min_conf, !scored);
+	d->gpu_masks = d->gpu_sense && !scored;
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
 	for (int k = 0; k < 2; k++) {
@@ -176,7 +180,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->frame = k;
 	st->match_ns = jd_clock_ns() - d->t_submit[k & 1];
 	st->gpu_ms = b->gpu ? b->cuda.last_kernel_ms : 0.0;
-	st->has_truth = d->truth[k & 1];
+	st->has_truth = d->truth[k & 1] && !d->no_truth;
 	st->bad1 = st->invalid = 0.0;
 	st->ts_ns = d->ts[k & 1];
 	st->capture_ms = d->capture_ms[k & 1];
@@ -186,7 +190,6 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->sense_ms = 0.0;
 	if (st->has_truth) {
 		struct jd_eval_result res;
-
 		jd_eval(&b->disp, &b->gt[k & 1], NULL, &res);
 		st->bad1 = res.bad[1];
 		st->invalid = res.invalid;
@@ -207,7 +210,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 		JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
 					 &b->workers.exec));
 	}
-	if (d->min_conf) {
+	if (d->min_conf && !d->gpu_masks) {
 		jd_confidence_mask(&b->disp, d->conf, d->min_conf);
 	}
 	st->conf = d->conf;
@@ -278,7 +281,8 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	uint64_t t0 = jd_clock_ns();
 	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies b->left/right */
 	int rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
-				 cpu_rectify ? &d->raw[1] : &b->right, &b->gt[k & 1], &d->truth[k & 1]);
+				 cpu_rectify ? &d->raw[1] : &b->right,
+				 d->no_truth ? NULL : &b->gt[k & 1], &d->truth[k & 1]);
 	d->camera_failed = rc != 0;
 	JD_TRY(rc);
 	uint64_t t1 = jd_clock_ns();

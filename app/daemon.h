@@ -34,7 +34,9 @@ struct jd_daemon {
 	uint64_t ts[2];	      /* by frame parity: the pair's capture timestamp */
 	double capture_ms[2]; /* by frame parity: time spent getting the pair */
 	int sensing;	      /* a camera model is known: objects are sensed */
+	int no_truth;	      /* jd_daemon_opts.no_truth */
 	int gpu_sense;	      /* sensing's per-pixel work runs on the GPU (jd_boot_gpu_sense) */
+	int gpu_masks;	      /* the GPU masks the map by its confidence before it comes back */
 	struct jd_camera_model model;
 	struct jd_sense_params sp;
 	void *sense_ws;
@@ -85,6 +87,7 @@ struct jd_daemon_opts {
 	const struct jd_sense_cli *sense;    /* NULL: defaults */
 	const struct jd_board *board;	     /* its memory ceiling bounds the budget */
 	size_t app_bytes;		     /* boot memory for the caller (d->app_mem) */
+	int no_truth; /* frames are not scored against a camera's truth (bench: the loop's cost) */
 };
 
 /**

@@ -101,9 +101,10 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	return 0;
 }
 
-void jd_cuda_sense_start(struct jd_cuda_sense *s, int min_conf)
+void jd_cuda_sense_start(struct jd_cuda_sense *s, int min_conf, int mask_map)
 {
 	s->min_conf = min_conf;
+	s->mask_map = mask_map;
 	s->on = s->taken;
 }
 
@@ -112,7 +113,7 @@ int jd__cuda_sense_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	struct jd_cuda_sense *s = f->sense;
 	int n = f->w * f->h;
 	jd_cudeviceptr conf = cu->mapped ? jd_cuda_mapped(cu, f->conf.h_conf[f->cur]) : f->conf.d_conf;
-	void *a[] = {&map, &conf, &n, &s->min_conf, &s->d_disp[f->cur]};
+	void *a[] = {&map, &conf, &n, &s->min_conf, &s->d_disp[f->cur], &s->mask_map};
 
 	return JD_CU(cu, cuLaunchKernel(s->mask_conf, (unsigned)((n + 255) / 256), 1, 1, 256, 1, 1,
 					0, cu->stream[0], a, NULL));

@@ -30,6 +30,7 @@ struct jd_cuda_sense {
 	long max_blobs;
 	int w, h;
 	int min_conf; /* the map keeps pixels with at least this confidence (0: all) */
+	int mask_map; /* the frame's map itself comes back masked (the host need not mask it) */
 	int on;	      /* the daemon senses with it: finish masks each frame's map */
 	int last;     /* the slot of the last collected frame (-1: none) */
 	int taken;
@@ -44,8 +45,11 @@ size_t jd_cuda_sense_pinned_bytes(int w, int h);
  */
 int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cuda_sense *s);
 
-/* From now on each frame's map is masked by min_conf for sensing (after boot). */
-void jd_cuda_sense_start(struct jd_cuda_sense *s, int min_conf);
+/*
+ * From now on each frame's map is masked by min_conf for sensing (after boot), and with
+ * mask_map the map collected is the masked one too (jd_confidence_mask() done on the GPU).
+ */
+void jd_cuda_sense_start(struct jd_cuda_sense *s, int min_conf, int mask_map);
 
 /* Queue the masked copy of the frame being finished (jd_cuda_frame_finish(), stream 0). */
 int jd__cuda_sense_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);

@@ -319,14 +319,21 @@ extern "C" __global__ void jd_sense_count_cuda(const int *__restrict__ count, in
 	*out = *count;
 }
 
-/* jd_confidence_mask() into the stage's copy of the map: grid (ceil(n / 256)). */
-extern "C" __global__ void jd_sense_mask_conf_cuda(const float *__restrict__ map,
-						   const unsigned char *__restrict__ conf, int n,
-						   int min_conf, float *__restrict__ out)
+/*
+ * jd_confidence_mask() into the stage's copy of the map, and into the map itself when asked
+ * (in_place: the host then receives it masked): grid (ceil(n / 256)).
+ */
+extern "C" __global__ void jd_sense_mask_conf_cuda(float *map, const unsigned char *__restrict__ conf,
+						   int n, int min_conf, float *__restrict__ out,
+						   int in_place)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 
 	if (i < n) {
-		out[i] = conf[i] < min_conf ? INFINITY : map[i];
+		float v = conf[i] < min_conf ? INFINITY : map[i];
+		out[i] = v;
+		if (in_place) {
+			map[i] = v;
+		}
 	}
 }

@@ -3,7 +3,7 @@
  * result byte for byte (the plane and its verdict, every object's measures and grasp, the
  * flags). Maps: GPU SGM's on the synthetic scene through the frame staging (the map masked
  * by its confidence on the device as the host masks its copy; with and without a minimum;
- * two frames in flight), and maps written straight into the stage: the scene's truth, the
+ * the map itself handed over masked; two frames in flight), and maps written straight into the stage: the scene's truth, the
  * same with noise, holes and speckles, under other parameters (a fixed threshold, a ROI,
  * tiny blobs, a strict tilt, many hypotheses), and a map of more blobs than the stage's list
  * holds (the reference then decides). At least some cases must find a table and objects.
@@ -91,7 +91,7 @@ static int boot(struct stage *st, int w, int h, int ndisp)
 }
 
 /* GPU SGM's maps of the synthetic scene through the frame staging. */
-static int pipeline(int w, int h, int ndisp, int min_conf, int *total)
+static int pipeline(int w, int h, int ndisp, int min_conf, int mask_map, int *total)
 {
 	static struct stage st;
 	struct jd_match_params p;
@@ -109,7 +109,7 @@ static int pipeline(int w, int h, int ndisp, int min_conf, int *total)
 	jd_params_default(&p, JD_ALGO_SGM, ndisp);
 	jd_cam_synth_model(w, h, &cam);
 	jd_sense_default(&sp);
-	jd_cuda_sense_start(&st.sense, min_conf);
+	jd_cuda_sense_start(&st.sense, min_conf, mask_map);
 	for (int k = 0; k < 2; k++) {
 		l[k] = (struct jd_image){malloc((size_t)w * h), w, h, w};
 		r[k] = (struct jd_image){malloc((size_t)w * h), w, h, w};
@@ -121,11 +121,20 @@ static int pipeline(int w, int h, int ndisp, int min_conf, int *total)
 		 "submit: %s", st.cu.err);
 	for (int k = 0; k < 2; k++) {
 		JD_CHECK(jd_cuda_sgm_collect(&st.sgm, &map) == 0, "collect: %s", st.cu.err);
-		if (min_conf) {
-			jd_confidence_mask(&map, jd_cuda_conf_last(&st.sgm.frame), min_conf);
+		const unsigned char *conf = jd_cuda_conf_last(&st.sgm.frame);
+		if (mask_map) {
+			/* it came masked: invalid wherever the confidence is below the minimum */
+			long unmasked = 0;
+			for (long i = 0; i < (long)w * h; i++) {
+				unmasked += conf[i] < min_conf && map.data[i] != JD_DISP_INVALID;
+			}
+			JD_CHECK(unmasked == 0, "%ld pixels below the minimum came back unmasked",
+				 unmasked);
+		} else if (min_conf) {
+			jd_confidence_mask(&map, conf, min_conf);
 		}
-		snprintf(what, sizeof(what), "sgm %dx%d/%d frame %d, min confidence %d", w, h, ndisp,
-			 3 * k, min_conf);
+		snprintf(what, sizeof(what), "sgm %dx%d/%d frame %d, min confidence %d%s", w, h,
+			 ndisp, 3 * k, min_conf, mask_map ? ", masked on the GPU" : "");
 		ok += compare(&st.cu, &st.sense, &sp, &cam, &map, what);
 		++*total;
 	}
@@ -214,7 +223,7 @@ static int direct(int w, int h, int ndisp, int *total)
 		return 0;
 	}
 	jd_cam_synth_model(w, h, &cam);
-	jd_cuda_sense_start(&st.sense, 0);
+	jd_cuda_sense_start(&st.sense, 0, 0);
 	for (uint32_t seed = 0; seed < 3; seed++) {
 		for (int v = 0; v < NVARIANTS; v++) {
 			jd_synth_render_seeded(seed, 2 * (int)seed, ndisp, &l, &r, &map);
@@ -260,12 +269,13 @@ int main(void)
 	int ok = 0, total = 0;
 
 	gpu_require();
-	ok += pipeline(320, 240, 32, JD_MIN_CONFIDENCE_DEFAULT, &total);
-	ok += pipeline(320, 240, 32, 0, &total);
+	ok += pipeline(320, 240, 32, JD_MIN_CONFIDENCE_DEFAULT, 0, &total);
+	ok += pipeline(320, 240, 32, JD_MIN_CONFIDENCE_DEFAULT, 1, &total);
+	ok += pipeline(320, 240, 32, 0, 0, &total);
 	ok += direct(160, 120, 16, &total);
 	if (!gpu_quick()) {
-		ok += pipeline(640, 480, 64, JD_MIN_CONFIDENCE_DEFAULT, &total);
-		ok += pipeline(1280, 720, 128, JD_MIN_CONFIDENCE_DEFAULT, &total);
+		ok += pipeline(640, 480, 64, JD_MIN_CONFIDENCE_DEFAULT, 0, &total);
+		ok += pipeline(1280, 720, 128, JD_MIN_CONFIDENCE_DEFAULT, 1, &total);
 		ok += direct(640, 480, 64, &total);
 	}
 	printf("%d of %d cases identical to the reference (%d with a table, %d with objects)\n",

@@ -6,12 +6,15 @@
  * asserts on. Disconnect is last (vivid connects the device again only when every
  * descriptor on it has been closed, which the recovery does).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <linux/videodev2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "hal/camera_v4l2.h"
@@ -102,9 +105,8 @@ static void capture(struct jd_capture *c, int n, int max_reopens, struct run *r)
 }
 
 /* Set a vivid control by its name (buttons take 1). */
-static int set_ctrl(struct jd_capture *c, const char *name, int value)
+static int set_ctrl_fd(int fd, const char *name, int value)
 {
-	int fd = jd_cam_v4l2_fd(&c->cam[0]);
 	struct v4l2_queryctrl q = {.id = V4L2_CTRL_FLAG_NEXT_CTRL};
 
 	while (ioctl(fd, VIDIOC_QUERYCTRL, &q) == 0) {
@@ -123,6 +125,26 @@ static int set_ctrl(struct jd_capture *c, const char *name, int value)
 	}
 	printf("control '%s': not found\n", name);
 	return -1;
+}
+
+static int set_ctrl(struct jd_capture *c, const char *name, int value)
+{
+	return set_ctrl_fd(jd_cam_v4l2_fd(&c->cam[0]), name, value);
+}
+
+/* --control DEVICE NAME VALUE: set one control on a device someone else streams from. */
+static int control_only(const char *dev, const char *name, int value)
+{
+	int fd = open(dev, O_RDWR);
+	int rc;
+
+	if (fd < 0) {
+		printf("%s: %s\n", dev, strerror(errno));
+		return 1;
+	}
+	rc = set_ctrl_fd(fd, name, value);
+	close(fd);
+	return rc != 0;
 }
 
 static void stream(enum jd_pixfmt fmt, const char *name)
@@ -228,9 +250,12 @@ static void disconnect(void)
 	jd_capture_deinit(&c);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 5 && strcmp(argv[1], "--control") == 0) {
+		return control_only(argv[2], argv[3], atoi(argv[4]));
+	}
 	stream(JD_PIX_YUYV, "stream_yuyv");
 	stream(JD_PIX_GREY, "stream_grey");
 	fault("Inject V4L2_BUF_FLAG_ERROR", 1, "buf_flag_error", 0);

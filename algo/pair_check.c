@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jd_sort.h"
+
 #define R 4	  /* patch radius: 9x9 */
 #define GRID 8	  /* GRID x GRID patches */
 #define MIN_STD 4.0 /* gray levels: flatter patches match anywhere */
@@ -133,7 +135,7 @@ void jd_pair_check(const struct jd_image *l, const struct jd_image *r, int max_d
 	if (out->confident < MIN_CONFIDENT) {
 		return;
 	}
-	qsort(dys, (size_t)out->confident, sizeof(float), cmp_float);
+	jd_sort(dys, (size_t)out->confident, sizeof(float), cmp_float);
 	out->dy_px = dys[out->confident / 2];
 	out->median_dy = (int)lrintf(out->dy_px);
 	if (2 * out->off_row > out->confident) {

@@ -4,9 +4,9 @@
  * GPU's host side (hal/cuda_sense.c) both end here.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "jd_sort.h"
 #include "sense_priv.h"
 
 float jd_plane_height_mm(const struct jd_plane *p, const struct jd_camera_model *cam, float x,
@@ -337,7 +337,7 @@ void jd__sense_objects(const struct jd_camera_model *cam, const struct jd_disp *
 	struct measure_job job = {.cam = cam, .dm = dm, .r = r, .pl = &out->plane, .s = s};
 	long next = 0;
 
-	qsort(blobs, (size_t)nblobs, sizeof(*blobs), by_size);
+	jd_sort(blobs, (size_t)nblobs, sizeof(*blobs), by_size);
 	/* each batch as large as the objects still wanted; their pixels never overlap */
 	while (next < nblobs) {
 		if (out->nobjects == JD_SENSE_MAX_OBJECTS) {

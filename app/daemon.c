@@ -180,7 +180,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->frame = k;
 	st->match_ns = jd_clock_ns() - d->t_submit[k & 1];
 	st->gpu_ms = b->gpu ? b->cuda.last_kernel_ms : 0.0;
-	st->has_truth = d->truth[k & 1] && !d->no_truth;
+	st->has_truth = d->truth[k & 1]; /* never set with no_truth: no truth map is passed */
 	st->bad1 = st->invalid = 0.0;
 	st->ts_ns = d->ts[k & 1];
 	st->capture_ms = d->capture_ms[k & 1];
@@ -190,6 +190,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	st->sense_ms = 0.0;
 	if (st->has_truth) {
 		struct jd_eval_result res;
+
 		jd_eval(&b->disp, &b->gt[k & 1], NULL, &res);
 		st->bad1 = res.bad[1];
 		st->invalid = res.invalid;

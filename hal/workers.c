@@ -41,13 +41,16 @@ static void *thread_main(void *arg)
 	w->busy--;
 	pthread_cond_signal(&w->done);
 	for (;;) {
-		while (!w->stop && w->generation == seen) {
+		/* a new generation with a ticket left: the dispatcher wants one more helper */
+		while (!w->stop && (w->generation == seen || w->tickets == 0)) {
 			pthread_cond_wait(&w->wake, &w->lock);
 		}
 		if (w->stop) {
 			break;
 		}
 		seen = w->generation;
+		w->tickets--;
+		w->busy++;
 		drain(w, index);
 		if (--w->busy == 0) {
 			pthread_cond_signal(&w->done);
@@ -57,6 +60,11 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Only as many helpers as there are items beyond the caller's first are woken: waking all
+ * of them for a handful of objects costs more CPU than the objects (each wake is a futex
+ * round and a turn on the lock).
+ */
 static void parallel_for(const struct jd_exec *ex, int nitems, jd_task_fn fn, void *ctx)
 {
 	struct jd_workers *w = ex->impl;
@@ -67,15 +75,20 @@ static void parallel_for(const struct jd_exec *ex, int nitems, jd_task_fn fn, vo
 		}
 		return;
 	}
+	int helpers = nitems - 1 < w->nthreads ? nitems - 1 : w->nthreads;
 	pthread_mutex_lock(&w->lock);
 	w->fn = fn;
 	w->ctx = ctx;
 	w->next_item = 0;
 	w->nitems = nitems;
-	w->busy = w->nthreads;
+	w->tickets = helpers;
 	w->generation++;
-	pthread_cond_broadcast(&w->wake);
+	for (int i = 0; i < helpers; i++) {
+		pthread_cond_signal(&w->wake);
+	}
 	drain(w, 0);
+	/* every item is taken: a helper not yet awake has nothing left to do */
+	w->tickets = 0;
 	while (w->busy > 0) {
 		pthread_cond_wait(&w->done, &w->lock);
 	}

@@ -19,7 +19,9 @@ struct jd_workers {
 	pthread_cond_t wake, done;
 	unsigned long generation;
 	int stop;
-	int next_item, nitems, busy;
+	int next_item, nitems;
+	int tickets; /* helpers still wanted for this generation's items */
+	int busy;    /* helpers working on them */
 	jd_task_fn fn;
 	void *ctx;
 };

@@ -1,4 +1,8 @@
-/* The worker pool runs every item exactly once, with worker ids in range. */
+/*
+ * The worker pool runs every item exactly once, with worker ids in range: many items, and
+ * fewer items than workers (only that many helpers are woken; a late one must find nothing
+ * left, and the next loop must not wait for it).
+ */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -42,6 +46,20 @@ int main(void)
 		}
 		jd_workers_deinit(&w);
 	}
+	JD_CHECK(jd_workers_init(&w, 8) == 0, "init 8");
+	for (int round = 0; round < 2000; round++) {
+		int items = 2 + round % 6;
+		memset(&c, 0, sizeof(c));
+		c.nworkers = 8;
+		jd_exec_run(&w.exec, items, task, &c);
+		int once = 1;
+		for (int i = 0; i < NITEMS; i++) {
+			once &= atomic_load(&c.hits[i]) == (i < items);
+		}
+		JD_CHECK(once, "round %d, %d items: an item ran other than once", round, items);
+		JD_CHECK(atomic_load(&c.bad_worker) == 0, "worker id out of range");
+	}
+	jd_workers_deinit(&w);
 	JD_CHECK(jd_workers_init(&w, 0) != 0, "zero workers refused");
 	JD_CHECK(jd_workers_init(&w, JD_WORKERS_MAX + 1) != 0, "too many refused");
 	jd_workers_deinit(NULL);

@@ -16,7 +16,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	struct jd_match_params p = *p0;
 	struct jd_camera_model m;
 	struct jd_frame_stats st;
-	double cap = 0, rect = 0, match = 0, sense = 0, gpu = 0, cpu = 0;
+	double cap = 0, rect = 0, match = 0, sense = 0, gpu = 0, cpu = 0, stage[JD_STAGES] = {0};
 	int n = 0;
 
 	p.ndisp = ndisp;
@@ -78,6 +78,9 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 			sense += st.sense_ms;
 			gpu += st.gpu_ms;
 			cpu += st.cpu_ms;
+			for (int s = 0; s < JD_STAGES; s++) {
+				stage[s] += st.stage_cpu_ms[s];
+			}
 			n++;
 		}
 	}
@@ -103,6 +106,14 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 		       rc2.compose_ms / np, rc2.write_ms / np, rc2.published, rc2.offered);
 	}
 	printf("\n");
+	/* where the cpu column goes: each stage's share, and the rest (the loop around them) */
+	double staged = 0;
+	printf("  cpu ms a frame by stage:");
+	for (int s = 0; s < JD_STAGES; s++) {
+		printf(" %s %.2f", jd_stage_names[s], stage[s] / n);
+		staged += stage[s] / n;
+	}
+	printf(" other %.2f\n", cpu / n - staged);
 	jd_daemon_deinit(&d);
 	return 0;
 }

@@ -483,6 +483,30 @@ const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_p
 	return b->gpu ? jd_cuda_conf_last(any_frame(b, p)) : NULL; /* NULL: not taken */
 }
 
+int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p)
+{
+	if (!b->gpu || b->tiling.n > 1) {
+		return 0;
+	}
+	struct jd_cuda_frame *f = any_frame(b, p);
+	f->lend = 1;
+	return f->remap.loaded || f->in_bytes == 1;
+}
+
+int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct jd_image *l,
+		     struct jd_image *r)
+{
+	const struct jd_cuda_frame *f = b->gpu ? any_frame(b, p) : NULL;
+	unsigned char *pl = f ? jd_cuda_frame_rectified(f, 0) : NULL;
+
+	if (!pl) {
+		return 0;
+	}
+	*l = (struct jd_image){pl, f->w, f->h, f->w};
+	*r = (struct jd_image){jd_cuda_frame_rectified(f, 1), f->w, f->h, f->w};
+	return 1;
+}
+
 int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf, int mask_map)
 {
 	if (!b->gpu || !b->sense_gpu.taken) {

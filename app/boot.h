@@ -86,6 +86,21 @@ int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p);
 int jd_boot_depth(const struct jd_boot *b);
 
 /**
+ * From now on the GPU lends what jd_boot_collect() returns instead of copying it: b->disp
+ * points at the frame's pinned map, and a pair the GPU rectified stays in its slot
+ * (jd_boot_gpu_pair()). Both stay as they are until the next jd_boot_submit(). No effect on
+ * the CPU or with strips. @return 1 when the pair is lent too (an 8-bit pair), else 0
+ */
+int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p);
+
+/**
+ * The rectified pair of the frame jd_boot_collect() just returned, where the GPU rectified
+ * it and lends it (views, w bytes a row, valid until the next submit). @retval 1, or 0: none
+ */
+int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct jd_image *l,
+		     struct jd_image *r);
+
+/**
  * The confidence map (algo/confidence.h) the GPU made with the frame jd_boot_collect() just
  * returned, w bytes a row, valid until the next submit into its slot; NULL where the CPU must
  * make it (no GPU, strips, or BP's smoothed float pair).

@@ -12,6 +12,18 @@
 #include "../hal/camera_synth.h"
 #include "../hal/clock.h"
 
+const char *const jd_stage_names[JD_STAGES] = {"capture", "submit", "collect", "confidence",
+						 "sense"};
+
+/* The process's CPU time since t goes to stage s; returns the time now. */
+static uint64_t lap(struct jd_daemon *d, enum jd_stage s, uint64_t t)
+{
+	uint64_t now = jd_clock_cpu_ns();
+
+	d->stage_ns[s] += now - t;
+	return now;
+}
+
 /* The frame loop's own boot memory, in order; the same layout sizes it (base NULL). */
 struct loop_regions {
 	void *cam, *rect, *raw[2], *sense, *app, *conf, *conf_ws, *pair[2][2];
@@ -129,6 +141,8 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	int scored = !d->no_truth && synth.kind == JD_CAPTURE_SYNTH;
 	d->gpu_sense = d->sensing && jd_boot_gpu_sense_start(&d->boot, d->min_conf, !scored);
 	d->gpu_masks = d->gpu_sense && !scored;
+	/* the loop reads each frame's map and pair before it submits the next: no copies */
+	d->lends_pair = jd_boot_lend(&d->boot, p);
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
 	for (int k = 0; k < 2; k++) {
@@ -160,13 +174,13 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 
 /*
  * Where the collected frame's rectified pair is: the boot's images when frames go one at a
- * time (the CPU) or when the GPU rectifies (the pair comes back with the map into them);
- * else a copy taken at submit, as the next frame is captured into the boot's images before
- * this one is collected.
+ * time (the CPU); in the frame's slot when the GPU lends it (its 8-bit pair, rectified there
+ * or not); else a copy taken at submit, as the next frame is captured into the boot's images
+ * before this one is collected.
  */
 static int keeps_pair(const struct jd_daemon *d)
 {
-	return !d->gpu_rectify && jd_boot_depth(&d->boot) > 1;
+	return !d->gpu_rectify && !d->lends_pair && jd_boot_depth(&d->boot) > 1;
 }
 
 /* Collect the oldest frame in flight and check it against its truth when there is one. */
@@ -176,7 +190,9 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	int k = d->frame - d->inflight; /* the oldest in flight */
 
 	d->inflight--;
+	uint64_t cpu = jd_clock_cpu_ns();
 	JD_TRY(jd_boot_collect(b, &d->p));
+	cpu = lap(d, JD_STAGE_COLLECT, cpu);
 	st->frame = k;
 	st->match_ns = jd_clock_ns() - d->t_submit[k & 1];
 	st->gpu_ms = b->gpu ? b->cuda.last_kernel_ms : 0.0;
@@ -203,20 +219,24 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	uint64_t tc = jd_clock_ns();
 	const struct jd_image *l = keeps_pair(d) ? &d->pair[k & 1][0] : &b->left;
 	const struct jd_image *r = keeps_pair(d) ? &d->pair[k & 1][1] : &b->right;
-	const uint8_t *gpu_conf = jd_boot_gpu_confidence(b, &d->p);
-	if (gpu_conf) {
-		/* the GPU made it beside the map, from the same pair: the same bytes */
-		memcpy(d->conf, gpu_conf, (size_t)b->disp.width * b->disp.height);
-	} else {
+	if (jd_boot_gpu_pair(b, &d->p, &d->lent[0], &d->lent[1])) {
+		l = &d->lent[0];
+		r = &d->lent[1];
+	}
+	const uint8_t *conf = jd_boot_gpu_confidence(b, &d->p);
+	if (!conf) {
+		/* else the GPU made it beside the map, from the same pair: the same bytes */
 		JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
 					 &b->workers.exec));
+		conf = d->conf;
 	}
 	if (d->min_conf && !d->gpu_masks) {
-		jd_confidence_mask(&b->disp, d->conf, d->min_conf);
+		jd_confidence_mask(&b->disp, conf, d->min_conf);
 	}
-	st->conf = d->conf;
+	st->conf = conf;
 	st->left = l;
 	st->confidence_ms = (double)(jd_clock_ns() - tc) / 1e6;
+	cpu = lap(d, JD_STAGE_CONFIDENCE, cpu);
 	if (d->sensing) {
 		uint64_t t0 = jd_clock_ns();
 		if (d->gpu_sense) {
@@ -232,10 +252,14 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 		st->sense = &d->sense;
 		st->tracks = d->tracks;
 	}
+	cpu = lap(d, JD_STAGE_SENSE, cpu);
 	/* every thread's CPU time since the previous frame: the loop's whole cost per frame */
-	uint64_t cpu = jd_clock_cpu_ns();
 	st->cpu_ms = d->cpu_ns ? (double)(cpu - d->cpu_ns) / 1e6 : 0.0;
 	d->cpu_ns = cpu;
+	for (int i = 0; i < JD_STAGES; i++) {
+		st->stage_cpu_ms[i] = (double)d->stage_ns[i] / 1e6;
+		d->stage_ns[i] = 0;
+	}
 	return 1;
 }
 
@@ -279,6 +303,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	int k = d->frame;
 
 	/* b->left/right are free again once submit returns (the GPU path staged them). */
+	uint64_t cpu = jd_clock_cpu_ns();
 	uint64_t t0 = jd_clock_ns();
 	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies b->left/right */
 	int rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
@@ -298,6 +323,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 		check_pair(d);
 	}
 	d->ts[k & 1] = d->cap.last_ts;
+	cpu = lap(d, JD_STAGE_CAPTURE, cpu);
 	if (keeps_pair(d)) {
 		/* the confidence needs this frame's pair when it is collected (see collect) */
 		jd_image_copy(&b->left, &d->pair[k & 1][0]);
@@ -305,6 +331,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	}
 	d->t_submit[k & 1] = jd_clock_ns();
 	JD_TRY(jd_boot_submit(b, &d->p));
+	lap(d, JD_STAGE_SUBMIT, cpu);
 	d->frame++;
 	d->inflight++;
 	if (d->inflight < jd_boot_depth(b)) {

@@ -19,6 +19,17 @@
 #include "rectified_view.h"
 #include "sense_cli.h"
 
+/*
+ * The loop's stages, for the CPU time each costs a step (every thread: the workers a stage
+ * uses count in it): getting the pair (CPU rectification and the pair check included),
+ * submitting it, collecting the oldest frame (the wait and the copies), its confidence
+ * map, and sensing with tracking.
+ */
+enum jd_stage { JD_STAGE_CAPTURE, JD_STAGE_SUBMIT, JD_STAGE_COLLECT, JD_STAGE_CONFIDENCE,
+		JD_STAGE_SENSE, JD_STAGES };
+
+extern const char *const jd_stage_names[JD_STAGES];
+
 /* frames between two checks that the pair is rectified and in order (the first is checked) */
 #define JD_DAEMON_PAIR_CHECK_EVERY 900
 
@@ -54,10 +65,13 @@ struct jd_daemon {
 	size_t conf_ws_bytes;
 	int min_conf;		      /* the map keeps pixels at least this confident */
 	struct jd_image pair[2][2]; /* by frame parity: the rectified pair submitted */
+	struct jd_image lent[2];    /* the collected pair, where the GPU lends it */
+	int lends_pair;		    /* it does (jd_boot_lend()) */
 	struct jd_tracker tracker;
 	float calib_dy_px;  /* the last clear pair check's vertical misalignment (NaN: none yet) */
 	int calib_warned;   /* the recalibration warning was given (once) */
 	uint64_t cpu_ns;    /* the process's CPU time when the last frame was collected */
+	uint64_t stage_ns[JD_STAGES]; /* this step's CPU time by stage, so far */
 	struct jd_track_info tracks[JD_SENSE_MAX_OBJECTS]; /* the last collected frame's */
 };
 
@@ -71,6 +85,7 @@ struct jd_frame_stats {
 	double sense_ms;
 	double confidence_ms;
 	double cpu_ms;	   /* the process's CPU time, every thread, since the previous frame */
+	double stage_cpu_ms[JD_STAGES]; /* of which each stage's in the step that collected it */
 	const uint8_t *conf;		     /* the confidence map (w bytes a row) */
 	const struct jd_image *left;	     /* this frame's rectified left image */
 	const struct jd_sense_result *sense; /* NULL when not sensing */

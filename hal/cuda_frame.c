@@ -23,6 +23,7 @@ int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h
 	size_t n = (size_t)w * h, nin = n * in_bytes;
 
 	memset(f, 0, sizeof(*f));
+	f->last = -1;
 	f->w = w;
 	f->h = h;
 	f->in_bytes = in_bytes;
@@ -200,6 +201,7 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	f->oldest = (f->oldest + 1) % JD_CUDA_SLOTS;
 	f->inflight--;
 	f->conf.last = NULL;
+	f->last = -1;
 	if (f->sense) {
 		f->sense->last = -1;
 	}
@@ -208,6 +210,12 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	f->conf.last = f->conf.h_conf[idx];
 	if (f->sense) {
 		f->sense->last = idx;
+	}
+	f->last = idx;
+	if (f->lend) {
+		out->data = s->h_out;
+		out->stride = f->w;
+		return 0;
 	}
 	for (int y = 0; y < f->h; y++) {
 		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * f->w, sizeof(float) * f->w);

@@ -80,6 +80,13 @@ struct jd_cuda_frame {
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
 	int cur;	 /* the slot the kernels being queued read */
 	int oldest, inflight;
+	/*
+	 * Lend instead of copy: collect points the output map at the slot's pinned map and
+	 * leaves the rectified pair in the slot (jd_cuda_frame_rectified()). They stay as they
+	 * are until the next frame is submitted into that slot: the caller reads them before.
+	 */
+	int lend;
+	int last; /* the last collected slot (-1: none) */
 };
 
 /** Bytes jd_cuda_frame_take() carves, device and pinned alike. */
@@ -140,8 +147,27 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 
 /**
  * Wait for the oldest frame in flight, record its kernel time in cu->last_kernel_ms and copy
- * its map into out. @retval 0, -EIO, or -ENOENT (nothing in flight)
+ * its map into out (f->lend: point out at it). @retval 0, -EIO, or -ENOENT (nothing in flight)
  */
 int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_disp *out);
+
+/**
+ * The last collected frame's rectified 8-bit image k (0 left, 1 right) where the frame lends
+ * it (w bytes a row): the pair the GPU rectified, or the pair as packed into the slot.
+ * NULL: not lent, or a float pair (BP's smoothed images).
+ */
+static inline unsigned char *jd_cuda_frame_rectified(const struct jd_cuda_frame *f, int k)
+{
+	if (!f->lend || f->last < 0) {
+		return NULL;
+	}
+	if (f->remap.loaded) {
+		return k ? f->remap.h_right[f->last] : f->remap.h_left[f->last];
+	}
+	if (f->in_bytes != 1) {
+		return NULL;
+	}
+	return k ? f->slot[f->last].h_right : f->slot[f->last].h_left;
+}
 
 #endif

@@ -2,8 +2,9 @@
 # On the GPU machine (the device tool), sensing on the GPU (issue 20, hal/cuda_sense.h) in one
 # call. Builds this tree for sm_90 (and .gpuold, an older tree carried for the A/B, when
 # there), then the parts in PARTS (default all):
-#   tests     ctest -L gpu (copy), then test_cuda_sense and test_cuda_confidence mapped
-#   sanitize  compute-sanitizer memcheck of test_cuda_sense, copy and mapped; racecheck, copy
+#   tests     ctest -L gpu (copy), then test_cuda_sense, _confidence and _rectify mapped
+#   sanitize  compute-sanitizer memcheck of test_cuda_sense and test_cuda_rectify (lent maps
+#             and pairs), copy and mapped; racecheck of test_cuda_sense, copy
 #   same      `run` 60 frames on the synthetic scene, SGM and SAD: this tree's objects (sensed
 #             on the GPU), in copy and mapped mode, against .gpuold's (sensed on the CPU from
 #             the same maps): the same JSON
@@ -28,7 +29,7 @@ case " $parts " in *" tests "*)
 	echo "== ctest -L gpu (copy)"
 	ctest --test-dir build/gpu -L gpu --output-on-failure >"$out/gpu-copy.log" 2>&1
 	grep -E "tests passed|Failed|identical" "$out/gpu-copy.log"
-	for t in sense confidence; do
+	for t in sense confidence rectify; do
 		echo "== test_cuda_$t, mapped"
 		JD_GPU_MEMORY=mapped timeout 400 build/gpu/tests/test_cuda_$t >"$out/mapped-$t.log" 2>&1
 		echo "exit $?"; tail -2 "$out/mapped-$t.log"
@@ -36,10 +37,12 @@ case " $parts " in *" tests "*)
 esac
 case " $parts " in *" sanitize "*)
 	for m in copy mapped; do
-		echo "== compute-sanitizer memcheck test_cuda_sense, $m"
-		JD_GPU_MEMORY=$m JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool memcheck \
-			--error-exitcode 3 build/gpu/tests/test_cuda_sense >"$out/memcheck-$m-sense.log" 2>&1
-		echo "exit $?"; tail -2 "$out/memcheck-$m-sense.log"
+		for t in sense rectify; do
+			echo "== compute-sanitizer memcheck test_cuda_$t, $m"
+			JD_GPU_MEMORY=$m JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool memcheck \
+				--error-exitcode 3 build/gpu/tests/test_cuda_$t >"$out/memcheck-$m-$t.log" 2>&1
+			echo "exit $?"; tail -2 "$out/memcheck-$m-$t.log"
+		done
 	done
 	echo "== compute-sanitizer racecheck test_cuda_sense, copy"
 	JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool racecheck --error-exitcode 3 \

@@ -126,6 +126,8 @@ check "run --json: each frame after the first says its CPU time (every thread), 
 	"'$bin' run --frames 3 --size 160x120 --ndisp 16 --json 2>/dev/null | sed -n 2,3p | grep -c '},\"cpu_ms\":[0-9]*[.][0-9]*[1-9][0-9]*,' | grep -qx 2"
 check "bench --pipeline: a cpu column, positive, and a replayed camera that costs almost nothing" bash -c \
 	"'$bin' bench --pipeline --size 160x120 --ndisp 16 --algo sad --runs 4 --threads 1 2>/dev/null | awk 'NR == 1 && \$(NF - 1) != \"cpu\" {exit 1} NR == 2 {ok = \$(NF - 1) > 0 && \$6 < 1.0} END {exit !ok}'"
+check "bench --pipeline: the cpu column by stage, every stage named, none negative, adding up to the column" bash -c \
+	"'$bin' bench --pipeline --size 160x120 --ndisp 16 --algo sad --runs 4 --threads 1 2>/dev/null | awk 'NR == 2 {cpu = \$(NF - 1)} NR == 3 && /by stage: capture [0-9.]+ submit [0-9.]+ collect [0-9.]+ confidence [0-9.]+ sense [0-9.]+ other -?[0-9.]+\$/ {s = 0; for (i = 8; i <= NF; i += 2) s += \$i; ok = \$NF > -0.05 && s > cpu - 0.05 && s < cpu + 0.05} END {exit !ok}'"
 check "--gpu-memory foo is refused by name, nothing written" bash -c \
 	"! '$bin' match -q '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/gm.pfm' --gpu-memory foo 2>'$tmp/err' && grep -q 'gpu-memory foo: must be auto, copy or mapped' '$tmp/err' && [ ! -e '$tmp/gm.pfm' ]"
 check "--prefilter foo is refused by name, nothing written" bash -c \

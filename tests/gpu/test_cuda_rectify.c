@@ -56,7 +56,8 @@ static void make_tables(int w, int h, int kind, unsigned seed, struct jd_remap m
 	}
 }
 
-static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
+/* lend: collect lends the map and the rectified pair (hal/cuda_frame.h) instead of copying */
+static int check(int algo, int w, int h, int kind, int lend, const struct jd_exec *ex)
 {
 	struct jd_match_params p;
 	struct jd_image raw_l, raw_r, l, r, got, got_r;
@@ -66,9 +67,11 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 	struct jd_cuda_sgm sgm;
 	struct jd_disp ref = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp out = {malloc(sizeof(float) * w * h), w, h, w};
+	float *own = out.data; /* a lent map points elsewhere */
 	const char *name = algo == JD_ALGO_SAD ? "sad" : "sgm";
 	int same = 0;
 
+	own[0] = -12345.0f;
 	jd_params_default(&p, algo, 32);
 	gpu_textured_pair(w, h, 7u + (unsigned)kind, &raw_l, &raw_r);
 	make_tables(w, h, kind, 11u + (unsigned)w, map);
@@ -100,6 +103,7 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 		JD_CHECK(jd_cuda_remap_take(&cu, f) == 0, "remap take: %s", cu.err);
 		jd_cuda_seal(&cu);
 		JD_CHECK(jd_cuda_remap_load(&cu, f, map, &got, &got_r) == 0, "remap load: %s", cu.err);
+		f->lend = lend;
 		gpu_count_allocations(&cu);
 		/* two frames in flight: the swapped pair ahead of this one */
 		for (int i = 0; i < 2; i++) {
@@ -116,6 +120,18 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 		}
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
+		if (lend) {
+			/* the map and the pair where the slot holds them; nothing copied out */
+			unsigned char *ll = jd_cuda_frame_rectified(f, 0);
+			unsigned char *lr = jd_cuda_frame_rectified(f, 1);
+			JD_CHECK(ll && lr && out.data != own && out.stride == w,
+				 "%s %dx%d: lent map or pair missing", name, w, h);
+			JD_CHECK(own[0] == -12345.0f, "%s %dx%d: a lent map was copied", name, w, h);
+			if (ll && lr) {
+				memcpy(got.data, ll, (size_t)w * h);
+				memcpy(got_r.data, lr, (size_t)w * h);
+			}
+		}
 		long img = -1;
 		for (long i = 0; i < (long)w * h && img < 0; i++) {
 			img = got.data[i] != l.data[i] || got_r.data[i] != r.data[i] ? i : -1;
@@ -140,7 +156,7 @@ static int check(int algo, int w, int h, int kind, const struct jd_exec *ex)
 	free(got.data);
 	free(got_r.data);
 	free(ref.data);
-	free(out.data);
+	free(own);
 	free(ws);
 	return same;
 }
@@ -158,12 +174,17 @@ int main(void)
 			continue;
 		}
 		for (int kind = 0; kind < 2; kind++) {
-			ok += check(JD_ALGO_SAD, sizes[i][0], sizes[i][1], kind, &wk.exec);
-			ok += check(JD_ALGO_SGM, sizes[i][0], sizes[i][1], kind, &wk.exec);
-			total += 2;
+			for (int lend = 0; lend < 2; lend++) {
+				ok += check(JD_ALGO_SAD, sizes[i][0], sizes[i][1], kind, lend,
+					    &wk.exec);
+				ok += check(JD_ALGO_SGM, sizes[i][0], sizes[i][1], kind, lend,
+					    &wk.exec);
+				total += 2;
+			}
 		}
 	}
-	printf("%d of %d cases identical to the reference (rectified left and disparity)\n", ok,
+	printf("%d of %d cases identical to the reference (rectified left and disparity; copied "
+	       "and lent)\n", ok,
 	       total);
 	jd_workers_deinit(&wk);
 	return jd_test_done("gpu.cuda_rectify");

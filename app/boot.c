@@ -493,6 +493,19 @@ int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p)
 	return f->remap.loaded || f->in_bytes == 1;
 }
 
+int jd_boot_gpu_capture_into(struct jd_boot *b, const struct jd_match_params *p)
+{
+	struct jd_cuda_frame *f = b->gpu && b->tiling.n == 1 ? any_frame(b, p) : NULL;
+	struct jd_cuda_slot *s = f && f->lend && f->in_bytes == 1 ? jd_cuda_frame_next(f) : NULL;
+
+	if (!s) {
+		return 0;
+	}
+	b->left = (struct jd_image){s->h_left, f->w, f->h, f->w};
+	b->right = (struct jd_image){s->h_right, f->w, f->h, f->w};
+	return 1;
+}
+
 int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct jd_image *l,
 		     struct jd_image *r)
 {

@@ -94,6 +94,13 @@ int jd_boot_depth(const struct jd_boot *b);
 int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p);
 
 /**
+ * Where the GPU lends (jd_boot_lend()) and takes an 8-bit pair: point b->left and b->right at
+ * the pinned slot the next submit stages, so that the pair is written there once and not
+ * copied at submit. Call before each capture. @retval 1 pointed, 0 (b->left/right as they were)
+ */
+int jd_boot_gpu_capture_into(struct jd_boot *b, const struct jd_match_params *p);
+
+/**
  * The rectified pair of the frame jd_boot_collect() just returned, where the GPU rectified
  * it and lends it (views, w bytes a row, valid until the next submit). @retval 1, or 0: none
  */

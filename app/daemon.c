@@ -306,6 +306,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	uint64_t cpu = jd_clock_cpu_ns();
 	uint64_t t0 = jd_clock_ns();
 	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies b->left/right */
+	jd_boot_gpu_capture_into(b, &d->p); /* the pair straight into the GPU's next slot */
 	int rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
 				 cpu_rectify ? &d->raw[1] : &b->right,
 				 d->no_truth ? NULL : &b->gt[k & 1], &d->truth[k & 1]);

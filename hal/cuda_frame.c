@@ -151,8 +151,13 @@ int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
 	if (!s) {
 		return -EBUSY;
 	}
-	jd_image_pack(left, s->h_left);
-	jd_image_pack(right, s->h_right);
+	/* a pair captured into the slot itself (jd_cuda_frame_next()) is packed already */
+	if (left->data != s->h_left || left->stride != f->w) {
+		jd_image_pack(left, s->h_left);
+	}
+	if (right->data != s->h_right || right->stride != f->w) {
+		jd_image_pack(right, s->h_right);
+	}
 	return jd_cuda_frame_send(cu, f);
 }
 

@@ -121,7 +121,10 @@ struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_fram
 /** Upload the staged slot (stream 1), make stream 0 wait for it, start the kernel clock. */
 int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f);
 
-/** Stage the 8-bit pair (packed, no row padding) and send it. @retval 0, -EIO or -EBUSY */
+/**
+ * Stage the 8-bit pair (packed, no row padding) and send it; a pair already in the slot
+ * (captured there through jd_cuda_frame_next()) is not copied. @retval 0, -EIO or -EBUSY
+ */
 int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
 			 const struct jd_image *left, const struct jd_image *right);
 
@@ -150,6 +153,16 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
  * its map into out (f->lend: point out at it). @retval 0, -EIO, or -ENOENT (nothing in flight)
  */
 int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_disp *out);
+
+/**
+ * The slot the next frame will be staged into (its pinned h_left and h_right, w bytes a row,
+ * free until then: a camera can write the pair there), NULL when two frames are in flight.
+ */
+static inline struct jd_cuda_slot *jd_cuda_frame_next(struct jd_cuda_frame *f)
+{
+	return f->inflight < JD_CUDA_SLOTS ? &f->slot[(f->oldest + f->inflight) % JD_CUDA_SLOTS]
+					   : NULL;
+}
 
 /**
  * The last collected frame's rectified 8-bit image k (0 left, 1 right) where the frame lends

@@ -107,10 +107,18 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 		gpu_count_allocations(&cu);
 		/* two frames in flight: the swapped pair ahead of this one */
 		for (int i = 0; i < 2; i++) {
-			rc = algo == JD_ALGO_SAD ? jd_cuda_sad_submit(&sad, &p, i ? &raw_l : &raw_r,
-								       i ? &raw_r : &raw_l)
-						 : jd_cuda_sgm_submit(&sgm, &p, i ? &raw_l : &raw_r,
-								       i ? &raw_r : &raw_l);
+			struct jd_image a = i ? raw_l : raw_r, b = i ? raw_r : raw_l;
+			struct jd_cuda_slot *next = jd_cuda_frame_next(f);
+			if (lend && next) {
+				/* lent: the camera writes the raw pair into the next slot itself */
+				struct jd_image sa = {next->h_left, w, h, w}, sb = {next->h_right, w, h, w};
+				jd_image_copy(&a, &sa);
+				jd_image_copy(&b, &sb);
+				a = sa;
+				b = sb;
+			}
+			rc = algo == JD_ALGO_SAD ? jd_cuda_sad_submit(&sad, &p, &a, &b)
+						 : jd_cuda_sgm_submit(&sgm, &p, &a, &b);
 			JD_CHECK(rc == 0, "submit %d: %s", i, cu.err);
 		}
 		for (int i = 0; i < 2; i++) {

@@ -212,7 +212,9 @@ static void help(FILE *f)
 		"                 the maps are not scored against the scene's truth: a robot's\n"
 		"                 loop has none);\n"
 		"                 KiB/f: what a frame copies between host and device (where:\n"
-		"                 cuda, or mapped with --gpu-memory mapped: nothing is copied)\n"
+		"                 cuda, or mapped with --gpu-memory mapped: nothing is copied);\n"
+		"                 under each row the cpu column by stage (capture, submit,\n"
+		"                 collect, confidence, sense, and the rest)\n"
 		"  --ros2         with --pipeline, also publish every frame's ROS 2 topics, each\n"
 		"                 composed as if subscribed: the loop's copy (offer), composing and\n"
 		"                 dds_write (serialization, no subscriber) per frame\n\n%s",

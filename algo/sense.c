@@ -87,6 +87,9 @@ int jd__sense_check(const struct jd_sense_params *sp, const struct jd_camera_mod
 	    sp->ransac_iters < 1 || !(sp->plane_tol > 0) || sp->min_area_px < 1) {
 		return -EINVAL;
 	}
+	if (w > JD_SENSE_MAX_SIDE || h > JD_SENSE_MAX_SIDE) {
+		return -EINVAL; /* an object's pixel is (y << 16 | x) in an int32 */
+	}
 	if (!r->x0 && !r->y0 && !r->x1 && !r->y1) {
 		*r = (struct jd__sense_roi){0, 0, w, h};
 	}

@@ -124,7 +124,8 @@ static void point3(const struct jd_camera_model *cam, float x, float y, float d,
 
 /*
  * One object's share of the workspace while it is measured: its pixels with a disparity
- * (indices, in its box's raster order: the order every sum below runs in) and two scratches.
+ * (y << 16 | x, in its box's raster order: the order every sum below runs in; a division
+ * by the width a pixel and pass cost more than the rest of the pass) and two scratches.
  */
 struct obj_ws {
 	int32_t *px;
@@ -142,16 +143,26 @@ static long pixels(const int32_t *label, const struct jd_disp *dm, int32_t lab,
 		const int32_t *lr = label + (size_t)y * dm->width;
 		for (int x = o->bbox[0]; x <= o->bbox[2]; x++) {
 			if (lr[x] == lab && jd__sense_valid(row[x])) {
-				px[n++] = y * dm->width + x;
+				px[n++] = y << 16 | x;
 			}
 		}
 	}
 	return n;
 }
 
-static float disp_at(const struct jd_disp *dm, int32_t i)
+static int px_x(int32_t p)
 {
-	return jd_disp_row(dm, i / dm->width)[i % dm->width];
+	return p & 0xffff;
+}
+
+static int px_y(int32_t p)
+{
+	return p >> 16;
+}
+
+static float disp_at(const struct jd_disp *dm, int32_t p)
+{
+	return jd_disp_row(dm, px_y(p))[px_x(p)];
 }
 
 /* @return how many of the object's pixels have a disparity (ws->px holds them) */
@@ -161,13 +172,12 @@ static long measure(const struct jd_camera_model *cam, const struct jd_disp *dm,
 {
 	long n = pixels(label, dm, lab, o, ws->px);
 	double sx = 0, sy = 0;
-	int w = dm->width;
 
 	if (n == 0) {
 		return 0;
 	}
 	for (long k = 0; k < n; k++) {
-		int x = ws->px[k] % w, y = ws->px[k] / w;
+		int x = px_x(ws->px[k]), y = px_y(ws->px[k]);
 		float d = disp_at(dm, ws->px[k]);
 		ws->a[k] = d;
 		sx += x;
@@ -191,7 +201,7 @@ static long measure(const struct jd_camera_model *cam, const struct jd_disp *dm,
 		float d = disp_at(dm, ws->px[k]);
 		double q[3];
 		if (d >= lo && d <= hi) {
-			point3(cam, (float)(ws->px[k] % w), (float)(ws->px[k] / w), d, q);
+			point3(cam, (float)px_x(ws->px[k]), (float)px_y(ws->px[k]), d, q);
 			for (int i = 0; i < 3; i++) {
 				sum[i] += q[i];
 			}
@@ -277,7 +287,6 @@ static double grasp(const struct jd_camera_model *cam, const struct jd_disp *dm,
 	double su = 0, sv = 0, suu = 0, svv = 0, suv = 0, top[3] = {0, 0, 0};
 	long ntop = 0;
 	float top_h = 0.9f * o->height_mm;
-	int w = dm->width;
 
 	if (n < 2) {
 		return -INFINITY;
@@ -287,7 +296,7 @@ static double grasp(const struct jd_camera_model *cam, const struct jd_disp *dm,
 		double ax[2] = {cos(ang), sin(ang)};
 
 		for (long k = 0; k < n; k++) {
-			int x = ws->px[k] % w, y = ws->px[k] / w;
+			int x = px_x(ws->px[k]), y = px_y(ws->px[k]);
 			float d = disp_at(dm, ws->px[k]);
 			double p[3];
 			point3(cam, (float)x, (float)y, d, p);

@@ -18,6 +18,8 @@
 #define JD_SENSE_ON_TABLE_MM 10.0
 /* Plane hypotheses scored at most (sp->ransac_iters beyond this are not drawn). */
 #define JD_SENSE_MAX_HYPOTHESES 1024
+/* The widest and tallest map sensed (objects' pixels are packed as y << 16 | x). */
+#define JD_SENSE_MAX_SIDE 32767
 /* Blobs of at least min_area_px considered at most, in label order (then truncated). */
 #define JD_SENSE_MAX_BLOBS(npix) ((long)(npix) / 8 + 64)
 

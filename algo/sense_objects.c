@@ -39,7 +39,7 @@ int jd__sense_object_px(const struct jd_sense_params *sp, const struct jd_camera
 }
 
 /* The k-th smallest of a[0..n) (quickselect; reorders a). */
-static float quickselect(float *a, long n, long k)
+static float kth(float *a, long n, long k)
 {
 	long lo = 0, hi = n - 1;
 
@@ -68,48 +68,6 @@ static float quickselect(float *a, long n, long k)
 		}
 	}
 	return a[k];
-}
-
-/* Sample and band of jd__sense_kth(): the band holds ~5-13 % of the arrays it serves. */
-#define KTH_SAMPLE 1024
-#define KTH_BAND 8192
-
-/*
- * The k-th smallest of a[0..n) (may reorder a), exactly quickselect's value. Quickselect's
- * branches depend on the data and cost most of an object's measurement; on a large array a
- * strided sample finds two values that bracket rank k with a margin of about four standard
- * deviations, one pass without data-dependent branches counts what lies below them and
- * copies what lies between aside, and quickselect finishes in that band. When the band
- * misses the rank or overflows, quickselect on the whole array.
- */
-float jd__sense_kth(float *a, long n, long k)
-{
-	float sample[KTH_SAMPLE], band[KTH_BAND + 1];
-
-	if (n < 4 * KTH_SAMPLE) {
-		return quickselect(a, n, k);
-	}
-	long step = n / KTH_SAMPLE, r = k / step;
-	r = r < KTH_SAMPLE ? r : KTH_SAMPLE - 1;
-	for (long i = 0; i < KTH_SAMPLE; i++) {
-		sample[i] = a[i * step];
-	}
-	long margin = 8 + (long)(4.0 * sqrt((double)r * (double)(KTH_SAMPLE - r) / KTH_SAMPLE));
-	long rlo = r - margin > 0 ? r - margin : 0;
-	long rhi = r + margin < KTH_SAMPLE - 1 ? r + margin : KTH_SAMPLE - 1;
-	float lo = quickselect(sample, KTH_SAMPLE, rlo);
-	float hi = quickselect(sample, KTH_SAMPLE, rhi);
-	long below = 0, m = 0;
-	for (long i = 0; i < n; i++) {
-		float v = a[i];
-		below += v < lo;
-		band[m < KTH_BAND ? m : KTH_BAND] = v;
-		m += v >= lo && v <= hi;
-	}
-	if (m > KTH_BAND || k < below || k >= below + m) {
-		return quickselect(a, n, k);
-	}
-	return quickselect(band, m, k - below);
 }
 
 /* The 3D point seen at (x, y) with disparity d, camera frame, mm. */
@@ -188,9 +146,8 @@ static long measure(const struct jd_camera_model *cam, const struct jd_disp *dm,
 	}
 	o->centroid_px[0] = (float)(sx / n);
 	o->centroid_px[1] = (float)(sy / n);
-	o->median_disp = jd__sense_kth(ws->a, n, n / 2);
-	float lo = jd__sense_kth(ws->a, n, n * 2 / 100);
-	float hi = jd__sense_kth(ws->a, n, n * 98 / 100);
+	o->median_disp = kth(ws->a, n, n / 2);
+	float lo = kth(ws->a, n, n * 2 / 100), hi = kth(ws->a, n, n * 98 / 100);
 	/*
 	 * The centroid of its visible surface: the mean of its pixels' 3D points, each at its
 	 * own depth, the 2 % nearest and farthest (stray disparities) left out.
@@ -218,7 +175,7 @@ static long measure(const struct jd_camera_model *cam, const struct jd_disp *dm,
 	o->size_mm[0] = (float)(o->bbox[2] - o->bbox[0] + 1) * z / cam->f;
 	o->size_mm[1] = (float)(o->bbox[3] - o->bbox[1] + 1) * z / cam->f;
 	/* the top of the object, robust to a few stray pixels: the 95th percentile */
-	o->height_mm = pl->valid ? jd__sense_kth(ws->b, n, n * 95 / 100) : 0.0f;
+	o->height_mm = pl->valid ? kth(ws->b, n, n * 95 / 100) : 0.0f;
 	return n;
 }
 
@@ -251,8 +208,8 @@ static double footprint(const struct jd_plane *pl, const struct jd__sense_ws *s,
 			const struct obj_ws *ws, long m, double ang, const double ax[2],
 			const double top[3], long ntop, struct jd_object *o)
 {
-	float a0 = jd__sense_kth(ws->a, m, m * 2 / 100), a1 = jd__sense_kth(ws->a, m, m * 98 / 100);
-	float b0 = jd__sense_kth(ws->b, m, m * 2 / 100), b1 = jd__sense_kth(ws->b, m, m * 98 / 100);
+	float a0 = kth(ws->a, m, m * 2 / 100), a1 = kth(ws->a, m, m * 98 / 100);
+	float b0 = kth(ws->b, m, m * 2 / 100), b1 = kth(ws->b, m, m * 98 / 100);
 	double ca = 0.5 * (a0 + a1), cb = 0.5 * (b0 + b1);
 	double uv[2] = {ca * ax[0] - cb * ax[1], ca * ax[1] + cb * ax[0]};
 	double yaw = ang * 180.0 / M_PI;

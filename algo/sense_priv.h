@@ -132,12 +132,6 @@ static inline int jd__sense_joins(float a, float b)
 }
 
 /**
- * The k-th smallest (0-based) of a[0..n), finite values (may reorder a): the objects'
- * percentiles. Exact: the value a sort puts at k.
- */
-float jd__sense_kth(float *a, long n, long k);
-
-/**
  * From the blobs (each at least min_area_px, in any order; s->label the labels, w a row):
  * the objects, largest first (the smaller label among equals), measured, checked and kept
  * (out->nobjects, out->truncated). Objects are measured in parallel over ex, in batches of

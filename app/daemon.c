@@ -223,9 +223,9 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 		l = &d->lent[0];
 		r = &d->lent[1];
 	}
+	/* the GPU's, made beside the map from the same pair (the same bytes), else the CPU's */
 	const uint8_t *conf = jd_boot_gpu_confidence(b, &d->p);
 	if (!conf) {
-		/* else the GPU made it beside the map, from the same pair: the same bytes */
 		JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
 					 &b->workers.exec));
 		conf = d->conf;

@@ -82,8 +82,8 @@ static void point3(const struct jd_camera_model *cam, float x, float y, float d,
 
 /*
  * One object's share of the workspace while it is measured: its pixels with a disparity
- * (y << 16 | x, in its box's raster order: the order every sum below runs in; a division
- * by the width a pixel and pass cost more than the rest of the pass) and two scratches.
+ * (y << 16 | x, in its box's raster order: the order every sum below runs in; unpacking an
+ * index took two divisions by the width a pixel and pass) and two scratches.
  */
 struct obj_ws {
 	int32_t *px;

@@ -61,9 +61,9 @@ static void *thread_main(void *arg)
 }
 
 /*
- * Only as many helpers as there are items beyond the caller's first are woken: waking all
- * of them for a handful of objects costs more CPU than the objects (each wake is a futex
- * round and a turn on the lock).
+ * Only as many helpers as there are items beyond the caller's first are woken: a frame's
+ * handful of objects need not wake every thread (each wake is a futex round and a turn on
+ * the lock, for a thread that then finds nothing to take).
  */
 static void parallel_for(const struct jd_exec *ex, int nitems, jd_task_fn fn, void *ctx)
 {

@@ -387,6 +387,8 @@ int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model 
 		return -ENOMEM;
 	}
 	long nb = blobs_of(sp, &s, w, h, nl, out);
-	jd__sense_objects(cam, disp, &r, &s, s.blobs, nb, out, ex);
-	return 0;
+	struct jd__sense_ref_gather rg = {cam, disp, &out->plane, &s, ex, {0}};
+	struct jd__sense_gather g;
+	jd__sense_ref_gather_init(&rg, &g);
+	return jd__sense_objects(cam, &r, &s, s.blobs, nb, &g, out);
 }

@@ -131,15 +131,70 @@ static inline int jd__sense_joins(float a, float b)
 	return gap <= 1.5f || gap <= 0.03f * big;
 }
 
-/**
- * From the blobs (each at least min_area_px, in any order; s->label the labels, w a row):
- * the objects, largest first (the smaller label among equals), measured, checked and kept
- * (out->nobjects, out->truncated). Objects are measured in parallel over ex, in batches of
- * as many as are still wanted; s->parent and the scratches hold their pixels.
+/*
+ * An object's figures, from which jd__sense_objects() finishes it: the reference gathers
+ * them from the object's pixels, the GPU (hal/cuda_sense.c) the same. Sums of points are
+ * integers in fixed point (jd__sense_fix), so they add exactly in any order, and the
+ * percentiles are order statistics with a zero as +0: neither depends on who adds or selects.
+ * First: everything up to the footprint's axis; then, given the axis, its percentiles.
  */
-void jd__sense_objects(const struct jd_camera_model *cam, const struct jd_disp *dm,
-		       const struct jd__sense_roi *r, struct jd__sense_ws *s,
-		       struct jd__sense_blob *blobs, long nblobs, struct jd_sense_result *out,
-		       const struct jd_exec *ex);
+struct jd__sense_obj_rec {
+	long long n, sx, sy;		 /* pixels with a disparity; their x and y summed */
+	float med, lo, hi, top;		 /* disparity's 50th, 2nd, 98th percentile; height's 95th */
+	long long kept, c[3];		 /* the points with lo <= d <= hi; their sum (JD_SENSE_FIX) */
+	long long ntop, t[3];		 /* those at least 0.9 top above the table; their sum */
+	long long su, sv, suu, svv, suv; /* (u, v) on the table about the centroid (JD_SENSE_FIXC) */
+	float a0, a1, b0, b1;		 /* along, then across the axis: 2nd and 98th percentiles */
+};
+
+/* Points in 1/64 mm, |q| within 2^31 - 1 (33 km: only a stray disparity's point gets there). */
+#define JD_SENSE_FIX 64.0
+#define JD_SENSE_FIX_LIM 2147483647.0
+/*
+ * About the centroid, on the table: 1/16 mm within 2^17 - 1 (8 m), so that n q^2 stays
+ * within 63 bits for any map sensed (2^28 pixels at most: --size stops at 16384).
+ */
+#define JD_SENSE_FIXC 16.0
+#define JD_SENSE_FIXC_LIM 131071.0
+
+/** v mm in fixed point: v * unit, clamped to lim, rounded to the nearest (even) integer. */
+long long jd__sense_fix(double v, double unit, double lim);
+
+/** The centroid (mm) of the points kept: c / JD_SENSE_FIX / kept, as floats. */
+void jd__sense_obj_centroid(const struct jd__sense_obj_rec *rec, float c[3]);
+
+/**
+ * Gathers a batch's records: first(ctx, blobs, k, rec) each blob's first figures, then
+ * axes(ctx, blobs, k, ax, rec) the percentiles along and across ax[i] (cos, sin) of those
+ * with a plane and at least two pixels with a disparity. @retval 0 or a negative errno
+ */
+struct jd__sense_gather {
+	int (*first)(void *ctx, const struct jd__sense_blob *b, int k,
+		     struct jd__sense_obj_rec *rec);
+	int (*axes)(void *ctx, const struct jd__sense_blob *b, int k, const double (*ax)[2],
+		    struct jd__sense_obj_rec *rec);
+	void *ctx;
+};
+
+/** The reference's gathering, over ex (s->parent and the scratches hold the pixels). */
+struct jd__sense_ref_gather {
+	const struct jd_camera_model *cam;
+	const struct jd_disp *dm;
+	const struct jd_plane *pl;
+	const struct jd__sense_ws *s;
+	const struct jd_exec *ex;
+	long offset[JD_SENSE_MAX_OBJECTS]; /* each blob's share: the areas before it */
+};
+void jd__sense_ref_gather_init(struct jd__sense_ref_gather *rg, struct jd__sense_gather *g);
+
+/**
+ * From the blobs (each at least min_area_px, in any order): the objects, largest first (the
+ * smaller label among equals), measured from g's records, checked and kept (out->nobjects,
+ * out->truncated), in batches of as many as are still wanted; s->hull is the table's extent.
+ * @retval 0 or g's error
+ */
+int jd__sense_objects(const struct jd_camera_model *cam, const struct jd__sense_roi *r,
+		      const struct jd__sense_ws *s, struct jd__sense_blob *blobs, long nblobs,
+		      const struct jd__sense_gather *g, struct jd_sense_result *out);
 
 #endif

@@ -282,6 +282,8 @@ int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
 	}
 	struct jd__sense_blob *blobs = (struct jd__sense_blob *)s->h_blobs; /* in no order */
 	w.label = s->h_label;
-	jd__sense_objects(cam, host_map, &r, &w, blobs, nblobs, out, ex);
-	return 0;
+	struct jd__sense_ref_gather rg = {cam, host_map, &out->plane, &w, ex, {0}};
+	struct jd__sense_gather g;
+	jd__sense_ref_gather_init(&rg, &g);
+	return jd__sense_objects(cam, &r, &w, blobs, nblobs, &g, out);
 }

@@ -10,9 +10,13 @@
 
 enum { THREADS = 128, SCORE_THREADS = 256, ROW_THREADS = 128 };
 
+/* The labelling's statistics (5 ints a pixel), then the objects' three values a pixel. */
+#define STATS_BYTES 20
+#define VALUES(s, k) ((s)->d_stats + 4 * (size_t)(s)->w * (s)->h * (k))
+
 #define STREAM(cu) ((cu)->stream[2])
 
-/* Device scratch, then what comes back (the pinned side has the same outputs). */
+/* What crosses between host and device (the pinned side and, copying, the device's). */
 static size_t out_bytes(int w, int h)
 {
 	size_t n = (size_t)w * h;
@@ -20,8 +24,11 @@ static size_t out_bytes(int w, int h)
 	return jd_cuda_round(sizeof(double) * 3 * JD_SENSE_MAX_HYPOTHESES) +
 	       jd_cuda_round(sizeof(long long) * (JD_SENSE_MAX_HYPOTHESES + (size_t)h)) +
 	       jd_cuda_round(sizeof(double) * JD_SROW_FIELDS * (size_t)h) +
-	       jd_cuda_round(4 * n) + jd_cuda_round(sizeof(int32_t) * 6 * JD_SENSE_MAX_BLOBS(n)) +
-	       jd_cuda_round(sizeof(int32_t));
+	       jd_cuda_round(sizeof(int32_t) * 6 * JD_SENSE_MAX_BLOBS(n)) +
+	       jd_cuda_round(sizeof(int32_t)) +
+	       jd_cuda_round(sizeof(int32_t) * JD_SOBJ_INTS * JD_SENSE_MAX_OBJECTS) +
+	       jd_cuda_round(sizeof(double) * 2 * JD_SENSE_MAX_OBJECTS) +
+	       jd_cuda_round(sizeof(struct jd__sense_obj_rec) * JD_SENSE_MAX_OBJECTS);
 }
 
 size_t jd_cuda_sense_device_bytes(int w, int h)
@@ -29,8 +36,8 @@ size_t jd_cuda_sense_device_bytes(int w, int h)
 	size_t n = (size_t)w * h;
 
 	return JD_CUDA_SLOTS * jd_cuda_round(4 * n) + 2 * jd_cuda_round(n) +
-	       jd_cuda_round(4 * n) + jd_cuda_round(20 * n) + jd_cuda_round(sizeof(int32_t)) +
-	       out_bytes(w, h);
+	       jd_cuda_round(4 * n) + jd_cuda_round(STATS_BYTES * n) +
+	       jd_cuda_round(sizeof(int32_t)) + jd_cuda_round(4 * n) + out_bytes(w, h);
 }
 
 size_t jd_cuda_sense_pinned_bytes(int w, int h)
@@ -55,10 +62,10 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	    "jd_sense_mask_conf_cuda", "jd_sense_score_cuda",	  "jd_sense_rows_cuda",
 	    "jd_sense_objpx_cuda",     "jd_sense_morph_cuda",	  "jd_sense_ccl_init_cuda",
 	    "jd_sense_ccl_merge_cuda", "jd_sense_ccl_final_cuda", "jd_sense_blobs_cuda",
-	    "jd_sense_count_cuda"};
+	    "jd_sense_count_cuda",     "jd_sense_measure_cuda",	  "jd_sense_axes_cuda"};
 	jd_cufunction *fns[] = {&s->mask_conf, &s->score,     &s->rows,	     &s->objpx,
 				&s->morph,     &s->ccl_init,  &s->ccl_merge, &s->ccl_final,
-				&s->blobs,     &s->count};
+				&s->blobs,     &s->count,     &s->measure,   &s->axes};
 	int w = f->w, h = f->h;
 	size_t n = (size_t)w * h;
 	void *p;
@@ -78,8 +85,9 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	JD_TRY(jd_cuda_take(cu, n, &s->d_m0));
 	JD_TRY(jd_cuda_take(cu, n, &s->d_m1));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_parent));
-	JD_TRY(jd_cuda_take(cu, 20 * n, &s->d_stats));
+	JD_TRY(jd_cuda_take(cu, STATS_BYTES * n, &s->d_stats));
 	JD_TRY(jd_cuda_take(cu, sizeof(int32_t), &s->d_count));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_label));
 	s->max_blobs = JD_SENSE_MAX_BLOBS(n);
 	JD_TRY(take_out(cu, sizeof(double) * 3 * JD_SENSE_MAX_HYPOTHESES, &p, &s->d_planes));
 	s->h_planes = p;
@@ -88,12 +96,17 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	s->h_scores = p;
 	JD_TRY(take_out(cu, sizeof(double) * JD_SROW_FIELDS * (size_t)h, &p, &s->d_rows));
 	s->h_rows = p;
-	JD_TRY(take_out(cu, 4 * n, &p, &s->d_label));
-	s->h_label = p;
 	JD_TRY(take_out(cu, sizeof(int32_t) * 6 * (size_t)s->max_blobs, &p, &s->d_blobs));
 	s->h_blobs = p;
 	JD_TRY(take_out(cu, sizeof(int32_t), &p, &s->d_nblobs));
 	s->h_nblobs = p;
+	JD_TRY(take_out(cu, sizeof(int32_t) * JD_SOBJ_INTS * JD_SENSE_MAX_OBJECTS, &p, &s->d_objs));
+	s->h_objs = p;
+	JD_TRY(take_out(cu, sizeof(double) * 2 * JD_SENSE_MAX_OBJECTS, &p, &s->d_ax));
+	s->h_ax = p;
+	JD_TRY(take_out(cu, sizeof(struct jd__sense_obj_rec) * JD_SENSE_MAX_OBJECTS, &p,
+			&s->d_recs));
+	s->h_recs = p;
 	s->w = w;
 	s->h = h;
 	s->taken = 1;
@@ -117,6 +130,16 @@ int jd__cuda_sense_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 
 	return JD_CU(cu, cuLaunchKernel(s->mask_conf, (unsigned)((n + 255) / 256), 1, 1, 256, 1, 1,
 					0, cu->stream[0], a, NULL));
+}
+
+/* Send an input over (copy mode; stream 2). */
+static int send(struct jd_cuda *cu, jd_cudeviceptr dev, const void *host, size_t bytes)
+{
+	if (cu->mapped || !bytes) {
+		return 0;
+	}
+	cu->copied += bytes;
+	return JD_CU(cu, cuMemcpyHtoDAsync_v2(dev, host, bytes, STREAM(cu)));
 }
 
 /* Bring an output back (copy mode; stream 2): what the kernels wrote, bytes of it. */
@@ -204,19 +227,27 @@ static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 	return 0;
 }
 
-/* The object mask, opened and closed, labelled: the blobs' count (may pass max_blobs). */
-static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
-			 const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-			 const struct jd__sense_roi *r, const struct jd_plane *pl, long *nblobs)
+/* What the object kernels take: the camera, the plane, the thresholds. */
+static struct jd_sense_px_args px_args(const struct jd_cuda_sense *s,
+				       const struct jd_sense_params *sp,
+				       const struct jd_camera_model *cam,
+				       const struct jd__sense_roi *r, const struct jd_plane *pl)
 {
-	int w = s->w, h = s->h, n = w * h, min_area = sp->min_area_px, cap = (int)s->max_blobs;
-	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS), gn = (unsigned)((n + 255) / 256);
-	struct jd_sense_px_args px = {
+	return (struct jd_sense_px_args){
 	    cam->f, cam->cx, cam->cy, cam->baseline_mm,
 	    pl->a, pl->b, pl->c, {pl->n[0], pl->n[1], pl->n[2]}, pl->k_mm,
+	    {pl->e1[0], pl->e1[1], pl->e1[2]}, {pl->e2[0], pl->e2[1], pl->e2[2]},
 	    sp->plane_tol, sp->min_height_mm, sp->fixed_disp,
-	    {r->x0, r->y0, r->x1, r->y1}, sp->use_fixed || !pl->valid, w, h};
-	void *ap[] = {&disp, &px, &s->d_m0};
+	    {r->x0, r->y0, r->x1, r->y1}, sp->use_fixed || !pl->valid, s->w, s->h};
+}
+
+/* The object mask, opened and closed, labelled: the blobs' count (may pass max_blobs). */
+static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
+			 struct jd_sense_px_args *px, int min_area, long *nblobs)
+{
+	int w = s->w, h = s->h, n = w * h, cap = (int)s->max_blobs;
+	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS), gn = (unsigned)((n + 255) / 256);
+	void *ap[] = {&disp, px, &s->d_m0};
 	/* open (erode, dilate), close (dilate, erode): m0 -> m1 -> m0 -> m1 -> m0 */
 	void *am[4][5] = {{&s->d_m0, &s->d_m1, &w, &h, &(int){0}},
 			  {&s->d_m1, &s->d_m0, &w, &h, &(int){1}},
@@ -244,9 +275,64 @@ static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudevic
 	if (*nblobs > cap) {
 		return 0;
 	}
-	JD_TRY(fetch(cu, s->h_label, s->d_label, 4 * (size_t)n));
 	JD_TRY(fetch(cu, s->h_blobs, s->d_blobs, sizeof(int32_t) * 6 * (size_t)*nblobs));
 	return JD_CU(cu, cuStreamSynchronize(STREAM(cu)));
+}
+
+/* The objects' records gathered on the GPU (jd__sense_gather; sense_objects_cuda.cu). */
+struct gpu_gather {
+	struct jd_cuda *cu;
+	struct jd_cuda_sense *s;
+	jd_cudeviceptr disp;
+	struct jd_sense_px_args px;
+};
+
+/* Launch one of the object kernels over k objects, bring their records back and wait. */
+static int objects_pass(struct gpu_gather *g, jd_cufunction fn, int k, void **args,
+			struct jd__sense_obj_rec *rec)
+{
+	struct jd_cuda *cu = g->cu;
+	size_t bytes = sizeof(*rec) * (size_t)k;
+
+	JD_TRY(launch(cu, fn, (unsigned)k, 1, JD_SOBJ_THREADS, 0, args));
+	JD_TRY(fetch(cu, g->s->h_recs, g->s->d_recs, bytes));
+	JD_TRY(JD_CU(cu, cuStreamSynchronize(STREAM(cu))));
+	memcpy(rec, g->s->h_recs, bytes);
+	return 0;
+}
+
+static int gpu_first(void *ctx, const struct jd__sense_blob *b, int k,
+		     struct jd__sense_obj_rec *rec)
+{
+	struct gpu_gather *g = ctx;
+	struct jd_cuda_sense *s = g->s;
+	jd_cudeviceptr vd = VALUES(s, 0), vh = VALUES(s, 1);
+	void *a[] = {&g->disp, &s->d_label, &g->px, &s->d_objs, &s->d_parent, &vd, &vh, &s->d_recs};
+	int offset = 0;
+
+	for (int i = 0; i < k; i++) {
+		int32_t *o = s->h_objs + JD_SOBJ_INTS * i;
+		o[JD_SOBJ_LABEL] = b[i].label;
+		memcpy(o + JD_SOBJ_X0, b[i].bbox, sizeof(b[i].bbox));
+		o[JD_SOBJ_OFFSET] = offset; /* blobs never overlap: their areas fit the map */
+		offset += b[i].area;
+	}
+	JD_TRY(send(g->cu, s->d_objs, s->h_objs, sizeof(int32_t) * JD_SOBJ_INTS * (size_t)k));
+	return objects_pass(g, s->measure, k, a, rec);
+}
+
+static int gpu_axes(void *ctx, const struct jd__sense_blob *b, int k, const double (*ax)[2],
+		    struct jd__sense_obj_rec *rec)
+{
+	struct gpu_gather *g = ctx;
+	struct jd_cuda_sense *s = g->s;
+	jd_cudeviceptr vd = VALUES(s, 0), va = VALUES(s, 1), vb = VALUES(s, 2);
+	void *a[] = {&g->px, &s->d_objs, &s->d_ax, &s->d_parent, &vd, &va, &vb, &s->d_recs};
+
+	(void)b;
+	memcpy(s->h_ax, ax, sizeof(double) * 2 * (size_t)k);
+	JD_TRY(send(g->cu, s->d_ax, s->h_ax, sizeof(double) * 2 * (size_t)k));
+	return objects_pass(g, s->axes, k, a, rec);
 }
 
 int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
@@ -275,15 +361,13 @@ int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
 		JD_TRY(fit_plane(cu, s, disp, sp, cam, host_map, &r, &w, &out->plane));
 	}
 	jd__sense_extent(cam, &r, &out->plane, s->w, &w);
-	JD_TRY(label_objects(cu, s, disp, sp, cam, &r, &out->plane, &nblobs));
+	struct gpu_gather gg = {cu, s, disp, px_args(s, sp, cam, &r, &out->plane)};
+	JD_TRY(label_objects(cu, s, disp, &gg.px, sp->min_area_px, &nblobs));
 	if (nblobs > s->max_blobs) {
 		/* more blobs than the list holds: the reference knows which come first */
 		return jd_sense_run(sp, cam, host_map, ws, ws_bytes, out, ex);
 	}
 	struct jd__sense_blob *blobs = (struct jd__sense_blob *)s->h_blobs; /* in no order */
-	w.label = s->h_label;
-	struct jd__sense_ref_gather rg = {cam, host_map, &out->plane, &w, ex, {0}};
-	struct jd__sense_gather g;
-	jd__sense_ref_gather_init(&rg, &g);
+	struct jd__sense_gather g = {gpu_first, gpu_axes, &gg};
 	return jd__sense_objects(cam, &r, &w, blobs, nblobs, &g, out);
 }

@@ -3,10 +3,10 @@
  * confidence stage (hal/cuda_confidence.h). Each frame's finish masks the map by its
  * confidence into the stage's copy for that slot (jd_confidence_mask() on the device); once
  * the frame is collected, jd_cuda_sense_run() scores the plane hypotheses, sums the rows,
- * masks, opens, closes and labels the objects on the GPU, and decides on the host with the
- * reference's own functions: the result is jd_sense_run()'s on the host's masked map (tests/gpu).
- * Only small figures come back (scores, row sums, blobs) and the labels, which the host
- * reads inside each object's box; in mapped mode the kernels write them into pinned memory.
+ * masks, opens, closes and labels the objects and gathers each object's figures on the GPU,
+ * and decides on the host with the reference's own functions: the result is jd_sense_run()'s
+ * on the host's masked map (tests/gpu). Only small figures come back (scores, row sums,
+ * blobs, the objects' records); in mapped mode the kernels write them into pinned memory.
  */
 #ifndef JD_HAL_CUDA_SENSE_H
 #define JD_HAL_CUDA_SENSE_H
@@ -18,15 +18,18 @@
 
 struct jd_cuda_sense {
 	jd_cufunction mask_conf, score, rows, objpx, morph, ccl_init, ccl_merge, ccl_final, blobs,
-	    count;
+	    count, measure, axes;
 	jd_cudeviceptr d_disp[JD_CUDA_SLOTS]; /* each slot's map, masked by its confidence */
-	jd_cudeviceptr d_m0, d_m1, d_parent, d_stats, d_count;
-	/* what comes back: device buffers downloaded (copy), or the pinned ones' views */
-	jd_cudeviceptr d_planes, d_scores, d_rows, d_label, d_blobs, d_nblobs;
+	/* parent, stats: the labelling's, then the objects' pixels and their values */
+	jd_cudeviceptr d_m0, d_m1, d_parent, d_stats, d_count, d_label;
+	/* what crosses: device buffers copied (copy), or the pinned ones' views */
+	jd_cudeviceptr d_planes, d_scores, d_rows, d_blobs, d_nblobs, d_objs, d_ax, d_recs;
 	double *h_planes;
 	long long *h_scores;
 	double *h_rows;
-	int32_t *h_label, *h_blobs, *h_nblobs;
+	int32_t *h_blobs, *h_nblobs, *h_objs;
+	double *h_ax;
+	struct jd__sense_obj_rec *h_recs;
 	long max_blobs;
 	int w, h;
 	int min_conf; /* the map keeps pixels with at least this confidence (0: all) */

@@ -62,7 +62,10 @@ case " $parts " in *" same "*)
 		n=$(wc -l <"$out/run-$a-copy.json")
 		k=$(grep -o '"id":' "$out/run-$a-copy.json" | wc -l)
 		cmp "$out/run-$a-copy.json" "$out/run-$a-mapped.json" && echo "same: $a copy/mapped, $n frames, $k object records"
-		[ -n "$old" ] && cmp "$out/run-$a-copy.json" "$out/run-$a-old.json" && echo "same: $a GPU/CPU sensing, $n frames, $k object records"
+		[ -n "$old" ] && { cmp -s "$out/run-$a-copy.json" "$out/run-$a-old.json" &&
+			echo "same: $a GPU/CPU sensing, $n frames, $k object records" ||
+			{ echo "differs from the old tree: $a, $(diff "$out/run-$a-copy.json" "$out/run-$a-old.json" | grep -c '^<') of $n lines"
+			  diff "$out/run-$a-copy.json" "$out/run-$a-old.json" | head -4 | cut -c1-600; }; }
 	done
 esac
 case " $parts " in *" pipeline "*)

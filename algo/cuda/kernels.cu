@@ -10,3 +10,4 @@
 #include "prefilter_cuda.cu"
 #include "confidence_cuda.cu"
 #include "sense_cuda.cu"
+#include "sense_objects_cuda.cu"

@@ -36,16 +36,12 @@ static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
 	       jd_cuda_conf_pinned_bytes(w, h) + jd_cuda_sense_pinned_bytes(w, h);
 }
 
-/* The 8-bit matchers' frame staging (SAD, SGM). */
-static struct jd_cuda_frame *boot_frame(struct jd_boot *b, const struct jd_match_params *p)
-{
-	return p->algo == JD_ALGO_SAD ? &b->sad_gpu.frame : &b->sgm_gpu.frame;
-}
-
-/* Any matcher's frame staging. */
+/* The matcher's frame staging. */
 static struct jd_cuda_frame *any_frame(struct jd_boot *b, const struct jd_match_params *p)
 {
-	return p->algo == JD_ALGO_BP ? &b->bp_gpu.frame : boot_frame(b, p);
+	return p->algo == JD_ALGO_BP    ? &b->bp_gpu.frame
+	       : p->algo == JD_ALGO_SAD ? &b->sad_gpu.frame
+					: &b->sgm_gpu.frame;
 }
 
 /* h: the rows the matcher runs on (a strip's window when tiled). */
@@ -240,8 +236,11 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
 	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, log));
 	int run_h = b->tiling.run_h;
-	/* Whole frames of an 8-bit matcher can be rectified where they are matched. */
-	int gpu_rectify = raw_frames && p->algo != JD_ALGO_BP && run_h == h;
+	/*
+	 * Whole frames crossing as 8 bits can be rectified where they are matched (not BP's
+	 * with smoothing: the host smooths its rectified pair into floats).
+	 */
+	int gpu_rectify = raw_frames && (p->algo != JD_ALGO_BP || p->bp.sigma <= 0.0f) && run_h == h;
 	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_rectify, log));
 	if (gpu_planned && !b->gpu) {
 		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, NULL);
@@ -317,7 +316,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, run_h, bp_variant);
 		}
 		if (!rc && gpu_rectify) {
-			rc = jd_cuda_remap_take(&b->cuda, boot_frame(b, p));
+			rc = jd_cuda_remap_take(&b->cuda, any_frame(b, p));
 			b->gpu_rectify = rc == 0;
 		}
 		/*
@@ -383,7 +382,7 @@ int jd_boot_rectify_on_gpu(struct jd_boot *b, const struct jd_match_params *p,
 	if (!b->gpu_rectify) {
 		return -ENOTSUP;
 	}
-	int rc = jd_cuda_remap_load(&b->cuda, boot_frame(b, p), map, &b->left, &b->right);
+	int rc = jd_cuda_remap_load(&b->cuda, any_frame(b, p), map, &b->left, &b->right);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 	}

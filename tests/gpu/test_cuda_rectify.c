@@ -2,12 +2,13 @@
  * Rectification on the GPU (hal/cuda_rectify.h) against jd_remap_ref(): the raw pair goes up,
  * the device remaps it and matches; the rectified left that comes back must be the
  * reference's bytes, and the map the reference matcher's on the reference-rectified pair
- * (SAD and SGM, pipelined two deep). Tables: a smooth rotation-plus-distortion field like a
+ * (SAD, SGM and BP, pipelined two deep). Tables: a smooth rotation-plus-distortion field like a
  * calibration's, and a random one with positions outside, on the last row and column and at
  * every 1/32 fraction. No allocation after boot. Without a GPU: skipped (exit 77), saying why.
  */
 #include <math.h>
 
+#include "cuda_bp.h"
 #include "cuda_rectify.h"
 #include "cuda_sad.h"
 #include "cuda_sgm.h"
@@ -56,19 +57,70 @@ static void make_tables(int w, int h, int kind, unsigned seed, struct jd_remap m
 	}
 }
 
+/* The three GPU matchers behind one shape, for this test. */
+struct matcher {
+	int algo;
+	struct jd_cuda_sad sad;
+	struct jd_cuda_sgm sgm;
+	struct jd_cuda_bp bp;
+};
+
+static size_t device_bytes(int algo, const struct jd_match_params *p, int w, int h)
+{
+	return algo == JD_ALGO_SAD   ? jd_cuda_sad_device_bytes(p, w, h)
+	       : algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
+				     : jd_cuda_bp_device_bytes(p, w, h);
+}
+
+static size_t pinned_bytes(int algo, const struct jd_match_params *p, int w, int h)
+{
+	return algo == JD_ALGO_SAD   ? jd_cuda_sad_pinned_bytes(w, h)
+	       : algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
+				     : jd_cuda_bp_pinned_bytes(p, w, h);
+}
+
+static int init(struct matcher *m, struct jd_cuda *cu, const struct jd_match_params *p, int w,
+		int h)
+{
+	return m->algo == JD_ALGO_SAD	? jd_cuda_sad_init(&m->sad, cu, p, w, h)
+	       : m->algo == JD_ALGO_SGM ? jd_cuda_sgm_init(&m->sgm, cu, p, w, h)
+					: jd_cuda_bp_init(&m->bp, cu, p, w, h, NULL);
+}
+
+static struct jd_cuda_frame *frame(struct matcher *m)
+{
+	return m->algo == JD_ALGO_SAD	? &m->sad.frame
+	       : m->algo == JD_ALGO_SGM ? &m->sgm.frame
+					: &m->bp.frame;
+}
+
+static int submit(struct matcher *m, const struct jd_match_params *p, const struct jd_image *a,
+		  const struct jd_image *b)
+{
+	return m->algo == JD_ALGO_SAD	? jd_cuda_sad_submit(&m->sad, p, a, b)
+	       : m->algo == JD_ALGO_SGM ? jd_cuda_sgm_submit(&m->sgm, p, a, b)
+					: jd_cuda_bp_submit(&m->bp, p, a, b);
+}
+
+static int collect(struct matcher *m, struct jd_disp *out)
+{
+	return m->algo == JD_ALGO_SAD	? jd_cuda_sad_collect(&m->sad, out)
+	       : m->algo == JD_ALGO_SGM ? jd_cuda_sgm_collect(&m->sgm, out)
+					: jd_cuda_bp_collect(&m->bp, out);
+}
+
 /* lend: collect lends the map and the rectified pair (hal/cuda_frame.h) instead of copying */
 static int check(int algo, int w, int h, int kind, int lend, const struct jd_exec *ex)
 {
+	static struct matcher m;
 	struct jd_match_params p;
 	struct jd_image raw_l, raw_r, l, r, got, got_r;
 	struct jd_remap map[2];
 	struct jd_cuda cu;
-	struct jd_cuda_sad sad;
-	struct jd_cuda_sgm sgm;
 	struct jd_disp ref = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp out = {malloc(sizeof(float) * w * h), w, h, w};
 	float *own = out.data; /* a lent map points elsewhere */
-	const char *name = algo == JD_ALGO_SAD ? "sad" : "sgm";
+	const char *name = jd_algo_name(algo);
 	int same = 0;
 
 	own[0] = -12345.0f;
@@ -86,19 +138,15 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 	JD_CHECK(jd_match_run(NULL, &p, &l, &r, &ref, ws, n, ex) == 0,
 		 "reference %s", name);
 
-	size_t dev = (algo == JD_ALGO_SAD ? jd_cuda_sad_device_bytes(&p, w, h)
-					  : jd_cuda_sgm_device_bytes(&p, w, h)) +
-		     jd_cuda_remap_device_bytes(w, h);
-	size_t pinned = (algo == JD_ALGO_SAD ? jd_cuda_sad_pinned_bytes(w, h)
-					     : jd_cuda_sgm_pinned_bytes(w, h)) +
-			jd_cuda_remap_pinned_bytes(w, h);
+	size_t dev = device_bytes(algo, &p, w, h) + jd_cuda_remap_device_bytes(w, h);
+	size_t pinned = pinned_bytes(algo, &p, w, h) + jd_cuda_remap_pinned_bytes(w, h);
 	int rc = jd_cuda_init(&cu, dev, pinned, gpu_memory());
 	JD_CHECK(rc == 0, "cuda init: %s", cu.err);
+	m.algo = algo;
 	if (rc == 0) {
-		struct jd_cuda_frame *f = algo == JD_ALGO_SAD ? &sad.frame : &sgm.frame;
+		struct jd_cuda_frame *f = frame(&m);
 
-		rc = algo == JD_ALGO_SAD ? jd_cuda_sad_init(&sad, &cu, &p, w, h)
-					 : jd_cuda_sgm_init(&sgm, &cu, &p, w, h);
+		rc = init(&m, &cu, &p, w, h);
 		JD_CHECK(rc == 0, "%s init: %s", name, cu.err);
 		JD_CHECK(jd_cuda_remap_take(&cu, f) == 0, "remap take: %s", cu.err);
 		jd_cuda_seal(&cu);
@@ -117,13 +165,11 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 				a = sa;
 				b = sb;
 			}
-			rc = algo == JD_ALGO_SAD ? jd_cuda_sad_submit(&sad, &p, &a, &b)
-						 : jd_cuda_sgm_submit(&sgm, &p, &a, &b);
+			rc = submit(&m, &p, &a, &b);
 			JD_CHECK(rc == 0, "submit %d: %s", i, cu.err);
 		}
 		for (int i = 0; i < 2; i++) {
-			rc = algo == JD_ALGO_SAD ? jd_cuda_sad_collect(&sad, &out)
-						 : jd_cuda_sgm_collect(&sgm, &out);
+			rc = collect(&m, &out);
 			JD_CHECK(rc == 0, "collect %d: %s", i, cu.err);
 		}
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
@@ -172,6 +218,7 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 int main(void)
 {
 	static const int sizes[][2] = {{640, 480}, {97, 61}, {1, 1}, {1280, 720}};
+	static const int algos[] = {JD_ALGO_SAD, JD_ALGO_SGM, JD_ALGO_BP};
 	struct jd_workers wk;
 	int ok = 0, total = 0;
 
@@ -183,11 +230,11 @@ int main(void)
 		}
 		for (int kind = 0; kind < 2; kind++) {
 			for (int lend = 0; lend < 2; lend++) {
-				ok += check(JD_ALGO_SAD, sizes[i][0], sizes[i][1], kind, lend,
-					    &wk.exec);
-				ok += check(JD_ALGO_SGM, sizes[i][0], sizes[i][1], kind, lend,
-					    &wk.exec);
-				total += 2;
+				for (int a = 0; a < 3; a++) {
+					ok += check(algos[a], sizes[i][0], sizes[i][1], kind, lend,
+						    &wk.exec);
+					total++;
+				}
 			}
 		}
 	}

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "bp_census.h"
+#include "bp_gauss.h"
 #include "jd_exec.h"
 #include "jd_image.h"
 #include "jd_params.h"
@@ -70,6 +71,9 @@ int jd_bp_run(const struct jd_kernels *k, const struct jd_match_params *p,
  * messages; on return it is the outgoing message. The arithmetic every backend mirrors.
  */
 void jd_bp_message_1d(float *h, int ndisp, float disc_k);
+
+/** The Gaussian's taps for sigma: radius ceil(4 sigma), at most 63; rad 0 when sigma <= 0. */
+void jd_bp_gauss(float sigma, struct jd_bp_gauss *g);
 
 /** Level-0 inputs as float, smoothed when sigma > 0. tmp: width*height floats. */
 void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, float *tmp);

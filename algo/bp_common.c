@@ -64,12 +64,32 @@ void jd_bp_message_1d(float *h, int nd, float disc_k)
 }
 
 
+void jd_bp_gauss(float sigma, struct jd_bp_gauss *g)
+{
+	float norm = 0.0f;
+
+	g->rad = 0;
+	if (sigma <= 0.0f) {
+		return;
+	}
+	/* Separable Gaussian, radius ceil(4 sigma) as in F&H's smooth(). */
+	g->rad = (int)ceilf(sigma * 4.0f);
+	if (g->rad > JD_BP_GAUSS_TAPS - 1) {
+		g->rad = JD_BP_GAUSS_TAPS - 1;
+	}
+	for (int i = 0; i <= g->rad; i++) {
+		g->k[i] = expf(-0.5f * ((float)i / sigma) * ((float)i / sigma));
+		norm += i == 0 ? g->k[i] : 2.0f * g->k[i];
+	}
+	for (int i = 0; i <= g->rad; i++) {
+		g->k[i] /= norm;
+	}
+}
+
 void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, float *tmp)
 {
 	int w = im->width, h = im->height;
-	float k[64];
-	int rad;
-	float norm = 0.0f;
+	struct jd_bp_gauss g;
 
 	for (int y = 0; y < h; y++) {
 		const uint8_t *row = jd_image_row(im, y);
@@ -77,21 +97,13 @@ void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, flo
 			out[(size_t)y * w + x] = (float)row[x];
 		}
 	}
-	if (sigma <= 0.0f) {
+	jd_bp_gauss(sigma, &g);
+	if (!g.rad) {
 		return;
 	}
-	/* Separable Gaussian, radius ceil(4 sigma) as in F&H's smooth(); edges replicated. */
-	rad = (int)ceilf(sigma * 4.0f);
-	if (rad > 63) {
-		rad = 63;
-	}
-	for (int i = 0; i <= rad; i++) {
-		k[i] = expf(-0.5f * ((float)i / sigma) * ((float)i / sigma));
-		norm += i == 0 ? k[i] : 2.0f * k[i];
-	}
-	for (int i = 0; i <= rad; i++) {
-		k[i] /= norm;
-	}
+	/* along rows, then columns; edges replicated (the GPU's jd_bp_smooth_cuda the same) */
+	const float *k = g.k;
+	int rad = g.rad;
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < w; x++) {
 			const float *r = out + (size_t)y * w;

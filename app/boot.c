@@ -236,11 +236,8 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
 	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, log));
 	int run_h = b->tiling.run_h;
-	/*
-	 * Whole frames crossing as 8 bits can be rectified where they are matched (not BP's
-	 * with smoothing: the host smooths its rectified pair into floats).
-	 */
-	int gpu_rectify = raw_frames && (p->algo != JD_ALGO_BP || p->bp.sigma <= 0.0f) && run_h == h;
+	/* Whole frames can be rectified where they are matched. */
+	int gpu_rectify = raw_frames && run_h == h;
 	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_rectify, log));
 	if (gpu_planned && !b->gpu) {
 		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, NULL);
@@ -320,10 +317,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 			b->gpu_rectify = rc == 0;
 		}
 		/*
-		 * the confidence on the GPU where the pair crosses as 8 bits (not BP's sigma) and
-		 * the map is whole (strips would each make one the CPU then does not use)
+		 * the confidence on the GPU where the map is whole (strips would each make one
+		 * the CPU then does not use)
 		 */
-		if (!rc && any_frame(b, p)->in_bytes == 1 && b->tiling.n == 1) {
+		if (!rc && b->tiling.n == 1) {
 			rc = jd_cuda_conf_take(&b->cuda, any_frame(b, p));
 		}
 		/* sensing's per-pixel work beside it (jd_boot_gpu_sense_start() turns it on) */
@@ -489,13 +486,13 @@ int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p)
 	}
 	struct jd_cuda_frame *f = any_frame(b, p);
 	f->lend = 1;
-	return f->remap.loaded || f->in_bytes == 1;
+	return 1;
 }
 
 int jd_boot_gpu_capture_into(struct jd_boot *b, const struct jd_match_params *p)
 {
 	struct jd_cuda_frame *f = b->gpu && b->tiling.n == 1 ? any_frame(b, p) : NULL;
-	struct jd_cuda_slot *s = f && f->lend && f->in_bytes == 1 ? jd_cuda_frame_next(f) : NULL;
+	struct jd_cuda_slot *s = f && f->lend ? jd_cuda_frame_next(f) : NULL;
 
 	if (!s) {
 		return 0;

@@ -89,12 +89,12 @@ int jd_boot_depth(const struct jd_boot *b);
  * From now on the GPU lends what jd_boot_collect() returns instead of copying it: b->disp
  * points at the frame's pinned map, and a pair the GPU rectified stays in its slot
  * (jd_boot_gpu_pair()). Both stay as they are until the next jd_boot_submit(). No effect on
- * the CPU or with strips. @return 1 when the pair is lent too (an 8-bit pair), else 0
+ * the CPU or with strips. @return 1 when it lends (the map and the pair), else 0
  */
 int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p);
 
 /**
- * Where the GPU lends (jd_boot_lend()) and takes an 8-bit pair: point b->left and b->right at
+ * Where the GPU lends (jd_boot_lend()): point b->left and b->right at
  * the pinned slot the next submit stages, so that the pair is written there once and not
  * copied at submit. Call before each capture. @retval 1 pointed, 0 (b->left/right as they were)
  */
@@ -110,7 +110,7 @@ int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct 
 /**
  * The confidence map (algo/confidence.h) the GPU made with the frame jd_boot_collect() just
  * returned, w bytes a row, valid until the next submit into its slot; NULL where the CPU must
- * make it (no GPU, strips, or BP's smoothed float pair).
+ * make it (no GPU, or strips).
  */
 const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_params *p);
 
@@ -118,7 +118,7 @@ const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_p
  * Sense on the GPU from now on (hal/cuda_sense.h): each frame's map is masked there by
  * min_conf as the caller masks b->disp (jd_confidence_mask()); with mask_map the map
  * jd_boot_collect() returns is already masked (the caller must not score it unmasked).
- * @return 1, or 0 where the CPU must sense (no GPU, strips, BP's float pair)
+ * @return 1, or 0 where the CPU must sense (no GPU, or strips)
  */
 int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf, int mask_map);
 

@@ -29,12 +29,6 @@ static size_t level_bytes(int w, int h, int nd, int es)
 	return (size_t)2 * h * nd * level_hp(w) * es;
 }
 
-/* The pair crosses as 8-bit, or as floats when the host smooths it (sigma > 0). */
-static int in_bytes(const struct jd_match_params *p)
-{
-	return p->bp.sigma > 0.0f ? 4 : 1;
-}
-
 size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	size_t n = (size_t)w * h, total = 0;
@@ -51,24 +45,17 @@ size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
-	size_t rank = in_bytes(p) == 1 ? jd_cuda_rank_bytes(p, w0, h0) : 0;
-
 	size_t census = jd_prefilter_census_on(p) ? 2 * jd_cuda_round(4 * n) : 0;
 
-	return total + jd_cuda_frame_bytes(w0, h0, in_bytes(p)) + rank + census +
-	       2 * jd_cuda_round(4 * n);
-}
-
-/* With smoothing the host ranks the pair before it smooths it (the reference's order). */
-static int host_ranks(const struct jd_match_params *p)
-{
-	return in_bytes(p) == 4 && jd_prefilter_rank_on(p);
+	/* the 8-bit pair's staging, its ranks, the float pair and the smoothing's scratch */
+	return total + jd_cuda_frame_bytes(w0, h0) + jd_cuda_rank_bytes(p, w0, h0) + census +
+	       3 * jd_cuda_round(4 * n);
 }
 
 size_t jd_cuda_bp_pinned_bytes(const struct jd_match_params *p, int w, int h)
 {
-	return jd_cuda_frame_bytes(w, h, in_bytes(p)) +
-	       (host_ranks(p) ? 2 * jd_cuda_round((size_t)w * h) : 0);
+	(void)p;
+	return jd_cuda_frame_bytes(w, h);
 }
 
 double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
@@ -251,7 +238,8 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 	const char *st = p->bp.fp16 ? "f16" : "f32";
 	const char *names[] = {"jd_bp_to_float_cuda", "jd_bp_census_cuda", "jd_bp_data0_%s",
 			       "jd_bp_coarse_%s",
-			       "jd_bp_copy_msgs_%s", NULL, NULL, "jd_bp_select_%s"};
+			       "jd_bp_copy_msgs_%s", NULL, NULL, "jd_bp_select_%s",
+			       "jd_bp_smooth_cuda"};
 	size_t n = (size_t)w * h;
 
 	memset(s, 0, sizeof(*s));
@@ -289,14 +277,9 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 		w = (w + 1) / 2;
 		h = (h + 1) / 2;
 	}
-	JD_TRY(jd_cuda_frame_take(cu, &s->frame, s->w, s->h, in_bytes(p)));
+	JD_TRY(jd_cuda_frame_take(cu, &s->frame, s->w, s->h));
 	JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
-	for (int k = 0; k < 2 && host_ranks(p); k++) {
-		void *hr;
-
-		JD_TRY(jd_cuda_take_pinned(cu, (size_t)s->w * s->h, &hr));
-		s->h_rank[k] = hr;
-	}
+	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_tmp));
 	for (int k = 0; k < 2; k++) {
 		JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_f[k]));
 		if (jd_prefilter_census_on(p)) {
@@ -322,60 +305,37 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 }
 
 /*
- * Level-0 float images on the device: the 8-bit pair uploaded and converted there, or, with
- * smoothing, smoothed here by the reference's own code (bit for bit) and uploaded as floats.
- * Either way s->d_in[] point at them for the data-cost kernel.
+ * Level-0 float images on the device: the 8-bit pair uploaded (rectified and ranked there
+ * when the frame staging does), converted, and smoothed where sigma > 0, as
+ * jd_bp_prepare_image() does. s->d_in[] point at them for the data-cost kernel.
  */
 static int upload_floats(struct jd_cuda_bp *s, const struct jd_match_params *p,
-		  const struct jd_image *left, const struct jd_image *right)
+			 const struct jd_image *left, const struct jd_image *right)
 {
 	struct jd_cuda *cu = s->cu;
 	struct jd_cuda_frame *f = &s->frame;
+	unsigned gx = (unsigned)((s->w + THREADS - 1) / THREADS), gy = (unsigned)s->h;
 	int n = s->w * s->h;
+	struct jd_bp_gauss g;
+	jd_cudeviceptr u8[2];
 
-	if (in_bytes(p) != f->in_bytes) {
-		snprintf(cu->err, sizeof(cu->err),
-			 "bp: sigma %g needs the %s staging, boot took the other", (double)p->bp.sigma,
-			 in_bytes(p) == 4 ? "float" : "8-bit");
-		return -EINVAL;
-	}
 	JD_TRY(jd_cuda_frame_rank_check(cu, f, p));
-	if (host_ranks(p) && !s->h_rank[0]) {
-		snprintf(cu->err, sizeof(cu->err), "bp: --prefilter rank with smoothing needs the "
-						    "host's rank buffers, boot took none");
-		return -EINVAL;
-	}
-	if (p->bp.sigma <= 0.0f) {
-		JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
-		jd_cudeviceptr u8[2];
-		jd_cuda_frame_pair(f, &u8[0], &u8[1]);
-		for (int k = 0; k < 2; k++) {
-			void *a[] = {&u8[k], &n, &s->d_f[k]};
-			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1,
-				      1, 256, 1, 0, a));
-			s->d_in[k] = s->d_f[k];
-		}
-		return 0;
-	}
-	struct jd_cuda_slot *slot = jd_cuda_frame_stage(cu, f);
-	if (!slot) {
-		return -EBUSY;
-	}
-	struct jd_image in[2] = {*left, *right};
-	if (host_ranks(p)) {
-		for (int k = 0; k < 2; k++) {
-			struct jd_image ranked = {s->h_rank[k], s->w, s->h, s->w};
+	JD_TRY(jd_cuda_frame_upload(cu, f, left, right));
+	jd_cuda_frame_pair(f, &u8[0], &u8[1]);
+	jd_bp_gauss(p->bp.sigma, &g);
+	for (int k = 0; k < 2; k++) {
+		void *a[] = {&u8[k], &n, &s->d_f[k]};
+		void *rows[] = {&s->d_f[k], &s->d_tmp, &s->w, &s->h, &g, &(int){0}};
+		void *cols[] = {&s->d_tmp, &s->d_f[k], &s->w, &s->h, &g, &(int){1}};
 
-			jd_rank_ref(&in[k], jd_rank_window(p), &ranked, NULL);
-			in[k] = ranked;
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1, 1, 256,
+			      1, 0, a));
+		if (g.rad) {
+			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SMOOTH], gx, gy, 1, THREADS, 1, 0, rows));
+			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SMOOTH], gx, gy, 1, THREADS, 1, 0, cols));
 		}
+		s->d_in[k] = s->d_f[k];
 	}
-	/* the slot's map buffer is free until its download: the smoothing's scratch */
-	jd_bp_prepare_image(&in[0], p->bp.sigma, slot->h_left, slot->h_out);
-	jd_bp_prepare_image(&in[1], p->bp.sigma, slot->h_right, slot->h_out);
-	JD_TRY(jd_cuda_frame_send(cu, f));
-	s->d_in[0] = slot->d_left;
-	s->d_in[1] = slot->d_right;
 	return 0;
 }
 

@@ -26,6 +26,7 @@ enum {
 	JD_CUDA_BP_ITER0, /* the message kernel at level 0 (data costs from the images) */
 	JD_CUDA_BP_ITER,  /* ... and above */
 	JD_CUDA_BP_SELECT,
+	JD_CUDA_BP_SMOOTH, /* the Gaussian pre-smoothing (sigma > 0), a pass each way */
 	JD_CUDA_BP_NFN
 };
 
@@ -44,10 +45,10 @@ struct jd_cuda_bp {
 	char iter_name[64];  /* which message kernel boot chose */
 	struct jd_cuda_bp_level lv[JD_BP_LEVELS_MAX];
 	struct jd_cuda_frame frame;
-	jd_cudeviceptr d_f[2];	/* level-0 inputs converted to float (sigma 0) */
+	jd_cudeviceptr d_f[2];	/* level-0 inputs converted to float, smoothed (sigma > 0) */
+	jd_cudeviceptr d_tmp;	/* the smoothing's rows pass */
 	jd_cudeviceptr d_cen[2]; /* their census codes, with the census cost (else 0) */
-	jd_cudeviceptr d_in[2]; /* what the data costs read: d_f, the smoothed slot, or d_cen */
-	uint8_t *h_rank[2];	/* pinned: the ranked pair the host smooths (sigma > 0) */
+	jd_cudeviceptr d_in[2]; /* what the data costs read: d_f or d_cen */
 	struct jd_bp_cost0 c0;	/* the kernels' level-0 cost inputs, this frame's */
 };
 

@@ -26,10 +26,6 @@ int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	size_t n = (size_t)f->w * f->h;
 
 	memset(c, 0, sizeof(*c));
-	if (f->in_bytes != 1) {
-		snprintf(cu->err, sizeof(cu->err), "confidence on the GPU needs the 8-bit pair");
-		return -EINVAL;
-	}
 	JD_TRY(jd_cuda_function(cu, "jd_conf_census_cuda", &c->census));
 	JD_TRY(jd_cuda_function(cu, "jd_conf_cuda", &c->conf));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &c->d_cl));

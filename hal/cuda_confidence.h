@@ -15,7 +15,7 @@ size_t jd_cuda_conf_pinned_bytes(int w, int h);
 
 /**
  * Take the stage's buffers (boot only, after jd_cuda_frame_take()).
- * @retval 0, -ENOMEM, -EPERM (sealed), -ENOENT (no kernel), -EINVAL (a float pair)
+ * @retval 0, -ENOMEM, -EPERM (sealed), -ENOENT (no kernel)
  */
 int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
 

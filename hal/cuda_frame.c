@@ -10,23 +10,22 @@
 #include "cuda_sense.h"
 #include "cuda_rectify.h"
 
-size_t jd_cuda_frame_bytes(int w, int h, int in_bytes)
+size_t jd_cuda_frame_bytes(int w, int h)
 {
 	size_t n = (size_t)w * h;
 
 	/* device: two slots of inputs and the map; pinned: two slots of inputs and maps */
-	return JD_CUDA_SLOTS * (2 * jd_cuda_round(n * in_bytes) + jd_cuda_round(sizeof(float) * n));
+	return JD_CUDA_SLOTS * (2 * jd_cuda_round(n) + jd_cuda_round(sizeof(float) * n));
 }
 
-int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h, int in_bytes)
+int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h)
 {
-	size_t n = (size_t)w * h, nin = n * in_bytes;
+	size_t n = (size_t)w * h, nin = n;
 
 	memset(f, 0, sizeof(*f));
 	f->last = -1;
 	f->w = w;
 	f->h = h;
-	f->in_bytes = in_bytes;
 	if (!cu->mapped) {
 		JD_TRY(jd_cuda_take(cu, sizeof(float) * n, &f->d_out));
 	}
@@ -54,10 +53,10 @@ int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h
 	return 0;
 }
 
-/* The window the device ranks with for p: 0 where p does not rank or the pair is float. */
-static int device_rank_window(const struct jd_match_params *p, int in_bytes)
+/* The window the device ranks with for p: 0 where p does not rank. */
+static int device_rank_window(const struct jd_match_params *p)
 {
-	return in_bytes == 1 && jd_prefilter_rank_on(p) ? jd_rank_window(p) : 0;
+	return jd_prefilter_rank_on(p) ? jd_rank_window(p) : 0;
 }
 
 size_t jd_cuda_rank_bytes(const struct jd_match_params *p, int w, int h)
@@ -69,7 +68,7 @@ int jd_cuda_frame_rank_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
 			    const struct jd_match_params *p)
 {
 	struct jd_cuda_rank *rk = &f->rank;
-	int window = device_rank_window(p, f->in_bytes);
+	int window = device_rank_window(p);
 
 	memset(rk, 0, sizeof(*rk));
 	if (!window) {
@@ -85,7 +84,7 @@ int jd_cuda_frame_rank_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
 int jd_cuda_frame_rank_check(struct jd_cuda *cu, const struct jd_cuda_frame *f,
 			     const struct jd_match_params *p)
 {
-	if (device_rank_window(p, f->in_bytes) != f->rank.window) {
+	if (device_rank_window(p) != f->rank.window) {
 		snprintf(cu->err, sizeof(cu->err),
 			 "--prefilter %s --rank-window %d differs from what boot set up (window %d)",
 			 jd_prefilter_name(p->prefilter), p->rank_window, f->rank.window);
@@ -106,7 +105,8 @@ static int rank_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 					32, 8, 1, 0, cu->stream[0], a, NULL));
 }
 
-struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_frame *f)
+/* The pinned slot the next frame goes into; NULL (cu->err) with two in flight already. */
+static struct jd_cuda_slot *stage(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	if (f->inflight >= JD_CUDA_SLOTS) {
 		snprintf(cu->err, sizeof(cu->err),
@@ -124,7 +124,7 @@ struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_fram
 int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_slot *s = &f->slot[f->cur];
-	size_t nin = (size_t)f->w * f->h * f->in_bytes;
+	size_t nin = (size_t)f->w * f->h;
 	int raw = f->remap.loaded; /* upload the raw pair, rectify it on the device */
 	jd_cudeviceptr dl = raw ? f->remap.d_raw[f->cur][0] : s->d_left;
 	jd_cudeviceptr dr = raw ? f->remap.d_raw[f->cur][1] : s->d_right;
@@ -146,7 +146,7 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
 			 const struct jd_image *left, const struct jd_image *right)
 {
-	struct jd_cuda_slot *s = jd_cuda_frame_stage(cu, f);
+	struct jd_cuda_slot *s = stage(cu, f);
 
 	if (!s) {
 		return -EBUSY;

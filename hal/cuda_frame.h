@@ -20,7 +20,7 @@
 #define JD_CUDA_SLOTS 2
 
 struct jd_cuda_slot {
-	jd_cudeviceptr d_left, d_right; /* w * h * in_bytes each (mapped: h_left, h_right) */
+	jd_cudeviceptr d_left, d_right; /* w * h bytes each (mapped: h_left, h_right) */
 	void *h_left, *h_right;		/* pinned */
 	float *h_out;			/* pinned, w * h */
 	jd_cudeviceptr d_map;		/* mapped: h_out's device view, the map kernels write */
@@ -71,7 +71,7 @@ struct jd_cuda_conf {
 struct jd_cuda_sense; /* hal/cuda_sense.h */
 
 struct jd_cuda_frame {
-	int w, h, in_bytes;   /* in_bytes: 1 (8-bit pair) or 4 (float pair) */
+	int w, h;
 	struct jd_cuda_remap remap;
 	struct jd_cuda_rank rank;
 	struct jd_cuda_conf conf;
@@ -90,10 +90,10 @@ struct jd_cuda_frame {
 };
 
 /** Bytes jd_cuda_frame_take() carves, device and pinned alike. */
-size_t jd_cuda_frame_bytes(int w, int h, int in_bytes);
+size_t jd_cuda_frame_bytes(int w, int h);
 
 /** Take buffers and events (boot only). @retval 0, -ENOMEM, -EPERM (sealed) */
-int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h, int in_bytes);
+int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h);
 
 /** Device bytes jd_cuda_frame_rank_take() carves for p (0 when p's matcher does not rank). */
 size_t jd_cuda_rank_bytes(const struct jd_match_params *p, int w, int h);
@@ -112,11 +112,6 @@ int jd_cuda_frame_rank_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
 int jd_cuda_frame_rank_check(struct jd_cuda *cu, const struct jd_cuda_frame *f,
 			     const struct jd_match_params *p);
 
-/**
- * The pinned slot the next frame goes into, for callers that fill it themselves (BP's
- * smoothed float images); NULL with cu->err set when two frames are already in flight.
- */
-struct jd_cuda_slot *jd_cuda_frame_stage(struct jd_cuda *cu, struct jd_cuda_frame *f);
 
 /** Upload the staged slot (stream 1), make stream 0 wait for it, start the kernel clock. */
 int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f);
@@ -167,7 +162,7 @@ static inline struct jd_cuda_slot *jd_cuda_frame_next(struct jd_cuda_frame *f)
 /**
  * The last collected frame's rectified 8-bit image k (0 left, 1 right) where the frame lends
  * it (w bytes a row): the pair the GPU rectified, or the pair as packed into the slot.
- * NULL: not lent, or a float pair (BP's smoothed images).
+ * NULL: not lent.
  */
 static inline unsigned char *jd_cuda_frame_rectified(const struct jd_cuda_frame *f, int k)
 {
@@ -176,9 +171,6 @@ static inline unsigned char *jd_cuda_frame_rectified(const struct jd_cuda_frame 
 	}
 	if (f->remap.loaded) {
 		return k ? f->remap.h_right[f->last] : f->remap.h_left[f->last];
-	}
-	if (f->in_bytes != 1) {
-		return NULL;
 	}
 	return k ? f->slot[f->last].h_right : f->slot[f->last].h_left;
 }

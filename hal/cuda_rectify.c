@@ -26,10 +26,6 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	struct jd_cuda_remap *rm = &f->remap;
 	size_t n = (size_t)f->w * f->h;
 
-	if (f->in_bytes != 1) {
-		snprintf(cu->err, sizeof(cu->err), "rectification on the GPU needs 8-bit frames");
-		return -EINVAL;
-	}
 	memset(rm, 0, sizeof(*rm));
 	JD_TRY(jd_cuda_function(cu, "jd_remap_cuda", &rm->fn));
 	for (int c = 0; c < 2; c++) {

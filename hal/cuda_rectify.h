@@ -1,9 +1,8 @@
 /*
- * Rectification on the GPU for the 8-bit matchers (SAD, SGM): the boot takes the tables'
+ * Rectification on the GPU for every matcher (SAD, SGM, BP): the boot takes the tables'
  * device memory with the frame staging, loads the tables once they are built, and from then
  * on every frame is uploaded raw and rectified by algo/cuda/rectify_cuda.cu before matching,
- * with the same bytes as jd_remap_ref(). BP stages smoothed float images on the host, so its
- * frames are still rectified there.
+ * with the same bytes as jd_remap_ref().
  */
 #ifndef JD_HAL_CUDA_RECTIFY_H
 #define JD_HAL_CUDA_RECTIFY_H

@@ -60,13 +60,13 @@ static int strip_rows(int h, int blocks_a_strip, int sms)
 size_t jd_cuda_sad_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	/* the frame staging and its ranked pair, the median's map and the winners' keys */
-	return jd_cuda_frame_bytes(w, h, 1) + jd_cuda_rank_bytes(p, w, h) +
+	return jd_cuda_frame_bytes(w, h) + jd_cuda_rank_bytes(p, w, h) +
 	       jd_cuda_round(sizeof(float) * w * h) + jd_cuda_round(2 * sizeof(uint32_t) * w * h);
 }
 
 size_t jd_cuda_sad_pinned_bytes(int w, int h)
 {
-	return jd_cuda_frame_bytes(w, h, 1);
+	return jd_cuda_frame_bytes(w, h);
 }
 
 double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h)
@@ -104,7 +104,7 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 		JD_TRY(jd_cuda_function(cu, "jd_sad_finish_cuda", &s->finish));
 		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 						    (int)s->smem)));
-		JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
+		JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h));
 		JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
 		JD_TRY(jd_cuda_take(cu, sizeof(float) * (size_t)w * h, &s->d_med));
 		JD_TRY(jd_cuda_take(cu, 2 * sizeof(uint32_t) * (size_t)w * h, &s->d_keys));
@@ -122,7 +122,7 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(jd_cuda_function(cu, "jd_sad_rows_cuda", &s->fn));
 	JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 					    (int)s->smem)));
-	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
+	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h));
 	JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
 	JD_TRY(jd_cuda_take(cu, sizeof(float) * (size_t)w * h, &s->d_med));
 	return jd_cuda_post_init(&s->post, cu);

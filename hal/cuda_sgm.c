@@ -34,13 +34,13 @@ size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	size_t n = (size_t)w * h;
 
-	return jd_cuda_frame_bytes(w, h, 1) + jd_cuda_rank_bytes(p, w, h) + 2 * jd_cuda_round(8 * n) +
+	return jd_cuda_frame_bytes(w, h) + jd_cuda_rank_bytes(p, w, h) + 2 * jd_cuda_round(8 * n) +
 	       jd_cuda_round(sum_bytes(p->ndisp, w, h)) + jd_cuda_round(4 * n);
 }
 
 size_t jd_cuda_sgm_pinned_bytes(int w, int h)
 {
-	return jd_cuda_frame_bytes(w, h, 1);
+	return jd_cuda_frame_bytes(w, h);
 }
 
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
@@ -79,7 +79,7 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	for (int i = 0; i < JD_CUDA_SGM_NFN; i++) {
 		JD_TRY(jd_cuda_function(cu, names[i], &s->fn[i]));
 	}
-	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h, 1));
+	JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h));
 	JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));

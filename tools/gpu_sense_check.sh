@@ -3,8 +3,8 @@
 # call. Builds this tree for sm_90 (and .gpuold, an older tree carried for the A/B, when
 # there), then the parts in PARTS (default all):
 #   tests     ctest -L gpu (copy), then test_cuda_sense, _confidence and _rectify mapped
-#   sanitize  compute-sanitizer memcheck of test_cuda_sense and test_cuda_rectify (lent maps
-#             and pairs), copy and mapped; racecheck of test_cuda_sense, copy
+#   sanitize  compute-sanitizer memcheck of test_cuda_sense, test_cuda_rectify (lent maps
+#             and pairs) and test_cuda_bp, copy and mapped; racecheck of test_cuda_sense, copy
 #   same      `run` 60 frames on the synthetic scene, SGM and SAD: this tree's objects (sensed
 #             on the GPU), in copy and mapped mode, against .gpuold's (sensed on the CPU from
 #             the same maps): the same JSON
@@ -37,7 +37,7 @@ case " $parts " in *" tests "*)
 esac
 case " $parts " in *" sanitize "*)
 	for m in copy mapped; do
-		for t in sense rectify; do
+		for t in sense rectify bp; do
 			echo "== compute-sanitizer memcheck test_cuda_$t, $m"
 			JD_GPU_MEMORY=$m JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool memcheck \
 				--error-exitcode 3 build/gpu/tests/test_cuda_$t >"$out/memcheck-$m-$t.log" 2>&1
@@ -81,4 +81,9 @@ case " $parts " in *" pipeline "*)
 	echo "-- $b sad, bp fp16 640x480/64"
 	$b bench --pipeline --algo sad --backend cuda --runs 200 --size 640x480 --ndisp 64 2>&1 | grep -v '^matcher'
 	$b bench --pipeline --algo bp --fp16 --backend cuda --runs 200 --size 640x480 --ndisp 64 2>&1 | grep -v '^matcher'
+	echo "-- $b bp fp16 sigma 0.7 640x480/64 (smoothed on the GPU; .gpuold on the host)"
+	for t in $old $b; do
+		$t bench --pipeline --algo bp --fp16 --sigma 0.7 --backend cuda --runs 200 --size 640x480 \
+			--ndisp 64 2>&1 | grep -v '^matcher'
+	done
 esac 2>&1 | tee "$out/pipeline.log"

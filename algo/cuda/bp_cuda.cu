@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "../bp_census.h"
+#include "../bp_gauss.h"
 #include "bp_cuda_cost0.h"
 
 #define BP_INF __int_as_float(0x7f800000)
@@ -47,7 +48,7 @@ static __device__ __forceinline__ size_t bp_row(int y, int c, int nd, int hp)
 /* Pixels of colour c in row y, as jd__bp_count(). */
 static __device__ __forceinline__ int bp_count(int w, int y, int c) { return (w - ((y + c) & 1) + 1) / 2; }
 
-/* Level-0 inputs as float (sigma = 0; with smoothing the host uploads floats). */
+/* Level-0 inputs as float (then smoothed by jd_bp_smooth_cuda where sigma > 0). */
 extern "C" __global__ void jd_bp_to_float_cuda(const uint8_t *__restrict__ im, int n,
 					       float *__restrict__ out)
 {
@@ -56,6 +57,33 @@ extern "C" __global__ void jd_bp_to_float_cuda(const uint8_t *__restrict__ im, i
 	if (i < n) {
 		out[i] = (float)im[i];
 	}
+}
+
+/*
+ * One pass of jd_bp_prepare_image()'s Gaussian, operation for operation: along rows
+ * (vertical 0) or columns, edges replicated. grid (ceil(w / 128), h).
+ */
+extern "C" __global__ void jd_bp_smooth_cuda(const float *__restrict__ in, float *__restrict__ out,
+					     int w, int h, jd_bp_gauss g, int vertical)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+
+	if (x >= w) {
+		return;
+	}
+	float s = __fmul_rn(g.k[0], in[(size_t)y * w + x]);
+	for (int i = 1; i <= g.rad; i++) {
+		float a, b;
+		if (vertical) {
+			a = in[(size_t)max(y - i, 0) * w + x];
+			b = in[(size_t)min(y + i, h - 1) * w + x];
+		} else {
+			a = in[(size_t)y * w + max(x - i, 0)];
+			b = in[(size_t)y * w + min(x + i, w - 1)];
+		}
+		s = __fadd_rn(s, __fmul_rn(g.k[i], __fadd_rn(a, b)));
+	}
+	out[(size_t)y * w + x] = s;
 }
 
 /*

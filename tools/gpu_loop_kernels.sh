@@ -1,0 +1,27 @@
+#!/bin/sh
+# On the GPU machine: where the GPU's time goes in `bench --pipeline` (issue 20: which stage
+# limits the loop). ncu times every kernel of RUNS frames (serialised, so the sum is the
+# kernels' own time, not the loop's overlap) and this adds them up by stage, ms a frame.
+# Usage: tools/gpu_loop_kernels.sh BINARY ALGO WxH NDISP [RUNS]; logs into $out.
+set -u
+. "$(dirname "$0")/gpu_env.sh"
+bin=$1 algo=$2 size=$3 nd=$4 runs=${5:-10}
+csv="$out/ncu-$algo-$size.csv"
+ncu --csv --metrics gpu__time_duration.sum "$bin" bench --pipeline --algo "$algo" --backend cuda \
+	--size "$size" --ndisp "$nd" --runs "$runs" >"$csv" 2>"$out/ncu-$algo-$size.err" || {
+	tail -5 "$out/ncu-$algo-$size.err"; exit 1; }
+# a frame: one confidence mask for sensing (queued as each frame finishes)
+awk -F'","' '
+	/gpu__time_duration.sum/ {
+		name = $5; v = $NF; gsub(/"/, "", v); gsub(/,/, "", v)
+		unit = $(NF - 1)
+		ms = unit ~ /usecond/ ? v / 1000 : unit ~ /nsecond/ ? v / 1e6 : v
+		stage = name ~ /^jd_sense/ ? "sense" : name ~ /^jd_conf/ ? "confidence" :
+			name ~ /^jd_remap/ ? "rectify" : "matcher"
+		t[stage] += ms; all += ms
+		frames += name ~ /^jd_sense_mask_conf/
+	}
+	END {
+		for (s in t) printf "%-10s %7.3f ms a frame\n", s, t[s] / frames
+		printf "%-10s %7.3f ms a frame (%d frames)\n", "all", all / frames, frames
+	}' "$csv"

@@ -13,11 +13,12 @@ ncu --csv --metrics gpu__time_duration.sum "$bin" bench --pipeline --algo "$algo
 # a frame: one confidence mask for sensing (queued as each frame finishes)
 awk -F'","' '
 	/gpu__time_duration.sum/ {
-		name = $5; v = $NF; gsub(/"/, "", v); gsub(/,/, "", v)
-		unit = $(NF - 1)
-		ms = unit ~ /usecond/ ? v / 1000 : unit ~ /nsecond/ ? v / 1e6 : v
-		stage = name ~ /^jd_sense/ ? "sense" : name ~ /^jd_conf/ ? "confidence" :
-			name ~ /^jd_remap/ ? "rectify" : "matcher"
+		name = $5; v = $NF; gsub(/"/, "", v); gsub(/,/, "", v); unit = $(NF - 1)
+		ms = v / (unit == "ns" ? 1e6 : unit == "us" ? 1e3 : unit == "ms" ? 1 : 1e9)
+		stage = "matcher"
+		if (name ~ /^jd_sense/) stage = "sense"
+		if (name ~ /^jd_conf/) stage = "confidence"
+		if (name ~ /^jd_remap/) stage = "rectify"
 		t[stage] += ms; all += ms
 		frames += name ~ /^jd_sense_mask_conf/
 	}

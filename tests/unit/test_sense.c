@@ -18,6 +18,7 @@
 
 #include "jd_test.h"
 #include "sense.h"
+#include "sense_priv.h"
 #include "workers.h"
 
 static struct jd_workers wk;
@@ -297,6 +298,19 @@ static void check_no_table(struct scene *s)
 		 res.nobjects);
 }
 
+/* Fixed point (jd__sense_fix): rounded to the nearest, ties to even; clamped either way. */
+static void check_fixed_point(void)
+{
+	JD_CHECK(jd__sense_fix(1.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 0 &&
+		     jd__sense_fix(3.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 2 &&
+		     jd__sense_fix(-3.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == -2 &&
+		     jd__sense_fix(10.26, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM) == 164,
+		 "fixed point: rounding");
+	JD_CHECK(jd__sense_fix(1e12, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 2147483647LL &&
+		     jd__sense_fix(-1e300, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM) == -131071,
+		 "fixed point: clamping");
+}
+
 int main(void)
 {
 	static const double tilts[][2] = {{0, 0}, {10, 90}, {25, 90}, {25, 30}, {18, 200}};
@@ -340,6 +354,7 @@ int main(void)
 	s.b[0] = (struct box){470, 0, 60, 40, 80, 0};
 	check_scene(&s, "cut by the border");
 	check_cut_and_phantoms(&s);
+	check_fixed_point();
 	/* An untextured table: few confident pixels, so no table, and no objects. */
 	table(&s, 10, 90);
 	s.invalid = 0.95;

@@ -1,6 +1,6 @@
 /*
  * The reference's gathering of each object's figures (sense_priv.h, jd__sense_obj_rec) from
- * its pixels: the GPU's twin is algo/cuda/sense_cuda.cu's measure and axes kernels, which
+ * its pixels: the GPU's twin is algo/cuda/sense_objects_cuda.cu's measure and axes kernels, which
  * must give the same records, so the arithmetic here is spelled for them to follow (each
  * product rounded alone: jd_algo is built -ffp-contract=off).
  */

@@ -9,7 +9,7 @@
 #include "ros2/ros2_daemon.h"
 
 static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int frames, int threads,
-	       int ros2)
+	       int ros2, enum jd_pixfmt fmt)
 {
 	static struct jd_daemon d;
 	static struct jd_stereo_calib calib;
@@ -35,7 +35,8 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	calib.have_rt = 1;
 	jd_calib_rectify(&calib);
 	/* replayed frames: the camera costs nothing, so the CPU time is the loop's own */
-	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH, .calib = &calib, .loop = 1};
+	struct jd_capture_config cam = {
+	    .kind = JD_CAPTURE_SYNTH, .calib = &calib, .loop = 1, .synth_fmt = fmt};
 	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
 	struct jd_daemon_opts o = {.cam = &cam, .app_bytes = ros2_bytes, .no_truth = 1};
 	if (jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
@@ -119,7 +120,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 }
 
 int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames, int threads,
-		      int ros2)
+		      int ros2, enum jd_pixfmt fmt)
 {
 	static const int cases[][3] = {{640, 480, 64}, {1280, 720, 128}};
 	int rc = 0;
@@ -128,11 +129,14 @@ int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames,
 	       "size", "ndisp", "threads", "capture", "rectify", "match", "gpu", "sense", "fps",
 	       "cpu", "KiB/f");
 	printf("%s\n", ros2 ? "    offer  compose    write  published" : "");
+	if (fmt != JD_PIX_GREY) {
+		printf("camera frames: %s\n", jd_pixfmt_name(fmt));
+	}
 	if (w) {
-		return one(p, w, h, p->ndisp, frames, threads, ros2);
+		return one(p, w, h, p->ndisp, frames, threads, ros2, fmt);
 	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		rc |= one(p, cases[i][0], cases[i][1], cases[i][2], frames, threads, ros2);
+		rc |= one(p, cases[i][0], cases[i][1], cases[i][2], frames, threads, ros2, fmt);
 	}
 	return rc;
 }

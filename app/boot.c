@@ -489,10 +489,19 @@ int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p)
 	return 1;
 }
 
-int jd_boot_gpu_capture_into(struct jd_boot *b, const struct jd_match_params *p)
+/* The frame staging when whole frames go to the GPU and it lends them; else NULL. */
+static struct jd_cuda_frame *lending_frame(struct jd_boot *b, const struct jd_match_params *p)
 {
 	struct jd_cuda_frame *f = b->gpu && b->tiling.n == 1 ? any_frame(b, p) : NULL;
-	struct jd_cuda_slot *s = f && f->lend ? jd_cuda_frame_next(f) : NULL;
+
+	return f && f->lend ? f : NULL;
+}
+
+int jd_boot_gpu_capture_into(struct jd_boot *b, const struct jd_match_params *p)
+{
+	struct jd_cuda_frame *f = lending_frame(b, p);
+	/* a device that rectifies takes the raw pair (jd_boot_gpu_raw_into()) */
+	struct jd_cuda_slot *s = f && !f->remap.loaded ? jd_cuda_frame_next(f) : NULL;
 
 	if (!s) {
 		return 0;
@@ -500,6 +509,28 @@ int jd_boot_gpu_capture_into(struct jd_boot *b, const struct jd_match_params *p)
 	b->left = (struct jd_image){s->h_left, f->w, f->h, f->w};
 	b->right = (struct jd_image){s->h_right, f->w, f->h, f->w};
 	return 1;
+}
+
+int jd_boot_gpu_raw_into(struct jd_boot *b, const struct jd_match_params *p,
+			 unsigned char *data[2], size_t *cap)
+{
+	struct jd_cuda_frame *f = lending_frame(b, p);
+
+	if (!f || !jd_cuda_frame_raw_next(f, 0)) {
+		return 0;
+	}
+	data[0] = jd_cuda_frame_raw_next(f, 0);
+	data[1] = jd_cuda_frame_raw_next(f, 1);
+	*cap = JD_CUDA_RAW_BPP * (size_t)f->w * f->h;
+	return 1;
+}
+
+int jd_boot_gpu_raw_staged(struct jd_boot *b, const struct jd_match_params *p,
+			   const enum jd_pixfmt fmt[2])
+{
+	struct jd_cuda_frame *f = lending_frame(b, p);
+
+	return f ? jd_cuda_frame_raw_staged(f, fmt) : -EINVAL;
 }
 
 int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct jd_image *l,

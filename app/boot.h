@@ -101,6 +101,18 @@ int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p);
 int jd_boot_gpu_capture_into(struct jd_boot *b, const struct jd_match_params *p);
 
 /**
+ * Where the GPU rectifies and lends: the pinned buffers (cap bytes each) the next submit
+ * sends as they are, so that a camera writes each view there in its own layout and the
+ * device takes the luma (hal/cuda_frame.h). Call before each capture, then
+ * jd_boot_gpu_raw_staged() with the layouts written. @retval 1, or 0 (capture to gray)
+ */
+int jd_boot_gpu_raw_into(struct jd_boot *b, const struct jd_match_params *p,
+			 unsigned char *data[2], size_t *cap);
+/** @retval 0, or -EINVAL (no raw slot, or a layout the device cannot read) */
+int jd_boot_gpu_raw_staged(struct jd_boot *b, const struct jd_match_params *p,
+			   const enum jd_pixfmt fmt[2]);
+
+/**
  * The rectified pair of the frame jd_boot_collect() just returned, where the GPU rectified
  * it and lends it (views, w bytes a row, valid until the next submit). @retval 1, or 0: none
  */

@@ -88,6 +88,12 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 		} else {
 			jd_cam_synth_set_exec(c->cam, cfg->exec);
 			jd_cam_synth_set_replay(c->cam, cfg->loop);
+			rc = jd_cam_synth_set_format(c->cam, cfg->synth_fmt);
+			if (rc) {
+				snprintf(c->err, sizeof(c->err),
+					 "synth camera: --pixfmt %s: it gives GREY, YUYV or UYVY",
+					 jd_pixfmt_name(cfg->synth_fmt));
+			}
 		}
 	} else if (cfg->kind == JD_CAPTURE_FILES) {
 		rc = jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], cc->width, cc->height,
@@ -135,9 +141,12 @@ static int dropped(struct jd_capture *c, unsigned long *counter)
 	return -EBADMSG;
 }
 
-/* One view to luma in out; -EBADMSG for a frame that cannot be (counted by the caller). */
-static int to_gray(struct jd_capture *c, int side, const struct jd_cam_frame *f,
-		   struct jd_image *out)
+/*
+ * One view to luma in out, or with raw, into raw->data[side] as it came (out is then that
+ * buffer's gray view, for MJPEG); -EBADMSG for a frame that cannot be (counted by the caller).
+ */
+static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *f,
+		     struct jd_image *out, struct jd_capture_raw *raw)
 {
 	size_t need = jd_pixfmt_frame_bytes(f->fmt, out->width, out->height);
 
@@ -148,25 +157,37 @@ static int to_gray(struct jd_capture *c, int side, const struct jd_cam_frame *f,
 				 c->cam[side].label, c->cam[side].device, f->seq, c->jpeg[side].err);
 			return dropped(c, &c->drop_corrupt);
 		}
+		if (raw) {
+			raw->fmt[side] = JD_PIX_GREY;
+		}
 		return 0;
 	}
-	if (f->width != out->width || f->height != out->height || f->bytes < need) {
+	if (f->width != out->width || f->height != out->height || f->bytes < need ||
+	    (raw && need > raw->cap)) {
 		snprintf(c->err, sizeof(c->err),
-			 "%s camera %s: frame %u: %dx%d with %zu bytes, expected %dx%d (%zu bytes)",
+			 "%s camera %s: frame %u: %dx%d %s with %zu bytes, expected %dx%d (%zu "
+			 "bytes, room for %zu)",
 			 c->cam[side].label, c->cam[side].device, f->seq, f->width, f->height,
-			 f->bytes, out->width, out->height, need);
+			 jd_pixfmt_name(f->fmt), f->bytes, out->width, out->height, need,
+			 raw ? raw->cap : need);
 		return dropped(c, &c->drop_short);
 	}
+	size_t row_bytes = need / (size_t)out->height;
 	for (int y = 0; y < out->height; y++) {
 		const uint8_t *row = f->data + (size_t)y * f->stride;
-		uint8_t *o = out->data + (size_t)y * out->stride;
 
-		if (f->fmt == JD_PIX_GREY) {
-			memcpy(o, row, (size_t)out->width);
+		if (raw) {
+			memcpy(raw->data[side] + (size_t)y * row_bytes, row, row_bytes);
+		} else if (f->fmt == JD_PIX_GREY) {
+			memcpy(out->data + (size_t)y * out->stride, row, (size_t)out->width);
 		} else {
 			/* YUYV: luma at even bytes; UYVY: at odd ones, the same walk one byte on */
-			jd_gray_from_yuyv_ref(row + (f->fmt == JD_PIX_UYVY), out->width, o);
+			jd_gray_from_yuyv_ref(row + (f->fmt == JD_PIX_UYVY), out->width,
+					      out->data + (size_t)y * out->stride);
 		}
+	}
+	if (raw) {
+		raw->fmt[side] = f->fmt;
 	}
 	return 0;
 }
@@ -186,8 +207,9 @@ static void give_back(struct jd_capture *c, int side, const struct jd_cam_frame 
 	}
 }
 
-int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
-		    struct jd_disp *gt, int *has_truth)
+/* jd_capture_next() and jd_capture_next_raw(): left and right are raw's gray views there. */
+static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
+		     struct jd_capture_raw *raw, struct jd_disp *gt, int *has_truth)
 {
 	if (c->requeue_failed) {
 		return -EIO; /* c->err still says which requeue failed */
@@ -228,7 +250,8 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 		}
 		jd_pair_take(&c->pair, &fl, &fr);
 		/* both sides, so that each bad one is counted; a good half of a bad pair is too */
-		int bad_l = to_gray(c, 0, &fl, left) != 0, bad_r = to_gray(c, 1, &fr, right) != 0;
+		int bad_l = take_view(c, 0, &fl, left, raw) != 0;
+		int bad_r = take_view(c, 1, &fr, right, raw) != 0;
 		int bad = bad_l || bad_r;
 		c->drop_partner += bad ? (unsigned long)(!bad_l + !bad_r) : 0;
 		*has_truth = 0;
@@ -251,6 +274,21 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 		}
 	}
 	return -EAGAIN;
+}
+
+int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
+		    struct jd_disp *gt, int *has_truth)
+{
+	return next_pair(c, left, right, NULL, gt, has_truth);
+}
+
+int jd_capture_next_raw(struct jd_capture *c, struct jd_capture_raw *raw, struct jd_disp *gt,
+			int *has_truth)
+{
+	int w = c->cfg.cam.width, h = c->cfg.cam.height;
+	struct jd_image left = {raw->data[0], w, h, w}, right = {raw->data[1], w, h, w};
+
+	return next_pair(c, &left, &right, raw, gt, has_truth);
 }
 
 int jd_capture_recover(struct jd_capture *c)

@@ -21,6 +21,7 @@ enum {
 	OPT_KERNELS,
 	OPT_PIPELINE,
 	OPT_ROS2,
+	OPT_PIXFMT,
 	OPT_HELP
 };
 
@@ -217,7 +218,10 @@ static void help(FILE *f)
 		"                 collect, confidence, sense, and the rest)\n"
 		"  --ros2         with --pipeline, also publish every frame's ROS 2 topics, each\n"
 		"                 composed as if subscribed: the loop's copy (offer), composing and\n"
-		"                 dds_write (serialization, no subscriber) per frame\n\n%s",
+		"                 dds_write (serialization, no subscriber) per frame\n"
+		"  --pixfmt F     with --pipeline, the camera's layout: GREY (default), or YUYV\n"
+		"                 or UYVY (the luma taken by the GPU where it rectifies, else by\n"
+		"                 the CPU)\n\n%s",
 		jd_cli_matcher_help);
 }
 
@@ -229,12 +233,14 @@ int jd_cmd_bench(int argc, char **argv)
 						 {"kernels", no_argument, NULL, OPT_KERNELS},
 						 {"pipeline", no_argument, NULL, OPT_PIPELINE},
 						 {"ros2", no_argument, NULL, OPT_ROS2},
+						 {"pixfmt", required_argument, NULL, OPT_PIXFMT},
 						 {"help", no_argument, NULL, OPT_HELP},
 						 {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	int threads = jd_workers_cpu_count(), runs = 0, w = 0, h = 0, baseline = 0, custom = 0;
 	int kernels = 0, pipeline = 0, ros2 = 0;
+	enum jd_pixfmt fmt = JD_PIX_GREY;
 	int opt, rc;
 
 	jd_params_default(&p, JD_ALGO_SGM, 64);
@@ -260,6 +266,12 @@ int jd_cmd_bench(int argc, char **argv)
 			pipeline = 1;
 		} else if (opt == OPT_ROS2) {
 			ros2 = 1;
+		} else if (opt == OPT_PIXFMT) {
+			if (jd_pixfmt_parse(optarg, &fmt) || fmt == JD_PIX_MJPEG) {
+				fprintf(stderr, "jetdepth: bench --pixfmt %s: expected GREY, YUYV or "
+						"UYVY\n", optarg);
+				return JD_EXIT_USAGE;
+			}
 		} else if (opt == OPT_HELP || opt == 'h') {
 			help(stdout);
 			return JD_EXIT_OK;
@@ -271,6 +283,10 @@ int jd_cmd_bench(int argc, char **argv)
 	if (kernels) {
 		return jd_bench_kernels(runs ? runs : 5) ? JD_EXIT_RUNTIME : JD_EXIT_OK;
 	}
+	if (fmt != JD_PIX_GREY && !pipeline) {
+		fprintf(stderr, "jetdepth: bench --pixfmt: only with --pipeline\n");
+		return JD_EXIT_USAGE;
+	}
 	if (ros2 && !pipeline) {
 		fprintf(stderr, "jetdepth: bench --ros2: only with --pipeline\n");
 		return JD_EXIT_USAGE;
@@ -280,7 +296,7 @@ int jd_cmd_bench(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	if (pipeline) {
-		return jd_bench_pipeline(&p, w, h, runs ? runs : 30, threads, ros2) ? JD_EXIT_RUNTIME
+		return jd_bench_pipeline(&p, w, h, runs ? runs : 30, threads, ros2, fmt) ? JD_EXIT_RUNTIME
 										    : JD_EXIT_OK;
 	}
 	custom |= cli.seen[OPT_ALGO - OPT_ALGO] || cli.seen[OPT_NDISP - OPT_ALGO];

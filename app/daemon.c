@@ -183,6 +183,32 @@ static int keeps_pair(const struct jd_daemon *d)
 	return !d->gpu_rectify && !d->lends_pair && jd_boot_depth(&d->boot) > 1;
 }
 
+/*
+ * Is the rectified pair l, r in order (algo/pair_check.h)? On the GPU-rectified path it is
+ * the pair that came back with the map (collect), else the one about to be submitted.
+ */
+static void check_pair(struct jd_daemon *d, const struct jd_image *l, const struct jd_image *r)
+{
+	struct jd_pair_check pc;
+
+	jd_pair_check(l, r, d->p.min_disp + d->p.ndisp, &pc);
+	if (pc.verdict != JD_PAIR_UNSURE) {
+		d->pair_verdict = pc.verdict; /* an unsure look keeps the last clear one */
+	}
+	/* the calibration monitor: a rectified rig's rows drift apart as it ages */
+	if (pc.verdict == JD_PAIR_OK) {
+		d->calib_dy_px = pc.dy_px;
+		if (jd_pair_recalibrate(pc.dy_px) && !d->calib_warned) {
+			d->calib_warned = 1;
+			fprintf(stderr,
+				"jetdepth: calibration: the rectified rows are %.2f px apart (at most "
+				"%.1f is fine): the rig has moved since it was calibrated; redo the "
+				"calibration (said once; /status and the JSON keep the figure)\n",
+				(double)pc.dy_px, (double)JD_PAIR_MAX_DY_PX);
+		}
+	}
+}
+
 /* Collect the oldest frame in flight and check it against its truth when there is one. */
 static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 {
@@ -233,6 +259,9 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	if (d->min_conf && !d->gpu_masks) {
 		jd_confidence_mask(&b->disp, conf, d->min_conf);
 	}
+	if (d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
+		check_pair(d, l, r);
+	}
 	st->conf = conf;
 	st->left = l;
 	st->confidence_ms = (double)(jd_clock_ns() - tc) / 1e6;
@@ -263,40 +292,6 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	return 1;
 }
 
-/*
- * Is the pair rectified and in order (algo/pair_check.h)? On the GPU path the host holds the
- * raw pair: it is rectified on the CPU into the spare raw buffers for the check alone.
- */
-static void check_pair(struct jd_daemon *d)
-{
-	struct jd_boot *b = &d->boot;
-	const struct jd_image *l = &b->left, *r = &b->right;
-	struct jd_pair_check pc;
-
-	if (d->gpu_rectify) {
-		jd_rectifier_apply(&d->rect, &b->kernels, &b->left, &b->right, &d->raw[0],
-				   &d->raw[1], &b->workers.exec);
-		l = &d->raw[0];
-		r = &d->raw[1];
-	}
-	jd_pair_check(l, r, d->p.min_disp + d->p.ndisp, &pc);
-	if (pc.verdict != JD_PAIR_UNSURE) {
-		d->pair_verdict = pc.verdict; /* an unsure look keeps the last clear one */
-	}
-	/* the calibration monitor: a rectified rig's rows drift apart as it ages */
-	if (pc.verdict == JD_PAIR_OK) {
-		d->calib_dy_px = pc.dy_px;
-		if (jd_pair_recalibrate(pc.dy_px) && !d->calib_warned) {
-			d->calib_warned = 1;
-			fprintf(stderr,
-				"jetdepth: calibration: the rectified rows are %.2f px apart (at most "
-				"%.1f is fine): the rig has moved since it was calibrated; redo the "
-				"calibration (said once; /status and the JSON keep the figure)\n",
-				(double)pc.dy_px, (double)JD_PAIR_MAX_DY_PX);
-		}
-	}
-}
-
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 {
 	struct jd_boot *b = &d->boot;
@@ -306,10 +301,23 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	uint64_t cpu = jd_clock_cpu_ns();
 	uint64_t t0 = jd_clock_ns();
 	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies b->left/right */
-	jd_boot_gpu_capture_into(b, &d->p); /* the pair straight into the GPU's next slot */
-	int rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
-				 cpu_rectify ? &d->raw[1] : &b->right,
-				 d->no_truth ? NULL : &b->gt[k & 1], &d->truth[k & 1]);
+	struct jd_capture_raw raw;
+	int rc;
+	if (jd_boot_gpu_raw_into(b, &d->p, raw.data, &raw.cap)) {
+		/* each view into the GPU's next slot as the camera gave it: the device takes luma */
+		rc = jd_capture_next_raw(&d->cap, &raw, d->no_truth ? NULL : &b->gt[k & 1],
+					 &d->truth[k & 1]);
+		if (!rc && jd_boot_gpu_raw_staged(b, &d->p, raw.fmt)) {
+			snprintf(d->cap.err, sizeof(d->cap.err), "gpu: cannot take %s/%s frames raw",
+				 jd_pixfmt_name(raw.fmt[0]), jd_pixfmt_name(raw.fmt[1]));
+			rc = -EINVAL;
+		}
+	} else {
+		jd_boot_gpu_capture_into(b, &d->p); /* the pair straight into the GPU's next slot */
+		rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
+				     cpu_rectify ? &d->raw[1] : &b->right,
+				     d->no_truth ? NULL : &b->gt[k & 1], &d->truth[k & 1]);
+	}
 	d->camera_failed = rc != 0;
 	JD_TRY(rc);
 	uint64_t t1 = jd_clock_ns();
@@ -320,8 +328,8 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 				   &b->right, &b->workers.exec);
 		d->rectify_ms[k & 1] = (double)(jd_clock_ns() - t1) / 1e6;
 	}
-	if (k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
-		check_pair(d);
+	if (!d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
+		check_pair(d, &b->left, &b->right);
 	}
 	d->ts[k & 1] = d->cap.last_ts;
 	cpu = lap(d, JD_STAGE_CAPTURE, cpu);

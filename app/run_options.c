@@ -78,7 +78,8 @@ void jd_run_options_help(FILE *f)
 		"                 same-named .pgm/.png/.jpg images, replayed in name order) |\n"
 		"                 v4l2:/dev/videoL,/dev/videoR (see jetdepth cameras)\n"
 		"  --pixfmt F     v4l2: YUYV (default), UYVY, GREY or MJPG; another one the\n"
-		"                 device offers is used (and said) when it lacks this one\n"
+		"                 device offers is used (and said) when it lacks this one;\n"
+		"                 synth: GREY (default), or YUYV/UYVY laid out as a camera's\n"
 		"  --buffers N    v4l2: driver buffers per camera (default 4, 2 to 16)\n"
 		"  --wait-cameras v4l2: a camera absent at boot (USB, not plugged in yet) is\n"
 		"                 waited for with backoff instead of failing boot (the default\n"
@@ -191,6 +192,7 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 					where, optarg);
 				return JD_EXIT_USAGE;
 			}
+			o->cam.synth_fmt = o->cam.cam.fmt;
 		} else if (opt == OPT_SEED) {
 			int seed;
 			if (jd_cli_int("--seed", optarg, &seed)) {

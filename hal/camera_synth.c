@@ -20,6 +20,7 @@ struct rig {
 	float *gt[2];		/* per set */
 	int running;
 	int replay; /* after frames 0 and 1, hand their sets out again unrendered */
+	enum jd_pixfmt fmt; /* the layout frames come in: GREY, or YUYV/UYVY as a camera's */
 	const struct jd_exec *ex; /* renders on these workers (NULL: the caller's thread) */
 };
 
@@ -30,8 +31,9 @@ static struct rig *layout(struct jd_carve *c, int w, int h, uint8_t *view[2][2],
 	struct rig *r = jd_carve(c, sizeof(struct rig));
 
 	for (int s = 0; s < 2; s++) {
-		view[s][0] = jd_carve(c, n);
-		view[s][1] = jd_carve(c, n);
+		/* room for a 4:2:2 frame: two bytes a pixel */
+		view[s][0] = jd_carve(c, 2 * n);
+		view[s][1] = jd_carve(c, 2 * n);
 		gt[s] = jd_carve(c, sizeof(float) * n);
 	}
 	return r;
@@ -91,7 +93,7 @@ static int synth_open(struct jd_camera *c)
 	return 0;
 }
 
-/* The scene is rendered at the boot size in GREY: any other request is granted that. */
+/* The scene is rendered at the boot size in its layout (set_format): any request gets that. */
 static int synth_configure(struct jd_camera *c, const struct jd_cam_config *want)
 {
 	struct rig *r = c->priv;
@@ -114,6 +116,20 @@ static int synth_start(struct jd_camera *c)
 		r->t0 = jd_clock_ns();
 	}
 	return 0;
+}
+
+/*
+ * The gray view v (n pixels, packed) as a YUYV (off 0) or UYVY (off 1) frame in place, from
+ * the end so that no luma is overwritten before it is read; the chroma bytes vary, so that a
+ * reader taking them for luma is caught.
+ */
+static void to_422(uint8_t *v, size_t n, int off)
+{
+	for (size_t i = n; i-- > 0;) {
+		uint8_t y = v[i];
+		v[2 * i + (size_t)off] = y;
+		v[2 * i + 1 - (size_t)off] = (uint8_t)(i * 7 + 64);
+	}
 }
 
 static int render(struct jd_camera *c, struct rig *r, int k)
@@ -139,6 +155,9 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	}
 	if (!r->replay || k < 2) {
 		jd_synth_render_par(r->seed, k, r->ndisp, &left, &right, &gt, r->ex);
+		for (int i = 0; i < 2 && r->fmt != JD_PIX_GREY; i++) {
+			to_422(r->view[set][i], (size_t)r->w * r->h, r->fmt == JD_PIX_UYVY);
+		}
 	}
 	r->rendered = k;
 	return 0;
@@ -164,8 +183,9 @@ static int synth_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	int set = k & 1;
 	r->borrowed[set][side] = 1;
 	r->next[side] = k + 1;
-	*f = (struct jd_cam_frame){r->view[set][side], (size_t)r->w * r->h, r->w, r->h, r->w,
-				   JD_PIX_GREY, r->ts[set], (uint32_t)k, set};
+	int bpp = r->fmt == JD_PIX_GREY ? 1 : 2;
+	*f = (struct jd_cam_frame){r->view[set][side], (size_t)r->w * r->h * bpp, r->w, r->h,
+				   r->w * bpp, r->fmt, r->ts[set], (uint32_t)k, set};
 	jd_cam_count_frame(c, f->ts_ns);
 	return 0;
 }
@@ -223,6 +243,18 @@ void jd_cam_synth_set_exec(struct jd_camera cam[2], const struct jd_exec *ex)
 	struct rig *r = cam[0].priv;
 
 	r->ex = ex;
+}
+
+int jd_cam_synth_set_format(struct jd_camera cam[2], enum jd_pixfmt fmt)
+{
+	struct rig *r = cam[0].priv;
+
+	if (fmt != JD_PIX_GREY && fmt != JD_PIX_YUYV && fmt != JD_PIX_UYVY) {
+		return -EINVAL;
+	}
+	r->fmt = fmt;
+	cam[0].cfg.fmt = cam[1].cfg.fmt = fmt;
+	return 0;
 }
 
 void jd_cam_synth_set_replay(struct jd_camera cam[2], int on)

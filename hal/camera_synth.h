@@ -36,6 +36,12 @@ void jd_cam_synth_set_exec(struct jd_camera cam[2], const struct jd_exec *ex);
  */
 void jd_cam_synth_set_replay(struct jd_camera cam[2], int on);
 
+/**
+ * Hand frames out as a camera would lay them out: GREY (the default), YUYV or UYVY (the luma
+ * is the scene's; the chroma bytes vary). Before start. @retval 0 or -EINVAL (another layout)
+ */
+int jd_cam_synth_set_format(struct jd_camera cam[2], enum jd_pixfmt fmt);
+
 /** The true left-view disparity of a dequeued frame (valid until it is requeued). */
 struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f);
 

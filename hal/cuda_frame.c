@@ -124,15 +124,17 @@ static struct jd_cuda_slot *stage(struct jd_cuda *cu, struct jd_cuda_frame *f)
 int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_slot *s = &f->slot[f->cur];
-	size_t nin = (size_t)f->w * f->h;
-	int raw = f->remap.loaded; /* upload the raw pair, rectify it on the device */
-	jd_cudeviceptr dl = raw ? f->remap.d_raw[f->cur][0] : s->d_left;
-	jd_cudeviceptr dr = raw ? f->remap.d_raw[f->cur][1] : s->d_right;
+	struct jd_cuda_remap *rm = &f->remap;
+	int raw = rm->loaded; /* upload the raw pair, convert and rectify it on the device */
+	void *hi[2] = {raw ? rm->h_raw[f->cur][0] : s->h_left, raw ? rm->h_raw[f->cur][1] : s->h_right};
+	jd_cudeviceptr di[2] = {raw ? rm->d_raw[f->cur][0] : s->d_left,
+				raw ? rm->d_raw[f->cur][1] : s->d_right};
 
-	if (!cu->mapped) {
-		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dl, s->h_left, nin, cu->stream[1])));
-		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dr, s->h_right, nin, cu->stream[1])));
-		cu->copied += 2 * nin;
+	for (int c = 0; c < 2 && !cu->mapped; c++) {
+		size_t bytes = raw ? jd__cuda_remap_raw_bytes(f, f->cur, c) : (size_t)f->w * f->h;
+
+		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(di[c], hi[c], bytes, cu->stream[1])));
+		cu->copied += bytes;
 	}
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_in, cu->stream[1])));
 	JD_TRY(JD_CU(cu, cuStreamWaitEvent(cu->stream[0], s->ev_in, 0)));
@@ -143,20 +145,51 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	return f->rank.window ? rank_run(cu, f) : 0;
 }
 
+int jd_cuda_frame_raw_staged(struct jd_cuda_frame *f, const enum jd_pixfmt fmt[2])
+{
+	int next = (f->oldest + f->inflight) % JD_CUDA_SLOTS;
+
+	if (!jd_cuda_frame_raw_next(f, 0)) {
+		return -EINVAL;
+	}
+	for (int c = 0; c < 2; c++) {
+		if (fmt[c] != JD_PIX_GREY && fmt[c] != JD_PIX_YUYV && fmt[c] != JD_PIX_UYVY) {
+			return -EINVAL;
+		}
+	}
+	f->remap.fmt[next][0] = fmt[0];
+	f->remap.fmt[next][1] = fmt[1];
+	f->remap.staged[next] = 1;
+	return 0;
+}
+
+/* Pack img (8-bit luma) into dst as one camera's raw GREY frame unless it is there already. */
+static void pack(const struct jd_image *img, unsigned char *dst, int w)
+{
+	if (img->data != dst || img->stride != w) {
+		jd_image_pack(img, dst);
+	}
+}
+
 int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
 			 const struct jd_image *left, const struct jd_image *right)
 {
 	struct jd_cuda_slot *s = stage(cu, f);
+	struct jd_cuda_remap *rm = &f->remap;
 
 	if (!s) {
 		return -EBUSY;
 	}
-	/* a pair captured into the slot itself (jd_cuda_frame_next()) is packed already */
-	if (left->data != s->h_left || left->stride != f->w) {
-		jd_image_pack(left, s->h_left);
-	}
-	if (right->data != s->h_right || right->stride != f->w) {
-		jd_image_pack(right, s->h_right);
+	if (rm->loaded && rm->staged[f->cur]) {
+		rm->staged[f->cur] = 0; /* the camera wrote the raw pair there: send it as it is */
+	} else if (rm->loaded) {
+		pack(left, rm->h_raw[f->cur][0], f->w);
+		pack(right, rm->h_raw[f->cur][1], f->w);
+		rm->fmt[f->cur][0] = rm->fmt[f->cur][1] = JD_PIX_GREY;
+	} else {
+		/* a pair captured into the slot itself (jd_cuda_frame_next()) is packed already */
+		pack(left, s->h_left, f->w);
+		pack(right, s->h_right, f->w);
 	}
 	return jd_cuda_frame_send(cu, f);
 }
@@ -196,7 +229,7 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	struct jd_cuda_slot *s = &f->slot[idx];
 	struct jd_image *out_img[2] = {f->remap.loaded ? f->remap.left_out : NULL,
 				       f->remap.loaded ? f->remap.right_out : NULL};
-	unsigned char *h_img[2] = {f->remap.h_left[idx], f->remap.h_right[idx]};
+	unsigned char *h_img[2] = {s->h_left, s->h_right}; /* rectified there (cuda_rectify.c) */
 
 	if (f->inflight == 0) {
 		snprintf(cu->err, sizeof(cu->err), "collect with no frame in flight");

@@ -15,6 +15,7 @@
 
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"
+#include "camera.h"
 #include "cuda.h"
 
 #define JD_CUDA_SLOTS 2
@@ -28,17 +29,20 @@ struct jd_cuda_slot {
 };
 
 /*
- * Rectification on the device (hal/cuda_rectify.h), when taken and loaded: the raw pair is
- * uploaded into d_raw, remapped into the slot's d_left/d_right before the matcher's kernels,
- * and the rectified pair comes back with the map (the preview, the dumps and the confidence
- * map use it).
+ * Rectification on the device (hal/cuda_rectify.h), when taken and loaded: the raw pair goes
+ * to the device as the camera gave it (GREY, YUYV or UYVY, rows packed) and one kernel takes
+ * its luma and remaps it into the slot's d_left/d_right before the matcher's kernels; the
+ * rectified pair comes back into the slot's h_left/h_right with the map (the preview, the
+ * dumps, the pair check and the confidence map use it). A camera writes the raw pair into
+ * h_raw itself (jd_cuda_frame_raw_next()), else upload packs the given gray pair there.
  */
 struct jd_cuda_remap {
 	jd_cufunction fn;
 	jd_cudeviceptr d_sx[2], d_sy[2];	    /* per camera, w * h positions in 1/32 px */
-	jd_cudeviceptr d_raw[JD_CUDA_SLOTS][2];	    /* the raw pair per slot */
-	unsigned char *h_left[JD_CUDA_SLOTS];	    /* pinned: the rectified pair per slot */
-	unsigned char *h_right[JD_CUDA_SLOTS];
+	unsigned char *h_raw[JD_CUDA_SLOTS][2];	    /* pinned: the raw pair, 2 * w * h bytes each */
+	jd_cudeviceptr d_raw[JD_CUDA_SLOTS][2];	    /* its device copy (mapped: its view) */
+	enum jd_pixfmt fmt[JD_CUDA_SLOTS][2];	    /* h_raw's layouts */
+	int staged[JD_CUDA_SLOTS]; /* a camera wrote the slot's raw pair (jd_cuda_frame_raw_staged) */
 	int taken, loaded;
 	struct jd_image *left_out, *right_out; /* collect copies the pair here (NULL: not) */
 };
@@ -160,6 +164,26 @@ static inline struct jd_cuda_slot *jd_cuda_frame_next(struct jd_cuda_frame *f)
 }
 
 /**
+ * The next slot's raw buffer for camera k (0 left, 1 right; pinned, JD_CUDA_RAW_BPP * w * h
+ * bytes): a camera may write its frame there as it comes, then say so with
+ * jd_cuda_frame_raw_staged(). NULL: the device does not rectify, or two frames are in flight.
+ */
+#define JD_CUDA_RAW_BPP 2
+static inline unsigned char *jd_cuda_frame_raw_next(const struct jd_cuda_frame *f, int k)
+{
+	if (!f->remap.loaded || f->inflight >= JD_CUDA_SLOTS) {
+		return NULL;
+	}
+	return f->remap.h_raw[(f->oldest + f->inflight) % JD_CUDA_SLOTS][k];
+}
+
+/**
+ * The raw pair in the next slot is the frame to submit, in these layouts (GREY, YUYV or UYVY,
+ * rows packed): upload sends it as it is. @retval 0 or -EINVAL (no raw slot, other layout)
+ */
+int jd_cuda_frame_raw_staged(struct jd_cuda_frame *f, const enum jd_pixfmt fmt[2]);
+
+/**
  * The last collected frame's rectified 8-bit image k (0 left, 1 right) where the frame lends
  * it (w bytes a row): the pair the GPU rectified, or the pair as packed into the slot.
  * NULL: not lent.
@@ -168,9 +192,6 @@ static inline unsigned char *jd_cuda_frame_rectified(const struct jd_cuda_frame 
 {
 	if (!f->lend || f->last < 0) {
 		return NULL;
-	}
-	if (f->remap.loaded) {
-		return k ? f->remap.h_right[f->last] : f->remap.h_left[f->last];
 	}
 	return k ? f->slot[f->last].h_right : f->slot[f->last].h_left;
 }

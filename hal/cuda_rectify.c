@@ -13,12 +13,13 @@ size_t jd_cuda_remap_device_bytes(int w, int h)
 	size_t n = (size_t)w * h;
 
 	/* four tables of positions, then two raw images per slot */
-	return 4 * jd_cuda_round(sizeof(int32_t) * n) + 2 * JD_CUDA_SLOTS * jd_cuda_round(n);
+	return 4 * jd_cuda_round(sizeof(int32_t) * n) +
+	       2 * JD_CUDA_SLOTS * jd_cuda_round(JD_CUDA_RAW_BPP * n);
 }
 
 size_t jd_cuda_remap_pinned_bytes(int w, int h)
 {
-	return JD_CUDA_SLOTS * 2 * jd_cuda_round((size_t)w * h);
+	return JD_CUDA_SLOTS * 2 * jd_cuda_round(JD_CUDA_RAW_BPP * (size_t)w * h);
 }
 
 int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
@@ -33,25 +34,18 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 		JD_TRY(jd_cuda_take(cu, sizeof(int32_t) * n, &rm->d_sy[c]));
 	}
 	for (int s = 0; s < JD_CUDA_SLOTS; s++) {
-		struct jd_cuda_slot *sl = &f->slot[s];
-		void *p;
+		for (int c = 0; c < 2; c++) {
+			void *p;
 
-		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
-		rm->h_left[s] = p;
-		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
-		rm->h_right[s] = p;
-		if (cu->mapped) {
-			/*
-			 * the raw pair is read where the host packed it (the slot), the rectified
-			 * one written where the host reads it back: nothing to copy either way
-			 */
-			rm->d_raw[s][0] = sl->d_left;
-			rm->d_raw[s][1] = sl->d_right;
-			sl->d_left = jd_cuda_mapped(cu, rm->h_left[s]);
-			sl->d_right = jd_cuda_mapped(cu, rm->h_right[s]);
-		} else {
-			JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][0]));
-			JD_TRY(jd_cuda_take(cu, n, &rm->d_raw[s][1]));
+			JD_TRY(jd_cuda_take_pinned(cu, JD_CUDA_RAW_BPP * n, &p));
+			rm->h_raw[s][c] = p;
+			rm->fmt[s][c] = JD_PIX_GREY;
+			if (cu->mapped) {
+				/* read where the camera wrote it: nothing crosses */
+				rm->d_raw[s][c] = jd_cuda_mapped(cu, p);
+			} else {
+				JD_TRY(jd_cuda_take(cu, JD_CUDA_RAW_BPP * n, &rm->d_raw[s][c]));
+			}
 		}
 	}
 	rm->taken = 1;
@@ -86,26 +80,41 @@ int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct
 	return 0;
 }
 
+/* Where the luma of a raw layout sits: every step bytes from byte off. */
+static void luma_at(enum jd_pixfmt fmt, int *step, int *off)
+{
+	*step = fmt == JD_PIX_GREY ? 1 : 2;
+	*off = fmt == JD_PIX_UYVY; /* YUYV: Y at even bytes; UYVY: at odd ones */
+}
+
+size_t jd__cuda_remap_raw_bytes(const struct jd_cuda_frame *f, int slot, int c)
+{
+	return (size_t)f->w * f->h * (f->remap.fmt[slot][c] == JD_PIX_GREY ? 1 : 2);
+}
+
 int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_remap *rm = &f->remap;
 	struct jd_cuda_slot *s = &f->slot[f->cur];
-	int w = f->w, h = f->h;
-	void *args[] = {&rm->d_sx[0],	     &rm->d_sy[0],	    &rm->d_sx[1],
-			&rm->d_sy[1],	     &rm->d_raw[f->cur][0], &rm->d_raw[f->cur][1],
-			&s->d_left,	     &s->d_right,	    &w,
-			&h};
+	int w = f->w, h = f->h, step[2], off[2];
+
+	luma_at(rm->fmt[f->cur][0], &step[0], &off[0]);
+	luma_at(rm->fmt[f->cur][1], &step[1], &off[1]);
+	void *args[] = {&rm->d_sx[0],	       &rm->d_sy[0], &rm->d_sx[1], &rm->d_sy[1],
+			&rm->d_raw[f->cur][0], &rm->d_raw[f->cur][1],
+			&s->d_left,	       &s->d_right,  &step[0],	   &off[0],
+			&step[1],	       &off[1],	     &w,	   &h};
 
 	JD_TRY(JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS),
 					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], args,
 					NULL)));
 	if (cu->mapped) {
-		return 0; /* the kernel wrote the rectified pair into rm->h_left/h_right */
+		return 0; /* the kernel wrote the rectified pair into the slot's h_left/h_right */
 	}
 	/* The rectified pair comes back with the map (same stream, so before its event). */
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(rm->h_left[f->cur], s->d_left, (size_t)w * h,
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_left, s->d_left, (size_t)w * h,
 					      cu->stream[0])));
 	cu->copied += 2 * (size_t)w * h;
-	return JD_CU(cu, cuMemcpyDtoHAsync_v2(rm->h_right[f->cur], s->d_right, (size_t)w * h,
+	return JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_right, s->d_right, (size_t)w * h,
 					      cu->stream[0]));
 }

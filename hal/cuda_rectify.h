@@ -1,8 +1,9 @@
 /*
  * Rectification on the GPU for every matcher (SAD, SGM, BP): the boot takes the tables'
  * device memory with the frame staging, loads the tables once they are built, and from then
- * on every frame is uploaded raw and rectified by algo/cuda/rectify_cuda.cu before matching,
- * with the same bytes as jd_remap_ref().
+ * on every frame is uploaded raw (in the camera's layout: GREY, YUYV or UYVY) and converted
+ * and rectified by algo/cuda/rectify_cuda.cu before matching, with the same bytes as
+ * jd_gray_from_yuyv_ref() then jd_remap_ref().
  */
 #ifndef JD_HAL_CUDA_RECTIFY_H
 #define JD_HAL_CUDA_RECTIFY_H
@@ -26,7 +27,9 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
 int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_remap map[2],
 		       struct jd_image *left_out, struct jd_image *right_out);
 
-/* Used by the frame staging (cuda_frame.c) once the pair is on the device. */
+/* Used by the frame staging (cuda_frame.c): the bytes of a slot's raw image c as staged, and
+ * the remap once the raw pair is on the device. */
+size_t jd__cuda_remap_raw_bytes(const struct jd_cuda_frame *f, int slot, int c);
 int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f);
 
 #endif

@@ -2,7 +2,9 @@
 # One conversion for every path (issue: 6.15 % bad pixels through `match`, 7.31 % through the
 # daemon's files camera for one PNG pair): the same files give the same disparity map through
 # `jetdepth match` and through `jetdepth run --camera files:` (dumped on SIGUSR1), byte for
-# byte, for colour PNG, 16-bit gray PNG, 16-bit PGM and colour PPM.
+# byte, for colour PNG, 16-bit gray PNG, 16-bit PGM and colour PPM. And the synthetic camera
+# laid out as GREY, YUYV and UYVY (--pixfmt) gives the same frames' JSON: the luma is taken,
+# never the chroma.
 # usage: same_map.sh JETDEPTH
 set -u
 bin=$1
@@ -61,4 +63,20 @@ for kind in rgb g16 pgm16 ppm; do
 		echo "FAIL: $kind: the maps differ (or no dump): $(cat "$tmp/err")"; fails=$((fails + 1))
 	fi
 done
+strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g'
+for f in GREY YUYV UYVY; do
+	"$bin" run --frames 6 --size 128x96 --ndisp 32 --pixfmt $f --json 2>"$tmp/err" |
+		sed -E "$strip" >"$tmp/synth_$f.json"
+done
+if [ -s "$tmp/synth_GREY.json" ] && cmp -s "$tmp/synth_GREY.json" "$tmp/synth_YUYV.json" &&
+	cmp -s "$tmp/synth_GREY.json" "$tmp/synth_UYVY.json"; then
+	echo "ok: synth GREY, YUYV and UYVY give the same JSON ($(wc -l <"$tmp/synth_GREY.json") frames)"
+else
+	echo "FAIL: synth layouts differ (or no JSON): $(cat "$tmp/err")"; fails=$((fails + 1))
+fi
+if "$bin" run --frames 2 --pixfmt MJPG >/dev/null 2>"$tmp/err" || ! grep -q -- "--pixfmt MJPG" "$tmp/err"; then
+	echo "FAIL: synth --pixfmt MJPG: not refused by name: $(cat "$tmp/err")"; fails=$((fails + 1))
+else
+	echo "ok: synth --pixfmt MJPG refused: $(grep -- --pixfmt "$tmp/err")"
+fi
 [ $fails -eq 0 ]

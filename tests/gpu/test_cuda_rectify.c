@@ -1,7 +1,8 @@
 /*
  * Rectification on the GPU (hal/cuda_rectify.h) against jd_remap_ref(): the raw pair goes up,
- * the device remaps it and matches; the rectified left that comes back must be the
- * reference's bytes, and the map the reference matcher's on the reference-rectified pair
+ * the device remaps it and matches; the rectified pair that comes back must be the
+ * reference's bytes (from gray, or from each camera's own GREY, YUYV or UYVY frame written
+ * into the slot, whose luma the device takes), and the map the reference matcher's on the reference-rectified pair
  * (SAD, SGM and BP, pipelined two deep). Tables: a smooth rotation-plus-distortion field like a
  * calibration's, and a random one with positions outside, on the last row and column and at
  * every 1/32 fraction. No allocation after boot. Without a GPU: skipped (exit 77), saying why.
@@ -109,7 +110,30 @@ static int collect(struct matcher *m, struct jd_disp *out)
 					: jd_cuda_bp_collect(&m->bp, out);
 }
 
-/* lend: collect lends the map and the rectified pair (hal/cuda_frame.h) instead of copying */
+/* Each camera's layout in the lent cases: lend 1 GREY, 2 YUYV and UYVY, 3 UYVY and GREY. */
+static const enum jd_pixfmt layouts[3][2] = {
+    {JD_PIX_GREY, JD_PIX_GREY}, {JD_PIX_YUYV, JD_PIX_UYVY}, {JD_PIX_UYVY, JD_PIX_GREY}};
+
+/* The camera's frame whose luma is img, in layout fmt, chroma random, rows packed, into dst. */
+static void camera_frame(const struct jd_image *img, enum jd_pixfmt fmt, unsigned seed,
+			 unsigned char *dst)
+{
+	int step = fmt == JD_PIX_GREY ? 1 : 2, off = fmt == JD_PIX_UYVY;
+
+	for (int y = 0; y < img->height; y++) {
+		for (int x = 0; x < img->width; x++) {
+			unsigned char *px = dst + ((size_t)y * img->width + x) * step;
+			px[step - 1 - off] = (unsigned char)jd_test_rand(&seed); /* chroma or luma */
+			px[off] = img->data[(size_t)y * img->stride + x];
+		}
+	}
+}
+
+/*
+ * lend 0: the gray pair is uploaded and the map and rectified pair copied out; 1-3: the
+ * camera writes the raw pair into the slot in layouts[lend - 1] (submit is handed a black
+ * pair, which must not be used) and collect lends the map and the rectified pair.
+ */
 static int check(int algo, int w, int h, int kind, int lend, const struct jd_exec *ex)
 {
 	static struct matcher m;
@@ -122,6 +146,8 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 	float *own = out.data; /* a lent map points elsewhere */
 	const char *name = jd_algo_name(algo);
 	int same = 0;
+
+	struct jd_image black = {calloc((size_t)w * h, 1), w, h, w};
 
 	own[0] = -12345.0f;
 	jd_params_default(&p, algo, 32);
@@ -151,19 +177,20 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 		JD_CHECK(jd_cuda_remap_take(&cu, f) == 0, "remap take: %s", cu.err);
 		jd_cuda_seal(&cu);
 		JD_CHECK(jd_cuda_remap_load(&cu, f, map, &got, &got_r) == 0, "remap load: %s", cu.err);
-		f->lend = lend;
+		f->lend = lend != 0;
 		gpu_count_allocations(&cu);
 		/* two frames in flight: the swapped pair ahead of this one */
 		for (int i = 0; i < 2; i++) {
 			struct jd_image a = i ? raw_l : raw_r, b = i ? raw_r : raw_l;
-			struct jd_cuda_slot *next = jd_cuda_frame_next(f);
-			if (lend && next) {
-				/* lent: the camera writes the raw pair into the next slot itself */
-				struct jd_image sa = {next->h_left, w, h, w}, sb = {next->h_right, w, h, w};
-				jd_image_copy(&a, &sa);
-				jd_image_copy(&b, &sb);
-				a = sa;
-				b = sb;
+			if (lend && jd_cuda_frame_raw_next(f, 0)) {
+				/* lent: the cameras write the raw pair into the next slot */
+				camera_frame(&a, layouts[lend - 1][0], 3u + (unsigned)i,
+					     jd_cuda_frame_raw_next(f, 0));
+				camera_frame(&b, layouts[lend - 1][1], 5u + (unsigned)i,
+					     jd_cuda_frame_raw_next(f, 1));
+				JD_CHECK(jd_cuda_frame_raw_staged(f, layouts[lend - 1]) == 0,
+					 "raw staged");
+				a = b = black;
 			}
 			rc = submit(&m, &p, &a, &b);
 			JD_CHECK(rc == 0, "submit %d: %s", i, cu.err);
@@ -191,10 +218,10 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 			img = got.data[i] != l.data[i] || got_r.data[i] != r.data[i] ? i : -1;
 		}
 		long first = gpu_first_diff(&ref, &out);
-		JD_CHECK(img < 0, "%s %dx%d tables %d: rectified pixel %ld: ref %d gpu %d", name, w,
-			 h, kind, img, img >= 0 ? l.data[img] : 0, img >= 0 ? got.data[img] : 0);
-		JD_CHECK(first < 0, "%s %dx%d tables %d: disparity pixel %ld: ref %g gpu %g", name,
-			 w, h, kind, first, first >= 0 ? ref.data[first] : 0.0,
+		JD_CHECK(img < 0, "%s %dx%d tables %d lend %d: rectified pixel %ld: ref %d gpu %d",
+			 name, w, h, kind, lend, img, img >= 0 ? l.data[img] : 0, img >= 0 ? got.data[img] : 0);
+		JD_CHECK(first < 0, "%s %dx%d tables %d lend %d: disparity pixel %ld: ref %g gpu %g",
+			 name, w, h, kind, lend, first, first >= 0 ? ref.data[first] : 0.0,
 			 first >= 0 ? out.data[first] : 0.0);
 		same = img < 0 && first < 0;
 	}
@@ -205,6 +232,7 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 	}
 	free(raw_l.data);
 	free(raw_r.data);
+	free(black.data);
 	free(l.data);
 	free(r.data);
 	free(got.data);
@@ -229,7 +257,7 @@ int main(void)
 			continue;
 		}
 		for (int kind = 0; kind < 2; kind++) {
-			for (int lend = 0; lend < 2; lend++) {
+			for (int lend = 0; lend < 4; lend++) {
 				for (int a = 0; a < 3; a++) {
 					ok += check(algos[a], sizes[i][0], sizes[i][1], kind, lend,
 						    &wk.exec);
@@ -238,8 +266,8 @@ int main(void)
 			}
 		}
 	}
-	printf("%d of %d cases identical to the reference (rectified left and disparity; copied "
-	       "and lent)\n", ok,
+	printf("%d of %d cases identical to the reference (rectified pair and disparity; gray "
+	       "copied, and GREY, YUYV and UYVY lent)\n", ok,
 	       total);
 	jd_workers_deinit(&wk);
 	return jd_test_done("gpu.cuda_rectify");

@@ -101,6 +101,25 @@ static void test_streaming(void)
 	JD_CHECK(fake_devs[0].nq == 4 && fake_devs[1].nq == 4,
 		 "both buffers back with the driver after conversion (%d, %d queued)",
 		 fake_devs[0].nq, fake_devs[1].nq);
+	/* Raw for a GPU that takes the luma: each view as it came, rows packed, buffers back. */
+	static uint8_t raw_l[2 * W * H], raw_r[2 * W * H];
+	struct jd_capture_raw raw = {{raw_l, raw_r}, sizeof(raw_l), {JD_PIX_MJPEG, JD_PIX_MJPEG}};
+	size_t last = 2 * W * H - 2;
+	JD_CHECK(jd_capture_next_raw(&c, &raw, NULL, &truth) == 0, "a raw pair: %s", c.err);
+	JD_CHECK(raw.fmt[0] == JD_PIX_YUYV && raw.fmt[1] == JD_PIX_YUYV, "raw layouts: %s %s",
+		 jd_pixfmt_name(raw.fmt[0]), jd_pixfmt_name(raw.fmt[1]));
+	JD_CHECK(raw_l[0] == 1 && raw_l[1] == 128 && raw_l[2] == 3 && raw_r[last + 1] == 128 &&
+		     raw_r[last] == (uint8_t)(1 + last),
+		 "YUYV bytes as they came: %d %d %d .. %d %d", raw_l[0], raw_l[1], raw_l[2],
+		 raw_r[last], raw_r[last + 1]);
+	JD_CHECK(fake_devs[0].nq == 4 && fake_devs[1].nq == 4, "raw: buffers back (%d, %d)",
+		 fake_devs[0].nq, fake_devs[1].nq);
+	raw.cap = W * H; /* too small for YUYV: dropped as short, never overrun */
+	unsigned long short_before = c.drop_short;
+	JD_CHECK(jd_capture_next_raw(&c, &raw, NULL, &truth) == -EAGAIN &&
+		     c.drop_short > short_before && strstr(c.last_drop, "room for 76800"),
+		 "a view larger than the room: %s", c.last_drop);
+	JD_CHECK(fake_devs[0].nq == 4 && fake_devs[1].nq == 4, "short room: buffers back");
 	/* An error-flagged frame on the left, a short one on the right: dropped, counted. */
 	fake_devs[0].flag_error = 1;
 	fake_devs[1].short_frame = 1;
@@ -112,7 +131,7 @@ static void test_streaming(void)
 		 "one flagged, one short: %lu %lu", c.cam[0].stats.drop_flagged,
 		 c.cam[1].stats.drop_flagged);
 	JD_CHECK(strstr(c.last_drop, "dropped"), "the drop said why: %s", c.last_drop);
-	JD_CHECK(c.pairs == 5, "%lu pairs", c.pairs);
+	JD_CHECK(c.pairs == 6, "%lu pairs", c.pairs);
 	JD_CHECK(fake_devs[0].nq == 4 && fake_devs[1].nq == 4, "no buffer lost: %d %d",
 		 fake_devs[0].nq, fake_devs[1].nq);
 

@@ -9,6 +9,7 @@
 #include "../algo/tiling.h"
 #include "../hal/cuda_confidence.h"
 #include "../hal/cuda_sense.h"
+#include "../hal/cuda_preview.h"
 #include "../hal/cuda_rectify.h"
 #include "../hal/tuning.h"
 #include "cli.h"
@@ -19,13 +20,17 @@ enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT }
  * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
  * is used where the matcher has CUDA kernels and a GPU answers, else the CPU, saying why.
  */
-/* The matcher's, and the confidence and sensing stages' (hal/cuda_confidence.h, cuda_sense.h). */
+/*
+ * The matcher's, and the confidence, sensing and preview stages' (hal/cuda_confidence.h,
+ * cuda_sense.h, cuda_preview.h: one picture, 6 bytes a pixel, device and pinned).
+ */
 static size_t gpu_device_bytes(const struct jd_match_params *p, int w, int h)
 {
 	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_device_bytes(p, w, h)
 		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
 					 : jd_cuda_bp_device_bytes(p, w, h)) +
-	       jd_cuda_conf_device_bytes(w, h) + jd_cuda_sense_device_bytes(w, h);
+	       jd_cuda_conf_device_bytes(w, h) + jd_cuda_sense_device_bytes(w, h) +
+	       jd_cuda_preview_device_bytes(w, h);
 }
 
 static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
@@ -33,7 +38,8 @@ static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
 	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_pinned_bytes(w, h)
 		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
 					 : jd_cuda_bp_pinned_bytes(p, w, h)) +
-	       jd_cuda_conf_pinned_bytes(w, h) + jd_cuda_sense_pinned_bytes(w, h);
+	       jd_cuda_conf_pinned_bytes(w, h) + jd_cuda_sense_pinned_bytes(w, h) +
+	       jd_cuda_preview_pinned_bytes(w, h);
 }
 
 /* The matcher's frame staging. */
@@ -327,6 +333,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		if (!rc && any_frame(b, p)->conf.taken) {
 			rc = jd_cuda_sense_take(&b->cuda, any_frame(b, p), &b->sense_gpu);
 		}
+		/* the preview's picture beside them (jd_boot_gpu_preview_want() asks for one) */
+		if (!rc && any_frame(b, p)->conf.taken) {
+			rc = jd_cuda_preview_take(&b->cuda, any_frame(b, p));
+		}
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 			jd_arena_deinit(&b->arena);
@@ -545,6 +555,23 @@ int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct 
 	*l = (struct jd_image){pl, f->w, f->h, f->w};
 	*r = (struct jd_image){jd_cuda_frame_rectified(f, 1), f->w, f->h, f->w};
 	return 1;
+}
+
+int jd_boot_gpu_preview_want(struct jd_boot *b, const struct jd_match_params *p, int min_conf,
+			     float dmax)
+{
+	struct jd_cuda_frame *f = b->gpu && b->tiling.n == 1 ? any_frame(b, p) : NULL;
+
+	if (!f || !f->picture.taken) {
+		return 0;
+	}
+	jd_cuda_preview_want(f, min_conf, dmax);
+	return 1;
+}
+
+uint8_t *jd_boot_gpu_preview(struct jd_boot *b, const struct jd_match_params *p)
+{
+	return b->gpu ? jd_cuda_preview_last(any_frame(b, p)) : NULL;
 }
 
 int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf, int mask_map)

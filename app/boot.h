@@ -127,6 +127,20 @@ int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct 
 const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_params *p);
 
 /**
+ * Compose the preview's picture (algo/preview_compose.h) on the GPU for the next frame
+ * submitted, distrusting what has less than min_conf, colours over 0 .. dmax.
+ * @return 1, or 0 where the CPU must compose it (no GPU, or strips)
+ */
+int jd_boot_gpu_preview_want(struct jd_boot *b, const struct jd_match_params *p, int min_conf,
+			     float dmax);
+
+/**
+ * The picture the GPU composed for the frame jd_boot_collect() just returned (2w x h RGB,
+ * writable, valid until the next submit), or NULL: none for this frame.
+ */
+uint8_t *jd_boot_gpu_preview(struct jd_boot *b, const struct jd_match_params *p);
+
+/**
  * Sense on the GPU from now on (hal/cuda_sense.h): each frame's map is masked there by
  * min_conf as the caller masks b->disp (jd_confidence_mask()); with mask_map the map
  * jd_boot_collect() returns is already masked (the caller must not score it unmasked).

@@ -237,6 +237,11 @@ int jd_cmd_run(int argc, char **argv)
 		if (!feeding && d.inflight == 0) {
 			break;
 		}
+		/* someone watches and a picture is due: the GPU composes the next one (if it can) */
+		int gpu_picture = o.preview.port && feeding &&
+				  jd_preview_wants(&preview, jd_clock_ns()) &&
+				  jd_boot_gpu_preview_want(&d.boot, &p, d.min_conf,
+							   (float)(p.min_disp + p.ndisp));
 		int mrc = feeding ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
 		if (hup_seen) {
 			hup_seen = 0;
@@ -374,8 +379,14 @@ int jd_cmd_run(int argc, char **argv)
 			struct jd_preview_frame pf = {st.left,	  &d.boot.disp,
 						      (float)(p.min_disp + p.ndisp),
 						      st.sense,	  st.sense ? st.tracks : NULL,
-						      st.conf,	  d.min_conf};
-			jd_preview_publish(&preview, &pf, status, jd_clock_ns());
+						      st.conf,	  d.min_conf,
+						      jd_boot_gpu_preview(&d.boot, &p)};
+			if (gpu_picture && !pf.rgb) {
+				/* the GPU composes it: wait for the frame that has it */
+				jd_preview_set_status(&preview, status);
+			} else {
+				jd_preview_publish(&preview, &pf, status, jd_clock_ns());
+			}
 		}
 		if (o.ros2.enabled) {
 			struct jd_ros2_frame rf = jd_ros2_frame_of(&d, &st);

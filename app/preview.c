@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../algo/jd_carve.h"
+#include "../algo/preview_compose.h"
 
 /* A connection that makes no progress for this long is closed (a client that stopped reading). */
 #define IDLE_TIMEOUT_S 10u
@@ -99,41 +100,16 @@ static void box(uint8_t *rgb, int W, int H, int x0, int y0, int x1, int y1, cons
 	}
 }
 
-/* Blue (far) to red (near); invalid black. */
-static void colour(float d, float dmax, uint8_t out[3])
-{
-	if (!(d >= 0) || !isfinite(d) || dmax <= 0) {
-		out[0] = out[1] = out[2] = 0;
-		return;
-	}
-	float t = d / dmax;
-	t = t < 0 ? 0 : t > 1 ? 1 : t;
-	float r = fminf(fmaxf(1.5f - fabsf(4 * t - 3), 0), 1);
-	float g = fminf(fmaxf(1.5f - fabsf(4 * t - 2), 0), 1);
-	float b = fminf(fmaxf(1.5f - fabsf(4 * t - 1), 0), 1);
-	out[0] = (uint8_t)(255 * r);
-	out[1] = (uint8_t)(255 * g);
-	out[2] = (uint8_t)(255 * b);
-}
-
-static void compose(struct jd_preview *p, const struct jd_preview_frame *f)
+/* The picture (the GPU's, or composed here by the same rule), then the objects on top. */
+static uint8_t *compose(struct jd_preview *p, const struct jd_preview_frame *f)
 {
 	static const uint8_t green[3] = {0, 255, 0};
 	int w = p->w, h = p->h, W = 2 * w;
 	const struct jd_sense_result *s = f->sense;
+	uint8_t *rgb = f->rgb ? f->rgb : p->rgb;
 
-	for (int y = 0; y < h; y++) {
-		const uint8_t *l = f->left->data + (size_t)y * f->left->stride;
-		const float *d = f->disp->data + (size_t)y * f->disp->stride;
-		const uint8_t *c = f->conf ? f->conf + (size_t)y * w : NULL;
-		uint8_t *o = p->rgb + (size_t)y * W * 3;
-		for (int x = 0; x < w; x++) {
-			int distrusted = c && c[x] < f->min_conf;
-			o[3 * x] = l[x];
-			/* red where the depth is not trusted: green and blue at half */
-			o[3 * x + 1] = o[3 * x + 2] = (uint8_t)(distrusted ? l[x] / 2 : l[x]);
-			colour(d[x], f->dmax, o + 3 * (w + x));
-		}
+	if (!f->rgb) {
+		jd_preview_compose_ref(f->left, f->disp, f->conf, f->min_conf, f->dmax, rgb);
 	}
 	for (int i = 0; s && i < s->nobjects; i++) {
 		const struct jd_object *b = &s->objects[i];
@@ -142,10 +118,11 @@ static void compose(struct jd_preview *p, const struct jd_preview_frame *f)
 		snprintf(label[1], sizeof(label[1]), "%d", (int)lroundf(b->distance_mm));
 		for (int side = 0; side < 2; side++) {
 			int off = side * w;
-			box(p->rgb, W, h, b->bbox[0] + off, b->bbox[1], b->bbox[2] + off, b->bbox[3], green);
-			text(p->rgb, W, h, b->bbox[0] + off + 3, b->bbox[1] + 4, label[side], green);
+			box(rgb, W, h, b->bbox[0] + off, b->bbox[1], b->bbox[2] + off, b->bbox[3], green);
+			text(rgb, W, h, b->bbox[0] + off + 3, b->bbox[1] + 4, label[side], green);
 		}
 	}
+	return rgb;
 }
 
 void jd_preview_set_status(struct jd_preview *p, const char *status_json)
@@ -158,6 +135,17 @@ void jd_preview_set_status(struct jd_preview *p, const char *status_json)
 	pthread_mutex_unlock(&p->lock);
 }
 
+int jd_preview_wants(struct jd_preview *p, uint64_t now_ns)
+{
+	if (!p->mhd) {
+		return 0;
+	}
+	pthread_mutex_lock(&p->lock);
+	int watched = p->watchers > 0;
+	pthread_mutex_unlock(&p->lock);
+	return watched && now_ns - p->last_ns >= 100000000ull;
+}
+
 void jd_preview_publish(struct jd_preview *p, const struct jd_preview_frame *f,
 			const char *status_json, uint64_t now_ns)
 {
@@ -165,18 +153,15 @@ void jd_preview_publish(struct jd_preview *p, const struct jd_preview_frame *f,
 		return;
 	}
 	jd_preview_set_status(p, status_json);
-	pthread_mutex_lock(&p->lock);
-	int watched = p->watchers > 0;
-	pthread_mutex_unlock(&p->lock);
-	if (!watched || now_ns - p->last_ns < 100000000ull) {
+	if (!jd_preview_wants(p, now_ns)) {
 		return;
 	}
 	p->last_ns = now_ns;
-	compose(p, f);
+	uint8_t *rgb = compose(p, f);
 	int next = !p->cur;
 	unsigned char *dst = p->jpeg[next];
 	unsigned long len = (unsigned long)p->jpeg_cap;
-	if (tjCompress2(p->tj, p->rgb, 2 * p->w, 0, p->h, TJPF_RGB, &dst, &len, TJSAMP_420, 80,
+	if (tjCompress2(p->tj, rgb, 2 * p->w, 0, p->h, TJPF_RGB, &dst, &len, TJSAMP_420, 80,
 			TJFLAG_NOREALLOC | TJFLAG_FASTDCT)) {
 		return; /* a frame the preview misses; the loop goes on */
 	}

@@ -61,6 +61,9 @@ size_t jd_preview_mem_required(int w, int h);
 int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, int w, int h,
 		     void *mem, size_t bytes);
 
+/** Does someone watch, with a frame due (at most 10 a second)? The loop asks the GPU then. */
+int jd_preview_wants(struct jd_preview *p, uint64_t now_ns);
+
 /** Only /status's text (when no frame comes: the cameras are awaited). */
 void jd_preview_set_status(struct jd_preview *p, const char *status_json);
 
@@ -75,6 +78,8 @@ struct jd_preview_frame {
 	const struct jd_track_info *tracks;  /* per object, or NULL */
 	const uint8_t *conf;		     /* the confidence map (w bytes a row), or NULL */
 	int min_conf;			     /* below it: tinted */
+	uint8_t *rgb; /* the picture composed already (the GPU's, 2w x h RGB; the boxes are
+			 drawn into it), or NULL: composed here */
 };
 
 /**

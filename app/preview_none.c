@@ -36,6 +36,13 @@ void jd_preview_publish(struct jd_preview *p, const struct jd_preview_frame *f,
 	(void)now_ns;
 }
 
+int jd_preview_wants(struct jd_preview *p, uint64_t now_ns)
+{
+	(void)p;
+	(void)now_ns;
+	return 0;
+}
+
 void jd_preview_stop(struct jd_preview *p)
 {
 	(void)p;

@@ -7,6 +7,7 @@
 #include "../algo/jd_status.h"
 #include "../algo/prefilter.h"
 #include "cuda_confidence.h"
+#include "cuda_preview.h"
 #include "cuda_sense.h"
 #include "cuda_rectify.h"
 
@@ -206,6 +207,9 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	}
 	if (f->sense && f->sense->on) {
 		JD_TRY(jd__cuda_sense_queue(cu, f, map)); /* reads the confidence just made */
+	}
+	if (f->picture.taken) {
+		JD_TRY(jd__cuda_preview_run(cu, f, map)); /* the map as sensing left it */
 	}
 	if (!cu->mapped) {
 		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n,

@@ -72,6 +72,23 @@ struct jd_cuda_conf {
 	int taken;
 };
 
+/*
+ * The preview's picture on the device (hal/cuda_preview.h), when taken: asked for once
+ * (want), the next frame finished gets one, composed after sensing from the map, the
+ * confidence and the slot's rectified left, and brought back into one pinned picture; at
+ * most one frame in flight has it.
+ */
+struct jd_cuda_picture {
+	jd_cufunction fn;
+	jd_cudeviceptr d_rgb;	/* copy mode: where the kernel writes (mapped: h_rgb's view) */
+	unsigned char *h_rgb;	/* pinned: 2w x h RGB, 6w bytes a row */
+	int slot;		/* the slot whose frame has it (-1: none in flight) */
+	int want;		/* compose for the next frame finished */
+	int min_conf;		/* below it: distrusted (algo/preview_compose.h) */
+	float dmax;
+	int taken;
+};
+
 struct jd_cuda_sense; /* hal/cuda_sense.h */
 
 struct jd_cuda_frame {
@@ -79,6 +96,7 @@ struct jd_cuda_frame {
 	struct jd_cuda_remap remap;
 	struct jd_cuda_rank rank;
 	struct jd_cuda_conf conf;
+	struct jd_cuda_picture picture;
 	struct jd_cuda_sense *sense; /* sensing on the GPU, when taken (NULL: not) */
 	jd_cudeviceptr d_out; /* w * h floats, the map kernels write (mapped: the slot's d_map) */
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];

@@ -9,5 +9,6 @@
 #include "rectify_cuda.cu"
 #include "prefilter_cuda.cu"
 #include "confidence_cuda.cu"
+#include "preview_cuda.cu"
 #include "sense_cuda.cu"
 #include "sense_objects_cuda.cu"

@@ -36,7 +36,7 @@ static void start(void)
 		abort();
 	}
 	prev.watchers = 1; /* so that publish encodes a frame for /stream.mjpg */
-	struct jd_preview_frame pf = {&left, &d, 16.0f, NULL, NULL, NULL, 0};
+	struct jd_preview_frame pf = {&left, &d, 16.0f, NULL, NULL, NULL, 0, NULL};
 	jd_preview_publish(&prev, &pf, "{\"state\":\"fuzz\"}", 1);
 	prev.watchers = 0;
 }

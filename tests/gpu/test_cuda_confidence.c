@@ -3,7 +3,9 @@
  * map the GPU matcher returned and the same pair: the same bytes, on awkward sizes, with and
  * without invalid pixels (SGM without fill, SAD with its left-right check), for SGM, SAD and
  * BP (census), the dataset pairs, and in the pipelined order (two frames in flight, each
- * frame's map collected with its own confidence). Without a GPU: exit 77.
+ * frame's map collected with its own confidence). Beside it the preview's picture
+ * (hal/cuda_preview.h) against jd_preview_compose_ref() on the same map, confidence and left
+ * view: asked for once, only the next frame has it. Without a GPU: exit 77.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 #include "confidence.h"
 #include "cuda_bp.h"
 #include "cuda_confidence.h"
+#include "cuda_preview.h"
+#include "preview_compose.h"
 #include "cuda_sad.h"
 #include "cuda_sgm.h"
 #include "gpu_util.h"
@@ -38,6 +42,27 @@ static long first_diff(const struct jd_image *l, const struct jd_image *r,
 	return first;
 }
 
+/* The reference's picture for (l, d, conf) and the GPU's: the first difference, or -1. */
+static long picture_diff(const struct jd_image *l, const struct jd_disp *d,
+			 const unsigned char *conf, int min_conf, float dmax, const uint8_t *gpu)
+{
+	size_t n = (size_t)6 * l->width * l->height;
+	uint8_t *ref = malloc(n);
+	long first = -1;
+
+	jd_preview_compose_ref(l, d, conf, min_conf, dmax, ref);
+	for (long i = 0; i < (long)n && first < 0; i++) {
+		first = ref[i] != gpu[i] ? i : -1;
+	}
+	if (first >= 0) {
+		long px = first / 3 % ((long)2 * l->width), y = first / 3 / ((long)2 * l->width);
+		printf("  picture byte %ld (x %ld of 2w, y %ld): reference %d, gpu %d\n", first, px, y,
+		       ref[first], gpu[first]);
+	}
+	free(ref);
+	return first;
+}
+
 /* One matcher on one pair: a frame, then two in flight. @return 1 when every byte agrees */
 static int check(const struct jd_match_params *p, const struct jd_image *l,
 		 const struct jd_image *r, const char *what)
@@ -52,6 +77,11 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	unsigned char *ca = malloc((size_t)w * h);
 	size_t dev = jd_cuda_conf_device_bytes(w, h), pin = jd_cuda_conf_pinned_bytes(w, h);
+	int min_conf = (w + h) % 90; /* 0 for some sizes: nothing distrusted */
+	float dmax = w % 2 ? (float)p->ndisp : 0.0f; /* 0: the colour map is black */
+
+	dev += jd_cuda_preview_device_bytes(w, h);
+	pin += jd_cuda_preview_pinned_bytes(w, h);
 
 	dev += p->algo == JD_ALGO_SAD	? jd_cuda_sad_device_bytes(p, w, h)
 	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
@@ -66,7 +96,8 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 					      : jd_cuda_bp_init(&bp, &cu, p, w, h, NULL);
 	}
 	f = p->algo == JD_ALGO_SAD ? &sad.frame : p->algo == JD_ALGO_SGM ? &sgm.frame : &bp.frame;
-	JD_CHECK(rc == 0 && jd_cuda_conf_take(&cu, f) == 0, "%s: boot: %s", what, cu.err);
+	JD_CHECK(rc == 0 && jd_cuda_conf_take(&cu, f) == 0 && jd_cuda_preview_take(&cu, f) == 0,
+		 "%s: boot: %s", what, cu.err);
 	if (rc == 0) {
 		jd_cuda_seal(&cu);
 		gpu_count_allocations(&cu);
@@ -81,13 +112,23 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&a) == 0 && jd_cuda_conf_last(f),
 			 "%s: frame: %s", what, cu.err);
 		ok &= first_diff(l, r, &a, jd_cuda_conf_last(f)) < 0;
-		/* pipelined: the swapped pair, then this one; each map with its own confidence */
+		JD_CHECK(!jd_cuda_preview_last(f), "%s: a picture nobody asked for", what);
+		/* pipelined: the swapped pair, then this one; each map with its own confidence;
+		 * a picture asked for once: the first frame only */
+		jd_cuda_preview_want(f, min_conf, dmax);
 		JD_CHECK(RUN_SUBMIT(r, l) == 0 && RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&b) == 0,
 			 "%s: pipelined: %s", what, cu.err);
 		memcpy(ca, jd_cuda_conf_last(f), (size_t)w * h);
 		ok &= first_diff(r, l, &b, ca) < 0;
+		const uint8_t *pic = jd_cuda_preview_last(f);
+		JD_CHECK(pic != NULL, "%s: the picture asked for is missing", what);
+		int pic_ok = pic && picture_diff(r, &b, ca, min_conf, dmax, pic) < 0;
+		JD_CHECK(pic_ok, "%s %s %dx%d (min_conf %d, dmax %g): the picture differs", what,
+			 jd_algo_name(p->algo), w, h, min_conf, (double)dmax);
+		ok &= pic_ok;
 		JD_CHECK(RUN_COLLECT(&b) == 0, "%s: second: %s", what, cu.err);
 		ok &= first_diff(l, r, &b, jd_cuda_conf_last(f)) < 0;
+		JD_CHECK(!jd_cuda_preview_last(f), "%s: the second frame has a picture too", what);
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
 	}
@@ -145,6 +186,6 @@ int main(void)
 		free(l.data);
 		free(r.data);
 	}
-	printf("%d of %d cases identical to the reference\n", ok, total);
+	printf("%d of %d cases identical to the reference (confidence and picture)\n", ok, total);
 	return jd_test_done("gpu.cuda_confidence");
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# On the GPU machine (the device tool): the browser preview with its picture composed on the
+# GPU (hal/cuda_preview.h), end to end. The machine lacks libmicrohttpd: carry Debian 12's
+# libmicrohttpd12 and libmicrohttpd-dev unpacked in .gpupv/ (lib/ with the .so links,
+# include/, lib/pkgconfig/libmicrohttpd.pc with prefix=${pcfiledir}/../.., libdir and
+# includedir under it, no Requires.private line; the machine's libgnutls.so.30 serves it).
+# Builds this tree (and .gpuold, when there) with it into build/gpupv, then for each binary and
+# --backend cuda (copy, mapped), ROUNDS rounds (default 1): `run` SGM 640x480/64, FRAMES frames (default 3000),
+# --json, once with a client reading /stream.mjpg throughout and once without: the pictures
+# the client got (JPEG parts), the mean cpu_ms a frame, and the CPU ms each picture cost.
+# Logs into $OUT.
+set -u
+. "$(dirname "$0")/gpu_env.sh"
+export PKG_CONFIG_PATH=$PWD/.gpupv/lib/pkgconfig:${PKG_CONFIG_PATH:-}
+export LD_LIBRARY_PATH=$PWD/.gpupv/lib:${LD_LIBRARY_PATH:-}
+frames=${FRAMES:-3000}
+
+build() { # tree label
+	(cd "$1" && cmake -S . -B build/gpupv -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
+		-DJD_CUDA_ONLY_ARCH=90 && cmake --build build/gpupv -j16 --target jetdepth) \
+		>"$out/build-pv-$2.log" 2>&1 || { echo "$2: build failed"; tail -20 "$out/build-pv-$2.log"; return 1; }
+	if grep -q "microhttpd not found" "$out/build-pv-$2.log"; then
+		echo "$2: built without the preview (is .gpupv there?)"
+		return 1
+	fi
+}
+
+# One run: binary, label, client (1: read the stream throughout), options...
+one() {
+	local bin=$1 label=$2 client=$3 port=$((20000 + RANDOM % 20000))
+	shift 3
+	$bin run --frames "$frames" --size 640x480 --ndisp 64 --algo sgm --preview "$port" --json "$@" \
+		>"$out/pv-$label.json" 2>"$out/pv-$label.err" &
+	local pid=$! got=0
+	if [ "$client" = 1 ]; then
+		for _ in $(seq 200); do
+			{ exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null && break
+			sleep 0.05
+		done
+		printf 'GET /stream.mjpg HTTP/1.0\r\nHost: x\r\n\r\n' >&3
+		cat <&3 >"$out/pv-$label.mjpg" &
+		local reader=$!
+		wait $pid
+		sleep 0.2
+		kill $reader 2>/dev/null
+		exec 3<&-
+		got=$(grep -a -c "Content-Type: image/jpeg" "$out/pv-$label.mjpg")
+	else
+		wait $pid
+	fi
+	local cpu
+	cpu=$(grep -o '"cpu_ms":[0-9.]*' "$out/pv-$label.json" | cut -d: -f2 |
+		awk '{s += $1; n++} END {if (n) printf "%.3f %d", s / n, n; else print "- 0"}')
+	echo "$label: pictures $got, cpu ms a frame $cpu" | tee -a "$out/pv-summary.txt"
+}
+
+build . new || exit 1
+bins="new:build/gpupv/jetdepth"
+if [ -d .gpuold ] && build .gpuold old; then
+	bins="old:.gpuold/build/gpupv/jetdepth $bins"
+fi
+for round in $(seq ${ROUNDS:-1}); do
+	for b in $bins; do
+		for where in "cuda copy" "cuda mapped"; do
+			set -- $where
+			opts="--backend $1"
+			[ "$1" = cuda ] && opts="$opts --gpu-memory $2"
+			label="${b%%:*}-$1-$2-r$round"
+			one "${b#*:}" "$label-watched" 1 $opts
+			one "${b#*:}" "$label-alone" 0 $opts
+		done
+	done
+done
+# what a picture costs: (watched - alone) * frames / pictures
+awk '{split($1, a, "-"); key = a[1] "-" a[2] "-" a[3] "-" a[4]; w = a[5] ~ /watched/}
+     {cpu = $8; if (w) {cw[key] = cpu; pics[key] = $3} else ca[key] = cpu}
+     END {for (k in cw) if (pics[k] + 0 > 0)
+          printf "%s: %.2f cpu ms a picture over %d pictures\n", k, (cw[k] - ca[k]) * '"$frames"' / pics[k], pics[k]}' \
+	"$out/pv-summary.txt" | sort

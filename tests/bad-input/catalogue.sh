@@ -123,6 +123,9 @@ expect 2 "board.conf:1: board: only on the command line" -- run --frames 1 --con
 expect 1 "--config $tmp/none.conf: cannot open: No such file" -- run --frames 1 --config "$tmp/none.conf"
 expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
+expect 1 "synth camera: --pixfmt MJPG: it gives GREY, YUYV or UYVY" -- run --frames 1 --pixfmt MJPG
+expect 2 "bench --pixfmt: only with --pipeline" -- bench --pixfmt YUYV
+expect 2 "bench --pixfmt MJPG: expected GREY, YUYV or UYVY" -- bench --pipeline --pixfmt MJPG
 
 # Images: unsupported or absurd headers, a PFM whose scale is no number.
 printf 'P5\n4 3\n70000\n' >"$tmp/deep.pgm"

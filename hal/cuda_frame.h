@@ -22,7 +22,8 @@
 
 struct jd_cuda_slot {
 	jd_cudeviceptr d_left, d_right; /* w * h bytes each (mapped: h_left, h_right) */
-	void *h_left, *h_right;		/* pinned */
+	void *h_left, *h_right; /* pinned: the gray pair sent, or where the device rectifies
+				   (remap below) the rectified pair it brings back */
 	float *h_out;			/* pinned, w * h */
 	jd_cudeviceptr d_map;		/* mapped: h_out's device view, the map kernels write */
 	void *ev_in, *ev_start, *ev_end, *ev_out;

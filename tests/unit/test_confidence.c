@@ -1,6 +1,7 @@
 /*
  * The rank prefilter (algo/prefilter.h) and the confidence map (algo/confidence.h) on
- * hand-made pairs and maps, and the confidence tally of algo/eval.h.
+ * hand-made pairs and maps, the confidence tally of algo/eval.h, and the preview's picture
+ * (algo/preview_compose.h) that shows them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "eval.h"
 #include "jd_test.h"
 #include "prefilter.h"
+#include "preview_compose.h"
 #include "test_util.h"
 
 static void test_rank(void)
@@ -172,11 +174,38 @@ static void test_tally(void)
 	JD_CHECK(rest > 29.99 && rest < 30.01, "rest %g", rest);
 }
 
+/* The picture: left gray beside the colour map; distrusted tinted red with no colour. */
+static void test_preview_picture(void)
+{
+	uint8_t left[6] = {100, 200, 30, 100, 200, 30}, conf[6] = {50, 50, 50, 10, 10, 50};
+	float d[6] = {64, 32, JD_DISP_INVALID, 64, 32, 16};
+	struct jd_image l = {left, 3, 2, 3};
+	struct jd_disp disp = {d, 3, 2, 3};
+	uint8_t rgb[36];
+	static const uint8_t want[36] = {
+	    /* row 0: trusted; far end red-ish (t 1), mid green (t 0.5), none black */
+	    100, 100, 100, 200, 200, 200, 30, 30, 30, 127, 0, 0, 127, 255, 127, 0, 0, 0,
+	    /* row 1: two distrusted (red tint, black), one trusted at t 0.25 */
+	    100, 50, 50, 200, 100, 100, 30, 30, 30, 0, 0, 0, 0, 0, 0, 0, 127, 255};
+
+	jd_preview_compose_ref(&l, &disp, conf, 20, 64.0f, rgb);
+	int first = -1;
+	for (int i = 0; i < 36 && first < 0; i++) {
+		first = rgb[i] != want[i] ? i : -1;
+	}
+	JD_CHECK(first < 0, "picture byte %d: %d, want %d", first, first >= 0 ? rgb[first] : 0,
+		 first >= 0 ? want[first] : 0);
+	jd_preview_compose_ref(&l, &disp, NULL, 20, 0.0f, rgb);
+	JD_CHECK(rgb[3 * 3] == 0 && rgb[3 * 4 + 1] == 0 && rgb[3 + 1] == 200,
+		 "no confidence, dmax 0: nothing tinted, the colour map black");
+}
+
 int main(void)
 {
 	test_rank();
 	test_rank_definition();
 	test_confidence();
 	test_tally();
+	test_preview_picture();
 	return jd_test_done("unit.confidence");
 }

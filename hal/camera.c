@@ -26,9 +26,14 @@ int jd_pixfmt_parse(const char *s, enum jd_pixfmt *out)
 	return -EINVAL;
 }
 
+int jd_pixfmt_pixel_bytes(enum jd_pixfmt f)
+{
+	return f == JD_PIX_GREY ? 1 : 2;
+}
+
 size_t jd_pixfmt_frame_bytes(enum jd_pixfmt f, int w, int h)
 {
-	return (size_t)w * h * (f == JD_PIX_GREY ? 1 : 2);
+	return (size_t)w * h * (size_t)jd_pixfmt_pixel_bytes(f);
 }
 
 int jd_cam_fail(struct jd_camera *c, enum jd_cam_severity sev, int rc, const char *fmt, ...)

@@ -23,7 +23,12 @@ enum jd_pixfmt { JD_PIX_GREY, JD_PIX_YUYV, JD_PIX_UYVY, JD_PIX_MJPEG, JD_PIX_COU
 const char *jd_pixfmt_name(enum jd_pixfmt f);
 /** Parse a name as jd_pixfmt_name() spells it (also "MJPEG"). @retval 0 or -EINVAL */
 int jd_pixfmt_parse(const char *s, enum jd_pixfmt *out);
-/** Bytes a frame of this format takes at most (MJPEG: the raw YUYV size, a safe bound). */
+/**
+ * Bytes a pixel takes in a packed row: 1 for GREY, 2 for YUYV and UYVY (so also how far apart
+ * their luma bytes are) and for MJPEG (the raw YUYV size, a safe bound).
+ */
+int jd_pixfmt_pixel_bytes(enum jd_pixfmt f);
+/** Bytes a frame of this format takes at most: w * h * jd_pixfmt_pixel_bytes(f). */
 size_t jd_pixfmt_frame_bytes(enum jd_pixfmt f, int w, int h);
 
 struct jd_cam_config {

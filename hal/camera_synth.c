@@ -183,7 +183,7 @@ static int synth_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	int set = k & 1;
 	r->borrowed[set][side] = 1;
 	r->next[side] = k + 1;
-	int bpp = r->fmt == JD_PIX_GREY ? 1 : 2;
+	int bpp = jd_pixfmt_pixel_bytes(r->fmt);
 	*f = (struct jd_cam_frame){r->view[set][side], (size_t)r->w * r->h * bpp, r->w, r->h,
 				   r->w * bpp, r->fmt, r->ts[set], (uint32_t)k, set};
 	jd_cam_count_frame(c, f->ts_ns);

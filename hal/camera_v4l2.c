@@ -217,7 +217,7 @@ static int v4l2_configure(struct jd_camera *c, const struct jd_cam_config *want)
 	s->bytesperline = fmt.fmt.pix.bytesperline;
 	s->sizeimage = fmt.fmt.pix.sizeimage;
 	if (pf != JD_PIX_MJPEG && s->bytesperline == 0) {
-		s->bytesperline = (uint32_t)want->width * (pf == JD_PIX_GREY ? 1 : 2);
+		s->bytesperline = (uint32_t)(want->width * jd_pixfmt_pixel_bytes(pf));
 	}
 	c->cfg = *want;
 	c->cfg.fmt = pf;

@@ -187,7 +187,7 @@ static inline struct jd_cuda_slot *jd_cuda_frame_next(struct jd_cuda_frame *f)
  * bytes): a camera may write its frame there as it comes, then say so with
  * jd_cuda_frame_raw_staged(). NULL: the device does not rectify, or two frames are in flight.
  */
-#define JD_CUDA_RAW_BPP 2
+#define JD_CUDA_RAW_BPP 2 /* the most jd_pixfmt_pixel_bytes() of GREY, YUYV and UYVY */
 static inline unsigned char *jd_cuda_frame_raw_next(const struct jd_cuda_frame *f, int k)
 {
 	if (!f->remap.loaded || f->inflight >= JD_CUDA_SLOTS) {

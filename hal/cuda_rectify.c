@@ -83,13 +83,13 @@ int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct
 /* Where the luma of a raw layout sits: every step bytes from byte off. */
 static void luma_at(enum jd_pixfmt fmt, int *step, int *off)
 {
-	*step = fmt == JD_PIX_GREY ? 1 : 2;
+	*step = jd_pixfmt_pixel_bytes(fmt); /* packed: the luma bytes are a pixel apart */
 	*off = fmt == JD_PIX_UYVY; /* YUYV: Y at even bytes; UYVY: at odd ones */
 }
 
 size_t jd__cuda_remap_raw_bytes(const struct jd_cuda_frame *f, int slot, int c)
 {
-	return (size_t)f->w * f->h * (f->remap.fmt[slot][c] == JD_PIX_GREY ? 1 : 2);
+	return jd_pixfmt_frame_bytes(f->remap.fmt[slot][c], f->w, f->h);
 }
 
 int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)

@@ -118,7 +118,7 @@ static const enum jd_pixfmt layouts[3][2] = {
 static void camera_frame(const struct jd_image *img, enum jd_pixfmt fmt, unsigned seed,
 			 unsigned char *dst)
 {
-	int step = fmt == JD_PIX_GREY ? 1 : 2, off = fmt == JD_PIX_UYVY;
+	int step = jd_pixfmt_pixel_bytes(fmt), off = fmt == JD_PIX_UYVY;
 
 	for (int y = 0; y < img->height; y++) {
 		for (int x = 0; x < img->width; x++) {

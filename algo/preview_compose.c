@@ -35,7 +35,8 @@ void jd_preview_compose_ref(const struct jd_image *left, const struct jd_disp *d
 			o[3 * x] = l[x];
 			/* red where the depth is not trusted: green and blue at half */
 			o[3 * x + 1] = o[3 * x + 2] = (uint8_t)(distrusted ? l[x] / 2 : l[x]);
-			jd_preview_colour(distrusted ? JD_DISP_INVALID : d[x], dmax, o + 3 * (w + x));
+			jd_preview_colour(distrusted ? JD_DISP_INVALID : d[x], dmax,
+					  o + 3 * (w + x));
 		}
 	}
 }

@@ -127,7 +127,8 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	struct jd_cuda_slot *s = &f->slot[f->cur];
 	struct jd_cuda_remap *rm = &f->remap;
 	int raw = rm->loaded; /* upload the raw pair, convert and rectify it on the device */
-	void *hi[2] = {raw ? rm->h_raw[f->cur][0] : s->h_left, raw ? rm->h_raw[f->cur][1] : s->h_right};
+	void *hi[2] = {raw ? rm->h_raw[f->cur][0] : s->h_left,
+		       raw ? rm->h_raw[f->cur][1] : s->h_right};
 	jd_cudeviceptr di[2] = {raw ? rm->d_raw[f->cur][0] : s->d_left,
 				raw ? rm->d_raw[f->cur][1] : s->d_right};
 

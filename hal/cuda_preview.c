@@ -27,7 +27,8 @@ int jd_cuda_preview_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	memset(pc, 0, sizeof(*pc));
 	pc->slot = -1;
 	if (!f->conf.taken) {
-		snprintf(cu->err, sizeof(cu->err), "the preview's picture needs the confidence stage");
+		snprintf(cu->err, sizeof(cu->err),
+			 "the preview's picture needs the confidence stage");
 		return -EINVAL;
 	}
 	JD_TRY(jd_cuda_function(cu, "jd_preview_cuda", &pc->fn));
@@ -65,11 +66,12 @@ int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 		return 0; /* not asked, or the frame ahead still holds the one buffer */
 	}
 	/* the confidence the stage before made for this frame (mapped: in the slot) */
-	jd_cudeviceptr conf = cu->mapped ? jd_cuda_mapped(cu, f->conf.h_conf[f->cur]) : f->conf.d_conf;
+	jd_cudeviceptr conf =
+	    cu->mapped ? jd_cuda_mapped(cu, f->conf.h_conf[f->cur]) : f->conf.d_conf;
 	void *a[] = {&s->d_left, &map, &conf, &pc->min_conf, &pc->dmax, &w, &h, &pc->d_rgb};
 
-	JD_TRY(JD_CU(cu, cuLaunchKernel(pc->fn, (unsigned)((w + THREADS - 1) / THREADS), (unsigned)h,
-					1, THREADS, 1, 1, 0, cu->stream[0], a, NULL)));
+	JD_TRY(JD_CU(cu, cuLaunchKernel(pc->fn, (unsigned)((w + THREADS - 1) / THREADS),
+					(unsigned)h, 1, THREADS, 1, 1, 0, cu->stream[0], a, NULL)));
 	if (!cu->mapped) {
 		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(pc->h_rgb, pc->d_rgb, bytes, cu->stream[0])));
 		cu->copied += bytes;

@@ -35,7 +35,7 @@ int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 static inline unsigned char *jd_cuda_preview_last(const struct jd_cuda_frame *f)
 {
 	return f->picture.taken && f->last >= 0 && f->picture.slot == f->last ? f->picture.h_rgb
-									    : NULL;
+									      : NULL;
 }
 
 #endif

@@ -37,7 +37,11 @@ static void start(void)
 	}
 	prev.watchers = 1; /* so that publish encodes a frame for /stream.mjpg */
 	struct jd_preview_frame pf = {&left, &d, 16.0f, NULL, NULL, NULL, 0, NULL};
-	jd_preview_publish(&prev, &pf, "{\"state\":\"fuzz\"}", 1);
+	/* 0.2 s after boot: a picture is due (at most one each 0.1 s), so one is encoded */
+	jd_preview_publish(&prev, &pf, "{\"state\":\"fuzz\"}", 200000000ull);
+	if (prev.seq != 1) {
+		abort(); /* the stream would have nothing to serve */
+	}
 	prev.watchers = 0;
 }
 

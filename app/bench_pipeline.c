@@ -38,7 +38,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	struct jd_capture_config cam = {
 	    .kind = JD_CAPTURE_SYNTH, .calib = &calib, .loop = 1, .synth_fmt = fmt};
 	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
-	struct jd_daemon_opts o = {.cam = &cam, .app_bytes = ros2_bytes, .no_truth = 1};
+	struct jd_daemon_opts o = {.cam = &cam, .app_bytes = ros2_bytes, .no_truth = 1, .ros2 = ros2};
 	if (jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
 		return -1;
 	}
@@ -58,6 +58,9 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	uint64_t t0 = 0;
 	unsigned long long copied0 = 0;
 	for (int i = 0; n < frames; i++) {
+		if (ros2) {
+			jd_ros2_want_made(&pub, &d);
+		}
 		int rc = d.frame < frames + 2 ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
 		if (rc < 0) {
 			fprintf(stderr, "jetdepth: bench: frame %d failed\n", i);

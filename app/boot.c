@@ -7,6 +7,7 @@
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
 #include "../algo/tiling.h"
+#include "../hal/cuda_cloud.h"
 #include "../hal/cuda_confidence.h"
 #include "../hal/cuda_sense.h"
 #include "../hal/cuda_preview.h"
@@ -52,7 +53,7 @@ static struct jd_cuda_frame *any_frame(struct jd_boot *b, const struct jd_match_
 
 /* h: the rows the matcher runs on (a strip's window when tiled). */
 static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_match_params *p,
-		      int w, int h, int rectify, FILE *log)
+		      int w, int h, int rectify, int cloud, FILE *log)
 {
 	int rc;
 
@@ -63,6 +64,10 @@ static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_m
 	if (rectify) {
 		dev += jd_cuda_remap_device_bytes(w, h);
 		pinned += jd_cuda_remap_pinned_bytes(w, h);
+	}
+	if (cloud) {
+		dev += jd_cuda_cloud_device_bytes(w, h);
+		pinned += jd_cuda_cloud_pinned_bytes(w, h);
 	}
 	rc = jd_cuda_init(&b->cuda, dev, pinned, jd_cli_gpu_memory());
 	if (rc) {
@@ -225,7 +230,7 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 }
 
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, size_t loop_bytes, int raw_frames, const struct jd_board *board,
+		 int gt_maps, size_t loop_bytes, unsigned stages, const struct jd_board *board,
 		 FILE *log)
 {
 	size_t npix = (size_t)w * h;
@@ -243,8 +248,9 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, log));
 	int run_h = b->tiling.run_h;
 	/* Whole frames can be rectified where they are matched. */
-	int gpu_rectify = raw_frames && run_h == h;
-	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_rectify, log));
+	int gpu_rectify = (stages & JD_BOOT_RAW_FRAMES) && run_h == h;
+	int gpu_cloud = (stages & JD_BOOT_CLOUD) && run_h == h;
+	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_rectify, gpu_cloud, log));
 	if (gpu_planned && !b->gpu) {
 		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, NULL);
 		if (rc) {
@@ -336,6 +342,10 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		/* the preview's picture beside them (jd_boot_gpu_preview_want() asks for one) */
 		if (!rc && any_frame(b, p)->conf.taken) {
 			rc = jd_cuda_preview_take(&b->cuda, any_frame(b, p));
+		}
+		/* depth and the cloud for ROS 2 (jd_boot_gpu_cloud_want() turns them on) */
+		if (!rc && gpu_cloud && any_frame(b, p)->conf.taken) {
+			rc = jd_cuda_cloud_take(&b->cuda, any_frame(b, p), &b->cloud_gpu);
 		}
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
@@ -567,6 +577,23 @@ int jd_boot_gpu_preview_want(struct jd_boot *b, const struct jd_match_params *p,
 	}
 	jd_cuda_preview_want(f, min_conf, dmax);
 	return 1;
+}
+
+int jd_boot_gpu_cloud_want(struct jd_boot *b, const struct jd_match_params *p, int what,
+			   int min_conf, const struct jd_camera_model *cam)
+{
+	struct jd_cuda_frame *f = b->gpu ? any_frame(b, p) : NULL;
+
+	if (!f || !f->cloud) {
+		return 0;
+	}
+	jd_cuda_cloud_want(f, what, min_conf, cam);
+	return 1;
+}
+
+struct jd_cuda_cloud_set *jd_boot_gpu_cloud(struct jd_boot *b, const struct jd_match_params *p)
+{
+	return b->gpu ? jd_cuda_cloud_claim(any_frame(b, p)) : NULL;
 }
 
 uint8_t *jd_boot_gpu_preview(struct jd_boot *b, const struct jd_match_params *p)

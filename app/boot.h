@@ -15,6 +15,7 @@
 #include "../hal/board.h"
 #include "../hal/cuda.h"
 #include "../hal/cuda_bp.h"
+#include "../hal/cuda_cloud.h"
 #include "../hal/cuda_sad.h"
 #include "../hal/cuda_sense.h"
 #include "../hal/cuda_sgm.h"
@@ -42,20 +43,30 @@ struct jd_boot {
 	struct jd_cuda_sgm sgm_gpu;
 	struct jd_cuda_bp bp_gpu;
 	struct jd_cuda_sense sense_gpu; /* taken with the GPU confidence stage */
+	struct jd_cuda_cloud cloud_gpu; /* taken with JD_BOOT_CLOUD */
+};
+
+/* What the frame loop asks of boot besides the matcher (jd_boot_init()'s stages). */
+enum {
+	/* frames arrive unrectified: the GPU (SAD, SGM on whole frames) takes the memory to
+	 * rectify them (b->gpu_rectify; jd_boot_rectify_on_gpu()) */
+	JD_BOOT_RAW_FRAMES = 1,
+	/* the ROS 2 topics are published: the GPU takes the memory to make depth and the cloud
+	 * (hal/cuda_cloud.h: JD_CUDA_CLOUD_SETS pinned sets, 20 bytes a pixel each) */
+	JD_BOOT_CLOUD = 2,
 };
 
 /**
  * @param gt_maps ground-truth maps to carve, 0 to 2 (the synthetic camera provides them)
  * @param loop_bytes boot memory for the frame loop's own stages: cameras, sensing (0: none)
- * @param raw_frames frames arrive unrectified: the GPU (SAD, SGM on whole frames) takes
- *                   the memory to rectify them (b->gpu_rectify; jd_boot_rectify_on_gpu())
+ * @param stages  JD_BOOT_* bits (0: none)
  * @param board   its memory ceiling bounds the budget (NULL: only the machine's RAM does)
  * @param log     where the budget goes (NULL: silent)
  * @retval 0, or a negative errno with the reason printed to stderr (-EINVAL: a bad backend
  *         name, a usage error)
  */
 int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, size_t loop_bytes, int raw_frames, const struct jd_board *board,
+		 int gt_maps, size_t loop_bytes, unsigned stages, const struct jd_board *board,
 		 FILE *log);
 
 /**
@@ -133,6 +144,20 @@ const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_p
  */
 int jd_boot_gpu_preview_want(struct jd_boot *b, const struct jd_match_params *p, int min_conf,
 			     float dmax);
+
+/**
+ * Make depth and the cloud (hal/cuda_cloud.h) on the GPU for each frame submitted from now
+ * on: what (JD_CUDA_CLOUD_* bits, 0 stops) for camera cam, no depth below min_conf (the map's
+ * mask). @return 1, or 0 where the CPU must make them (no GPU, strips, no JD_BOOT_CLOUD)
+ */
+int jd_boot_gpu_cloud_want(struct jd_boot *b, const struct jd_match_params *p, int what,
+			   int min_conf, const struct jd_camera_model *cam);
+
+/**
+ * What the GPU made for the frame jd_boot_collect() just returned, now the caller's until
+ * jd_cuda_cloud_release(); NULL: nothing made for it.
+ */
+struct jd_cuda_cloud_set *jd_boot_gpu_cloud(struct jd_boot *b, const struct jd_match_params *p);
 
 /**
  * The picture the GPU composed for the frame jd_boot_collect() just returned (2w x h RGB,

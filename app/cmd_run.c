@@ -180,7 +180,8 @@ int jd_cmd_run(int argc, char **argv)
 	size_t dump_bytes = o.dump_dir[0] ? jd_dump_mem_required(w, h) : 0;
 	size_t ros2_bytes = o.ros2.enabled ? jd_ros2_mem_required(w, h) : 0;
 	struct jd_daemon_opts dopts = {.cam = &cam, .sense = &sense, .board = bp,
-				       .app_bytes = preview_bytes + dump_bytes + ros2_bytes};
+				       .app_bytes = preview_bytes + dump_bytes + ros2_bytes,
+				       .ros2 = o.ros2.enabled};
 	if (jd_daemon_init(&d, &p, w, h, threads, &dopts, json ? stderr : stdout)) {
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;
@@ -242,6 +243,9 @@ int jd_cmd_run(int argc, char **argv)
 				  jd_preview_wants(&preview, jd_clock_ns()) &&
 				  jd_boot_gpu_preview_want(&d.boot, &p, d.min_conf,
 							   (float)(p.min_disp + p.ndisp));
+		if (o.ros2.enabled) {
+			jd_ros2_want_made(&ros2, &d); /* the GPU makes what is subscribed */
+		}
 		int mrc = feeding ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
 		if (hup_seen) {
 			hup_seen = 0;

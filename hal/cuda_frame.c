@@ -6,6 +6,7 @@
 
 #include "../algo/jd_status.h"
 #include "../algo/prefilter.h"
+#include "cuda_cloud.h"
 #include "cuda_confidence.h"
 #include "cuda_preview.h"
 #include "cuda_sense.h"
@@ -212,6 +213,9 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	if (f->picture.taken) {
 		JD_TRY(jd__cuda_preview_run(cu, f, map)); /* the map as sensing left it */
 	}
+	if (f->cloud) {
+		JD_TRY(jd__cuda_cloud_run(cu, f, map));
+	}
 	if (!cu->mapped) {
 		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n,
 						      cu->stream[0])));
@@ -247,6 +251,9 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	f->last = -1;
 	if (f->sense) {
 		f->sense->last = -1;
+	}
+	if (f->cloud) {
+		jd__cuda_cloud_collected(f, idx);
 	}
 	JD_TRY(JD_CU(cu, cuEventSynchronize(s->ev_out)));
 	JD_TRY(JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, s->ev_start, s->ev_end)));

@@ -91,6 +91,7 @@ struct jd_cuda_picture {
 };
 
 struct jd_cuda_sense; /* hal/cuda_sense.h */
+struct jd_cuda_cloud; /* hal/cuda_cloud.h */
 
 struct jd_cuda_frame {
 	int w, h;
@@ -99,6 +100,7 @@ struct jd_cuda_frame {
 	struct jd_cuda_conf conf;
 	struct jd_cuda_picture picture;
 	struct jd_cuda_sense *sense; /* sensing on the GPU, when taken (NULL: not) */
+	struct jd_cuda_cloud *cloud; /* depth and the cloud, when taken (NULL: not) */
 	jd_cudeviceptr d_out; /* w * h floats, the map kernels write (mapped: the slot's d_map) */
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
 	int cur;	 /* the slot the kernels being queued read */

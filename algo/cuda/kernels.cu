@@ -10,5 +10,6 @@
 #include "prefilter_cuda.cu"
 #include "confidence_cuda.cu"
 #include "preview_cuda.cu"
+#include "cloud_cuda.cu"
 #include "sense_cuda.cu"
 #include "sense_objects_cuda.cu"

@@ -50,6 +50,19 @@ struct jd_ros2_rig {
 	float min_disp, max_disp; /* the matcher's range (DisparityImage) */
 };
 
+/*
+ * Depth and the cloud made for a frame already (the GPU's, hal/cuda_cloud.h), lent: the
+ * publisher calls release(token) once it no longer reads them (published, replaced by a newer
+ * frame, or not wanted). A NULL pointer: not made, the thread composes it from the map.
+ */
+struct jd_ros2_made {
+	const float *depth;  /* w x h, metres, NaN where none (jd_depth_image_ref()) */
+	const float *points; /* npoints x JD_CLOUD_POINT_FLOATS (jd_point_cloud_ref(), metres) */
+	long npoints;
+	void (*release)(void *token);
+	void *token;
+};
+
 /** One frame, as the loop has it; jd_ros2_offer() copies what it needs. */
 struct jd_ros2_frame {
 	long frame;
@@ -59,7 +72,11 @@ struct jd_ros2_frame {
 	const uint8_t *conf;		     /* width bytes a row, or NULL */
 	const struct jd_sense_result *sense; /* NULL: not sensed */
 	const struct jd_track_info *tracks;  /* per object of sense, or NULL */
+	struct jd_ros2_made made;	     /* all zero: nothing made */
 };
+
+/* What the subscribers want made for each frame (jd_ros2_wants_made()). */
+enum { JD_ROS2_MAKE_DEPTH = 1, JD_ROS2_MAKE_POINTS = 2 };
 
 /* What the publisher did (its thread's figures, read at any time). */
 struct jd_ros2_counters {
@@ -93,7 +110,13 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 /** The ROS time (CLOCK_REALTIME, ns) of a capture time, as the messages' stamps carry it. */
 uint64_t jd_ros2_stamp_ns(const struct jd_ros2 *r, uint64_t capture_ns);
 
-/** Offer a frame (the loop: copies, wakes the thread, never blocks on DDS). */
+/** JD_ROS2_MAKE_* bits: the topics made per pixel that are subscribed now (0: off). */
+int jd_ros2_wants_made(const struct jd_ros2 *r);
+
+/**
+ * Offer a frame (the loop: copies, wakes the thread, never blocks on DDS). What f->made lends
+ * is released here when not wanted, else by the thread.
+ */
 void jd_ros2_offer(struct jd_ros2 *r, const struct jd_ros2_frame *f);
 
 /** The counters now (after jd_ros2_stop(): at the stop). */

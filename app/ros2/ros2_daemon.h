@@ -15,12 +15,41 @@ static inline struct jd_ros2_rig jd_ros2_rig_of(const struct jd_daemon *d)
 				    (float)d->p.min_disp, (float)(d->p.min_disp + d->p.ndisp - 1)};
 }
 
-/** A collected frame (jd_daemon_step() or _drain() returned 1) as the publisher takes it. */
-static inline struct jd_ros2_frame jd_ros2_frame_of(const struct jd_daemon *d,
+/*
+ * Before each step: the GPU makes depth and the cloud the subscribers want for the frames
+ * submitted from now on (no effect where the CPU makes them).
+ */
+static inline void jd_ros2_want_made(const struct jd_ros2 *r, struct jd_daemon *d)
+{
+	int want = jd_ros2_wants_made(r);
+	jd_boot_gpu_cloud_want(&d->boot, &d->p,
+			       (want & JD_ROS2_MAKE_DEPTH ? JD_CUDA_CLOUD_DEPTH : 0) |
+				   (want & JD_ROS2_MAKE_POINTS ? JD_CUDA_CLOUD_POINTS : 0),
+			       d->min_conf, &d->model);
+}
+
+/**
+ * A collected frame (jd_daemon_step() or _drain() returned 1) as the publisher takes it,
+ * with what the GPU made for it lent: offer it (jd_ros2_offer() gives that back).
+ */
+static inline struct jd_ros2_frame jd_ros2_frame_of(struct jd_daemon *d,
 						    const struct jd_frame_stats *st)
 {
-	return (struct jd_ros2_frame){st->frame, st->ts_ns, st->left, &d->boot.disp, st->conf,
-				      st->sense, st->sense ? st->tracks : NULL};
+	struct jd_ros2_frame f = {.frame = st->frame,
+				  .capture_ns = st->ts_ns,
+				  .left = st->left,
+				  .disp = &d->boot.disp,
+				  .conf = st->conf,
+				  .sense = st->sense,
+				  .tracks = st->sense ? st->tracks : NULL};
+	struct jd_cuda_cloud_set *s = jd_boot_gpu_cloud(&d->boot, &d->p);
+	if (s) {
+		int points = s->made & JD_CUDA_CLOUD_POINTS;
+		f.made = (struct jd_ros2_made){s->made & JD_CUDA_CLOUD_DEPTH ? s->depth : NULL,
+					       points ? s->points : NULL, points ? *s->npoints : 0,
+					       jd_cuda_cloud_release, s};
+	}
+	return f;
 }
 
 #endif

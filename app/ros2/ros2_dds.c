@@ -80,6 +80,7 @@ struct slot {
 	float *disp;
 	struct jd_sense_result sense;
 	struct jd_track_info tracks[JD_SENSE_MAX_OBJECTS];
+	struct jd_ros2_made made; /* lent until published or replaced (release: held) */
 };
 
 struct impl {
@@ -97,13 +98,12 @@ struct impl {
 	int want[T_COUNT]; /* subscribed (or compose_always); the thread writes, the loop reads */
 	struct jd_ros2_counters cnt;
 	struct jd_ros2_msgs msgs;
-	float *disp_f32, *depth_f32;
-	uint8_t *points;
+	float *disp_f32, *depth_f32, *points;
 };
 
 static void layout(struct jd_carve *c, int w, int h, struct impl **im, uint8_t *left[2],
 		   uint8_t *conf[2], float *disp[2], float **disp_f32, float **depth_f32,
-		   uint8_t **points)
+		   float **points)
 {
 	size_t npix = (size_t)w * h;
 
@@ -116,14 +116,15 @@ static void layout(struct jd_carve *c, int w, int h, struct impl **im, uint8_t *
 	*disp_f32 = jd_carve(c, npix * sizeof(float));
 	*depth_f32 = jd_carve(c, npix * sizeof(float));
 	*points = jd_carve(c, npix * JD_ROS2_POINT_BYTES);
+	/* the float points are carved at jd_carve's alignment */
 }
 
 size_t jd_ros2_mem_required(int w, int h)
 {
 	struct jd_carve c;
 	struct impl *im;
-	uint8_t *left[2], *conf[2], *points;
-	float *disp[2], *df, *zf;
+	uint8_t *left[2], *conf[2];
+	float *disp[2], *df, *zf, *points;
 
 	jd_carve_init(&c, NULL, 0);
 	layout(&c, w, h, &im, left, conf, disp, &df, &zf, &points);
@@ -282,6 +283,15 @@ static void write_one(struct impl *im, enum topic t, const void *sample, struct 
 	fc->write_ns += jd_clock_ns() - t0;
 }
 
+/* Release what a frame was lent, once. */
+static void give_back(struct jd_ros2_made *m)
+{
+	if (m->release) {
+		m->release(m->token);
+	}
+	memset(m, 0, sizeof(*m));
+}
+
 /* Compose and write one frame's messages (the thread). */
 static void publish(struct impl *im, struct slot *s)
 {
@@ -308,7 +318,10 @@ static void publish(struct impl *im, struct slot *s)
 		jd_ros2_disparity(m, rig, &disp, im->disp_f32);
 		write_one(im, T_DISPARITY, &m->disparity, &fc);
 	}
-	if (s->has_disp && wants(im, T_DEPTH)) {
+	if (s->made.depth && wants(im, T_DEPTH)) {
+		jd_ros2_depth_of(m, s->made.depth, w, h);
+		write_one(im, T_DEPTH, &m->depth, &fc);
+	} else if (s->has_disp && wants(im, T_DEPTH)) {
 		jd_ros2_depth(m, rig, &disp, im->depth_f32);
 		write_one(im, T_DEPTH, &m->depth, &fc);
 	}
@@ -316,7 +329,10 @@ static void publish(struct impl *im, struct slot *s)
 		jd_ros2_mono8(m, &m->confidence, s->conf, w, h);
 		write_one(im, T_CONFIDENCE, &m->confidence, &fc);
 	}
-	if (s->has_disp && s->has_left && wants(im, T_POINTS)) {
+	if (s->made.points && wants(im, T_POINTS)) {
+		jd_ros2_cloud_of(m, s->made.points, s->made.npoints);
+		write_one(im, T_POINTS, &m->cloud, &fc);
+	} else if (s->has_disp && s->has_left && wants(im, T_POINTS)) {
 		jd_ros2_cloud(m, rig, &disp, &left, im->points);
 		write_one(im, T_POINTS, &m->cloud, &fc);
 	}
@@ -356,6 +372,7 @@ static void *thread_main(void *arg)
 		im->ready = -1;
 		pthread_mutex_unlock(&im->lock);
 		publish(im, &im->slot[im->reading]);
+		give_back(&im->slot[im->reading].made);
 		pthread_mutex_lock(&im->lock);
 		im->reading = -1;
 		pthread_mutex_unlock(&im->lock);
@@ -368,8 +385,8 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 {
 	struct jd_carve cv;
 	struct impl *im;
-	uint8_t *left[2], *conf[2], *points;
-	float *disp[2], *df, *zf;
+	uint8_t *left[2], *conf[2];
+	float *disp[2], *df, *zf, *points;
 
 	r->impl = NULL;
 	r->err[0] = '\0';
@@ -420,15 +437,31 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 	return 0;
 }
 
+int jd_ros2_wants_made(const struct jd_ros2 *r)
+{
+	struct impl *im = r->impl;
+
+	if (!im || !im->rig.have_model) {
+		return 0; /* no camera model: no depth or cloud */
+	}
+	return (wants(im, T_DEPTH) ? JD_ROS2_MAKE_DEPTH : 0) |
+	       (wants(im, T_POINTS) ? JD_ROS2_MAKE_POINTS : 0);
+}
+
 void jd_ros2_offer(struct jd_ros2 *r, const struct jd_ros2_frame *f)
 {
 	struct impl *im = r->impl;
+	struct jd_ros2_made made = f->made;
 	if (!im) {
+		give_back(&made);
 		return;
 	}
 	uint64_t t0 = jd_clock_ns();
-	int images = wants(im, T_IMAGE) || wants(im, T_POINTS);
-	int disp = wants(im, T_DISPARITY) || wants(im, T_DEPTH) || wants(im, T_POINTS);
+	/* what was made need not be composed from the map (nor the map and the left copied) */
+	int depth = wants(im, T_DEPTH) && !made.depth;
+	int points = wants(im, T_POINTS) && !made.points;
+	int images = wants(im, T_IMAGE) || points;
+	int disp = wants(im, T_DISPARITY) || depth || points;
 
 	/* a slot the thread is not reading; a frame still waiting there is replaced */
 	pthread_mutex_lock(&im->lock);
@@ -439,6 +472,12 @@ void jd_ros2_offer(struct jd_ros2 *r, const struct jd_ros2_frame *f)
 
 	struct slot *s = &im->slot[k];
 	int w = im->rig.width, h = im->rig.height;
+	give_back(&s->made); /* the replaced frame's */
+	if ((made.depth && wants(im, T_DEPTH)) || (made.points && wants(im, T_POINTS))) {
+		s->made = made;
+	} else {
+		give_back(&made);
+	}
 	s->frame = f->frame;
 	s->stamp_ns = jd_ros2_stamp_ns(r, f->capture_ns);
 	s->has_left = images && f->left;
@@ -498,6 +537,9 @@ void jd_ros2_stop(struct jd_ros2 *r)
 	pthread_cond_signal(&im->wake);
 	pthread_mutex_unlock(&im->lock);
 	pthread_join(im->thread, NULL);
+	for (int k = 0; k < 2; k++) {
+		give_back(&im->slot[k].made);
+	}
 	r->last = im->cnt;
 	/* the participant, its topics and writers, and the domain: Cyclone's whole state */
 	dds->delete_entity(DDS_CYCLONEDDS_HANDLE);

@@ -104,45 +104,20 @@ void jd_ros2_disparity(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 	di->delta_d = 1.0f / 16.0f; /* the matchers' sub-pixel step is finer; said as 1/16 px */
 }
 
-void jd_ros2_depth(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
-		   const struct jd_disp *disp, float *f32)
+void jd_ros2_depth_of(struct jd_ros2_msgs *m, const float *f32, int w, int h)
 {
-	int w = disp->width, h = disp->height;
-	float fb_m = rig->cam.f * rig->cam.baseline_mm / 1000.0f; /* one division a pixel */
-
-	for (int y = 0; y < h; y++) {
-		const float *row = jd_disp_row(disp, y);
-		float *out = f32 + (size_t)y * w;
-		for (int x = 0; x < w; x++) {
-			float z = jd_depth_fb(fb_m, row[x]);
-			out[x] = isfinite(z) ? z : NAN;
-		}
-	}
 	image(m, &m->depth, "32FC1", f32, w, h, 4);
 }
 
-long jd_ros2_cloud(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
-		   const struct jd_disp *disp, const struct jd_image *left, uint8_t *pts)
+void jd_ros2_depth(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
+		   const struct jd_disp *disp, float *f32)
 {
-	const struct jd_camera_model *c = &rig->cam;
-	float fb_m = c->f * c->baseline_mm / 1000.0f, inv_f = 1.0f / c->f;
-	long n = 0;
+	jd_depth_image_ref(disp, jd_fb_metres(&rig->cam), f32);
+	jd_ros2_depth_of(m, f32, disp->width, disp->height);
+}
 
-	/* metres straight away: one division a pixel (the depth topic's z, to the bit) */
-	for (int y = 0; y < disp->height; y++) {
-		const float *row = jd_disp_row(disp, y);
-		const uint8_t *grey = jd_image_row(left, y);
-		float ry = ((float)y - c->cy) * inv_f;
-		for (int x = 0; x < disp->width; x++) {
-			float z = jd_depth_fb(fb_m, row[x]);
-			if (!isfinite(z)) {
-				continue;
-			}
-			float p[4] = {((float)x - c->cx) * inv_f * z, ry * z, z, grey[x]};
-			memcpy(pts + (size_t)n * JD_ROS2_POINT_BYTES, p, sizeof(p));
-			n++;
-		}
-	}
+void jd_ros2_cloud_of(struct jd_ros2_msgs *m, const float *xyzi, long n)
+{
 	jd_ros_cloud *cl = &m->cloud;
 	cl->header = m->header;
 	cl->height = 1;
@@ -153,8 +128,15 @@ long jd_ros2_cloud(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 	cl->is_bigendian = false;
 	cl->point_step = JD_ROS2_POINT_BYTES;
 	cl->row_step = (uint32_t)(n * JD_ROS2_POINT_BYTES);
-	seq_u8(&cl->data, pts, (size_t)n * JD_ROS2_POINT_BYTES);
+	seq_u8(&cl->data, (const uint8_t *)xyzi, (size_t)n * JD_ROS2_POINT_BYTES);
 	cl->is_dense = true; /* only valid points are sent */
+}
+
+long jd_ros2_cloud(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
+		   const struct jd_disp *disp, const struct jd_image *left, float *xyzi)
+{
+	long n = jd_point_cloud_ref(disp, left, &rig->cam, jd_fb_metres(&rig->cam), xyzi);
+	jd_ros2_cloud_of(m, xyzi, n);
 	return n;
 }
 

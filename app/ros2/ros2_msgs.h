@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "geometry_msgs.h"
+#include "../../algo/depth.h"
 #include "ros2.h"
 #include "sensor_msgs.h"
 #include "stereo_msgs.h"
@@ -34,7 +35,7 @@ enum { JD_MARKER_CUBE = 1, JD_MARKER_TEXT = 9, JD_MARKER_ADD = 0, JD_MARKER_DELE
 /* sensor_msgs/PointField's datatype FLOAT32 */
 #define JD_POINT_FIELD_FLOAT32 7
 /* the cloud's point: x, y, z in metres, intensity (the left grey), float32 each */
-#define JD_ROS2_POINT_BYTES 16
+#define JD_ROS2_POINT_BYTES (JD_CLOUD_POINT_FLOATS * 4)
 /* Detection3D's id and a marker's label: text per object in the caller's storage */
 #define JD_ROS2_TEXT 48
 /* markers: a DELETEALL, then a box and a label per object */
@@ -79,12 +80,18 @@ void jd_ros2_disparity(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 void jd_ros2_depth(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 		   const struct jd_disp *disp, float *f32);
 
+/** The same over a depth image made already (jd_depth_image_ref(), metres). */
+void jd_ros2_depth_of(struct jd_ros2_msgs *m, const float *f32, int w, int h);
+
 /**
- * The cloud of the valid pixels (unorganised: height 1), x y z intensity float32, into pts
- * (w x h x JD_ROS2_POINT_BYTES at most). @return the number of points
+ * The cloud of the valid pixels (unorganised: height 1), x y z intensity float32, into xyzi
+ * (w x h points at most). @return the number of points
  */
 long jd_ros2_cloud(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
-		   const struct jd_disp *disp, const struct jd_image *left, uint8_t *pts);
+		   const struct jd_disp *disp, const struct jd_image *left, float *xyzi);
+
+/** The same over n points made already (jd_point_cloud_ref(), metres). */
+void jd_ros2_cloud_of(struct jd_ros2_msgs *m, const float *xyzi, long n);
 
 /** Detection3DArray: one box per object (algo/box3d.h), its track id, score its quality. */
 void jd_ros2_detections(struct jd_ros2_msgs *m, const struct jd_sense_result *s,

@@ -36,10 +36,18 @@ uint64_t jd_ros2_stamp_ns(const struct jd_ros2 *r, uint64_t capture_ns)
 	return capture_ns;
 }
 
+int jd_ros2_wants_made(const struct jd_ros2 *r)
+{
+	(void)r;
+	return 0;
+}
+
 void jd_ros2_offer(struct jd_ros2 *r, const struct jd_ros2_frame *f)
 {
 	(void)r;
-	(void)f;
+	if (f->made.release) {
+		f->made.release(f->made.token); /* nothing here reads what was lent */
+	}
 }
 
 void jd_ros2_counters(const struct jd_ros2 *r, struct jd_ros2_counters *out)

@@ -227,7 +227,8 @@ DECL(int, cuLaunchKernel,
 	    {"jd_fill_cuda", 4},      {"jd_median3x3_cuda", 4}, {"jd_bp_to_float_cuda", 3}, {"jd_bp_census_cuda", 4}, {"jd_conf_census_cuda", 6}, {"jd_conf_cuda", 6},
 	    {"jd_bp_data0_", 4},      {"jd_bp_coarse_", 9},	{"jd_bp_copy_msgs_", 8},
 	    {"jd_bp_select_", 12},    {"jd_bp_iter_", 18},	{"jd_remap_cuda", 14},
-	    {"jd_rank_cuda", 7},      {"jd_bp_smooth_cuda", 6}, {"jd_preview_cuda", 8},
+	    {"jd_rank_cuda", 7},      {"jd_bp_smooth_cuda", 6}, {"jd_preview_cuda", 8}, {"jd_depth_cuda", 7}, {"jd_cloud_count_cuda", 6},
+	    {"jd_cloud_write_cuda", 13},
 	};
 	volatile unsigned char sink = 0;
 

@@ -5,12 +5,17 @@
  * BP (census), the dataset pairs, and in the pipelined order (two frames in flight, each
  * frame's map collected with its own confidence). Beside it the preview's picture
  * (hal/cuda_preview.h) against jd_preview_compose_ref() on the same map, confidence and left
- * view: asked for once, only the next frame has it. Without a GPU: exit 77.
+ * view: asked for once, only the next frame has it. And depth and the point cloud
+ * (hal/cuda_cloud.h) against jd_depth_image_ref() and jd_point_cloud_ref() on the map masked
+ * by that confidence, to the bit, with the sets' lending (claimed, held, given back, taken
+ * back when not claimed). Without a GPU: exit 77.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "confidence.h"
+#include "cuda_cloud.h"
+#include "depth.h"
 #include "cuda_bp.h"
 #include "cuda_confidence.h"
 #include "cuda_preview.h"
@@ -63,6 +68,45 @@ static long picture_diff(const struct jd_image *l, const struct jd_disp *d,
 	return first;
 }
 
+static long cloud_points; /* over every case: the clouds compared were not all empty */
+
+/*
+ * The reference's depth and cloud for map d (masked here by conf below min_conf) and left
+ * view l against the set the GPU made: 1 when every bit agrees.
+ */
+static int cloud_same(const struct jd_image *l, const struct jd_disp *d,
+		      const unsigned char *conf, int min_conf, const struct jd_camera_model *cam,
+		      const struct jd_cuda_cloud_set *set, const char *what)
+{
+	int w = d->width, h = d->height, ok = 1;
+	struct jd_disp m = {malloc(sizeof(float) * w * h), w, h, w};
+	float *depth = malloc(sizeof(float) * w * h);
+	float *pts = malloc(sizeof(float) * JD_CLOUD_POINT_FLOATS * w * h);
+
+	JD_CHECK(set != NULL, "%s: no depth and cloud for a frame that wanted them", what);
+	if (set) {
+		memcpy(m.data, d->data, sizeof(float) * w * h);
+		jd_confidence_mask(&m, conf, min_conf);
+		jd_depth_image_ref(&m, jd_fb_metres(cam), depth);
+		long n = jd_point_cloud_ref(&m, l, cam, jd_fb_metres(cam), pts);
+		JD_CHECK(set->made == (JD_CUDA_CLOUD_DEPTH | JD_CUDA_CLOUD_POINTS), "%s: made %d",
+			 what, set->made);
+		ok = memcmp(depth, set->depth, sizeof(float) * w * h) == 0;
+		JD_CHECK(ok, "%s %dx%d: the depth image differs", what, w, h);
+		JD_CHECK(*set->npoints == n, "%s %dx%d: %d points, the reference %ld", what, w, h,
+			 *set->npoints, n);
+		int same = *set->npoints == n &&
+			   memcmp(pts, set->points, sizeof(float) * JD_CLOUD_POINT_FLOATS * n) == 0;
+		JD_CHECK(same, "%s %dx%d: the cloud differs", what, w, h);
+		ok &= same;
+		cloud_points += n;
+	}
+	free(m.data);
+	free(depth);
+	free(pts);
+	return ok;
+}
+
 /* One matcher on one pair: a frame, then two in flight. @return 1 when every byte agrees */
 static int check(const struct jd_match_params *p, const struct jd_image *l,
 		 const struct jd_image *r, const char *what)
@@ -80,8 +124,11 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 	int min_conf = (w + h) % 90; /* 0 for some sizes: nothing distrusted */
 	float dmax = w % 2 ? (float)p->ndisp : 0.0f; /* 0: the colour map is black */
 
-	dev += jd_cuda_preview_device_bytes(w, h);
-	pin += jd_cuda_preview_pinned_bytes(w, h);
+	dev += jd_cuda_preview_device_bytes(w, h) + jd_cuda_cloud_device_bytes(w, h);
+	pin += jd_cuda_preview_pinned_bytes(w, h) + jd_cuda_cloud_pinned_bytes(w, h);
+	static struct jd_cuda_cloud cloud;
+	/* a camera whose principal point is off the middle, a baseline of 60 mm */
+	struct jd_camera_model cam = {0.9f * (float)w, 0.45f * (float)w, 0.55f * (float)h, 60.0f};
 
 	dev += p->algo == JD_ALGO_SAD	? jd_cuda_sad_device_bytes(p, w, h)
 	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
@@ -96,7 +143,8 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 					      : jd_cuda_bp_init(&bp, &cu, p, w, h, NULL);
 	}
 	f = p->algo == JD_ALGO_SAD ? &sad.frame : p->algo == JD_ALGO_SGM ? &sgm.frame : &bp.frame;
-	JD_CHECK(rc == 0 && jd_cuda_conf_take(&cu, f) == 0 && jd_cuda_preview_take(&cu, f) == 0,
+	JD_CHECK(rc == 0 && jd_cuda_conf_take(&cu, f) == 0 && jd_cuda_preview_take(&cu, f) == 0 &&
+		     jd_cuda_cloud_take(&cu, f, &cloud) == 0,
 		 "%s: boot: %s", what, cu.err);
 	if (rc == 0) {
 		jd_cuda_seal(&cu);
@@ -113,9 +161,11 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 			 "%s: frame: %s", what, cu.err);
 		ok &= first_diff(l, r, &a, jd_cuda_conf_last(f)) < 0;
 		JD_CHECK(!jd_cuda_preview_last(f), "%s: a picture nobody asked for", what);
+		JD_CHECK(!jd_cuda_cloud_claim(f), "%s: a cloud nobody asked for", what);
 		/* pipelined: the swapped pair, then this one; each map with its own confidence;
-		 * a picture asked for once: the first frame only */
+		 * a picture asked for once: the first frame only; depth and the cloud for each */
 		jd_cuda_preview_want(f, min_conf, dmax);
+		jd_cuda_cloud_want(f, JD_CUDA_CLOUD_DEPTH | JD_CUDA_CLOUD_POINTS, min_conf, &cam);
 		JD_CHECK(RUN_SUBMIT(r, l) == 0 && RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&b) == 0,
 			 "%s: pipelined: %s", what, cu.err);
 		memcpy(ca, jd_cuda_conf_last(f), (size_t)w * h);
@@ -126,8 +176,13 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(pic_ok, "%s %s %dx%d (min_conf %d, dmax %g): the picture differs", what,
 			 jd_algo_name(p->algo), w, h, min_conf, (double)dmax);
 		ok &= pic_ok;
+		struct jd_cuda_cloud_set *set = jd_cuda_cloud_claim(f);
+		ok &= cloud_same(r, &b, ca, min_conf, &cam, set, what);
 		JD_CHECK(RUN_COLLECT(&b) == 0, "%s: second: %s", what, cu.err);
 		ok &= first_diff(l, r, &b, jd_cuda_conf_last(f)) < 0;
+		ok &= cloud_same(l, &b, jd_cuda_conf_last(f), min_conf, &cam,
+				 jd_cuda_cloud_claim(f), what);
+		jd_cuda_cloud_release(set);
 		JD_CHECK(!jd_cuda_preview_last(f), "%s: the second frame has a picture too", what);
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(&cu);
@@ -139,6 +194,77 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 	free(b.data);
 	free(ca);
 	return ok;
+}
+
+/* One SGM frame on (l, r) through submit and collect. */
+static int frame(struct jd_cuda_sgm *g, const struct jd_match_params *p,
+		 const struct jd_image *l, const struct jd_image *r, struct jd_disp *out)
+{
+	return jd_cuda_sgm_submit(g, p, l, r) || jd_cuda_sgm_collect(g, out);
+}
+
+/*
+ * The sets' lending: each frame gets one while one is free; a claimed set stays lent until
+ * given back; an unclaimed one is free again at the next collect; only what is wanted is made.
+ */
+static void check_lending(void)
+{
+	enum { W = 64, H = 48 };
+	struct jd_cuda cu;
+	static struct jd_cuda_sgm sgm;
+	static struct jd_cuda_cloud cloud;
+	struct jd_match_params p;
+	struct jd_image l, r;
+	struct jd_disp d = {malloc(sizeof(float) * W * H), W, H, W};
+	struct jd_camera_model cam = {50.0f, 31.5f, 23.5f, 60.0f};
+	struct jd_cuda_cloud_set *held[JD_CUDA_CLOUD_SETS];
+
+	jd_params_default(&p, JD_ALGO_SGM, 16);
+	gpu_textured_pair(W, H, 11u, &l, &r);
+	int rc = jd_cuda_init(&cu, jd_cuda_sgm_device_bytes(&p, W, H) +
+				       jd_cuda_conf_device_bytes(W, H) +
+				       jd_cuda_cloud_device_bytes(W, H),
+			      jd_cuda_sgm_pinned_bytes(W, H) + jd_cuda_conf_pinned_bytes(W, H) +
+				  jd_cuda_cloud_pinned_bytes(W, H),
+			      gpu_memory());
+	rc = rc ? rc : jd_cuda_sgm_init(&sgm, &cu, &p, W, H);
+	rc = rc ? rc : jd_cuda_conf_take(&cu, &sgm.frame);
+	rc = rc ? rc : jd_cuda_cloud_take(&cu, &sgm.frame, &cloud);
+	JD_CHECK(rc == 0, "lending: boot: %s", cu.err);
+	if (rc == 0) {
+		struct jd_cuda_frame *f = &sgm.frame;
+		jd_cuda_seal(&cu);
+		jd_cuda_cloud_want(f, JD_CUDA_CLOUD_POINTS, 0, &cam);
+		for (int k = 0; k < JD_CUDA_CLOUD_SETS; k++) {
+			JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0, "lending: frame %d: %s", k, cu.err);
+			held[k] = jd_cuda_cloud_claim(f);
+			JD_CHECK(held[k] && held[k]->made == JD_CUDA_CLOUD_POINTS,
+				 "lending: frame %d: no set, or not the points alone", k);
+			JD_CHECK(!jd_cuda_cloud_claim(f), "lending: a set claimed twice");
+		}
+		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
+			 "lending: a set given with every set lent");
+		jd_cuda_cloud_release(held[0]);
+		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && jd_cuda_cloud_claim(f) == held[0],
+			 "lending: the set given back is not given again");
+		jd_cuda_cloud_release(held[0]);
+		/* not claimed: it is free again at the next collect, not before */
+		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0, "lending: %s", cu.err);
+		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
+			 "lending: a set given while the last frame's was not taken back");
+		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && jd_cuda_cloud_claim(f) == held[0],
+			 "lending: the unclaimed set is not free again after the next collect");
+		jd_cuda_cloud_want(f, 0, 0, &cam);
+		for (int k = 1; k < JD_CUDA_CLOUD_SETS; k++) {
+			jd_cuda_cloud_release(held[k]);
+		}
+		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
+			 "lending: made with nothing wanted");
+	}
+	jd_cuda_deinit(&cu);
+	free(d.data);
+	free(l.data);
+	free(r.data);
 }
 
 int main(void)
@@ -186,6 +312,10 @@ int main(void)
 		free(l.data);
 		free(r.data);
 	}
-	printf("%d of %d cases identical to the reference (confidence and picture)\n", ok, total);
+	JD_CHECK(cloud_points > 0, "every cloud compared was empty");
+	check_lending();
+	printf("%d of %d cases identical to the reference (confidence, picture, depth and "
+	       "cloud; %ld points)\n",
+	       ok, total, cloud_points);
 	return jd_test_done("gpu.cuda_confidence");
 }

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	sense.have_focal = sense.have_baseline = 1;
 	struct jd_capture_config cam = {.kind = JD_CAPTURE_SYNTH};
 	size_t bytes = jd_ros2_mem_required(W, H);
-	struct jd_daemon_opts o = {.cam = &cam, .sense = &sense, .app_bytes = bytes};
+	struct jd_daemon_opts o = {.cam = &cam, .sense = &sense, .app_bytes = bytes, .ros2 = 1};
 	JD_CHECK(jd_daemon_init(&d, &p, W, H, 1, &o, NULL) == 0, "boot");
 	struct jd_ros2_config c;
 	jd_ros2_default(&c);
@@ -60,6 +60,7 @@ int main(int argc, char **argv)
 	int ns_ = 0;
 	for (long i = 0; i < frames + warmup; i++) {
 		long a = jd_thread_allocations;
+		jd_ros2_want_made(&ros2, &d);
 		int rc = jd_daemon_step(&d, &st);
 		JD_CHECK(rc >= 0 || rc == -EAGAIN, "frame %ld: %d", i, rc);
 		if (rc == 1) {

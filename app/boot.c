@@ -22,25 +22,30 @@ enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT }
  * is used where the matcher has CUDA kernels and a GPU answers, else the CPU, saying why.
  */
 /*
- * The matcher's, and the confidence, sensing and preview stages' (hal/cuda_confidence.h,
- * cuda_sense.h, cuda_preview.h: one picture, 6 bytes a pixel, device and pinned).
+ * The matcher's, the confidence and sensing stages' (hal/cuda_confidence.h, cuda_sense.h),
+ * and those the loop asks for (JD_BOOT_*: the remap, the cloud's sets, the preview's one
+ * picture of 6 bytes a pixel).
  */
-static size_t gpu_device_bytes(const struct jd_match_params *p, int w, int h)
+static size_t gpu_device_bytes(const struct jd_match_params *p, int w, int h, unsigned stages)
 {
 	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_device_bytes(p, w, h)
 		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
 					 : jd_cuda_bp_device_bytes(p, w, h)) +
 	       jd_cuda_conf_device_bytes(w, h) + jd_cuda_sense_device_bytes(w, h) +
-	       jd_cuda_preview_device_bytes(w, h);
+	       (stages & JD_BOOT_RAW_FRAMES ? jd_cuda_remap_device_bytes(w, h) : 0) +
+	       (stages & JD_BOOT_CLOUD ? jd_cuda_cloud_device_bytes(w, h) : 0) +
+	       (stages & JD_BOOT_PREVIEW ? jd_cuda_preview_device_bytes(w, h) : 0);
 }
 
-static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h)
+static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h, unsigned stages)
 {
 	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_pinned_bytes(w, h)
 		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
 					 : jd_cuda_bp_pinned_bytes(p, w, h)) +
 	       jd_cuda_conf_pinned_bytes(w, h) + jd_cuda_sense_pinned_bytes(w, h) +
-	       jd_cuda_preview_pinned_bytes(w, h);
+	       (stages & JD_BOOT_RAW_FRAMES ? jd_cuda_remap_pinned_bytes(w, h) : 0) +
+	       (stages & JD_BOOT_CLOUD ? jd_cuda_cloud_pinned_bytes(w, h) : 0) +
+	       (stages & JD_BOOT_PREVIEW ? jd_cuda_preview_pinned_bytes(w, h) : 0);
 }
 
 /* The matcher's frame staging. */
@@ -51,24 +56,25 @@ static struct jd_cuda_frame *any_frame(struct jd_boot *b, const struct jd_match_
 					: &b->sgm_gpu.frame;
 }
 
-/* h: the rows the matcher runs on (a strip's window when tiled). */
+/*
+ * The stages of the frame staging: whole frames on the GPU. With strips, none (each strip
+ * would make its own that the CPU then does not use); NULL.
+ */
+static struct jd_cuda_frame *whole_frame(struct jd_boot *b, const struct jd_match_params *p)
+{
+	return b->gpu && b->tiling.n == 1 ? any_frame(b, p) : NULL;
+}
+
+/* h: the rows the matcher runs on (a strip's window when tiled); stages: JD_BOOT_* taken. */
 static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_match_params *p,
-		      int w, int h, int rectify, int cloud, FILE *log)
+		      int w, int h, unsigned stages, FILE *log)
 {
 	int rc;
 
 	if (want != JD_BACKEND_CUDA && want != JD_BACKEND_AUTO) {
 		return 0;
 	}
-	size_t dev = gpu_device_bytes(p, w, h), pinned = gpu_pinned_bytes(p, w, h);
-	if (rectify) {
-		dev += jd_cuda_remap_device_bytes(w, h);
-		pinned += jd_cuda_remap_pinned_bytes(w, h);
-	}
-	if (cloud) {
-		dev += jd_cuda_cloud_device_bytes(w, h);
-		pinned += jd_cuda_cloud_pinned_bytes(w, h);
-	}
+	size_t dev = gpu_device_bytes(p, w, h, stages), pinned = gpu_pinned_bytes(p, w, h, stages);
 	rc = jd_cuda_init(&b->cuda, dev, pinned, jd_cli_gpu_memory());
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
@@ -117,13 +123,16 @@ static int select_kernels(struct jd_boot *b, enum jd_backend want, const struct 
 
 /* Everything boot takes for a matcher run on run_h rows (host, and the GPU's when used). */
 static size_t need_bytes(const struct jd_match_params *p, int w, int h, int run_h, int threads,
-			 int gt_maps, size_t loop_bytes, int gpu)
+			 int gt_maps, size_t loop_bytes, int gpu, unsigned stages)
 {
+	stages = run_h == h ? stages : 0; /* the loop's GPU stages are taken on whole frames */
 	size_t npix = (size_t)w * h, n = 6 * npix + (size_t)gt_maps * 4 * npix + loop_bytes;
 
 	n += jd_match_mem_required(p, w, run_h, threads);
 	n += run_h < h ? sizeof(float) * (size_t)w * run_h : 0; /* the strip's map */
-	return n + (gpu ? gpu_device_bytes(p, w, run_h) + gpu_pinned_bytes(p, w, run_h) : 0);
+	return n + (gpu ? gpu_device_bytes(p, w, run_h, stages) +
+			      gpu_pinned_bytes(p, w, run_h, stages)
+			: 0);
 }
 
 /*
@@ -132,11 +141,11 @@ static size_t need_bytes(const struct jd_match_params *p, int w, int h, int run_
  */
 static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w, int h,
 		       int threads, int gt_maps, size_t loop_bytes, const struct jd_board *board,
-		       int gpu, FILE *log)
+		       int gpu, unsigned stages, FILE *log)
 {
 	int overlap = p->tile_overlap ? p->tile_overlap : jd_tiling_default_overlap(p);
 	size_t ceiling = board ? (size_t)board->memory_ceiling_mb << 20 : 0;
-	size_t full = need_bytes(p, w, h, h, threads, gt_maps, loop_bytes, gpu);
+	size_t full = need_bytes(p, w, h, h, threads, gt_maps, loop_bytes, gpu, stages);
 
 	jd_tiling_init(&b->tiling, h, p->tiles ? p->tiles : 1, overlap);
 	if (!p->tiles && ceiling && full > ceiling) {
@@ -147,12 +156,13 @@ static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w
 				continue; /* the overlap dominates: more strips do not help */
 			}
 			last = b->tiling.run_h;
-			if (need_bytes(p, w, h, last, threads, gt_maps, loop_bytes, gpu) <= ceiling) {
+			if (need_bytes(p, w, h, last, threads, gt_maps, loop_bytes, gpu, stages) <= ceiling) {
 				break;
 			}
 		}
 	}
-	size_t tiled = need_bytes(p, w, h, b->tiling.run_h, threads, gt_maps, loop_bytes, gpu);
+	size_t tiled = need_bytes(p, w, h, b->tiling.run_h, threads, gt_maps, loop_bytes, gpu,
+				  stages);
 	if (ceiling && tiled > ceiling) {
 		fprintf(stderr,
 			"jetdepth: boot: %dx%d with ndisp %d (%s) needs %.1f MiB, %.1f MiB in the "
@@ -245,14 +255,14 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	JD_TRY(select_kernels(b, want, board, log));
 	/* Plan for the GPU where it may be used; plan again for the CPU if it is not. */
 	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
-	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, log));
+	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, stages,
+			   log));
 	int run_h = b->tiling.run_h;
 	/* Whole frames can be rectified where they are matched. */
-	int gpu_rectify = (stages & JD_BOOT_RAW_FRAMES) && run_h == h;
-	int gpu_cloud = (stages & JD_BOOT_CLOUD) && run_h == h;
-	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_rectify, gpu_cloud, log));
+	unsigned gpu_stages = run_h == h ? stages : 0;
+	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_stages, log));
 	if (gpu_planned && !b->gpu) {
-		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, NULL);
+		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, 0, NULL);
 		if (rc) {
 			return rc;
 		}
@@ -324,7 +334,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 		} else {
 			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, run_h, bp_variant);
 		}
-		if (!rc && gpu_rectify) {
+		if (!rc && (gpu_stages & JD_BOOT_RAW_FRAMES)) {
 			rc = jd_cuda_remap_take(&b->cuda, any_frame(b, p));
 			b->gpu_rectify = rc == 0;
 		}
@@ -340,11 +350,11 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 			rc = jd_cuda_sense_take(&b->cuda, any_frame(b, p), &b->sense_gpu);
 		}
 		/* the preview's picture beside them (jd_boot_gpu_preview_want() asks for one) */
-		if (!rc && any_frame(b, p)->conf.taken) {
+		if (!rc && (gpu_stages & JD_BOOT_PREVIEW) && any_frame(b, p)->conf.taken) {
 			rc = jd_cuda_preview_take(&b->cuda, any_frame(b, p));
 		}
 		/* depth and the cloud for ROS 2 (jd_boot_gpu_cloud_want() turns them on) */
-		if (!rc && gpu_cloud && any_frame(b, p)->conf.taken) {
+		if (!rc && (gpu_stages & JD_BOOT_CLOUD) && any_frame(b, p)->conf.taken) {
 			rc = jd_cuda_cloud_take(&b->cuda, any_frame(b, p), &b->cloud_gpu);
 		}
 		if (rc) {
@@ -501,18 +511,18 @@ const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_p
 
 int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p)
 {
-	if (!b->gpu || b->tiling.n > 1) {
-		return 0;
+	struct jd_cuda_frame *f = whole_frame(b, p);
+
+	if (f) {
+		f->lend = 1;
 	}
-	struct jd_cuda_frame *f = any_frame(b, p);
-	f->lend = 1;
-	return 1;
+	return f != NULL;
 }
 
 /* The frame staging when whole frames go to the GPU and it lends them; else NULL. */
 static struct jd_cuda_frame *lending_frame(struct jd_boot *b, const struct jd_match_params *p)
 {
-	struct jd_cuda_frame *f = b->gpu && b->tiling.n == 1 ? any_frame(b, p) : NULL;
+	struct jd_cuda_frame *f = whole_frame(b, p);
 
 	return f && f->lend ? f : NULL;
 }
@@ -570,7 +580,7 @@ int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct 
 int jd_boot_gpu_preview_want(struct jd_boot *b, const struct jd_match_params *p, int min_conf,
 			     float dmax)
 {
-	struct jd_cuda_frame *f = b->gpu && b->tiling.n == 1 ? any_frame(b, p) : NULL;
+	struct jd_cuda_frame *f = whole_frame(b, p);
 
 	if (!f || !f->picture.taken) {
 		return 0;
@@ -582,7 +592,7 @@ int jd_boot_gpu_preview_want(struct jd_boot *b, const struct jd_match_params *p,
 int jd_boot_gpu_cloud_want(struct jd_boot *b, const struct jd_match_params *p, int what,
 			   int min_conf, const struct jd_camera_model *cam)
 {
-	struct jd_cuda_frame *f = b->gpu ? any_frame(b, p) : NULL;
+	struct jd_cuda_frame *f = whole_frame(b, p);
 
 	if (!f || !f->cloud) {
 		return 0;

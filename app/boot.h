@@ -48,12 +48,16 @@ struct jd_boot {
 
 /* What the frame loop asks of boot besides the matcher (jd_boot_init()'s stages). */
 enum {
-	/* frames arrive unrectified: the GPU (SAD, SGM on whole frames) takes the memory to
-	 * rectify them (b->gpu_rectify; jd_boot_rectify_on_gpu()) */
+	/* Each is taken where whole frames go to the GPU (not with strips). */
+	/* frames arrive unrectified: the GPU takes the memory to rectify them (b->gpu_rectify;
+	 * jd_boot_rectify_on_gpu()) */
 	JD_BOOT_RAW_FRAMES = 1,
 	/* the ROS 2 topics are published: the GPU takes the memory to make depth and the cloud
 	 * (hal/cuda_cloud.h: JD_CUDA_CLOUD_SETS pinned sets, 20 bytes a pixel each) */
 	JD_BOOT_CLOUD = 2,
+	/* someone may watch the preview: the GPU takes one picture, 6 bytes a pixel device and
+	 * pinned (hal/cuda_preview.h; jd_boot_gpu_preview_want()) */
+	JD_BOOT_PREVIEW = 4,
 };
 
 /**
@@ -140,7 +144,7 @@ const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_p
 /**
  * Compose the preview's picture (algo/preview_compose.h) on the GPU for the next frame
  * submitted, distrusting what has less than min_conf, colours over 0 .. dmax.
- * @return 1, or 0 where the CPU must compose it (no GPU, or strips)
+ * @return 1, or 0 where the CPU must compose it (no GPU, strips, no JD_BOOT_PREVIEW)
  */
 int jd_boot_gpu_preview_want(struct jd_boot *b, const struct jd_match_params *p, int min_conf,
 			     float dmax);

@@ -181,7 +181,8 @@ int jd_cmd_run(int argc, char **argv)
 	size_t ros2_bytes = o.ros2.enabled ? jd_ros2_mem_required(w, h) : 0;
 	struct jd_daemon_opts dopts = {.cam = &cam, .sense = &sense, .board = bp,
 				       .app_bytes = preview_bytes + dump_bytes + ros2_bytes,
-				       .ros2 = o.ros2.enabled};
+				       .ros2 = o.ros2.enabled,
+				       .preview = o.preview.port != 0};
 	if (jd_daemon_init(&d, &p, w, h, threads, &dopts, json ? stderr : stdout)) {
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;
@@ -230,6 +231,7 @@ int jd_cmd_run(int argc, char **argv)
 	struct stage_stats stats = {.t0 = jd_clock_ns()};
 	rc = JD_EXIT_OK;
 	uint64_t t_start = jd_clock_ns();
+	const float colour_far = (float)(p.min_disp + p.ndisp); /* the preview's colour map's end */
 	/* Submit until N frames are in, then drain what is still in flight (the GPU's). */
 	for (;;) {
 		struct jd_frame_stats st;
@@ -241,8 +243,7 @@ int jd_cmd_run(int argc, char **argv)
 		/* someone watches and a picture is due: the GPU composes the next one (if it can) */
 		int gpu_picture = o.preview.port && feeding &&
 				  jd_preview_wants(&preview, jd_clock_ns()) &&
-				  jd_boot_gpu_preview_want(&d.boot, &p, d.min_conf,
-							   (float)(p.min_disp + p.ndisp));
+				  jd_boot_gpu_preview_want(&d.boot, &p, d.min_conf, colour_far);
 		if (o.ros2.enabled) {
 			jd_ros2_want_made(&ros2, &d); /* the GPU makes what is subscribed */
 		}
@@ -380,10 +381,9 @@ int jd_cmd_run(int argc, char **argv)
 			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
 				    preview.watchers, "running", o.ros2.enabled ? &ros2 : NULL,
 				    n > 0 ? line : NULL, status, sizeof(status));
-			struct jd_preview_frame pf = {st.left,	  &d.boot.disp,
-						      (float)(p.min_disp + p.ndisp),
-						      st.sense,	  st.sense ? st.tracks : NULL,
-						      st.conf,	  d.min_conf,
+			struct jd_preview_frame pf = {st.left,	    &d.boot.disp, colour_far,
+						      st.sense,	    st.sense ? st.tracks : NULL,
+						      st.conf,	    d.min_conf,
 						      jd_boot_gpu_preview(&d.boot, &p)};
 			if (gpu_picture && !pf.rgb) {
 				/* the GPU composes it: wait for the frame that has it */

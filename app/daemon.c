@@ -108,7 +108,8 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	jd_carve_init(&c, NULL, 0);
 	loop_layout(&c, &lr, npix, o->app_bytes);
 	unsigned stages = (d->rectify ? JD_BOOT_RAW_FRAMES : 0) |
-			  (o->ros2 && d->sensing ? JD_BOOT_CLOUD : 0);
+			  (o->ros2 && d->sensing ? JD_BOOT_CLOUD : 0) |
+			  (o->preview ? JD_BOOT_PREVIEW : 0);
 	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, jd_carve_total(&c), stages, board,
 			    log));
 	jd_carve_init(&c, d->boot.loop_mem, d->boot.loop_bytes);

@@ -104,6 +104,7 @@ struct jd_daemon_opts {
 	size_t app_bytes;		     /* boot memory for the caller (d->app_mem) */
 	int no_truth; /* frames are not scored against a camera's truth (bench: the loop's cost) */
 	int ros2;     /* ROS 2 topics: the GPU makes depth and the cloud (app/ros2/ros2_daemon.h) */
+	int preview;  /* the browser preview: the GPU may compose its picture */
 };
 
 /**

@@ -116,7 +116,7 @@ static struct jd_cuda_slot *stage(struct jd_cuda *cu, struct jd_cuda_frame *f)
 			 f->inflight);
 		return NULL;
 	}
-	f->cur = (f->oldest + f->inflight) % JD_CUDA_SLOTS;
+	f->cur = jd_cuda_frame_next_index(f);
 	if (cu->mapped) {
 		f->d_out = f->slot[f->cur].d_map; /* the kernels write the map into the slot */
 	}
@@ -150,7 +150,7 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 
 int jd_cuda_frame_raw_staged(struct jd_cuda_frame *f, const enum jd_pixfmt fmt[2])
 {
-	int next = (f->oldest + f->inflight) % JD_CUDA_SLOTS;
+	int next = jd_cuda_frame_next_index(f);
 
 	if (!jd_cuda_frame_raw_next(f, 0)) {
 		return -EINVAL;

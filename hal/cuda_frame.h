@@ -174,14 +174,19 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
  */
 int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_disp *out);
 
+/** The index of the slot the next frame is staged into (one rule for the calls below). */
+static inline int jd_cuda_frame_next_index(const struct jd_cuda_frame *f)
+{
+	return (f->oldest + f->inflight) % JD_CUDA_SLOTS;
+}
+
 /**
  * The slot the next frame will be staged into (its pinned h_left and h_right, w bytes a row,
  * free until then: a camera can write the pair there), NULL when two frames are in flight.
  */
 static inline struct jd_cuda_slot *jd_cuda_frame_next(struct jd_cuda_frame *f)
 {
-	return f->inflight < JD_CUDA_SLOTS ? &f->slot[(f->oldest + f->inflight) % JD_CUDA_SLOTS]
-					   : NULL;
+	return f->inflight < JD_CUDA_SLOTS ? &f->slot[jd_cuda_frame_next_index(f)] : NULL;
 }
 
 /**
@@ -195,7 +200,7 @@ static inline unsigned char *jd_cuda_frame_raw_next(const struct jd_cuda_frame *
 	if (!f->remap.loaded || f->inflight >= JD_CUDA_SLOTS) {
 		return NULL;
 	}
-	return f->remap.h_raw[(f->oldest + f->inflight) % JD_CUDA_SLOTS][k];
+	return f->remap.h_raw[jd_cuda_frame_next_index(f)][k];
 }
 
 /**

@@ -62,15 +62,6 @@ static const struct jd_kernels kernels_neon = {
 };
 #endif
 
-int jd_backend_neon_built(void)
-{
-#ifdef JD_HAVE_NEON
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 int jd_cpu_neon_native(void)
 {
 #if defined(JD_HAVE_NEON) && defined(__aarch64__)
@@ -152,11 +143,6 @@ const char *jd_backend_name(enum jd_backend b)
 		return "cpu";
 	}
 	return "?";
-}
-
-const char *jd_kernel_name(enum jd_kernel_id id)
-{
-	return id >= 0 && id < JD_K_COUNT ? kernel_names[id] : "?";
 }
 
 void jd_kernels_describe(const struct jd_kernels *k, char *buf, size_t len)

@@ -82,8 +82,6 @@ struct jd_kernels {
 /** The reference table: portable C everywhere. */
 extern const struct jd_kernels jd_kernels_ref;
 
-/** 1 when this build contains the NEON kernels (natively or through SIMDe). */
-int jd_backend_neon_built(void);
 /** 1 when the NEON kernels run on this CPU at native speed (aarch64, not SIMDe). */
 int jd_cpu_neon_native(void);
 /** 1 when this CPU has ARMv8.2 FP16 vector arithmetic (aarch64 HWCAP_ASIMDHP). */
@@ -101,7 +99,6 @@ int jd_kernels_select(enum jd_backend want, int allow_fp16, struct jd_kernels *k
 /** "auto", "cpu" (auto without the GPU), "ref", "neon", "cuda". @retval 0 or -EINVAL */
 int jd_backend_parse(const char *name, enum jd_backend *out);
 const char *jd_backend_name(enum jd_backend b);
-const char *jd_kernel_name(enum jd_kernel_id id);
 
 /** One line: kernel=backend for every kernel. */
 void jd_kernels_describe(const struct jd_kernels *k, char *buf, size_t len);

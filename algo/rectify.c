@@ -2,11 +2,6 @@
 
 #include <math.h>
 
-size_t jd_remap_mem_required(int width, int height)
-{
-	return 2 * sizeof(int32_t) * (size_t)width * height;
-}
-
 /* Positions beyond this many pixels are "no source" (and stay far from int32 overflow). */
 #define FAR 1.0e6f
 

@@ -21,9 +21,6 @@ struct jd_remap {
 	int32_t *sx, *sy;  /* [height * width] source x and y in 1/32 px */
 };
 
-/** Bytes of the two position arrays of a width x height table. */
-size_t jd_remap_mem_required(int width, int height);
-
 /**
  * Fill a table from float source positions (mx, my: width*height each, in pixels; NaN or
  * far outside means no source), rounding to the nearest 1/32 px. map->sx/sy must be set.

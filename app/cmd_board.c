@@ -80,6 +80,12 @@ int jd_cmd_board(int argc, char **argv)
 		if (b.has_size) {
 			printf("  default size %dx%d\n", b.width, b.height);
 		}
+		/* documentation only: boot decides none of these from the file (boards/README.md) */
+		printf("  documented: toolchain %s, cpu flags %s, unified memory %s, power %s, "
+		       "clock %s\n",
+		       b.toolchain[0] ? b.toolchain : "-", b.cpu_flags[0] ? b.cpu_flags : "-",
+		       b.unified_memory ? "yes" : "no", b.power_mode[0] ? b.power_mode : "-",
+		       b.clock_source[0] ? b.clock_source : "-");
 	}
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include "eval.h"
 #include "image_io.h"
 #include "jd_test.h"
+#include "jd_test_data.h"
 #include "matcher.h"
 #include "workers.h"
 
@@ -28,32 +29,27 @@ static double run(const struct jd_match_params *p, struct jd_image *l, struct jd
 int main(void)
 {
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones"};
-	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	struct jd_workers w;
-	char path[1024], err[512];
+	char path[1024];
 
-	snprintf(path, sizeof(path), "%s/stereo/teddy/left.pgm", data);
+	snprintf(path, sizeof(path), "%s/stereo/teddy/left.pgm", jd_test_data_dir());
 	FILE *probe = fopen(path, "rb");
 	if (!probe) {
-		JD_SKIP("no dataset at %s/stereo (set JETDEPTH_DATA)", data);
+		JD_SKIP("no dataset at %s/stereo (set JETDEPTH_DATA)", jd_test_data_dir());
 	}
 	fclose(probe);
 	jd_workers_init(&w, jd_workers_cpu_count());
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		struct jd_image l, r, mask;
-		struct jd_disp gt;
+		struct jd_test_pair tp;
 		struct jd_match_params p;
 
-		snprintf(path, sizeof(path), "%s/stereo/%s/left.pgm", data, pairs[i]);
-		JD_CHECK(jd_image_read(path, &l, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, pairs[i]);
-		JD_CHECK(jd_image_read(path, &r, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/gt.pfm", data, pairs[i]);
-		JD_CHECK(jd_pfm_read(path, &gt, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/mask_nonocc.pgm", data, pairs[i]);
-		JD_CHECK(jd_image_read(path, &mask, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, pairs[i]);
-		jd_params_default(&p, JD_ALGO_BP, jd_test_read_ndisp(path));
+		JD_CHECK(jd_test_load_pair(pairs[i], 1, &tp) == 0, "pair %s missing", pairs[i]);
+		if (!tp.l.data) {
+			continue;
+		}
+		struct jd_image l = tp.l, r = tp.r, mask = tp.mask;
+		struct jd_disp gt = tp.gt;
+		jd_params_default(&p, JD_ALGO_BP, tp.ndisp);
 
 		int npx = l.width * l.height;
 		struct jd_disp a = {malloc(sizeof(float) * npx), l.width, l.height, l.width};
@@ -74,10 +70,7 @@ int main(void)
 			 100.0 * differ / npx);
 		free(a.data);
 		free(b.data);
-		free(l.data);
-		free(r.data);
-		free(gt.data);
-		free(mask.data);
+		jd_test_free_pair(&tp);
 	}
 	jd_workers_deinit(&w);
 	return jd_test_done("accuracy.bp_fp16");

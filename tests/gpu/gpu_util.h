@@ -130,25 +130,4 @@ static inline long gpu_first_diff(const struct jd_disp *a, const struct jd_disp 
 	return -1;
 }
 
-/*
- * A dataset pair (left.pgm, right.pgm, meta.txt's ndisp) from data/stereo/name.
- * @retval 0, or -1 (and a line saying why) when the pair is not there
- */
-static inline int gpu_load_pair(const char *data, const char *name, struct jd_image *l,
-				struct jd_image *r, int *ndisp)
-{
-	char path[1024], err[512];
-
-	snprintf(path, sizeof(path), "%s/stereo/%s/left.pgm", data, name);
-	if (jd_image_read(path, l, err, sizeof(err))) {
-		printf("pair %s not checked: %s\n", name, err);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, name);
-	JD_CHECK(jd_image_read(path, r, err, sizeof(err)) == 0, "%s", err);
-	snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, name);
-	*ndisp = jd_test_read_ndisp(path);
-	return 0;
-}
-
 #endif

@@ -14,6 +14,7 @@
 #include "bp.h"
 #include "cuda_bp.h"
 #include "gpu_util.h"
+#include "jd_test_data.h"
 #include "matcher.h"
 #include "image_io.h"
 #include "workers.h"
@@ -170,7 +171,6 @@ int main(void)
 	};
 	static const enum jd_prefilter costs[] = {JD_PREFILTER_AUTO, JD_PREFILTER_NONE,
 						  JD_PREFILTER_RANK}; /* census, raw, ranked */
-	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones"};
 	struct jd_workers wk;
 	int ok = 0, total = 0;
@@ -224,21 +224,21 @@ int main(void)
 		}
 	}
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {
-		struct jd_image l, r;
+		struct jd_test_pair tp;
 		struct jd_match_params p;
-		int nd;
 
-		if (gpu_load_pair(data, pairs[i], &l, &r, &nd)) {
+		if (jd_test_load_pair(pairs[i], 0, &tp)) {
 			continue;
 		}
+		struct jd_image l = tp.l, r = tp.r;
+		int nd = tp.ndisp;
 		for (int fp16 = 0; fp16 < 2; fp16++) {
 			jd_params_default(&p, JD_ALGO_BP, nd);
 			p.bp.fp16 = fp16;
 			ok += compare(&p, &l, &r, &wk.exec, pairs[i], NULL);
 			total++;
 		}
-		free(l.data);
-		free(r.data);
+		jd_test_free_pair(&tp);
 	}
 	printf("%d of %d cases identical to the reference\n", ok, total);
 	jd_workers_deinit(&wk);

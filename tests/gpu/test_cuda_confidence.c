@@ -23,6 +23,7 @@
 #include "cuda_sad.h"
 #include "cuda_sgm.h"
 #include "gpu_util.h"
+#include "jd_test_data.h"
 
 /* The reference's bytes for map d of pair (l, r) and the GPU's: the first difference, or -1. */
 static long first_diff(const struct jd_image *l, const struct jd_image *r,
@@ -270,7 +271,6 @@ static void check_lending(void)
 int main(void)
 {
 	static const int sizes[][3] = {{97, 61, 16}, {5, 4, 2}, {320, 240, 64}, {641, 37, 32}};
-	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "teddy"};
 	int ok = 0, total = 0;
 
@@ -297,20 +297,20 @@ int main(void)
 		free(r.data);
 	}
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {
-		struct jd_image l, r;
+		struct jd_test_pair tp;
 		struct jd_match_params p;
-		int nd;
 
-		if (gpu_load_pair(data, pairs[i], &l, &r, &nd)) {
+		if (jd_test_load_pair(pairs[i], 0, &tp)) {
 			continue;
 		}
+		struct jd_image l = tp.l, r = tp.r;
+		int nd = tp.ndisp;
 		jd_params_default(&p, JD_ALGO_SGM, nd);
 		ok += check(&p, &l, &r, pairs[i]);
 		jd_params_default(&p, JD_ALGO_BP, nd);
 		ok += check(&p, &l, &r, pairs[i]);
 		total += 2;
-		free(l.data);
-		free(r.data);
+		jd_test_free_pair(&tp);
 	}
 	JD_CHECK(cloud_points > 0, "every cloud compared was empty");
 	check_lending();

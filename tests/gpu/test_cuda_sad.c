@@ -7,6 +7,7 @@
  */
 #include "cuda_sad.h"
 #include "gpu_util.h"
+#include "jd_test_data.h"
 #include "matcher.h"
 #include "sad.h"
 #include "workers.h"
@@ -67,7 +68,6 @@ int main(void)
 	    {1242, 375, 11, 128, 0, 1, 1},
 	    {2100, 24, 5, 64, 0, 1, 1}, /* wider than the fill's registers (2048): its scratch path */
 	};
-	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
 					    "kitti2015_000000"};
 	struct jd_workers wk;
@@ -95,18 +95,17 @@ int main(void)
 		free(r.data);
 	}
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {
-		struct jd_image l, r;
+		struct jd_test_pair tp;
 		struct jd_match_params p;
-		int nd;
 
-		if (gpu_load_pair(data, pairs[i], &l, &r, &nd)) {
+		if (jd_test_load_pair(pairs[i], 0, &tp)) {
 			continue;
 		}
+		struct jd_image l = tp.l, r = tp.r;
 		jd_params_default(&p, JD_ALGO_SAD, i == 4 ? 128 : 64);
 		ok += compare(&p, &l, &r, &wk.exec, pairs[i]);
 		total++;
-		free(l.data);
-		free(r.data);
+		jd_test_free_pair(&tp);
 	}
 	printf("%d of %d cases identical to the reference\n", ok, total);
 	jd_workers_deinit(&wk);

@@ -11,6 +11,7 @@
 #include "../../algo/cuda/sgm_cuda_dirs.h"
 #include "cuda_sgm.h"
 #include "gpu_util.h"
+#include "jd_test_data.h"
 #include "matcher.h"
 #include "prefilter.h"
 #include "image_io.h"
@@ -151,7 +152,6 @@ int main(void)
 	    {640, 480, 128, 0, 0, 8, 4, 5, 1, 1}, {600, 40, 512, 0, 0, 8, 4, 5, 1, 1},
 	    {200, 100, 33, 1, 1, 8, 2, 0, 1, 1},
 	};
-	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
 					    "kitti2015_000000"};
 	struct jd_workers wk;
@@ -186,18 +186,18 @@ int main(void)
 		free(r.data);
 	}
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {
-		struct jd_image l, r;
+		struct jd_test_pair tp;
 		struct jd_match_params p;
-		int nd;
 
-		if (gpu_load_pair(data, pairs[i], &l, &r, &nd)) {
+		if (jd_test_load_pair(pairs[i], 0, &tp)) {
 			continue;
 		}
+		struct jd_image l = tp.l, r = tp.r;
+		int nd = tp.ndisp;
 		jd_params_default(&p, JD_ALGO_SGM, nd);
 		ok += compare(&p, &l, &r, &wk.exec, pairs[i]);
 		total++;
-		free(l.data);
-		free(r.data);
+		jd_test_free_pair(&tp);
 	}
 	printf("%d of %d cases identical to the reference\n", ok, total);
 	jd_workers_deinit(&wk);

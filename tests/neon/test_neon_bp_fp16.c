@@ -9,6 +9,7 @@
 #include "eval.h"
 #include "image_io.h"
 #include "matcher.h"
+#include "jd_test_data.h"
 #include "neon_util.h"
 #include "workers.h"
 
@@ -28,7 +29,6 @@ static double run(const struct jd_kernels *k, const struct jd_match_params *p, s
 
 int main(void)
 {
-	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	const char *list =
 	    getenv("JD_TEST_PAIRS") ? getenv("JD_TEST_PAIRS") : "tsukuba venus teddy cones";
 	struct jd_kernels k;
@@ -46,25 +46,15 @@ int main(void)
 	jd_workers_init(&w, 2);
 	snprintf(pairs, sizeof(pairs), "%s", list);
 	for (char *name = strtok_r(pairs, " ,", &save); name; name = strtok_r(NULL, " ,", &save)) {
-		char path[1024];
-		struct jd_image l, r, mask;
-		struct jd_disp gt;
+		struct jd_test_pair tp;
 		struct jd_match_params p;
-		int nd = 0;
 
-		snprintf(path, sizeof(path), "%s/stereo/%s/left.pgm", data, name);
-		if (jd_image_read(path, &l, err, sizeof(err))) {
-			printf("pair %s not checked: %s\n", name, err);
+		if (jd_test_load_pair(name, 1, &tp)) {
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, name);
-		JD_CHECK(jd_image_read(path, &r, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/gt.pfm", data, name);
-		JD_CHECK(jd_pfm_read(path, &gt, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/mask_nonocc.pgm", data, name);
-		JD_CHECK(jd_image_read(path, &mask, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, name);
-		nd = jd_test_read_ndisp(path);
+		struct jd_image l = tp.l, r = tp.r, mask = tp.mask;
+		struct jd_disp gt = tp.gt;
+		int nd = tp.ndisp;
 		jd_params_default(&p, JD_ALGO_BP, nd);
 		p.bp.fp16 = 1;
 
@@ -87,14 +77,11 @@ int main(void)
 		checked++;
 		free(a.data);
 		free(b.data);
-		free(l.data);
-		free(r.data);
-		free(gt.data);
-		free(mask.data);
+		jd_test_free_pair(&tp);
 	}
 	jd_workers_deinit(&w);
 	if (!checked) {
-		JD_SKIP("no dataset pairs under %s/stereo (set JETDEPTH_DATA)", data);
+		JD_SKIP("no dataset pairs under %s/stereo (set JETDEPTH_DATA)", jd_test_data_dir());
 	}
 	return jd_test_done("neon.bp_fp16");
 }

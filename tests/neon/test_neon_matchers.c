@@ -11,6 +11,7 @@
 #include "confidence.h"
 #include "image_io.h"
 #include "matcher.h"
+#include "jd_test_data.h"
 #include "neon_util.h"
 #include "workers.h"
 
@@ -77,7 +78,6 @@ static void run_all(const struct jd_kernels *k, struct jd_image *l, struct jd_im
 int main(void)
 {
 	static const int sizes[][3] = {{311, 239, 24}, {97, 61, 16}, {33, 17, 7}};
-	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	const char *list =
 	    getenv("JD_TEST_PAIRS") ? getenv("JD_TEST_PAIRS") : "tsukuba venus teddy cones";
 	struct jd_kernels k;
@@ -103,21 +103,14 @@ int main(void)
 	}
 	snprintf(pairs, sizeof(pairs), "%s", list);
 	for (char *name = strtok_r(pairs, " ,", &save); name; name = strtok_r(NULL, " ,", &save)) {
-		char path[1024], err[512];
-		struct jd_image l, r;
+		struct jd_test_pair tp;
 
-		snprintf(path, sizeof(path), "%s/stereo/%s/left.pgm", data, name);
-		if (jd_image_read(path, &l, err, sizeof(err))) {
-			printf("dataset pair %s not checked: %s\n", name, err);
+		if (jd_test_load_pair(name, 0, &tp)) {
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, name);
-		JD_CHECK(jd_image_read(path, &r, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, name);
-		run_all(&k, &l, &r, jd_test_read_ndisp(path), &w.exec, name);
+		run_all(&k, &tp.l, &tp.r, tp.ndisp, &w.exec, name);
 		printf("%s: ref and neon identical for sgm, sgm-ad-4, sad, bp, bp-fp16\n", name);
-		free(l.data);
-		free(r.data);
+		jd_test_free_pair(&tp);
 	}
 	jd_workers_deinit(&w);
 	return jd_test_done("neon.matchers");

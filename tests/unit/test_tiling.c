@@ -13,6 +13,7 @@
 #include "eval.h"
 #include "image_io.h"
 #include "jd_test.h"
+#include "jd_test_data.h"
 #include "matcher.h"
 #include "synth.h"
 #include "tiling.h"
@@ -99,7 +100,6 @@ static double compare(const struct jd_match_params *p, const struct jd_image *l,
 int main(void)
 {
 	static const enum jd_algo algos[] = {JD_ALGO_SAD, JD_ALGO_SGM, JD_ALGO_BP};
-	const char *data = getenv("JETDEPTH_DATA") ? getenv("JETDEPTH_DATA") : JD_DEFAULT_DATA;
 	int w = 450, h = 900; /* tall: strips much smaller than the frame */
 	struct jd_image l = {malloc((size_t)w * h), w, h, w}, r = {malloc((size_t)w * h), w, h, w};
 	struct jd_disp gt = {malloc(sizeof(float) * w * h), w, h, w};
@@ -125,20 +125,14 @@ int main(void)
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones"};
 	int seen = 0;
 	for (size_t i = 0; i < 4; i++) {
-		char path[1024], err[512];
-		struct jd_image dl, dr;
-		struct jd_disp dgt;
+		struct jd_test_pair tp;
 
-		snprintf(path, sizeof(path), "%s/stereo/%s/left.pgm", data, pairs[i]);
-		if (jd_image_read(path, &dl, err, sizeof(err))) {
+		if (jd_test_load_pair(pairs[i], 1, &tp)) {
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/stereo/%s/right.pgm", data, pairs[i]);
-		JD_CHECK(jd_image_read(path, &dr, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/gt.pfm", data, pairs[i]);
-		JD_CHECK(jd_pfm_read(path, &dgt, err, sizeof(err)) == 0, "%s", err);
-		snprintf(path, sizeof(path), "%s/stereo/%s/meta.txt", data, pairs[i]);
-		int nd = jd_test_read_ndisp(path);
+		struct jd_image dl = tp.l, dr = tp.r;
+		struct jd_disp dgt = tp.gt;
+		int nd = tp.ndisp;
 		for (size_t a = 0; a < 3; a++) {
 			struct jd_match_params p;
 
@@ -150,12 +144,10 @@ int main(void)
 				 share);
 		}
 		seen++;
-		free(dl.data);
-		free(dr.data);
-		free(dgt.data);
+		jd_test_free_pair(&tp);
 	}
 	if (!seen) {
-		printf("dataset pairs not checked: none under %s/stereo\n", data);
+		printf("dataset pairs not checked: none under %s/stereo\n", jd_test_data_dir());
 	}
 	jd_workers_deinit(&wk);
 	return jd_test_done("unit.tiling");

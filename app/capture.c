@@ -235,10 +235,7 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 			return rc; /* not due yet: the loop comes round (stop, watchdog) and asks again */
 		}
 		if (rc) {
-			snprintf(c->err, sizeof(c->err), "%s", cam->err);
-			if (rc == -EAGAIN) {
-				cam->stats.timeouts++;
-			}
+			snprintf(c->err, sizeof(c->err), "%s", cam->err); /* the driver counted it */
 			return rc;
 		}
 		rc = jd_pair_offer(&c->pair, side, &f, &rel);

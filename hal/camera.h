@@ -75,8 +75,14 @@ struct jd_camera_ops {
 	int (*configure)(struct jd_camera *c, const struct jd_cam_config *want);
 	int (*start)(struct jd_camera *c);
 	/*
-	 * @retval 0, -EAGAIN (timeout, nothing lost), -EINPROGRESS (a paced camera's next frame
-	 * is not due yet: call again), -EIO/-ENODEV (fatal), -EBADMSG (dropped)
+	 * The one set of codes every driver returns (c->severity says the same):
+	 * @retval 0            a frame
+	 * @retval -EINPROGRESS a paced camera's next frame is not due yet: call again (OK)
+	 * @retval -ENODATA     the files camera has played everything (OK)
+	 * @retval -EBADMSG     this frame is dropped, the stream goes on (WARN)
+	 * @retval -EBUSY       every buffer is borrowed: requeue first (WARN)
+	 * @retval -ETIMEDOUT   no frame in cfg.timeout_ms, counted in stats.timeouts (FATAL)
+	 * @retval -ENODEV, -EIO the camera is gone, or its stream failed (FATAL)
 	 */
 	int (*dequeue)(struct jd_camera *c, struct jd_cam_frame *f);
 	int (*requeue)(struct jd_camera *c, const struct jd_cam_frame *f);

@@ -13,7 +13,6 @@
 #include "../hal/cuda_preview.h"
 #include "../hal/cuda_rectify.h"
 #include "../hal/tuning.h"
-#include "cli.h"
 
 enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT };
 
@@ -67,7 +66,7 @@ static struct jd_cuda_frame *whole_frame(struct jd_boot *b, const struct jd_matc
 
 /* h: the rows the matcher runs on (a strip's window when tiled); stages: JD_BOOT_* taken. */
 static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_match_params *p,
-		      int w, int h, unsigned stages, FILE *log)
+		      int w, int h, unsigned stages, enum jd_gpu_memory memory, FILE *log)
 {
 	int rc;
 
@@ -75,7 +74,7 @@ static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_m
 		return 0;
 	}
 	size_t dev = gpu_device_bytes(p, w, h, stages), pinned = gpu_pinned_bytes(p, w, h, stages);
-	rc = jd_cuda_init(&b->cuda, dev, pinned, jd_cli_gpu_memory());
+	rc = jd_cuda_init(&b->cuda, dev, pinned, memory);
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
 			fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
@@ -190,11 +189,10 @@ static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w
  * or build differ is ignored and boot says why. A malformed one stops boot.
  */
 static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int w, int h,
-			 FILE *log, const char **variant)
+			 const char *path, FILE *log, const char **variant)
 {
-	static struct jd_tuning t;
-	static char chosen[JD_CUDA_BP_VARIANT_LEN];
-	const char *path = jd_cli_tuning_path();
+	struct jd_tuning *t = &b->tuning;
+	char *chosen = b->bp_variant;
 	char err[600], why[300];
 	int rc;
 
@@ -202,7 +200,7 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 	if (p->algo != JD_ALGO_BP) {
 		return 0;
 	}
-	rc = jd_tuning_load(path, &t, err, sizeof(err));
+	rc = jd_tuning_load(path, t, err, sizeof(err));
 	if (rc == -ENOENT) {
 		if (log) {
 			fprintf(log, "gpu tuning: none (%s): built-in defaults\n", path);
@@ -213,14 +211,14 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 		fprintf(stderr, "jetdepth: boot: tuning file %s\n", err);
 		return rc;
 	}
-	if (!jd_tuning_matches(&t, b->cuda.name, b->cuda.sm_count, b->cuda.driver_version,
+	if (!jd_tuning_matches(t, b->cuda.name, b->cuda.sm_count, b->cuda.driver_version,
 			       jd_cuda_fatbin_hash(), why, sizeof(why))) {
 		if (log) {
 			fprintf(log, "gpu tuning: %s ignored: %s; built-in defaults\n", path, why);
 		}
 		return 0;
 	}
-	const struct jd_tuning_entry *e = jd_tuning_find(&t, "bp", p->bp.fp16, w, h, p->ndisp);
+	const struct jd_tuning_entry *e = jd_tuning_find(t, "bp", p->bp.fp16, w, h, p->ndisp);
 	if (!e) {
 		if (log) {
 			fprintf(log, "gpu tuning: %s has no bp %s ndisp %d: built-in default\n", path,
@@ -228,7 +226,7 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 		}
 		return 0;
 	}
-	snprintf(chosen, sizeof(chosen), "%s", e->variant);
+	snprintf(chosen, sizeof(b->bp_variant), "%s", e->variant);
 	*variant = chosen;
 	if (log) {
 		fprintf(log, "gpu tuning: %s: bp message kernel %s (tuned at %dx%d: %.3f ms, default "
@@ -239,19 +237,20 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 	return 0;
 }
 
-int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, size_t loop_bytes, unsigned stages, const struct jd_board *board,
-		 FILE *log)
+int jd_boot_init(struct jd_boot *b, const struct jd_boot_config *c)
 {
-	size_t npix = (size_t)w * h;
+	const struct jd_match_params *p = c->p;
+	int w = c->w, h = c->h, threads = c->threads, gt_maps = c->gt_maps;
+	size_t loop_bytes = c->loop_bytes, npix = (size_t)w * h;
+	unsigned stages = c->stages;
+	const struct jd_board *board = c->board;
+	FILE *log = c->log;
+	enum jd_backend want = c->backend;
 	void *r[R_COUNT] = {0};
 	char tag[32];
 	int rc;
 
-	enum jd_backend want;
-
 	memset(b, 0, sizeof(*b));
-	JD_TRY(jd_cli_backend(&want));
 	JD_TRY(select_kernels(b, want, board, log));
 	/* Plan for the GPU where it may be used; plan again for the CPU if it is not. */
 	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
@@ -260,7 +259,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	int run_h = b->tiling.run_h;
 	/* Whole frames can be rectified where they are matched. */
 	unsigned gpu_stages = run_h == h ? stages : 0;
-	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_stages, log));
+	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_stages, c->gpu_memory, log));
 	if (gpu_planned && !b->gpu) {
 		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, 0, NULL);
 		if (rc) {
@@ -321,7 +320,7 @@ int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int 
 	}
 	jd_arena_seal(&b->arena);
 	const char *bp_variant = NULL;
-	if (b->gpu && (rc = tuned_variant(b, p, w, h, log, &bp_variant))) {
+	if (b->gpu && (rc = tuned_variant(b, p, w, h, c->tuning_path, log, &bp_variant))) {
 		jd_arena_deinit(&b->arena);
 		jd_cuda_deinit(&b->cuda);
 		return rc;

@@ -20,6 +20,7 @@
 #include "../hal/cuda_sense.h"
 #include "../hal/cuda_sgm.h"
 #include "../hal/pool.h"
+#include "../hal/tuning.h"
 #include "../hal/workers.h"
 
 struct jd_boot {
@@ -44,6 +45,8 @@ struct jd_boot {
 	struct jd_cuda_bp bp_gpu;
 	struct jd_cuda_sense sense_gpu; /* taken with the GPU confidence stage */
 	struct jd_cuda_cloud cloud_gpu; /* taken with JD_BOOT_CLOUD */
+	struct jd_tuning tuning;	/* the tuning file boot read (GPU BP) */
+	char bp_variant[JD_CUDA_BP_VARIANT_LEN]; /* the BP kernel it chose */
 };
 
 /* What the frame loop asks of boot besides the matcher (jd_boot_init()'s stages). */
@@ -60,18 +63,25 @@ enum {
 	JD_BOOT_PREVIEW = 4,
 };
 
+/* What boot is given: everything it sizes and chooses from, in one place. */
+struct jd_boot_config {
+	const struct jd_match_params *p;
+	int w, h, threads;
+	int gt_maps;		      /* ground-truth maps to carve, 0 to 2 (the synthetic camera's) */
+	size_t loop_bytes;	      /* the frame loop's own stages: cameras, sensing (0: none) */
+	unsigned stages;	      /* JD_BOOT_* bits (0: none) */
+	const struct jd_board *board; /* its memory ceiling bounds the budget (NULL: the RAM) */
+	FILE *log;		      /* where the budget goes (NULL: silent) */
+	enum jd_backend backend;      /* what was asked for (jd_cli_boot_choices()) */
+	enum jd_gpu_memory gpu_memory;
+	const char *tuning_path;      /* the GPU tuning file to read */
+};
+
 /**
- * @param gt_maps ground-truth maps to carve, 0 to 2 (the synthetic camera provides them)
- * @param loop_bytes boot memory for the frame loop's own stages: cameras, sensing (0: none)
- * @param stages  JD_BOOT_* bits (0: none)
- * @param board   its memory ceiling bounds the budget (NULL: only the machine's RAM does)
- * @param log     where the budget goes (NULL: silent)
- * @retval 0, or a negative errno with the reason printed to stderr (-EINVAL: a bad backend
- *         name, a usage error)
+ * Size every buffer, print the budget, map, carve and seal the arenas, start the workers.
+ * @retval 0, or a negative errno with the reason printed to stderr
  */
-int jd_boot_init(struct jd_boot *b, const struct jd_match_params *p, int w, int h, int threads,
-		 int gt_maps, size_t loop_bytes, unsigned stages, const struct jd_board *board,
-		 FILE *log);
+int jd_boot_init(struct jd_boot *b, const struct jd_boot_config *c);
 
 /**
  * From now on b->left/right take raw frames, which the GPU rectifies with these tables

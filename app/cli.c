@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../hal/out_file.h"
+#include "boot.h"
 #include "../hal/workers.h"
 
 /* The --backend choice: one per process, read once by boot (jd_cli_backend). */
@@ -52,6 +53,13 @@ int jd_cli_backend(enum jd_backend *out)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int jd_cli_boot_choices(struct jd_boot_config *c)
+{
+	c->gpu_memory = cli_gpu_memory;
+	c->tuning_path = jd_cli_tuning_path();
+	return jd_cli_backend(&c->backend);
 }
 
 const char jd_cli_matcher_help[] =

@@ -99,7 +99,8 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		/* The yardstick sizes its own workspace; boot carves the biggest of the two. */
 		p.bp.fp16 = 0;
 	}
-	if (jd_boot_init(&b, &p, c->w, c->h, nthreads, 0, 0, 0, NULL, NULL)) {
+	struct jd_boot_config bc = {.p = &p, .w = c->w, .h = c->h, .threads = nthreads};
+	if (jd_cli_boot_choices(&bc) || jd_boot_init(&b, &bc)) {
 		return -1;
 	}
 	if (runs == 0) {

@@ -126,7 +126,9 @@ int jd_cmd_match(int argc, char **argv)
 		goto out;
 	}
 	rc = JD_EXIT_RUNTIME;
-	if (jd_boot_init(&boot, &p, l.width, l.height, threads, 0, 0, 0, NULL, quiet ? NULL : stderr)) {
+	struct jd_boot_config bc = {.p = &p, .w = l.width, .h = l.height, .threads = threads,
+				    .log = quiet ? NULL : stderr};
+	if (jd_cli_boot_choices(&bc) || jd_boot_init(&boot, &bc)) {
 		goto out;
 	}
 	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);

@@ -211,7 +211,8 @@ int jd_cmd_sense(int argc, char **argv)
 		goto out;
 	}
 	rc = JD_EXIT_RUNTIME;
-	if (jd_boot_init(&boot, &p, l.width, l.height, threads, 0, 0, 0, NULL, NULL)) {
+	struct jd_boot_config bc = {.p = &p, .w = l.width, .h = l.height, .threads = threads};
+	if (jd_cli_boot_choices(&bc) || jd_boot_init(&boot, &bc)) {
 		goto out;
 	}
 	size_t wsb = jd_sense_mem_required(l.width, l.height);

@@ -11,6 +11,7 @@
 #include "../algo/pair_check.h"
 #include "../hal/camera_synth.h"
 #include "../hal/clock.h"
+#include "cli.h"
 
 const char *const jd_stage_names[JD_STAGES] = {"capture", "submit", "collect", "confidence",
 						 "sense"};
@@ -110,8 +111,11 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	unsigned stages = (d->rectify ? JD_BOOT_RAW_FRAMES : 0) |
 			  (o->ros2 && d->sensing ? JD_BOOT_CLOUD : 0) |
 			  (o->preview ? JD_BOOT_PREVIEW : 0);
-	JD_TRY(jd_boot_init(&d->boot, p, w, h, threads, 2, jd_carve_total(&c), stages, board,
-			    log));
+	struct jd_boot_config bc = {.p = p, .w = w, .h = h, .threads = threads, .gt_maps = 2,
+				    .loop_bytes = jd_carve_total(&c), .stages = stages,
+				    .board = board, .log = log};
+	JD_TRY(jd_cli_boot_choices(&bc));
+	JD_TRY(jd_boot_init(&d->boot, &bc));
 	jd_carve_init(&c, d->boot.loop_mem, d->boot.loop_bytes);
 	loop_layout(&c, &lr, npix, o->app_bytes);
 	if (d->rectify) {

@@ -22,8 +22,16 @@
 #include "sad_priv.h"
 #include "sgm.h"
 
+/* Every kernel of a table on one backend (designated: the order of the ids does not matter). */
+#define ALL_KERNELS(b)                                                                        \
+	{[JD_K_GRAY_RGB] = b,	   [JD_K_GRAY_YUYV] = b,	 [JD_K_GRAY_UYVY] = b,            \
+	 [JD_K_REMAP] = b,	   [JD_K_CENSUS] = b,		 [JD_K_SGM_COST] = b,             \
+	 [JD_K_SGM_AGGREGATE] = b, [JD_K_SGM_SELECT] = b,	 [JD_K_SAD_ACCUMULATE] = b,       \
+	 [JD_K_SAD_WTA] = b,	   [JD_K_BP_MESSAGES] = b}
+
 static const char *const kernel_names[JD_K_COUNT] = {
     [JD_K_GRAY_RGB] = "gray_rgb",     [JD_K_GRAY_YUYV] = "gray_yuyv",
+    [JD_K_GRAY_UYVY] = "gray_uyvy",
     [JD_K_REMAP] = "remap",	      [JD_K_CENSUS] = "census",
     [JD_K_SGM_COST] = "sgm_cost",     [JD_K_SGM_AGGREGATE] = "sgm_aggregate",
     [JD_K_SGM_SELECT] = "sgm_select", [JD_K_SAD_ACCUMULATE] = "sad_accumulate",
@@ -33,6 +41,7 @@ static const char *const kernel_names[JD_K_COUNT] = {
 const struct jd_kernels jd_kernels_ref = {
     .gray_from_rgb = jd_gray_from_rgb_ref,
     .gray_from_yuyv = jd_gray_from_yuyv_ref,
+    .gray_from_uyvy = jd_gray_from_uyvy_ref,
     .remap = jd_remap_ref,
     .census = jd_census_ref,
     .sgm_cost = jd_sgm_cost_ref,
@@ -42,13 +51,14 @@ const struct jd_kernels jd_kernels_ref = {
     .sad_wta = jd_sad_wta_ref,
     .bp_send = jd__bp_send_ref,
     .bp_send_fp16 = jd__bp_send_ref,
-    .backend_of = {"ref", "ref", "ref", "ref", "ref", "ref", "ref", "ref", "ref", "ref"},
+    .backend_of = ALL_KERNELS("ref"),
 };
 
 #ifdef JD_HAVE_NEON
 static const struct jd_kernels kernels_neon = {
     .gray_from_rgb = jd_gray_from_rgb_neon,
     .gray_from_yuyv = jd_gray_from_yuyv_neon,
+    .gray_from_uyvy = jd_gray_from_uyvy_neon,
     .remap = jd_remap_neon,
     .census = jd_census_neon,
     .sgm_cost = jd_sgm_cost_neon,
@@ -58,7 +68,7 @@ static const struct jd_kernels kernels_neon = {
     .sad_wta = jd_sad_wta_neon,
     .bp_send = jd__bp_send_neon,
     .bp_send_fp16 = jd__bp_send_neon,
-    .backend_of = {"neon", "neon", "neon", "neon", "neon", "neon", "neon", "neon", "neon", "neon"},
+    .backend_of = ALL_KERNELS("neon"),
 };
 #endif
 

@@ -32,3 +32,10 @@ void jd_gray_from_yuyv_ref(const uint8_t *yuyv, int n, uint8_t *out)
 		out[i] = yuyv[2 * i];
 	}
 }
+
+void jd_gray_from_uyvy_ref(const uint8_t *uyvy, int n, uint8_t *out)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = uyvy[2 * i + 1];
+	}
+}

@@ -25,4 +25,11 @@ void jd_gray_from_samples(const uint8_t *row, int n, int channels, int wide, uns
 void jd_gray_from_yuyv_ref(const uint8_t *yuyv, int n, uint8_t *out);
 void jd_gray_from_yuyv_neon(const uint8_t *yuyv, int n, uint8_t *out);
 
+/*
+ * UYVY 4:2:2 (U Y0 V Y1): the luma bytes, its own entry (the YUYV walk one byte on would
+ * make a 32-byte load read one byte past the row). n pixels (even), out: n bytes.
+ */
+void jd_gray_from_uyvy_ref(const uint8_t *uyvy, int n, uint8_t *out);
+void jd_gray_from_uyvy_neon(const uint8_t *uyvy, int n, uint8_t *out);
+
 #endif

@@ -22,6 +22,7 @@ struct jd_remap;
 enum jd_kernel_id {
 	JD_K_GRAY_RGB,
 	JD_K_GRAY_YUYV,
+	JD_K_GRAY_UYVY,
 	JD_K_REMAP,
 	JD_K_CENSUS,
 	JD_K_SGM_COST,
@@ -67,6 +68,7 @@ typedef void (*jd_bp_send_fn)(const struct jd__bp_chunk *c, const struct jd__bp_
 struct jd_kernels {
 	jd_gray_rgb_fn gray_from_rgb;
 	jd_gray_yuyv_fn gray_from_yuyv;
+	jd_gray_yuyv_fn gray_from_uyvy; /* the same shape: 4:2:2, luma at odd bytes */
 	jd_remap_fn remap;
 	jd_census_fn census;
 	jd_sgm_cost_fn sgm_cost;

@@ -46,6 +46,11 @@ static void k_gray_yuyv(const struct jd_kernels *k, struct bufs *b)
 	k->gray_from_yuyv(b->rgb, CW * CH, b->out.data);
 }
 
+static void k_gray_uyvy(const struct jd_kernels *k, struct bufs *b)
+{
+	k->gray_from_uyvy(b->rgb, CW * CH, b->out.data);
+}
+
 static void k_remap(const struct jd_kernels *k, struct bufs *b)
 {
 	struct jd_image src = {b->rgb, CW, CH, CW};
@@ -233,6 +238,7 @@ int jd_bench_kernels(int runs)
 	} rows[] = {
 	    {"gray_rgb", "640x480", k_gray_rgb},
 	    {"gray_yuyv", "640x480", k_gray_yuyv},
+	    {"gray_uyvy", "640x480", k_gray_uyvy},
 	    {"remap", "640x480", k_remap},
 	    {"census 9x7", "450x375", k_census},
 	    {"sgm_cost census", "450x375/64", k_sgm_cost},

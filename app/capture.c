@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/convert.h"
 #include "../hal/camera_files.h"
 #include "../hal/camera_synth.h"
 #include "../hal/camera_v4l2.h"
@@ -181,9 +180,9 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 		} else if (f->fmt == JD_PIX_GREY) {
 			memcpy(out->data + (size_t)y * out->stride, row, (size_t)out->width);
 		} else {
-			/* YUYV: luma at even bytes; UYVY: at odd ones, the same walk one byte on */
-			jd_gray_from_yuyv_ref(row + (f->fmt == JD_PIX_UYVY), out->width,
-					      out->data + (size_t)y * out->stride);
+			const struct jd_kernels *k = c->cfg.kernels ? c->cfg.kernels : &jd_kernels_ref;
+			(f->fmt == JD_PIX_UYVY ? k->gray_from_uyvy : k->gray_from_yuyv)(
+			    row, out->width, out->data + (size_t)y * out->stride);
 		}
 	}
 	if (raw) {

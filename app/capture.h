@@ -13,6 +13,7 @@
 
 #include "../algo/calib.h"
 #include "../algo/jd_image.h"
+#include "../algo/kernels.h"
 #include "../hal/camera.h"
 #include "../hal/jpeg.h"
 #include "../hal/stereo_pair.h"
@@ -33,6 +34,7 @@ struct jd_capture_config {
 	const struct jd_v4l2_sys *sys; /* v4l2: the system calls (NULL: the real ones; tests fake) */
 	const struct jd_stereo_calib *calib; /* raw frames rectified with it (NULL: rectified) */
 	int wait_absent; /* v4l2: a camera absent at boot is waited for (down), not an error */
+	const struct jd_kernels *kernels; /* the luma conversion boot chose (NULL: reference) */
 };
 
 struct jd_capture {

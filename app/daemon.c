@@ -171,6 +171,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 		}
 	}
 	synth.exec = &d->boot.workers.exec; /* idle while the loop captures */
+	synth.kernels = &d->boot.kernels;     /* the luma conversion boot chose and printed */
 	rc = jd_capture_init(&d->cap, &synth, lr.cam, lr.cam_bytes, log);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", d->cap.err);

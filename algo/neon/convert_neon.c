@@ -30,3 +30,13 @@ void jd_gray_from_yuyv_neon(const uint8_t *yuyv, int n, uint8_t *out)
 	}
 	jd_gray_from_yuyv_ref(yuyv + 2 * i, n - i, out + i);
 }
+
+void jd_gray_from_uyvy_neon(const uint8_t *uyvy, int n, uint8_t *out)
+{
+	int i = 0;
+
+	for (; i + 16 <= n; i += 16) {
+		vst1q_u8(out + i, vld2q_u8(uyvy + 2 * i).val[1]);
+	}
+	jd_gray_from_uyvy_ref(uyvy + 2 * i, n - i, out + i);
+}

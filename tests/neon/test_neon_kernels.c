@@ -42,6 +42,10 @@ static void test_gray(const struct jd_kernels *k)
 		jd_gray_from_yuyv_ref(in, n & ~1, a);
 		k->gray_from_yuyv(in, n & ~1, b);
 		JD_CHECK(first_diff(a, b, n & ~1) < 0, "gray_yuyv n=%d", n);
+		jd_gray_from_uyvy_ref(in, n & ~1, a);
+		k->gray_from_uyvy(in, n & ~1, b);
+		JD_CHECK(first_diff(a, b, n & ~1) < 0, "gray_uyvy n=%d", n);
+		JD_CHECK(n < 2 || a[0] == in[1], "uyvy: the first luma is byte 1");
 		free(in);
 		free(a);
 		free(b);

@@ -27,7 +27,7 @@ static uint64_t lap(struct jd_daemon *d, enum jd_stage s, uint64_t t)
 
 /* The frame loop's own boot memory, in order; the same layout sizes it (base NULL). */
 struct loop_regions {
-	void *cam, *rect, *raw[2], *sense, *app, *conf, *conf_ws, *pair[2][2];
+	void *cam, *rect, *raw[2], *sense, *app, *conf, *conf_ws, *pair[JD_DAEMON_INFLIGHT][2];
 	size_t cam_bytes, rect_bytes, sense_bytes, conf_ws_bytes;
 };
 
@@ -36,7 +36,7 @@ static void loop_layout(struct jd_carve *c, struct loop_regions *r, size_t npix,
 	r->cam = jd_carve(c, r->cam_bytes);
 	r->conf = jd_carve(c, npix);
 	r->conf_ws = jd_carve(c, r->conf_ws_bytes);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < JD_DAEMON_INFLIGHT; k++) {
 		r->pair[k][0] = jd_carve(c, npix);
 		r->pair[k][1] = jd_carve(c, npix);
 	}
@@ -111,7 +111,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	unsigned stages = (d->rectify ? JD_BOOT_RAW_FRAMES : 0) |
 			  (o->ros2 && d->sensing ? JD_BOOT_CLOUD : 0) |
 			  (o->preview ? JD_BOOT_PREVIEW : 0);
-	struct jd_boot_config bc = {.p = p, .w = w, .h = h, .threads = threads, .gt_maps = 2,
+	struct jd_boot_config bc = {.p = p, .w = w, .h = h, .threads = threads, .gt_maps = JD_DAEMON_INFLIGHT,
 				    .loop_bytes = jd_carve_total(&c), .stages = stages,
 				    .board = board, .log = log};
 	JD_TRY(jd_cli_boot_choices(&bc));
@@ -152,9 +152,9 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	d->lends_pair = jd_boot_lend(&d->boot, p);
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < JD_DAEMON_INFLIGHT; k++) {
 		for (int i = 0; i < 2; i++) {
-			d->pair[k][i] = (struct jd_image){lr.pair[k][i], w, h, w};
+			d->slot[k].pair[i] = (struct jd_image){lr.pair[k][i], w, h, w};
 		}
 	}
 	d->app_mem = lr.app;
@@ -222,26 +222,27 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 {
 	struct jd_boot *b = &d->boot;
 	int k = d->frame - d->inflight; /* the oldest in flight */
+	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
 	d->inflight--;
 	uint64_t cpu = jd_clock_cpu_ns();
 	JD_TRY(jd_boot_collect(b, &d->p));
 	cpu = lap(d, JD_STAGE_COLLECT, cpu);
 	st->frame = k;
-	st->match_ns = jd_clock_ns() - d->t_submit[k & 1];
+	st->match_ns = jd_clock_ns() - fr->t_submit;
 	st->gpu_ms = b->gpu ? b->cuda.last_kernel_ms : 0.0;
-	st->has_truth = d->truth[k & 1]; /* never set with no_truth: no truth map is passed */
+	st->has_truth = fr->truth; /* never set with no_truth: no truth map is passed */
 	st->bad1 = st->invalid = 0.0;
-	st->ts_ns = d->ts[k & 1];
-	st->capture_ms = d->capture_ms[k & 1];
-	st->rectify_ms = d->rectify_ms[k & 1];
+	st->ts_ns = fr->ts;
+	st->capture_ms = fr->capture_ms;
+	st->rectify_ms = fr->rectify_ms;
 	st->sense = NULL;
 	st->tracks = NULL;
 	st->sense_ms = 0.0;
 	if (st->has_truth) {
 		struct jd_eval_result res;
 
-		jd_eval(&b->disp, &b->gt[k & 1], NULL, &res);
+		jd_eval(&b->disp, &b->gt[k % JD_DAEMON_INFLIGHT], NULL, &res);
 		st->bad1 = res.bad[1];
 		st->invalid = res.invalid;
 	}
@@ -251,8 +252,8 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	 * what is trusted, for the depth, the cloud and sensing.
 	 */
 	uint64_t tc = jd_clock_ns();
-	const struct jd_image *l = keeps_pair(d) ? &d->pair[k & 1][0] : &b->left;
-	const struct jd_image *r = keeps_pair(d) ? &d->pair[k & 1][1] : &b->right;
+	const struct jd_image *l = keeps_pair(d) ? &fr->pair[0] : &b->left;
+	const struct jd_image *r = keeps_pair(d) ? &fr->pair[1] : &b->right;
 	if (jd_boot_gpu_pair(b, &d->p, &d->lent[0], &d->lent[1])) {
 		l = &d->lent[0];
 		r = &d->lent[1];
@@ -304,6 +305,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 {
 	struct jd_boot *b = &d->boot;
 	int k = d->frame;
+	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
 	/* b->left/right are free again once submit returns (the GPU path staged them). */
 	uint64_t cpu = jd_clock_cpu_ns();
@@ -313,8 +315,8 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	int rc;
 	if (jd_boot_gpu_raw_into(b, &d->p, raw.data, &raw.cap)) {
 		/* each view into the GPU's next slot as the camera gave it: the device takes luma */
-		rc = jd_capture_next_raw(&d->cap, &raw, d->no_truth ? NULL : &b->gt[k & 1],
-					 &d->truth[k & 1]);
+		rc = jd_capture_next_raw(&d->cap, &raw, d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT],
+					 &fr->truth);
 		if (!rc && jd_boot_gpu_raw_staged(b, &d->p, raw.fmt)) {
 			snprintf(d->cap.err, sizeof(d->cap.err), "gpu: cannot take %s/%s frames raw",
 				 jd_pixfmt_name(raw.fmt[0]), jd_pixfmt_name(raw.fmt[1]));
@@ -324,29 +326,29 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 		jd_boot_gpu_capture_into(b, &d->p); /* the pair straight into the GPU's next slot */
 		rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
 				     cpu_rectify ? &d->raw[1] : &b->right,
-				     d->no_truth ? NULL : &b->gt[k & 1], &d->truth[k & 1]);
+				     d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT], &fr->truth);
 	}
 	d->camera_failed = rc != 0;
 	JD_TRY(rc);
 	uint64_t t1 = jd_clock_ns();
-	d->capture_ms[k & 1] = (double)(t1 - t0) / 1e6;
-	d->rectify_ms[k & 1] = 0.0;
+	fr->capture_ms = (double)(t1 - t0) / 1e6;
+	fr->rectify_ms = 0.0;
 	if (cpu_rectify) {
 		jd_rectifier_apply(&d->rect, &b->kernels, &d->raw[0], &d->raw[1], &b->left,
 				   &b->right, &b->workers.exec);
-		d->rectify_ms[k & 1] = (double)(jd_clock_ns() - t1) / 1e6;
+		fr->rectify_ms = (double)(jd_clock_ns() - t1) / 1e6;
 	}
 	if (!d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
 		check_pair(d, &b->left, &b->right);
 	}
-	d->ts[k & 1] = d->cap.last_ts;
+	fr->ts = d->cap.last_ts;
 	cpu = lap(d, JD_STAGE_CAPTURE, cpu);
 	if (keeps_pair(d)) {
 		/* the confidence needs this frame's pair when it is collected (see collect) */
-		jd_image_copy(&b->left, &d->pair[k & 1][0]);
-		jd_image_copy(&b->right, &d->pair[k & 1][1]);
+		jd_image_copy(&b->left, &fr->pair[0]);
+		jd_image_copy(&b->right, &fr->pair[1]);
 	}
-	d->t_submit[k & 1] = jd_clock_ns();
+	fr->t_submit = jd_clock_ns();
 	JD_TRY(jd_boot_submit(b, &d->p));
 	lap(d, JD_STAGE_SUBMIT, cpu);
 	d->frame++;

@@ -33,17 +33,27 @@ extern const char *const jd_stage_names[JD_STAGES];
 /* frames between two checks that the pair is rectified and in order (the first is checked) */
 #define JD_DAEMON_PAIR_CHECK_EVERY 900
 
+/* The frames in flight at once: the GPU staging's depth (1 on the CPU, which uses slot 0). */
+#define JD_DAEMON_INFLIGHT JD_CUDA_SLOTS
+
+/* What the loop keeps of one frame in flight, from its capture to its collect. */
+struct jd_daemon_frame {
+	uint64_t t_submit;	 /* when it was submitted */
+	uint64_t ts;		 /* the pair's capture timestamp */
+	double capture_ms;	 /* time spent getting the pair */
+	double rectify_ms;	 /* rectifying it on the CPU (0: rectified cameras, or the GPU) */
+	int truth;		 /* boot's ground-truth map of this slot holds its truth */
+	struct jd_image pair[2]; /* the rectified pair submitted, where collect needs it */
+};
+
 struct jd_daemon {
 	struct jd_boot boot;
 	struct jd_capture cap;
 	struct jd_match_params p;
 	int frame;	      /* the next frame to submit */
 	int inflight;	      /* submitted, not yet collected */
-	uint64_t t_submit[2]; /* by frame parity: when it was submitted */
-	int truth[2];	      /* by frame parity: the ground truth map holds its truth */
+	struct jd_daemon_frame slot[JD_DAEMON_INFLIGHT]; /* frame k's: slot[k % INFLIGHT] */
 	int camera_failed;    /* the last step's error came from the cameras, not the matcher */
-	uint64_t ts[2];	      /* by frame parity: the pair's capture timestamp */
-	double capture_ms[2]; /* by frame parity: time spent getting the pair */
 	int sensing;	      /* a camera model is known: objects are sensed */
 	int no_truth;	      /* jd_daemon_opts.no_truth */
 	int gpu_sense;	      /* sensing's per-pixel work runs on the GPU (jd_boot_gpu_sense) */
@@ -57,14 +67,12 @@ struct jd_daemon {
 	int gpu_rectify;	      /* ... on the GPU instead: capture raw into the boot's */
 	struct jd_rectifier rect;
 	struct jd_image raw[2];
-	double rectify_ms[2]; /* by frame parity */
 	void *app_mem;	      /* the caller's boot memory (jd_daemon_opts.app_bytes) */
 	enum jd_pair_verdict pair_verdict; /* the last clear pair check's */
 	uint8_t *conf;			   /* the last collected frame's confidence map */
 	void *conf_ws;
 	size_t conf_ws_bytes;
 	int min_conf;		      /* the map keeps pixels at least this confident */
-	struct jd_image pair[2][2]; /* by frame parity: the rectified pair submitted */
 	struct jd_image lent[2];    /* the collected pair, where the GPU lends it */
 	int lends_pair;		    /* it does (jd_boot_lend()) */
 	struct jd_tracker tracker;

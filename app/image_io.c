@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../algo/jd_status.h"
+#include "../algo/preview_compose.h"
 #include "../hal/image_decode.h"
 #include "../hal/in_file.h"
 #include "../hal/jpeg.h"
@@ -352,24 +353,6 @@ int jd_gray_png_write(const char *path, const struct jd_image *im, char *err, si
 	return jd_out_close(&o, jd_png_u8_write(im, out_put, &o) == 0, err, errlen);
 }
 
-/* A perceptually ordered ramp (blue -> cyan -> yellow -> red) in 5 stops. */
-static void ramp(float t, unsigned char *rgb)
-{
-	static const float stops[5][3] = {{0.05f, 0.05f, 0.5f},
-					  {0.0f, 0.6f, 1.0f},
-					  {0.5f, 1.0f, 0.5f},
-					  {1.0f, 0.85f, 0.0f},
-					  {0.8f, 0.0f, 0.0f}};
-	float s = t * 4.0f;
-	int i = s >= 4.0f ? 3 : (int)s;
-	float a = s - (float)i;
-
-	for (int c = 0; c < 3; c++) {
-		float v = stops[i][c] + (stops[i + 1][c] - stops[i][c]) * a;
-		rgb[c] = (unsigned char)(v * 255.0f + 0.5f);
-	}
-}
-
 int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, float dmax, char *err,
 		       size_t errlen)
 {
@@ -384,13 +367,8 @@ int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, fl
 	for (int y = 0; y < d->height; y++) {
 		const float *row = jd_disp_row(d, y);
 		for (int x = 0; x < d->width; x++) {
-			unsigned char *o = px + 3 * ((size_t)y * d->width + x);
-			if (!jd_disp_is_valid(row[x])) {
-				o[0] = o[1] = o[2] = 0;
-				continue;
-			}
-			float t = (row[x] - dmin) / span;
-			ramp(t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t), o);
+			/* the preview's colours (one colour map for both), invalid black */
+			jd_preview_colour(row[x] - dmin, span, px + 3 * ((size_t)y * d->width + x));
 		}
 	}
 	rc = write_png_rows(path, d->width, d->height, 1, px, err, errlen);

@@ -32,7 +32,10 @@ int jd_pfm_write(const char *path, const struct jd_disp *d, char *err, size_t er
 /** Write a 16-bit PNG with disparity * 256 (KITTI), 0 = invalid. */
 int jd_png16_write(const char *path, const struct jd_disp *d, char *err, size_t errlen);
 
-/** Write a colour-mapped PNG: near = warm, far = cool, invalid = black. */
+/**
+ * Write a colour-mapped PNG in the preview's colours (jd_preview_colour() over dmin .. dmax):
+ * near = warm, far = cool, invalid = black.
+ */
 int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, float dmax, char *err,
 		       size_t errlen);
 

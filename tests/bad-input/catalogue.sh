@@ -9,7 +9,7 @@ set -u
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../cli/emulator.sh" "$tmp"
+. "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 fails=0
 cases=0
 

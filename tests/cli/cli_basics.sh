@@ -5,7 +5,7 @@ set -u
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/emulator.sh" "$tmp"
+. "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 fails=0 n=0
 check() { # check DESCRIPTION COMMAND...
 	local what=$1; shift

@@ -13,7 +13,7 @@ bin=$1
 tmp=$(mktemp -d)
 mnt=""
 trap '[ -n "$mnt" ] && umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../cli/emulator.sh" "$tmp"
+. "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 frames() { grep -c '^frame ' "$tmp/out" 2>/dev/null; }

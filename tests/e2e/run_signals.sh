@@ -6,7 +6,7 @@ set -u
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../cli/emulator.sh" "$tmp"
+. "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 fails=0
 # Under an emulator (a cross build's tests) a frame takes far longer: the stop deadline too.
 deadline_ms=1000

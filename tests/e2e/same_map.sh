@@ -10,7 +10,7 @@ set -u
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../cli/emulator.sh" "$tmp"
+. "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed to write the test images"; exit 77; }
 fails=0
 "$bin" synth "$tmp/l.pgm" "$tmp/r.pgm" --size 128x96 --ndisp 32 || exit 1

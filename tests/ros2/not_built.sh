@@ -6,7 +6,7 @@ set -u
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../cli/emulator.sh" "$tmp"
+. "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 fails=0
 for cmd in "run --frames 1 --size 160x120 --ros2" "bench --pipeline --ros2 --size 160x120 --runs 1"; do
 	$bin $cmd >"$tmp/out" 2>"$tmp/err"

@@ -11,7 +11,7 @@ bin=$1 listen=$2 here=$3
 tmp=$(mktemp -d)
 trap 'kill $lpid 2>/dev/null; rm -rf "$tmp"' EXIT
 lpid=
-. "$(dirname "$0")/../cli/emulator.sh" "$tmp"
+. "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 listen=$(jd_emulated "$listen" ros2_listen-emu)
 W=320 H=240 NS=e2e_$$ FRAME=cam_left_optical
 # a domain of its own: participants of other tests on this host are not discovered (their

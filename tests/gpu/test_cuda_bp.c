@@ -161,13 +161,24 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 
 int main(void)
 {
-	static const int cases[][7] = {
-	    /* w, h, nd, min_disp, levels, sigma x 10, iters (1: the parent-copy path) */
-	    {311, 239, 16, 0, 5, 0, 7},	 {97, 61, 32, 3, 4, 0, 7},   {120, 90, 64, 0, 5, 10, 7},
-	    {33, 17, 7, 0, 3, 0, 7},	 {5, 3, 2, 0, 1, 0, 7},	     {450, 375, 128, 0, 5, 0, 7},
-	    {301, 41, 256, 0, 3, 0, 7},	 {600, 40, 512, 0, 3, 0, 7}, {200, 100, 45, 1, 5, 0, 7},
-	    {97, 61, 32, 0, 4, 0, 1},	 {64, 48, 16, 0, 3, 0, 2},   {150, 50, 48, 0, 4, 0, 7},
-	    {90, 60, 32, 0, 4, 8, 7},
+	/* sigma10: --sigma times 10; iters 1: the parent-copy path */
+	struct bp_case {
+		int w, h, nd, min_disp, levels, sigma10, iters;
+	};
+	static const struct bp_case cases[] = {
+	    {.w = 311, .h = 239, .nd = 16, .min_disp = 0, .levels = 5, .sigma10 = 0, .iters = 7},
+	    {.w = 97, .h = 61, .nd = 32, .min_disp = 3, .levels = 4, .sigma10 = 0, .iters = 7},
+	    {.w = 120, .h = 90, .nd = 64, .min_disp = 0, .levels = 5, .sigma10 = 10, .iters = 7},
+	    {.w = 33, .h = 17, .nd = 7, .min_disp = 0, .levels = 3, .sigma10 = 0, .iters = 7},
+	    {.w = 5, .h = 3, .nd = 2, .min_disp = 0, .levels = 1, .sigma10 = 0, .iters = 7},
+	    {.w = 450, .h = 375, .nd = 128, .min_disp = 0, .levels = 5, .sigma10 = 0, .iters = 7},
+	    {.w = 301, .h = 41, .nd = 256, .min_disp = 0, .levels = 3, .sigma10 = 0, .iters = 7},
+	    {.w = 600, .h = 40, .nd = 512, .min_disp = 0, .levels = 3, .sigma10 = 0, .iters = 7},
+	    {.w = 200, .h = 100, .nd = 45, .min_disp = 1, .levels = 5, .sigma10 = 0, .iters = 7},
+	    {.w = 97, .h = 61, .nd = 32, .min_disp = 0, .levels = 4, .sigma10 = 0, .iters = 1},
+	    {.w = 64, .h = 48, .nd = 16, .min_disp = 0, .levels = 3, .sigma10 = 0, .iters = 2},
+	    {.w = 150, .h = 50, .nd = 48, .min_disp = 0, .levels = 4, .sigma10 = 0, .iters = 7},
+	    {.w = 90, .h = 60, .nd = 32, .min_disp = 0, .levels = 4, .sigma10 = 8, .iters = 7},
 	};
 	static const enum jd_prefilter costs[] = {JD_PREFILTER_AUTO, JD_PREFILTER_NONE,
 						  JD_PREFILTER_RANK}; /* census, raw, ranked */
@@ -178,19 +189,19 @@ int main(void)
 	gpu_require();
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if ((long)cases[i][0] * cases[i][1] > gpu_case_limit()) {
+		if ((long)cases[i].w * cases[i].h > gpu_case_limit()) {
 			continue;
 		}
 		for (int fp16 = 0; fp16 < 2; fp16++) {
 			struct jd_match_params p;
 			struct jd_image l, r;
 
-			gpu_textured_pair(cases[i][0], cases[i][1], 1u + i, &l, &r);
-			jd_params_default(&p, JD_ALGO_BP, cases[i][2]);
-			p.min_disp = cases[i][3];
-			p.bp.levels = cases[i][4];
-			p.bp.sigma = (float)cases[i][5] / 10.0f;
-			p.bp.iters = cases[i][6];
+			gpu_textured_pair(cases[i].w, cases[i].h, 1u + i, &l, &r);
+			jd_params_default(&p, JD_ALGO_BP, cases[i].nd);
+			p.min_disp = cases[i].min_disp;
+			p.bp.levels = cases[i].levels;
+			p.bp.sigma = (float)cases[i].sigma10 / 10.0f;
+			p.bp.iters = cases[i].iters;
 			p.bp.fp16 = fp16;
 			p.prefilter = costs[i % 3];
 			ok += compare(&p, &l, &r, &wk.exec, "random", NULL);

@@ -61,12 +61,20 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 
 int main(void)
 {
-	static const int cases[][7] = {
-	    /* w, h, window, ndisp, min_disp, lr_check, median (fill follows lr) */
-	    {311, 239, 11, 64, 0, 1, 1},   {640, 480, 11, 64, 0, 1, 1}, {97, 61, 5, 16, 3, 1, 0},
-	    {33, 17, 3, 7, 0, 0, 0},	   {1, 1, 1, 1, 0, 0, 0},	{200, 50, 31, 100, 0, 1, 1},
-	    {1242, 375, 11, 128, 0, 1, 1},
-	    {2100, 24, 5, 64, 0, 1, 1}, /* wider than the fill's registers (2048): its scratch path */
+	/* fill follows the left-right check; 2100 wide: past the fill's registers (2048) */
+	struct sad_case {
+		int w, h, window, nd, min_disp, lr_check, median;
+	};
+	static const struct sad_case cases[] = {
+	    {.w = 311, .h = 239, .window = 11, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
+	    {.w = 640, .h = 480, .window = 11, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
+	    {.w = 97, .h = 61, .window = 5, .nd = 16, .min_disp = 3, .lr_check = 1, .median = 0},
+	    {.w = 33, .h = 17, .window = 3, .nd = 7, .min_disp = 0, .lr_check = 0, .median = 0},
+	    {.w = 1, .h = 1, .window = 1, .nd = 1, .min_disp = 0, .lr_check = 0, .median = 0},
+	    {.w = 200, .h = 50, .window = 31, .nd = 100, .min_disp = 0, .lr_check = 1, .median = 1},
+	    {.w = 1242, .h = 375, .window = 11, .nd = 128, .min_disp = 0, .lr_check = 1,
+	     .median = 1},
+	    {.w = 2100, .h = 24, .window = 5, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
 	};
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
 					    "kitti2015_000000"};
@@ -76,18 +84,18 @@ int main(void)
 	gpu_require();
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if ((long)cases[i][0] * cases[i][1] > gpu_case_limit()) {
+		if ((long)cases[i].w * cases[i].h > gpu_case_limit()) {
 			continue;
 		}
 		struct jd_match_params p;
 		struct jd_image l, r;
 
-		gpu_textured_pair(cases[i][0], cases[i][1], 1u + i, &l, &r);
-		jd_params_default(&p, JD_ALGO_SAD, cases[i][3]);
-		p.sad.window = cases[i][2];
-		p.min_disp = cases[i][4];
-		p.sad.lr_check = p.sad.fill = cases[i][5];
-		p.sad.median = cases[i][6];
+		gpu_textured_pair(cases[i].w, cases[i].h, 1u + i, &l, &r);
+		jd_params_default(&p, JD_ALGO_SAD, cases[i].nd);
+		p.sad.window = cases[i].window;
+		p.min_disp = cases[i].min_disp;
+		p.sad.lr_check = p.sad.fill = cases[i].lr_check;
+		p.sad.median = cases[i].median;
 		p.prefilter = i % 2 ? JD_PREFILTER_NONE : JD_PREFILTER_AUTO; /* raw, and ranked */
 		ok += compare(&p, &l, &r, &wk.exec, "random");
 		total++;

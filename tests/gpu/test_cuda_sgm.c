@@ -145,12 +145,24 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 
 int main(void)
 {
-	static const int cases[][10] = {
-	    /* w, h, nd, min, ad, paths, p2adapt, uniq, subpix, lr */
-	    {311, 239, 64, 0, 0, 8, 4, 5, 1, 1},  {97, 61, 16, 3, 1, 4, 0, 0, 0, 1},
-	    {33, 17, 7, 0, 0, 8, 4, 15, 1, 0},	  {5, 3, 2, 0, 0, 8, 4, 5, 1, 1},
-	    {640, 480, 128, 0, 0, 8, 4, 5, 1, 1}, {600, 40, 512, 0, 0, 8, 4, 5, 1, 1},
-	    {200, 100, 33, 1, 1, 8, 2, 0, 1, 1},
+	struct sgm_case {
+		int w, h, nd, min_disp, ad, paths, p2_adapt, uniqueness, subpixel, lr_check;
+	};
+	static const struct sgm_case cases[] = {
+	    {.w = 311, .h = 239, .nd = 64, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
+	    {.w = 97, .h = 61, .nd = 16, .min_disp = 3, .ad = 1, .paths = 4, .p2_adapt = 0,
+	     .uniqueness = 0, .subpixel = 0, .lr_check = 1},
+	    {.w = 33, .h = 17, .nd = 7, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 15, .subpixel = 1, .lr_check = 0},
+	    {.w = 5, .h = 3, .nd = 2, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
+	    {.w = 640, .h = 480, .nd = 128, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
+	    {.w = 600, .h = 40, .nd = 512, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
+	    {.w = 200, .h = 100, .nd = 33, .min_disp = 1, .ad = 1, .paths = 8, .p2_adapt = 2,
+	     .uniqueness = 0, .subpixel = 1, .lr_check = 1},
 	};
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
 					    "kitti2015_000000"};
@@ -160,25 +172,25 @@ int main(void)
 	gpu_require();
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if ((long)cases[i][0] * cases[i][1] > gpu_case_limit()) {
+		if ((long)cases[i].w * cases[i].h > gpu_case_limit()) {
 			continue;
 		}
 		struct jd_match_params p;
 		struct jd_image l, r;
 
-		gpu_textured_pair(cases[i][0], cases[i][1], 1u + i, &l, &r);
-		jd_params_default(&p, JD_ALGO_SGM, cases[i][2]);
-		p.min_disp = cases[i][3];
-		p.sgm.cost = cases[i][4] ? JD_SGM_COST_AD : JD_SGM_COST_CENSUS;
-		if (cases[i][4]) {
+		gpu_textured_pair(cases[i].w, cases[i].h, 1u + i, &l, &r);
+		jd_params_default(&p, JD_ALGO_SGM, cases[i].nd);
+		p.min_disp = cases[i].min_disp;
+		p.sgm.cost = cases[i].ad ? JD_SGM_COST_AD : JD_SGM_COST_CENSUS;
+		if (cases[i].ad) {
 			p.sgm.p1 = 10;
 			p.sgm.p2 = 120;
 		}
-		p.sgm.paths = cases[i][5];
-		p.sgm.p2_adapt = cases[i][6];
-		p.sgm.uniqueness = cases[i][7];
-		p.sgm.subpixel = cases[i][8];
-		p.sgm.lr_check = cases[i][9];
+		p.sgm.paths = cases[i].paths;
+		p.sgm.p2_adapt = cases[i].p2_adapt;
+		p.sgm.uniqueness = cases[i].uniqueness;
+		p.sgm.subpixel = cases[i].subpixel;
+		p.sgm.lr_check = cases[i].lr_check;
 		p.prefilter = i % 3 == 2 ? JD_PREFILTER_RANK : JD_PREFILTER_AUTO; /* asked for */
 		ok += compare(&p, &l, &r, &wk.exec, "random");
 		total++;

@@ -203,16 +203,21 @@ static void test_sgm(const struct jd_kernels *k)
 
 static void test_sad(const struct jd_kernels *k)
 {
-	static const int cases[][5] = {
-	    /* padw, ndisp, min_disp, win, w */
-	    {321, 33, 0, 11, 311}, {7, 2, 0, 3, 5},   {20, 16, 4, 5, 16},
-	    {130, 64, 1, 3, 128},  {31, 9, 0, 31, 1},
+	struct sad_case {
+		int padw, nd, min_disp, win, w;
+	};
+	static const struct sad_case cases[] = {
+	    {.padw = 321, .nd = 33, .min_disp = 0, .win = 11, .w = 311},
+	    {.padw = 7, .nd = 2, .min_disp = 0, .win = 3, .w = 5},
+	    {.padw = 20, .nd = 16, .min_disp = 4, .win = 5, .w = 16},
+	    {.padw = 130, .nd = 64, .min_disp = 1, .win = 3, .w = 128},
+	    {.padw = 31, .nd = 9, .min_disp = 0, .win = 31, .w = 1},
 	};
 	unsigned seed = 77;
 
 	for (size_t t = 0; t < sizeof(cases) / sizeof(cases[0]); t++) {
-		int padw = cases[t][0], nd = cases[t][1], md = cases[t][2], win = cases[t][3];
-		int w = cases[t][4], dmax = md + nd - 1;
+		int padw = cases[t].padw, nd = cases[t].nd, md = cases[t].min_disp;
+		int win = cases[t].win, w = cases[t].w, dmax = md + nd - 1;
 		size_t n = (size_t)nd * padw;
 		uint16_t *a = malloc(2 * n), *b = malloc(2 * n);
 		uint8_t *l = malloc((size_t)padw), *r = malloc((size_t)padw + dmax);

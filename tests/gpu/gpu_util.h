@@ -12,6 +12,7 @@
 #include "image_io.h"
 #include "jd_image.h"
 #include "jd_test.h"
+#include "jd_test_images.h"
 
 static unsigned long gpu_alloc_calls;
 static jd_curesult (*gpu_real_alloc)(jd_cudeviceptr *, size_t);
@@ -93,18 +94,13 @@ static inline long gpu_case_limit(void)
 	return !gpu_quick() ? (long)1 << 40 : strcmp(q, "tiny") == 0 ? 25000 : 100000;
 }
 
-/* Textured left image; right = left shifted by 5 (true disparity 5 away from the edge). */
+/* Textured left image (jd_test_textured_image()); right = left shifted by 5 (true disparity 5
+ * away from the edge). */
 static inline void gpu_textured_pair(int w, int h, unsigned seed, struct jd_image *l,
 				     struct jd_image *r)
 {
-	*l = (struct jd_image){malloc((size_t)w * h), w, h, w};
+	*l = jd_test_textured_image(w, h, w, seed);
 	*r = (struct jd_image){malloc((size_t)w * h), w, h, w};
-	for (int y = 0; y < h; y++) {
-		for (int x = 0; x < w; x++) {
-			l->data[y * w + x] =
-			    (uint8_t)((x * 7 + y * 3) % 97 * 2 + (jd_test_rand(&seed) >> 28));
-		}
-	}
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < w; x++) {
 			r->data[y * w + x] = l->data[y * w + (x + 5 < w ? x + 5 : x)];
@@ -122,12 +118,9 @@ static inline int gpu_download(struct jd_cuda *cu, void *dst, jd_cudeviceptr src
 /* First pixel where two maps differ bitwise, or -1. */
 static inline long gpu_first_diff(const struct jd_disp *a, const struct jd_disp *b)
 {
-	for (long i = 0; i < (long)a->width * a->height; i++) {
-		if (memcmp(&a->data[i], &b->data[i], sizeof(float))) {
-			return i;
-		}
-	}
-	return -1;
+	long at = jd_test_first_diff(a->data, b->data, sizeof(float) * a->width * a->height);
+
+	return at < 0 ? -1 : at / (long)sizeof(float);
 }
 
 #endif

@@ -36,15 +36,15 @@ static void test_gray(const struct jd_kernels *k)
 		}
 		jd_gray_from_rgb_ref(in, n, a);
 		k->gray_from_rgb(in, n, b);
-		JD_CHECK(first_diff(a, b, n) < 0, "gray_rgb n=%d differs at %ld", n,
-			 first_diff(a, b, n));
+		JD_CHECK(jd_test_first_diff(a, b, n) < 0, "gray_rgb n=%d differs at %ld", n,
+			 jd_test_first_diff(a, b, n));
 		JD_CHECK(n == 0 || a[0] == 255, "white gives %d", a[0]);
 		jd_gray_from_yuyv_ref(in, n & ~1, a);
 		k->gray_from_yuyv(in, n & ~1, b);
-		JD_CHECK(first_diff(a, b, n & ~1) < 0, "gray_yuyv n=%d", n);
+		JD_CHECK(jd_test_first_diff(a, b, n & ~1) < 0, "gray_yuyv n=%d", n);
 		jd_gray_from_uyvy_ref(in, n & ~1, a);
 		k->gray_from_uyvy(in, n & ~1, b);
-		JD_CHECK(first_diff(a, b, n & ~1) < 0, "gray_uyvy n=%d", n);
+		JD_CHECK(jd_test_first_diff(a, b, n & ~1) < 0, "gray_uyvy n=%d", n);
 		JD_CHECK(n < 2 || a[0] == in[1], "uyvy: the first luma is byte 1");
 		free(in);
 		free(a);
@@ -56,9 +56,9 @@ static void test_remap(const struct jd_kernels *k)
 {
 	for (int s = 0; s < NSIZES; s++) {
 		int w = sizes[s][0], h = sizes[s][1];
-		struct jd_image src = random_image(w, h, sizes[s][2], 11u + s);
-		struct jd_image a = random_image(w, h, sizes[s][2], 1),
-				b = random_image(w, h, sizes[s][2], 1);
+		struct jd_image src = jd_test_random_image(w, h, sizes[s][2], 11u + s);
+		struct jd_image a = jd_test_random_image(w, h, sizes[s][2], 1),
+				b = jd_test_random_image(w, h, sizes[s][2], 1);
 		struct jd_remap map = {w, h, malloc(sizeof(int32_t) * w * h),
 				       malloc(sizeof(int32_t) * w * h)};
 		unsigned seed = 99;
@@ -83,7 +83,7 @@ static void test_remap(const struct jd_kernels *k)
 		jd_remap_ref(&map, &src, &a, NULL);
 		k->remap(&map, &src, &b, NULL);
 		for (int y = 0; y < h; y++) {
-			JD_CHECK(first_diff(a.data + y * a.stride, b.data + y * b.stride, w) < 0,
+			JD_CHECK(jd_test_first_diff(a.data + y * a.stride, b.data + y * b.stride, w) < 0,
 				 "remap %dx%d row %d", w, h, y);
 		}
 		free(src.data);
@@ -100,8 +100,8 @@ static void test_census_cost(const struct jd_kernels *k)
 
 	for (int s = 0; s < NSIZES; s++) {
 		int w = sizes[s][0], h = sizes[s][1];
-		struct jd_image l = random_image(w, h, sizes[s][2], 3u + s);
-		struct jd_image r = random_image(w, h, sizes[s][2], 5u + s);
+		struct jd_image l = jd_test_random_image(w, h, sizes[s][2], 3u + s);
+		struct jd_image r = jd_test_random_image(w, h, sizes[s][2], 5u + s);
 		size_t npx = (size_t)w * h;
 		uint64_t *cl = malloc(8 * npx), *cr = malloc(8 * npx), *c2 = malloc(8 * npx);
 
@@ -123,7 +123,7 @@ static void test_census_cost(const struct jd_kernels *k)
 					k->sgm_cost(&p, &l, &r, cl, cr, b, NULL);
 					JD_CHECK(memcmp(a, b, n) == 0,
 						 "sgm_cost %dx%d nd %d cost %d min %d at %ld", w, h,
-						 nds[t], cost, md, first_diff(a, b, n));
+						 nds[t], cost, md, jd_test_first_diff(a, b, n));
 					free(a);
 					free(b);
 				}
@@ -142,7 +142,7 @@ static void agg_select_case(const struct jd_kernels *k, int w, int h, int nd, in
 			    int uniq, int subpix, int lr, int md, unsigned seed)
 {
 	struct jd_match_params p;
-	struct jd_image g = random_image(w, h, w, seed);
+	struct jd_image g = jd_test_random_image(w, h, w, seed);
 	size_t vol = (size_t)w * h * nd;
 	uint8_t *cost = malloc(vol);
 	uint16_t *f[2], *bw[2];

@@ -29,7 +29,7 @@ static int compare(const struct jd_kernels *k, const struct jd_match_params *p, 
 	JD_CHECK(jd_match_run(&jd_kernels_ref, p, l, r, &a, ws, n, ex) == 0, "%s ref", what);
 	memset(ws, 0xff, n);
 	JD_CHECK(jd_match_run(k, p, l, r, &b, ws, n, ex) == 0, "%s neon", what);
-	diff = first_diff(a.data, b.data, sizeof(float) * w * h);
+	diff = jd_test_first_diff(a.data, b.data, sizeof(float) * w * h);
 	JD_CHECK(diff < 0, "%s %s %dx%d nd %d fp16 %d: first difference at pixel %ld", what,
 		 jd_algo_name(p->algo), w, h, p->ndisp, p->bp.fp16, diff / 4);
 	/* the confidence of each map: one rule for every backend, the same bytes */
@@ -39,7 +39,7 @@ static int compare(const struct jd_kernels *k, const struct jd_match_params *p, 
 	JD_CHECK(jd_confidence_ref(l, r, &a, ca, wc, nc, ex) == 0 &&
 		     jd_confidence_ref(l, r, &b, cb, wc, nc, ex) == 0,
 		 "%s confidence", what);
-	long cdiff = first_diff(ca, cb, (size_t)w * h);
+	long cdiff = jd_test_first_diff(ca, cb, (size_t)w * h);
 	JD_CHECK(cdiff < 0, "%s %s: confidence differs first at pixel %ld", what,
 		 jd_algo_name(p->algo), cdiff);
 	free(wc);
@@ -87,8 +87,8 @@ int main(void)
 	neon_table_exact(&k);
 	jd_workers_init(&w, 2);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		struct jd_image l = textured_image(sizes[s][0], sizes[s][1], sizes[s][0], 1u + s);
-		struct jd_image r = textured_image(sizes[s][0], sizes[s][1], sizes[s][0], 1u + s);
+		struct jd_image l = jd_test_textured_image(sizes[s][0], sizes[s][1], sizes[s][0], 1u + s);
+		struct jd_image r = jd_test_textured_image(sizes[s][0], sizes[s][1], sizes[s][0], 1u + s);
 
 		/* right = left shifted by 3 plus fresh noise on a few pixels */
 		for (int y = 0; y < l.height; y++) {

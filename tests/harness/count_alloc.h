@@ -10,4 +10,7 @@ extern volatile long jd_allocations;
 extern volatile long jd_frees; /* free() of a non-NULL pointer, realloc() of one */
 extern _Thread_local long jd_thread_allocations; /* the calling thread's alone */
 
+/* Print the stack of the calling thread's next n allocations to stderr (finding one). */
+void jd_alloc_trace(int n);
+
 #endif

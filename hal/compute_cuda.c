@@ -1,6 +1,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,7 @@ static int load_api(struct jd_cuda *cu)
 	    SYM(cuEventDestroy_v2),
 	    SYM(cuEventRecord),
 	    SYM(cuEventSynchronize),
+	    SYM(cuEventQuery),
 	    SYM(cuEventElapsedTime_v2),
 	    SYM(cuStreamWaitEvent),
 #undef SYM
@@ -176,6 +178,12 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
 	int rc;
 
 	memset(cu, 0, sizeof(*cu));
+	const char *wait = getenv("JD_CUDA_WAIT");
+	if (wait && *wait && strcmp(wait, "poll") && strcmp(wait, "block")) {
+		snprintf(cu->err, sizeof(cu->err), "JD_CUDA_WAIT=%s: must be poll or block", wait);
+		return -EINVAL;
+	}
+	cu->poll = !wait || strcmp(wait, "block");
 	JD_TRY(load_api(cu));
 	rc = open_device(cu);
 	if (rc) {
@@ -310,6 +318,24 @@ uint64_t jd_cuda_fatbin_hash(void)
 		h = (h ^ *p) * 0x100000001b3ull;
 	}
 	return h;
+}
+
+int jd_cuda_wait(struct jd_cuda *cu, void *ev)
+{
+	enum { NOT_READY = 600 /* CUDA_ERROR_NOT_READY */ };
+	const struct timespec step = {0, 50000}; /* 50 us: no frame rate lost on the H100 */
+
+	if (!cu->poll) {
+		return JD_CU(cu, cuEventSynchronize(ev));
+	}
+	for (;;) {
+		jd_curesult r = cu->api.cuEventQuery(ev);
+		if (r != NOT_READY) {
+			/* done, or failed: the blocking wait reports the failure with its name */
+			return r == 0 ? 0 : JD_CU(cu, cuEventSynchronize(ev));
+		}
+		nanosleep(&step, NULL);
+	}
 }
 
 int jd_cuda_take_event(struct jd_cuda *cu, void **out)

@@ -53,6 +53,7 @@ struct jd_cuda_api {
 	jd_curesult (*cuEventDestroy_v2)(void *);
 	jd_curesult (*cuEventRecord)(void *, jd_custream);
 	jd_curesult (*cuEventSynchronize)(void *);
+	jd_curesult (*cuEventQuery)(void *);
 	jd_curesult (*cuEventElapsedTime_v2)(float *, void *, void *);
 	jd_curesult (*cuStreamWaitEvent)(jd_custream, void *, unsigned);
 };
@@ -101,6 +102,12 @@ struct jd_cuda {
 	size_t pinned_bytes, pinned_used;
 	int integrated;		 /* the GPU shares the host's DRAM (Jetson) */
 	int mapped;		 /* JD_GPU_MEMORY_MAPPED in effect: pinned_dev is its device view */
+	/*
+	 * Wait for the GPU by polling its event every 50 us (the default): the driver's blocking
+	 * waits malloc and free on the calling thread, the frame loop's ($JD_CUDA_WAIT=block
+	 * uses them all the same; docs/perf.md step 68).
+	 */
+	int poll;
 	jd_cudeviceptr pinned_dev;
 	unsigned long long copied; /* bytes copied between host and device since boot */
 	int sealed;
@@ -145,6 +152,8 @@ int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out);
 void jd_cuda_seal(struct jd_cuda *cu);
 
 /** Take one of the events made at boot. @retval 0, -ENOMEM (none left), -EPERM (sealed) */
+/** Wait for an event to complete (cu->poll: polling, else the driver's blocking wait). */
+int jd_cuda_wait(struct jd_cuda *cu, void *ev);
 int jd_cuda_take_event(struct jd_cuda *cu, void **out);
 
 /** Look up a kernel of the embedded module. @retval 0 or -ENOENT */

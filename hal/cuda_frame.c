@@ -255,7 +255,7 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	if (f->cloud) {
 		jd__cuda_cloud_collected(f, idx);
 	}
-	JD_TRY(JD_CU(cu, cuEventSynchronize(s->ev_out)));
+	JD_TRY(jd_cuda_wait(cu, s->ev_out));
 	JD_TRY(JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, s->ev_start, s->ev_end)));
 	f->conf.last = f->conf.h_conf[idx];
 	if (f->sense) {

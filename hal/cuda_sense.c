@@ -16,6 +16,12 @@ enum { THREADS = 128, SCORE_THREADS = 256, ROW_THREADS = 128 };
 
 #define STREAM(cu) ((cu)->stream[2])
 
+static int wait_queued(struct jd_cuda *cu, struct jd_cuda_sense *s)
+{
+	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_done, STREAM(cu))));
+	return jd_cuda_wait(cu, s->ev_done);
+}
+
 /* What crosses between host and device (the pinned side and, copying, the device's). */
 static size_t out_bytes(int w, int h)
 {
@@ -107,6 +113,7 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	JD_TRY(take_out(cu, sizeof(struct jd__sense_obj_rec) * JD_SENSE_MAX_OBJECTS, &p,
 			&s->d_recs));
 	s->h_recs = p;
+	JD_TRY(jd_cuda_take_event(cu, &s->ev_done));
 	s->w = w;
 	s->h = h;
 	s->taken = 1;
@@ -169,7 +176,7 @@ static int rows_pass(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 	JD_TRY(launch(cu, s->rows, (unsigned)nrows, 1, ROW_THREADS,
 		      (unsigned)(sizeof(float) * (size_t)(x1 - x0)), a));
 	JD_TRY(fetch(cu, s->h_rows, s->d_rows, sizeof(double) * JD_SROW_FIELDS * (size_t)nrows));
-	return JD_CU(cu, cuStreamSynchronize(STREAM(cu)));
+	return wait_queued(cu, s);
 }
 
 /* fit_plane() of sense.c, its passes over the map on the GPU. */
@@ -198,7 +205,7 @@ static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 	void *a[] = {&disp, &w, &x0, &y0, &x1, &y1, &step, &s->d_planes, &n, &tol, &s->d_scores};
 	JD_TRY(launch(cu, s->score, (unsigned)(n + nrows), 1, SCORE_THREADS, 0, a));
 	JD_TRY(fetch(cu, s->h_scores, s->d_scores, sizeof(long long) * (size_t)(n + nrows)));
-	JD_TRY(JD_CU(cu, cuStreamSynchronize(STREAM(cu))));
+	JD_TRY(wait_queued(cu, s));
 	for (int y = 0; y < nrows; y++) {
 		nvalid += (long)s->h_scores[n + y];
 	}
@@ -270,13 +277,13 @@ static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudevic
 	JD_TRY(launch(cu, s->blobs, gn, 1, 256, 0, ab));
 	JD_TRY(launch(cu, s->count, 1, 1, 1, 0, ac));
 	JD_TRY(fetch(cu, s->h_nblobs, s->d_nblobs, sizeof(int32_t)));
-	JD_TRY(JD_CU(cu, cuStreamSynchronize(STREAM(cu))));
+	JD_TRY(wait_queued(cu, s));
 	*nblobs = *s->h_nblobs;
 	if (*nblobs > cap) {
 		return 0;
 	}
 	JD_TRY(fetch(cu, s->h_blobs, s->d_blobs, sizeof(int32_t) * 6 * (size_t)*nblobs));
-	return JD_CU(cu, cuStreamSynchronize(STREAM(cu)));
+	return wait_queued(cu, s);
 }
 
 /* The objects' records gathered on the GPU (jd__sense_gather; sense_objects_cuda.cu). */
@@ -296,7 +303,7 @@ static int objects_pass(struct gpu_gather *g, jd_cufunction fn, int k, void **ar
 
 	JD_TRY(launch(cu, fn, (unsigned)k, 1, JD_SOBJ_THREADS, 0, args));
 	JD_TRY(fetch(cu, g->s->h_recs, g->s->d_recs, bytes));
-	JD_TRY(JD_CU(cu, cuStreamSynchronize(STREAM(cu))));
+	JD_TRY(wait_queued(cu, g->s));
 	memcpy(rec, g->s->h_recs, bytes);
 	return 0;
 }

@@ -24,6 +24,7 @@ struct jd_cuda_sense {
 	jd_cudeviceptr d_m0, d_m1, d_parent, d_stats, d_count, d_label;
 	/* what crosses: device buffers copied (copy), or the pinned ones' views */
 	jd_cudeviceptr d_planes, d_scores, d_rows, d_blobs, d_nblobs, d_objs, d_ax, d_recs;
+	void *ev_done;
 	double *h_planes;
 	long long *h_scores;
 	double *h_rows;

@@ -126,6 +126,7 @@ expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
 expect 1 "synth camera: --pixfmt MJPG: it gives GREY, YUYV or UYVY" -- run --frames 1 --pixfmt MJPG
 expect 2 "bench --pixfmt: only with --pipeline" -- bench --pixfmt YUYV
 expect 2 "bench --pixfmt MJPG: expected GREY, YUYV or UYVY" -- bench --pipeline --pixfmt MJPG
+JD_CUDA_WAIT=spin expect 1 "JD_CUDA_WAIT=spin: must be poll or block" -- match "$L" "$R" -o "$O" --ndisp 16 --backend cuda
 
 # Images: unsupported or absurd headers, a PFM whose scale is no number.
 printf 'P5\n4 3\n70000\n' >"$tmp/deep.pgm"

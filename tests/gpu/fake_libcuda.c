@@ -192,6 +192,11 @@ DECL(int, cuEventSynchronize, (void *e))
 	UNUSED(e);
 	return 0;
 }
+DECL(int, cuEventQuery, (void *e))
+{
+	UNUSED(e);
+	return 0;
+}
 DECL(int, cuEventElapsedTime_v2, (float *ms, void *a, void *b))
 {
 	UNUSED(a);

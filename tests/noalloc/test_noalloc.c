@@ -20,12 +20,12 @@ int main(void)
 	static const enum jd_algo algos[] = {JD_ALGO_SGM, JD_ALGO_BP, JD_ALGO_SAD};
 
 	/*
-	 * The CPU frame loop. On the GPU the driver mallocs and frees inside its blocking waits
-	 * (cuStreamSynchronize, cuEventSynchronize with CU_CTX_SCHED_BLOCKING_SYNC): about 16 a
-	 * frame on the loop's thread with sensing on the GPU (H100, driver 580; ros2_soak's
-	 * JD_ALLOC_TRACE shows where), freed at once, no growth; its own threads now and then.
-	 * jetdepth's rule on the GPU path (no device or pinned allocation after boot) is asserted
-	 * by the gpu tests through the driver table.
+	 * The CPU frame loop. On the GPU the driver's blocking waits malloc and free on the
+	 * calling thread (about 16 a frame, H100, driver 580), so jd_cuda_wait() polls instead
+	 * (docs/perf.md step 68; ros2_soak counts 0 on the loop's thread there); the driver's
+	 * own threads still allocate now and then, which a process-wide count cannot tell from
+	 * ours. jetdepth's rule on the GPU path (no device or pinned allocation after boot) is
+	 * asserted by the gpu tests through the driver table.
 	 */
 	setenv("JD_BACKEND", "cpu", 1);
 

@@ -23,19 +23,26 @@
 #include "sgm.h"
 
 /* Every kernel of a table on one backend (designated: the order of the ids does not matter). */
-#define ALL_KERNELS(b)                                                                        \
-	{[JD_K_GRAY_RGB] = b,	   [JD_K_GRAY_YUYV] = b,	 [JD_K_GRAY_UYVY] = b,            \
-	 [JD_K_REMAP] = b,	   [JD_K_CENSUS] = b,		 [JD_K_SGM_COST] = b,             \
-	 [JD_K_SGM_AGGREGATE] = b, [JD_K_SGM_SELECT] = b,	 [JD_K_SAD_ACCUMULATE] = b,       \
-	 [JD_K_SAD_WTA] = b,	   [JD_K_BP_MESSAGES] = b}
+#define ALL_KERNELS(b)                                                                             \
+	{                                                                                          \
+		[JD_K_GRAY_RGB] = b, [JD_K_GRAY_YUYV] = b, [JD_K_GRAY_UYVY] = b, [JD_K_REMAP] = b, \
+		[JD_K_CENSUS] = b, [JD_K_SGM_COST] = b, [JD_K_SGM_AGGREGATE] = b,                  \
+		[JD_K_SGM_SELECT] = b, [JD_K_SAD_ACCUMULATE] = b, [JD_K_SAD_WTA] = b,              \
+		[JD_K_BP_MESSAGES] = b                                                             \
+	}
 
 static const char *const kernel_names[JD_K_COUNT] = {
-    [JD_K_GRAY_RGB] = "gray_rgb",     [JD_K_GRAY_YUYV] = "gray_yuyv",
+    [JD_K_GRAY_RGB] = "gray_rgb",
+    [JD_K_GRAY_YUYV] = "gray_yuyv",
     [JD_K_GRAY_UYVY] = "gray_uyvy",
-    [JD_K_REMAP] = "remap",	      [JD_K_CENSUS] = "census",
-    [JD_K_SGM_COST] = "sgm_cost",     [JD_K_SGM_AGGREGATE] = "sgm_aggregate",
-    [JD_K_SGM_SELECT] = "sgm_select", [JD_K_SAD_ACCUMULATE] = "sad_accumulate",
-    [JD_K_SAD_WTA] = "sad_wta",	      [JD_K_BP_MESSAGES] = "bp_messages",
+    [JD_K_REMAP] = "remap",
+    [JD_K_CENSUS] = "census",
+    [JD_K_SGM_COST] = "sgm_cost",
+    [JD_K_SGM_AGGREGATE] = "sgm_aggregate",
+    [JD_K_SGM_SELECT] = "sgm_select",
+    [JD_K_SAD_ACCUMULATE] = "sad_accumulate",
+    [JD_K_SAD_WTA] = "sad_wta",
+    [JD_K_BP_MESSAGES] = "bp_messages",
 };
 
 const struct jd_kernels jd_kernels_ref = {

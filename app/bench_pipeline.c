@@ -38,7 +38,8 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	struct jd_capture_config cam = {
 	    .kind = JD_CAPTURE_SYNTH, .calib = &calib, .loop = 1, .synth_fmt = fmt};
 	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
-	struct jd_daemon_opts o = {.cam = &cam, .app_bytes = ros2_bytes, .no_truth = 1, .ros2 = ros2};
+	struct jd_daemon_opts o = {
+	    .cam = &cam, .app_bytes = ros2_bytes, .no_truth = 1, .ros2 = ros2};
 	if (jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
 		return -1;
 	}

@@ -129,9 +129,9 @@ static size_t need_bytes(const struct jd_match_params *p, int w, int h, int run_
 
 	n += jd_match_mem_required(p, w, run_h, threads);
 	n += run_h < h ? sizeof(float) * (size_t)w * run_h : 0; /* the strip's map */
-	return n + (gpu ? gpu_device_bytes(p, w, run_h, stages) +
-			      gpu_pinned_bytes(p, w, run_h, stages)
-			: 0);
+	return n +
+	       (gpu ? gpu_device_bytes(p, w, run_h, stages) + gpu_pinned_bytes(p, w, run_h, stages)
+		    : 0);
 }
 
 /*
@@ -155,13 +155,14 @@ static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w
 				continue; /* the overlap dominates: more strips do not help */
 			}
 			last = b->tiling.run_h;
-			if (need_bytes(p, w, h, last, threads, gt_maps, loop_bytes, gpu, stages) <= ceiling) {
+			if (need_bytes(p, w, h, last, threads, gt_maps, loop_bytes, gpu, stages) <=
+			    ceiling) {
 				break;
 			}
 		}
 	}
-	size_t tiled = need_bytes(p, w, h, b->tiling.run_h, threads, gt_maps, loop_bytes, gpu,
-				  stages);
+	size_t tiled =
+	    need_bytes(p, w, h, b->tiling.run_h, threads, gt_maps, loop_bytes, gpu, stages);
 	if (ceiling && tiled > ceiling) {
 		fprintf(stderr,
 			"jetdepth: boot: %dx%d with ndisp %d (%s) needs %.1f MiB, %.1f MiB in the "
@@ -254,8 +255,8 @@ int jd_boot_init(struct jd_boot *b, const struct jd_boot_config *c)
 	JD_TRY(select_kernels(b, want, board, log));
 	/* Plan for the GPU where it may be used; plan again for the CPU if it is not. */
 	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
-	JD_TRY(plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, stages,
-			   log));
+	JD_TRY(
+	    plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, stages, log));
 	int run_h = b->tiling.run_h;
 	/* Whole frames can be rectified where they are matched. */
 	unsigned gpu_stages = run_h == h ? stages : 0;

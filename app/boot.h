@@ -67,14 +67,14 @@ enum {
 struct jd_boot_config {
 	const struct jd_match_params *p;
 	int w, h, threads;
-	int gt_maps;		      /* ground-truth maps to carve, 0 to 2 (the synthetic camera's) */
-	size_t loop_bytes;	      /* the frame loop's own stages: cameras, sensing (0: none) */
-	unsigned stages;	      /* JD_BOOT_* bits (0: none) */
+	int gt_maps;	   /* ground-truth maps to carve, 0 to 2 (the synthetic camera's) */
+	size_t loop_bytes; /* the frame loop's own stages: cameras, sensing (0: none) */
+	unsigned stages;   /* JD_BOOT_* bits (0: none) */
 	const struct jd_board *board; /* its memory ceiling bounds the budget (NULL: the RAM) */
 	FILE *log;		      /* where the budget goes (NULL: silent) */
 	enum jd_backend backend;      /* what was asked for (jd_cli_boot_choices()) */
 	enum jd_gpu_memory gpu_memory;
-	const char *tuning_path;      /* the GPU tuning file to read */
+	const char *tuning_path; /* the GPU tuning file to read */
 };
 
 /**

@@ -180,7 +180,8 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 		} else if (f->fmt == JD_PIX_GREY) {
 			memcpy(out->data + (size_t)y * out->stride, row, (size_t)out->width);
 		} else {
-			const struct jd_kernels *k = c->cfg.kernels ? c->cfg.kernels : &jd_kernels_ref;
+			const struct jd_kernels *k =
+			    c->cfg.kernels ? c->cfg.kernels : &jd_kernels_ref;
 			(f->fmt == JD_PIX_UYVY ? k->gray_from_uyvy : k->gray_from_yuyv)(
 			    row, out->width, out->data + (size_t)y * out->stride);
 		}
@@ -234,7 +235,8 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 			return rc; /* not due yet: the loop comes round (stop, watchdog) and asks again */
 		}
 		if (rc) {
-			snprintf(c->err, sizeof(c->err), "%s", cam->err); /* the driver counted it */
+			/* a timeout: the driver counted it */
+			snprintf(c->err, sizeof(c->err), "%s", cam->err);
 			return rc;
 		}
 		rc = jd_pair_offer(&c->pair, side, &f, &rel);

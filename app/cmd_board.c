@@ -80,7 +80,8 @@ int jd_cmd_board(int argc, char **argv)
 		if (b.has_size) {
 			printf("  default size %dx%d\n", b.width, b.height);
 		}
-		/* documentation only: boot decides none of these from the file (boards/README.md) */
+		/* documentation only: boot decides none of these from the file (boards/README.md)
+		 */
 		printf("  documented: toolchain %s, cpu flags %s, unified memory %s, power %s, "
 		       "clock %s\n",
 		       b.toolchain[0] ? b.toolchain : "-", b.cpu_flags[0] ? b.cpu_flags : "-",

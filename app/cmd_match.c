@@ -126,8 +126,8 @@ int jd_cmd_match(int argc, char **argv)
 		goto out;
 	}
 	rc = JD_EXIT_RUNTIME;
-	struct jd_boot_config bc = {.p = &p, .w = l.width, .h = l.height, .threads = threads,
-				    .log = quiet ? NULL : stderr};
+	struct jd_boot_config bc = {
+	    .p = &p, .w = l.width, .h = l.height, .threads = threads, .log = quiet ? NULL : stderr};
 	if (jd_cli_boot_choices(&bc) || jd_boot_init(&boot, &bc)) {
 		goto out;
 	}

@@ -179,7 +179,9 @@ int jd_cmd_run(int argc, char **argv)
 	size_t preview_bytes = o.preview.port ? (jd_preview_mem_required(w, h) + 63) / 64 * 64 : 0;
 	size_t dump_bytes = o.dump_dir[0] ? jd_dump_mem_required(w, h) : 0;
 	size_t ros2_bytes = o.ros2.enabled ? jd_ros2_mem_required(w, h) : 0;
-	struct jd_daemon_opts dopts = {.cam = &cam, .sense = &sense, .board = bp,
+	struct jd_daemon_opts dopts = {.cam = &cam,
+				       .sense = &sense,
+				       .board = bp,
 				       .app_bytes = preview_bytes + dump_bytes + ros2_bytes,
 				       .ros2 = o.ros2.enabled,
 				       .preview = o.preview.port != 0};
@@ -381,9 +383,13 @@ int jd_cmd_run(int argc, char **argv)
 			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
 				    preview.watchers, "running", o.ros2.enabled ? &ros2 : NULL,
 				    n > 0 ? line : NULL, status, sizeof(status));
-			struct jd_preview_frame pf = {st.left,	    &d.boot.disp, colour_far,
-						      st.sense,	    st.sense ? st.tracks : NULL,
-						      st.conf,	    d.min_conf,
+			struct jd_preview_frame pf = {st.left,
+						      &d.boot.disp,
+						      colour_far,
+						      st.sense,
+						      st.sense ? st.tracks : NULL,
+						      st.conf,
+						      d.min_conf,
 						      jd_boot_gpu_preview(&d.boot, &p)};
 			if (gpu_picture && !pf.rgb) {
 				/* the GPU composes it: wait for the frame that has it */

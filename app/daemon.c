@@ -111,9 +111,15 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	unsigned stages = (d->rectify ? JD_BOOT_RAW_FRAMES : 0) |
 			  (o->ros2 && d->sensing ? JD_BOOT_CLOUD : 0) |
 			  (o->preview ? JD_BOOT_PREVIEW : 0);
-	struct jd_boot_config bc = {.p = p, .w = w, .h = h, .threads = threads, .gt_maps = JD_DAEMON_INFLIGHT,
-				    .loop_bytes = jd_carve_total(&c), .stages = stages,
-				    .board = board, .log = log};
+	struct jd_boot_config bc = {.p = p,
+				    .w = w,
+				    .h = h,
+				    .threads = threads,
+				    .gt_maps = JD_DAEMON_INFLIGHT,
+				    .loop_bytes = jd_carve_total(&c),
+				    .stages = stages,
+				    .board = board,
+				    .log = log};
 	JD_TRY(jd_cli_boot_choices(&bc));
 	JD_TRY(jd_boot_init(&d->boot, &bc));
 	jd_carve_init(&c, d->boot.loop_mem, d->boot.loop_bytes);
@@ -171,7 +177,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 		}
 	}
 	synth.exec = &d->boot.workers.exec; /* idle while the loop captures */
-	synth.kernels = &d->boot.kernels;     /* the luma conversion boot chose and printed */
+	synth.kernels = &d->boot.kernels;   /* the luma conversion boot chose and printed */
 	rc = jd_capture_init(&d->cap, &synth, lr.cam, lr.cam_bytes, log);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", d->cap.err);
@@ -315,8 +321,8 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	int rc;
 	if (jd_boot_gpu_raw_into(b, &d->p, raw.data, &raw.cap)) {
 		/* each view into the GPU's next slot as the camera gave it: the device takes luma */
-		rc = jd_capture_next_raw(&d->cap, &raw, d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT],
-					 &fr->truth);
+		rc = jd_capture_next_raw(
+		    &d->cap, &raw, d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT], &fr->truth);
 		if (!rc && jd_boot_gpu_raw_staged(b, &d->p, raw.fmt)) {
 			snprintf(d->cap.err, sizeof(d->cap.err), "gpu: cannot take %s/%s frames raw",
 				 jd_pixfmt_name(raw.fmt[0]), jd_pixfmt_name(raw.fmt[1]));
@@ -326,7 +332,8 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 		jd_boot_gpu_capture_into(b, &d->p); /* the pair straight into the GPU's next slot */
 		rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
 				     cpu_rectify ? &d->raw[1] : &b->right,
-				     d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT], &fr->truth);
+				     d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT],
+				     &fr->truth);
 	}
 	d->camera_failed = rc != 0;
 	JD_TRY(rc);

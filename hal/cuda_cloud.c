@@ -27,8 +27,9 @@ size_t jd_cuda_cloud_device_bytes(int w, int h)
 
 size_t jd_cuda_cloud_pinned_bytes(int w, int h)
 {
-	return JD_CUDA_CLOUD_SETS * (jd_cuda_round(depth_bytes(w, h)) +
-				     jd_cuda_round(points_bytes(w, h)) + jd_cuda_round(sizeof(int)));
+	return JD_CUDA_CLOUD_SETS *
+	       (jd_cuda_round(depth_bytes(w, h)) + jd_cuda_round(points_bytes(w, h)) +
+		jd_cuda_round(sizeof(int)));
 }
 
 int jd_cuda_cloud_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cuda_cloud *cl)
@@ -104,10 +105,11 @@ void jd_cuda_cloud_release(void *token)
 }
 
 /* Queue one kernel on stream 0. */
-static int launch(struct jd_cuda *cu, jd_cufunction fn, unsigned gx, unsigned gy,
-		  unsigned threads, void **args)
+static int launch(struct jd_cuda *cu, jd_cufunction fn, unsigned gx, unsigned gy, unsigned threads,
+		  void **args)
 {
-	return JD_CU(cu, cuLaunchKernel(fn, gx, gy, 1, threads, 1, 1, 0, cu->stream[0], args, NULL));
+	return JD_CU(cu,
+		     cuLaunchKernel(fn, gx, gy, 1, threads, 1, 1, 0, cu->stream[0], args, NULL));
 }
 
 /* Bring what the kernels wrote at dev back into the set's host (copy mode only). */
@@ -153,8 +155,9 @@ int jd__cuda_cloud_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicep
 	}
 	if (cl->want & JD_CUDA_CLOUD_POINTS) {
 		void *c[] = {&map, &conf, &cl->min_conf, &cl->fb, &w, &cl->d_counts};
-		void *a[] = {&map,    &conf,  &cl->min_conf, &left, &cl->fb,	  &cl->cx, &cl->cy,
-			     &cl->inv_f, &w, &h,	     &cl->d_counts, &points, &npoints};
+		void *a[] = {&map,	    &conf,   &cl->min_conf, &left, &cl->fb,
+			     &cl->cx,	    &cl->cy, &cl->inv_f,    &w,	   &h,
+			     &cl->d_counts, &points, &npoints};
 		JD_TRY(launch(cu, cl->count_fn, (unsigned)h, 1, ROW_THREADS, c));
 		JD_TRY(launch(cu, cl->write_fn, (unsigned)h, 1, ROW_THREADS, a));
 		/* copy mode: the whole buffer, as the count is not known here (a DMA, no CPU) */

@@ -30,7 +30,7 @@ struct jd_cuda_cloud_set {
 
 struct jd_cuda_cloud {
 	jd_cufunction depth_fn, count_fn, write_fn;
-	jd_cudeviceptr d_counts;		 /* h row counts */
+	jd_cudeviceptr d_counts;		     /* h row counts */
 	jd_cudeviceptr d_depth, d_points, d_npoints; /* copy mode: where the kernels write */
 	struct jd_cuda_cloud_set set[JD_CUDA_CLOUD_SETS];
 	int in_slot[JD_CUDA_SLOTS]; /* the set each frame in flight is given (-1: none) */

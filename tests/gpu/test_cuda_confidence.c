@@ -75,8 +75,8 @@ static long cloud_points; /* over every case: the clouds compared were not all e
  * The reference's depth and cloud for map d (masked here by conf below min_conf) and left
  * view l against the set the GPU made: 1 when every bit agrees.
  */
-static int cloud_same(const struct jd_image *l, const struct jd_disp *d,
-		      const unsigned char *conf, int min_conf, const struct jd_camera_model *cam,
+static int cloud_same(const struct jd_image *l, const struct jd_disp *d, const unsigned char *conf,
+		      int min_conf, const struct jd_camera_model *cam,
 		      const struct jd_cuda_cloud_set *set, const char *what)
 {
 	int w = d->width, h = d->height, ok = 1;
@@ -198,8 +198,8 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 }
 
 /* One SGM frame on (l, r) through submit and collect. */
-static int frame(struct jd_cuda_sgm *g, const struct jd_match_params *p,
-		 const struct jd_image *l, const struct jd_image *r, struct jd_disp *out)
+static int frame(struct jd_cuda_sgm *g, const struct jd_match_params *p, const struct jd_image *l,
+		 const struct jd_image *r, struct jd_disp *out)
 {
 	return jd_cuda_sgm_submit(g, p, l, r) || jd_cuda_sgm_collect(g, out);
 }
@@ -222,9 +222,9 @@ static void check_lending(void)
 
 	jd_params_default(&p, JD_ALGO_SGM, 16);
 	gpu_textured_pair(W, H, 11u, &l, &r);
-	int rc = jd_cuda_init(&cu, jd_cuda_sgm_device_bytes(&p, W, H) +
-				       jd_cuda_conf_device_bytes(W, H) +
-				       jd_cuda_cloud_device_bytes(W, H),
+	int rc = jd_cuda_init(&cu,
+			      jd_cuda_sgm_device_bytes(&p, W, H) + jd_cuda_conf_device_bytes(W, H) +
+				  jd_cuda_cloud_device_bytes(W, H),
 			      jd_cuda_sgm_pinned_bytes(W, H) + jd_cuda_conf_pinned_bytes(W, H) +
 				  jd_cuda_cloud_pinned_bytes(W, H),
 			      gpu_memory());
@@ -237,7 +237,8 @@ static void check_lending(void)
 		jd_cuda_seal(&cu);
 		jd_cuda_cloud_want(f, JD_CUDA_CLOUD_POINTS, 0, &cam);
 		for (int k = 0; k < JD_CUDA_CLOUD_SETS; k++) {
-			JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0, "lending: frame %d: %s", k, cu.err);
+			JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0, "lending: frame %d: %s", k,
+				 cu.err);
 			held[k] = jd_cuda_cloud_claim(f);
 			JD_CHECK(held[k] && held[k]->made == JD_CUDA_CLOUD_POINTS,
 				 "lending: frame %d: no set, or not the points alone", k);

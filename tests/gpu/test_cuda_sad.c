@@ -72,7 +72,12 @@ int main(void)
 	    {.w = 33, .h = 17, .window = 3, .nd = 7, .min_disp = 0, .lr_check = 0, .median = 0},
 	    {.w = 1, .h = 1, .window = 1, .nd = 1, .min_disp = 0, .lr_check = 0, .median = 0},
 	    {.w = 200, .h = 50, .window = 31, .nd = 100, .min_disp = 0, .lr_check = 1, .median = 1},
-	    {.w = 1242, .h = 375, .window = 11, .nd = 128, .min_disp = 0, .lr_check = 1,
+	    {.w = 1242,
+	     .h = 375,
+	     .window = 11,
+	     .nd = 128,
+	     .min_disp = 0,
+	     .lr_check = 1,
 	     .median = 1},
 	    {.w = 2100, .h = 24, .window = 5, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
 	};

@@ -83,8 +83,9 @@ static void test_remap(const struct jd_kernels *k)
 		jd_remap_ref(&map, &src, &a, NULL);
 		k->remap(&map, &src, &b, NULL);
 		for (int y = 0; y < h; y++) {
-			JD_CHECK(jd_test_first_diff(a.data + y * a.stride, b.data + y * b.stride, w) < 0,
-				 "remap %dx%d row %d", w, h, y);
+			JD_CHECK(
+			    jd_test_first_diff(a.data + y * a.stride, b.data + y * b.stride, w) < 0,
+			    "remap %dx%d row %d", w, h, y);
 		}
 		free(src.data);
 		free(a.data);

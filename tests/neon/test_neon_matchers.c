@@ -87,8 +87,10 @@ int main(void)
 	neon_table_exact(&k);
 	jd_workers_init(&w, 2);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		struct jd_image l = jd_test_textured_image(sizes[s][0], sizes[s][1], sizes[s][0], 1u + s);
-		struct jd_image r = jd_test_textured_image(sizes[s][0], sizes[s][1], sizes[s][0], 1u + s);
+		struct jd_image l =
+		    jd_test_textured_image(sizes[s][0], sizes[s][1], sizes[s][0], 1u + s);
+		struct jd_image r =
+		    jd_test_textured_image(sizes[s][0], sizes[s][1], sizes[s][0], 1u + s);
 
 		/* right = left shifted by 3 plus fresh noise on a few pixels */
 		for (int y = 0; y < l.height; y++) {

@@ -128,8 +128,8 @@ int main(void)
 		JD_CHECK(most == 0, "unsubscribed: %ld lendings held", most);
 		jd_ros2_stop(r);
 	}
-	JD_CHECK(given_back == FRAMES && !twice, "unsubscribed: %ld of %d given back",
-		 given_back, FRAMES);
+	JD_CHECK(given_back == FRAMES && !twice, "unsubscribed: %ld of %d given back", given_back,
+		 FRAMES);
 
 	/* no publisher (stopped): given back at once */
 	given_back = 0;

@@ -60,7 +60,8 @@ int main(int argc, char **argv)
 	int ns_ = 0;
 	for (long i = 0; i < frames + warmup; i++) {
 		if (i == warmup && getenv("JD_ALLOC_TRACE")) {
-			jd_alloc_trace(atoi(getenv("JD_ALLOC_TRACE"))); /* where the loop allocates */
+			jd_alloc_trace(
+			    atoi(getenv("JD_ALLOC_TRACE"))); /* where the loop allocates */
 		}
 		long a = jd_thread_allocations;
 		jd_ros2_want_made(&ros2, &d);

@@ -39,10 +39,15 @@ int main(void)
 	for (int k = 0; k < 3 && n == 3; k++) {
 		float *p = pts + k * JD_CLOUD_POINT_FLOATS;
 		for (int c = 0; c < 4; c++) {
-			JD_CHECK(fabsf(p[c] - want[k][c]) <= 1e-6f, "point %d coordinate %d: %g, %g "
-				 "expected", k, c, (double)p[c], (double)want[k][c]);
+			JD_CHECK(fabsf(p[c] - want[k][c]) <= 1e-6f,
+				 "point %d coordinate %d: %g, %g "
+				 "expected",
+				 k, c, (double)p[c], (double)want[k][c]);
 		}
-		JD_CHECK(p[2] == z[k == 0 ? 0 : k == 1 ? 3 : 6], "point %d: z is not the image's", k);
+		JD_CHECK(p[2] == z[k == 0   ? 0
+				   : k == 1 ? 3
+					    : 6],
+			 "point %d: z is not the image's", k);
 	}
 	return jd_test_done("unit.depth");
 }

@@ -65,6 +65,7 @@ int main(void)
 	struct sad_case {
 		int w, h, window, nd, min_disp, lr_check, median;
 	};
+	/* clang-format off: one case a row */
 	static const struct sad_case cases[] = {
 	    {.w = 311, .h = 239, .window = 11, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
 	    {.w = 640, .h = 480, .window = 11, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
@@ -72,15 +73,11 @@ int main(void)
 	    {.w = 33, .h = 17, .window = 3, .nd = 7, .min_disp = 0, .lr_check = 0, .median = 0},
 	    {.w = 1, .h = 1, .window = 1, .nd = 1, .min_disp = 0, .lr_check = 0, .median = 0},
 	    {.w = 200, .h = 50, .window = 31, .nd = 100, .min_disp = 0, .lr_check = 1, .median = 1},
-	    {.w = 1242,
-	     .h = 375,
-	     .window = 11,
-	     .nd = 128,
-	     .min_disp = 0,
-	     .lr_check = 1,
+	    {.w = 1242, .h = 375, .window = 11, .nd = 128, .min_disp = 0, .lr_check = 1,
 	     .median = 1},
 	    {.w = 2100, .h = 24, .window = 5, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
 	};
+	/* clang-format on */
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
 					    "kitti2015_000000"};
 	struct jd_workers wk;

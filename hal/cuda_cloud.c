@@ -4,10 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../algo/cuda/cloud_cuda.h"
 #include "../algo/depth.h"
 #include "../algo/jd_status.h"
 
-enum { THREADS = 128, ROW_THREADS = 256 /* JD_CLOUD_THREADS (algo/cuda/cloud_cuda.cu) */ };
+enum { THREADS = 128 };
 
 static size_t depth_bytes(int w, int h)
 {
@@ -158,8 +159,8 @@ int jd__cuda_cloud_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicep
 		void *a[] = {&map,	    &conf,   &cl->min_conf, &left, &cl->fb,
 			     &cl->cx,	    &cl->cy, &cl->inv_f,    &w,	   &h,
 			     &cl->d_counts, &points, &npoints};
-		JD_TRY(launch(cu, cl->count_fn, (unsigned)h, 1, ROW_THREADS, c));
-		JD_TRY(launch(cu, cl->write_fn, (unsigned)h, 1, ROW_THREADS, a));
+		JD_TRY(launch(cu, cl->count_fn, (unsigned)h, 1, JD_CLOUD_THREADS, c));
+		JD_TRY(launch(cu, cl->write_fn, (unsigned)h, 1, JD_CLOUD_THREADS, a));
 		/* copy mode: the whole buffer, as the count is not known here (a DMA, no CPU) */
 		JD_TRY(bring(cu, s->npoints, npoints, sizeof(int)));
 		JD_TRY(bring(cu, s->points, points, points_bytes(w, h)));

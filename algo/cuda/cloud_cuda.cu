@@ -9,7 +9,7 @@
  */
 #include <stdint.h>
 
-#define JD_CLOUD_THREADS 256
+#include "cloud_cuda.h"
 
 /* z of pixel i, or +inf where it has none (distrusted, invalid, zero or negative). */
 __device__ static float jd_cloud_z(const float *disp, const uint8_t *conf, int min_conf,

@@ -7,101 +7,117 @@
 #include "../algo/jd_status.h"
 #include "../algo/matcher.h"
 #include "../algo/tiling.h"
-#include "../hal/cuda_cloud.h"
-#include "../hal/cuda_confidence.h"
-#include "../hal/cuda_sense.h"
-#include "../hal/cuda_preview.h"
-#include "../hal/cuda_rectify.h"
-#include "../hal/tuning.h"
 
 enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT };
 
+/* What the GPU's carving is run with: once counting (to size it), once for real. */
+struct gpu_carving {
+	struct jd_engine *b;
+	const struct jd_boot_config *c;
+	int run_h; /* the rows the matcher runs on (a strip's window when tiled) */
+};
+
+/*
+ * Everything the GPU takes: the matcher, and where whole frames go to it the stages beside
+ * it (strips would each make their own that the CPU then does not use): the confidence and
+ * sensing, and those the loop asks for (JD_BOOT_*: the remap, the preview's picture, the
+ * cloud's sets). Their *_want/_start calls turn them on (app/engine.h).
+ */
+static int gpu_take(struct jd_cuda *cu, void *arg)
+{
+	const struct gpu_carving *g = arg;
+	struct jd_engine *b = g->b;
+	unsigned want = g->c->stages, stages = 0;
+
+	if (g->run_h == g->c->h) {
+		stages = JD_CUDA_STAGE_CONF | JD_CUDA_STAGE_SENSE |
+			 (want & JD_BOOT_RAW_FRAMES ? JD_CUDA_STAGE_REMAP : 0) |
+			 (want & JD_BOOT_PREVIEW ? JD_CUDA_STAGE_PREVIEW : 0) |
+			 (want & JD_BOOT_CLOUD ? JD_CUDA_STAGE_CLOUD : 0);
+	}
+	return jd_cuda_matcher_take(&b->matcher, cu, g->c->p, g->c->w, g->run_h,
+				    b->bp_variant[0] ? b->bp_variant : NULL, stages);
+}
+
+/* Device and pinned bytes gpu_take() carves for run_h rows, counted by running it. */
+static int gpu_bytes(struct jd_engine *b, const struct jd_boot_config *c, int run_h, size_t *dev,
+		     size_t *pinned)
+{
+	struct gpu_carving g = {b, c, run_h};
+	int rc = jd_cuda_count(&b->cuda, gpu_take, &g, dev, pinned);
+
+	if (rc) {
+		fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
+	}
+	return rc;
+}
+
 /*
  * The GPU, once: with --backend cuda it must work (or boot stops, saying why); with auto it
- * is used where the matcher has CUDA kernels and a GPU answers, else the CPU, saying why.
+ * is used where a GPU answers, else the CPU, saying why. Opened only: nothing is allocated
+ * until the plan is known (allocate_gpu()).
  */
-/*
- * The matcher's, the confidence and sensing stages' (hal/cuda_confidence.h, cuda_sense.h),
- * and those the loop asks for (JD_BOOT_*: the remap, the cloud's sets, the preview's one
- * picture of 6 bytes a pixel).
- */
-static size_t gpu_device_bytes(const struct jd_match_params *p, int w, int h, unsigned stages)
+static int open_gpu(struct jd_engine *b, const struct jd_boot_config *c)
 {
-	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_device_bytes(p, w, h)
-		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
-					 : jd_cuda_bp_device_bytes(p, w, h)) +
-	       jd_cuda_conf_device_bytes(w, h) + jd_cuda_sense_device_bytes(w, h) +
-	       (stages & JD_BOOT_RAW_FRAMES ? jd_cuda_remap_device_bytes(w, h) : 0) +
-	       (stages & JD_BOOT_CLOUD ? jd_cuda_cloud_device_bytes(w, h) : 0) +
-	       (stages & JD_BOOT_PREVIEW ? jd_cuda_preview_device_bytes(w, h) : 0);
-}
-
-static size_t gpu_pinned_bytes(const struct jd_match_params *p, int w, int h, unsigned stages)
-{
-	return (p->algo == JD_ALGO_SAD	 ? jd_cuda_sad_pinned_bytes(w, h)
-		: p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
-					 : jd_cuda_bp_pinned_bytes(p, w, h)) +
-	       jd_cuda_conf_pinned_bytes(w, h) + jd_cuda_sense_pinned_bytes(w, h) +
-	       (stages & JD_BOOT_RAW_FRAMES ? jd_cuda_remap_pinned_bytes(w, h) : 0) +
-	       (stages & JD_BOOT_CLOUD ? jd_cuda_cloud_pinned_bytes(w, h) : 0) +
-	       (stages & JD_BOOT_PREVIEW ? jd_cuda_preview_pinned_bytes(w, h) : 0);
-}
-
-/* The matcher's frame staging. */
-static struct jd_cuda_frame *any_frame(struct jd_boot *b, const struct jd_match_params *p)
-{
-	return p->algo == JD_ALGO_BP    ? &b->bp_gpu.frame
-	       : p->algo == JD_ALGO_SAD ? &b->sad_gpu.frame
-					: &b->sgm_gpu.frame;
-}
-
-/*
- * The stages of the frame staging: whole frames on the GPU. With strips, none (each strip
- * would make its own that the CPU then does not use); NULL.
- */
-static struct jd_cuda_frame *whole_frame(struct jd_boot *b, const struct jd_match_params *p)
-{
-	return b->gpu && b->tiling.n == 1 ? any_frame(b, p) : NULL;
-}
-
-/* h: the rows the matcher runs on (a strip's window when tiled); stages: JD_BOOT_* taken. */
-static int select_gpu(struct jd_boot *b, enum jd_backend want, const struct jd_match_params *p,
-		      int w, int h, unsigned stages, enum jd_gpu_memory memory, FILE *log)
-{
+	enum jd_backend want = c->backend;
 	int rc;
 
 	if (want != JD_BACKEND_CUDA && want != JD_BACKEND_AUTO) {
 		return 0;
 	}
-	size_t dev = gpu_device_bytes(p, w, h, stages), pinned = gpu_pinned_bytes(p, w, h, stages);
-	rc = jd_cuda_init(&b->cuda, dev, pinned, memory);
+	rc = jd_cuda_open(&b->cuda, c->gpu_memory);
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
 			fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
 			jd_cuda_deinit(&b->cuda);
 			return rc;
 		}
-		if (log) {
-			fprintf(log, "gpu: not used (%s)\n", b->cuda.err);
+		if (c->log) {
+			fprintf(c->log, "gpu: not used (%s)\n", b->cuda.err);
 		}
 		jd_cuda_deinit(&b->cuda);
 		return 0;
 	}
 	b->gpu = 1;
-	if (log) {
-		fprintf(log,
-			"gpu: %s (sm_%d%d, %d SMs, %s), driver %d.%d: %s on the GPU, frames %s\n",
-			b->cuda.name, b->cuda.cc_major, b->cuda.cc_minor, b->cuda.sm_count,
-			b->cuda.integrated ? "integrated" : "discrete",
-			b->cuda.driver_version / 1000, b->cuda.driver_version % 1000 / 10,
-			jd_algo_name(p->algo),
-			b->cuda.mapped ? "mapped (nothing copied)" : "copied to and from the device");
+	if (c->log) {
+		fprintf(
+		    c->log,
+		    "gpu: %s (sm_%d%d, %d SMs, %s), driver %d.%d: %s on the GPU, frames %s\n",
+		    b->cuda.name, b->cuda.cc_major, b->cuda.cc_minor, b->cuda.sm_count,
+		    b->cuda.integrated ? "integrated" : "discrete", b->cuda.driver_version / 1000,
+		    b->cuda.driver_version % 1000 / 10, jd_algo_name(c->p->algo),
+		    b->cuda.mapped ? "mapped (nothing copied)" : "copied to and from the device");
 	}
 	return 0;
 }
 
+/*
+ * The GPU's two allocations, of what its carving counts for the plan's rows. A GPU that
+ * cannot hold them is used no more with auto (b->gpu = 0: plan again for the CPU).
+ */
+static int allocate_gpu(struct jd_engine *b, const struct jd_boot_config *c)
+{
+	size_t dev, pinned;
+
+	JD_TRY(gpu_bytes(b, c, b->tiling.run_h, &dev, &pinned));
+	int rc = jd_cuda_allocate(&b->cuda, dev, pinned);
+	if (!rc) {
+		return 0;
+	}
+	if (c->backend == JD_BACKEND_CUDA) {
+		fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
+		return rc;
+	}
+	if (c->log) {
+		fprintf(c->log, "gpu: not used (%s)\n", b->cuda.err);
+	}
+	jd_cuda_deinit(&b->cuda);
+	b->gpu = 0;
+	return 0;
+}
+
 /* The kernel table, once: the board may forbid FP16 arithmetic (neon_fp16 no). */
-static int select_kernels(struct jd_boot *b, enum jd_backend want, const struct jd_board *board,
+static int select_kernels(struct jd_engine *b, enum jd_backend want, const struct jd_board *board,
 			  FILE *log)
 {
 	char err[160], line[400];
@@ -121,31 +137,35 @@ static int select_kernels(struct jd_boot *b, enum jd_backend want, const struct 
 }
 
 /* Everything boot takes for a matcher run on run_h rows (host, and the GPU's when used). */
-static size_t need_bytes(const struct jd_match_params *p, int w, int h, int run_h, int threads,
-			 int gt_maps, size_t loop_bytes, int gpu, unsigned stages)
+static int need_bytes(struct jd_engine *b, const struct jd_boot_config *c, int run_h, size_t *need)
 {
-	stages = run_h == h ? stages : 0; /* the loop's GPU stages are taken on whole frames */
-	size_t npix = (size_t)w * h, n = 6 * npix + (size_t)gt_maps * 4 * npix + loop_bytes;
+	const struct jd_match_params *p = c->p;
+	size_t npix = (size_t)c->w * c->h, dev = 0, pinned = 0;
 
-	n += jd_match_mem_required(p, w, run_h, threads);
-	n += run_h < h ? sizeof(float) * (size_t)w * run_h : 0; /* the strip's map */
-	return n +
-	       (gpu ? gpu_device_bytes(p, w, run_h, stages) + gpu_pinned_bytes(p, w, run_h, stages)
-		    : 0);
+	if (b->gpu) {
+		JD_TRY(gpu_bytes(b, c, run_h, &dev, &pinned));
+	}
+	*need = 6 * npix + (size_t)c->gt_maps * 4 * npix + c->loop_bytes +
+		jd_match_mem_required(p, c->w, run_h, c->threads) +
+		(run_h < c->h ? sizeof(float) * (size_t)c->w * run_h : 0) /* the strip's map */ +
+		dev + pinned;
+	return 0;
 }
 
 /*
  * The strips: --tiles when given, else as few as fit the board's memory ceiling (on Jetson
  * the GPU's memory is the same DRAM, so it counts). @retval 0 or -ENOMEM (no plan fits)
  */
-static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w, int h,
-		       int threads, int gt_maps, size_t loop_bytes, const struct jd_board *board,
-		       int gpu, unsigned stages, FILE *log)
+static int plan_tiling(struct jd_engine *b, const struct jd_boot_config *c)
 {
+	const struct jd_match_params *p = c->p;
+	const struct jd_board *board = c->board;
+	int w = c->w, h = c->h;
 	int overlap = p->tile_overlap ? p->tile_overlap : jd_tiling_default_overlap(p);
 	size_t ceiling = board ? (size_t)board->memory_ceiling_mb << 20 : 0;
-	size_t full = need_bytes(p, w, h, h, threads, gt_maps, loop_bytes, gpu, stages);
+	size_t full, tiled, need;
 
+	JD_TRY(need_bytes(b, c, h, &full));
 	jd_tiling_init(&b->tiling, h, p->tiles ? p->tiles : 1, overlap);
 	if (!p->tiles && ceiling && full > ceiling) {
 		int last = h + 1;
@@ -155,14 +175,13 @@ static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w
 				continue; /* the overlap dominates: more strips do not help */
 			}
 			last = b->tiling.run_h;
-			if (need_bytes(p, w, h, last, threads, gt_maps, loop_bytes, gpu, stages) <=
-			    ceiling) {
+			JD_TRY(need_bytes(b, c, last, &need));
+			if (need <= ceiling) {
 				break;
 			}
 		}
 	}
-	size_t tiled =
-	    need_bytes(p, w, h, b->tiling.run_h, threads, gt_maps, loop_bytes, gpu, stages);
+	JD_TRY(need_bytes(b, c, b->tiling.run_h, &tiled));
 	if (ceiling && tiled > ceiling) {
 		fprintf(stderr,
 			"jetdepth: boot: %dx%d with ndisp %d (%s) needs %.1f MiB, %.1f MiB in the "
@@ -173,8 +192,8 @@ static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w
 			board->origin_ceiling.file, board->origin_ceiling.line);
 		return -ENOMEM;
 	}
-	if (log && b->tiling.n > 1) {
-		fprintf(log,
+	if (c->log && b->tiling.n > 1) {
+		fprintf(c->log,
 			"tiling: %d strips of %d rows, each matched on %d rows (%d of context each "
 			"side): %.1f MiB instead of %.1f MiB%s\n",
 			b->tiling.n, b->tiling.core, b->tiling.run_h, b->tiling.overlap,
@@ -185,19 +204,21 @@ static int plan_tiling(struct jd_boot *b, const struct jd_match_params *p, int w
 }
 
 /*
- * The BP message kernel a tuning file chose for this GPU and size, or NULL (built-in
- * default). The file is --tuning, $JD_TUNING or the installed default; one whose GPU, driver
- * or build differ is ignored and boot says why. A malformed one stops boot.
+ * The BP message kernel a tuning file chose for this GPU and size, into b->bp_variant (left
+ * empty: the built-in default). The file is --tuning, $JD_TUNING or the installed default;
+ * one whose GPU, driver or build differ is ignored and boot says why. A malformed one stops
+ * boot.
  */
-static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int w, int h,
-			 const char *path, FILE *log, const char **variant)
+static int tuned_variant(struct jd_engine *b, const struct jd_boot_config *c)
 {
+	const struct jd_match_params *p = c->p;
+	const char *path = c->tuning_path;
 	struct jd_tuning *t = &b->tuning;
 	char *chosen = b->bp_variant;
 	char err[600], why[300];
+	FILE *log = c->log;
 	int rc;
 
-	*variant = NULL;
 	if (p->algo != JD_ALGO_BP) {
 		return 0;
 	}
@@ -219,7 +240,7 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 		}
 		return 0;
 	}
-	const struct jd_tuning_entry *e = jd_tuning_find(t, "bp", p->bp.fp16, w, h, p->ndisp);
+	const struct jd_tuning_entry *e = jd_tuning_find(t, "bp", p->bp.fp16, c->w, c->h, p->ndisp);
 	if (!e) {
 		if (log) {
 			fprintf(log, "gpu tuning: %s has no bp %s ndisp %d: built-in default\n", path,
@@ -228,7 +249,6 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 		return 0;
 	}
 	snprintf(chosen, sizeof(b->bp_variant), "%s", e->variant);
-	*variant = chosen;
 	if (log) {
 		fprintf(log, "gpu tuning: %s: bp message kernel %s (tuned at %dx%d: %.3f ms, default "
 			     "%s %.3f ms)\n",
@@ -238,38 +258,30 @@ static int tuned_variant(struct jd_boot *b, const struct jd_match_params *p, int
 	return 0;
 }
 
-int jd_boot_init(struct jd_boot *b, const struct jd_boot_config *c)
+/*
+ * The GPU's plan: the tuned kernel, the strips, the two allocations; where the GPU cannot
+ * hold them (auto), the CPU's plan instead.
+ */
+static int plan(struct jd_engine *b, const struct jd_boot_config *c)
 {
-	const struct jd_match_params *p = c->p;
-	int w = c->w, h = c->h, threads = c->threads, gt_maps = c->gt_maps;
-	size_t loop_bytes = c->loop_bytes, npix = (size_t)w * h;
-	unsigned stages = c->stages;
-	const struct jd_board *board = c->board;
-	FILE *log = c->log;
-	enum jd_backend want = c->backend;
-	void *r[R_COUNT] = {0};
-	char tag[32];
-	int rc;
-
-	memset(b, 0, sizeof(*b));
-	JD_TRY(select_kernels(b, want, board, log));
-	/* Plan for the GPU where it may be used; plan again for the CPU if it is not. */
-	int gpu_planned = (want == JD_BACKEND_CUDA || want == JD_BACKEND_AUTO) && jd_cuda_built();
-	JD_TRY(
-	    plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, gpu_planned, stages, log));
-	int run_h = b->tiling.run_h;
-	/* Whole frames can be rectified where they are matched. */
-	unsigned gpu_stages = run_h == h ? stages : 0;
-	JD_TRY(select_gpu(b, want, p, w, run_h, gpu_stages, c->gpu_memory, log));
-	if (gpu_planned && !b->gpu) {
-		rc = plan_tiling(b, p, w, h, threads, gt_maps, loop_bytes, board, 0, 0, NULL);
-		if (rc) {
-			return rc;
+	if (b->gpu) {
+		JD_TRY(tuned_variant(b, c));
+		JD_TRY(plan_tiling(b, c));
+		JD_TRY(allocate_gpu(b, c));
+		if (b->gpu) {
+			return 0;
 		}
-		run_h = b->tiling.run_h;
 	}
-	b->ws_bytes = jd_match_mem_required(p, w, run_h, threads);
-	snprintf(tag, sizeof(tag), "matcher.%s", jd_algo_name(p->algo));
+	return plan_tiling(b, c);
+}
+
+/* The host's budget: one item a buffer, in R_* order, so the carving hands them back so. */
+static void host_budget(struct jd_engine *b, const struct jd_boot_config *c)
+{
+	size_t npix = (size_t)c->w * c->h;
+	char tag[32];
+
+	snprintf(tag, sizeof(tag), "matcher.%s", jd_algo_name(c->p->algo));
 	jd_budget_init(&b->budget);
 	jd_budget_add(&b->budget, "frame.left", npix);
 	jd_budget_add(&b->budget, "frame.right", npix);
@@ -278,27 +290,29 @@ int jd_boot_init(struct jd_boot *b, const struct jd_boot_config *c)
 	for (int i = 0; i < 2; i++) {
 		/* always two items, so that the camera's is R_CAMERA (an empty one takes nothing) */
 		jd_budget_add(&b->budget, i ? "ground-truth.1" : "ground-truth.0",
-			      i < gt_maps ? sizeof(float) * npix : 0);
+			      i < c->gt_maps ? sizeof(float) * npix : 0);
 	}
-	jd_budget_add(&b->budget, "frame-loop", loop_bytes); /* cameras, sensing */
+	jd_budget_add(&b->budget, "frame-loop", c->loop_bytes); /* cameras, sensing */
 	jd_budget_add(&b->budget, "strip.disparity",
-		      b->tiling.n > 1 ? sizeof(float) * (size_t)w * run_h : 0);
-	if (log) {
-		jd_budget_print(&b->budget, log);
-	}
-	/* Refuse at boot, with the numbers, what the machine cannot hold (not an OOM later). */
+		      b->tiling.n > 1 ? sizeof(float) * (size_t)c->w * b->tiling.run_h : 0);
+}
+
+/* Refuse at boot, with the numbers, what the machine or the board cannot hold. */
+static int check_budget(struct jd_engine *b, const struct jd_boot_config *c)
+{
+	const struct jd_board *board = c->board;
 	size_t ram = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+	size_t gpu_total = b->gpu ? b->cuda.dev_bytes + b->cuda.pinned_bytes : 0;
+
 	if (ram > 0 && b->budget.total > ram) {
 		fprintf(
 		    stderr,
 		    "jetdepth: boot: memory budget %.1f MiB for %dx%d with ndisp %d (%s) exceeds "
 		    "this machine's %.1f MiB; use a smaller --size or --ndisp\n",
-		    (double)b->budget.total / (1 << 20), w, h, p->ndisp, jd_algo_name(p->algo),
-		    (double)ram / (1 << 20));
-		jd_cuda_deinit(&b->cuda);
+		    (double)b->budget.total / (1 << 20), c->w, c->h, c->p->ndisp,
+		    jd_algo_name(c->p->algo), (double)ram / (1 << 20));
 		return -ENOMEM;
 	}
-	size_t gpu_total = b->gpu ? b->cuda.dev_bytes + b->cuda.pinned_bytes : 0;
 	if (board && b->budget.total + gpu_total > (size_t)board->memory_ceiling_mb << 20) {
 		fprintf(
 		    stderr,
@@ -306,8 +320,42 @@ int jd_boot_init(struct jd_boot *b, const struct jd_boot_config *c)
 		    "(%s:%d); use a smaller --size or --ndisp\n",
 		    (double)(b->budget.total + gpu_total) / (1 << 20), board->memory_ceiling_mb,
 		    board->origin_ceiling.file, board->origin_ceiling.line);
-		jd_cuda_deinit(&b->cuda);
 		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Give back what boot took so far and pass its error on. */
+static int boot_failed(struct jd_engine *b, int rc)
+{
+	jd_workers_deinit(&b->workers);
+	jd_arena_deinit(&b->arena);
+	jd_cuda_deinit(&b->cuda);
+	return rc;
+}
+
+int jd_boot_init(struct jd_engine *b, const struct jd_boot_config *c)
+{
+	int w = c->w, h = c->h, gt_maps = c->gt_maps;
+	void *r[R_COUNT] = {0};
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	JD_TRY(select_kernels(b, c->backend, c->board, c->log));
+	JD_TRY(open_gpu(b, c));
+	rc = plan(b, c);
+	if (rc) {
+		return boot_failed(b, rc);
+	}
+	int run_h = b->tiling.run_h;
+	b->ws_bytes = jd_match_mem_required(c->p, w, run_h, c->threads);
+	host_budget(b, c);
+	if (c->log) {
+		jd_budget_print(&b->budget, c->log);
+	}
+	rc = check_budget(b, c);
+	if (rc) {
+		return boot_failed(b, rc);
 	}
 	rc = jd_arena_init(&b->arena, "host", b->budget.total);
 	if (!rc) {
@@ -315,54 +363,18 @@ int jd_boot_init(struct jd_boot *b, const struct jd_boot_config *c)
 	}
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", jd_arena_last_error(&b->arena));
-		jd_arena_deinit(&b->arena);
-		jd_cuda_deinit(&b->cuda);
-		return rc;
+		return boot_failed(b, rc);
 	}
 	jd_arena_seal(&b->arena);
-	const char *bp_variant = NULL;
-	if (b->gpu && (rc = tuned_variant(b, p, w, h, c->tuning_path, log, &bp_variant))) {
-		jd_arena_deinit(&b->arena);
-		jd_cuda_deinit(&b->cuda);
-		return rc;
-	}
 	if (b->gpu) {
-		if (p->algo == JD_ALGO_SAD) {
-			rc = jd_cuda_sad_init(&b->sad_gpu, &b->cuda, p, w, run_h);
-		} else if (p->algo == JD_ALGO_SGM) {
-			rc = jd_cuda_sgm_init(&b->sgm_gpu, &b->cuda, p, w, run_h);
-		} else {
-			rc = jd_cuda_bp_init(&b->bp_gpu, &b->cuda, p, w, run_h, bp_variant);
-		}
-		if (!rc && (gpu_stages & JD_BOOT_RAW_FRAMES)) {
-			rc = jd_cuda_remap_take(&b->cuda, any_frame(b, p));
-			b->gpu_rectify = rc == 0;
-		}
-		/*
-		 * the confidence on the GPU where the map is whole (strips would each make one
-		 * the CPU then does not use)
-		 */
-		if (!rc && b->tiling.n == 1) {
-			rc = jd_cuda_conf_take(&b->cuda, any_frame(b, p));
-		}
-		/* sensing's per-pixel work beside it (jd_boot_gpu_sense_start() turns it on) */
-		if (!rc && any_frame(b, p)->conf.taken) {
-			rc = jd_cuda_sense_take(&b->cuda, any_frame(b, p), &b->sense_gpu);
-		}
-		/* the preview's picture beside them (jd_boot_gpu_preview_want() asks for one) */
-		if (!rc && (gpu_stages & JD_BOOT_PREVIEW) && any_frame(b, p)->conf.taken) {
-			rc = jd_cuda_preview_take(&b->cuda, any_frame(b, p));
-		}
-		/* depth and the cloud for ROS 2 (jd_boot_gpu_cloud_want() turns them on) */
-		if (!rc && (gpu_stages & JD_BOOT_CLOUD) && any_frame(b, p)->conf.taken) {
-			rc = jd_cuda_cloud_take(&b->cuda, any_frame(b, p), &b->cloud_gpu);
-		}
+		struct gpu_carving g = {b, c, run_h};
+
+		rc = gpu_take(&b->cuda, &g);
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
-			jd_arena_deinit(&b->arena);
-			jd_cuda_deinit(&b->cuda);
-			return rc;
+			return boot_failed(b, rc);
 		}
+		b->gpu_rectify = b->matcher.frame->remap.taken;
 		jd_cuda_seal(&b->cuda);
 	}
 	b->left = (struct jd_image){r[R_LEFT], w, h, w};
@@ -372,274 +384,27 @@ int jd_boot_init(struct jd_boot *b, const struct jd_boot_config *c)
 		b->gt[i] = (struct jd_disp){i < gt_maps ? r[R_GT0 + i] : NULL, w, h, w};
 	}
 	b->ws = r[R_WS];
-	b->loop_mem = loop_bytes ? r[R_CAMERA] : NULL;
+	b->loop_mem = c->loop_bytes ? r[R_CAMERA] : NULL;
 	b->strip = (struct jd_disp){b->tiling.n > 1 ? r[R_STRIP] : NULL, w, run_h, w};
-	b->loop_bytes = loop_bytes;
-	rc = jd_workers_init(&b->workers, threads);
+	b->loop_bytes = c->loop_bytes;
+	rc = jd_workers_init(&b->workers, c->threads);
 	if (rc) {
-		fprintf(stderr, "jetdepth: boot: cannot start %d worker threads\n", threads);
-		jd_arena_deinit(&b->arena);
-		jd_cuda_deinit(&b->cuda);
-		return rc;
+		fprintf(stderr, "jetdepth: boot: cannot start %d worker threads\n", c->threads);
+		return boot_failed(b, rc);
 	}
 	if (b->gpu) {
 		/* Warm-up frame: whatever the driver still sets up on first use happens in boot. */
-		rc = jd_boot_match(b, p);
+		rc = jd_engine_match(b, c->p);
 		if (rc) {
-			jd_boot_deinit(b);
-			return rc;
+			return boot_failed(b, rc);
 		}
 	}
 	return 0;
 }
 
-void jd_boot_deinit(struct jd_boot *b)
+void jd_boot_deinit(struct jd_engine *b)
 {
-	if (!b) {
-		return;
+	if (b) {
+		boot_failed(b, 0);
 	}
-	jd_workers_deinit(&b->workers);
-	jd_cuda_deinit(&b->cuda);
-	jd_arena_deinit(&b->arena);
-}
-
-int jd_boot_rectify_on_gpu(struct jd_boot *b, const struct jd_match_params *p,
-			   const struct jd_remap map[2])
-{
-	if (!b->gpu_rectify) {
-		return -ENOTSUP;
-	}
-	int rc = jd_cuda_remap_load(&b->cuda, any_frame(b, p), map, &b->left, &b->right);
-	if (rc) {
-		fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
-	}
-	return rc;
-}
-
-static int gpu_failed(struct jd_boot *b, int rc)
-{
-	if (rc) {
-		fprintf(stderr, "jetdepth: gpu: %s\n", b->cuda.err);
-	}
-	return rc;
-}
-
-/* One strip's window on the GPU, synchronously, into b->strip. */
-static int gpu_strip(struct jd_boot *b, const struct jd_match_params *p, const struct jd_image *l,
-		     const struct jd_image *r)
-{
-	if (p->algo == JD_ALGO_SAD) {
-		return jd_cuda_sad_run(&b->sad_gpu, p, l, r, &b->strip);
-	} else if (p->algo == JD_ALGO_SGM) {
-		return jd_cuda_sgm_run(&b->sgm_gpu, p, l, r, &b->strip);
-	}
-	return jd_cuda_bp_run(&b->bp_gpu, p, l, r, &b->strip);
-}
-
-/* A tiled frame, start to end (submit does it all; collect then returns at once). */
-static int match_tiled(struct jd_boot *b, const struct jd_match_params *p)
-{
-	if (!b->gpu) {
-		return jd_match_run_tiled(&b->kernels, p, &b->tiling, &b->left, &b->right, &b->disp,
-					  &b->strip, b->ws, b->ws_bytes, &b->workers.exec);
-	}
-	float kernel_ms = 0.0f;
-	for (int i = 0; i < b->tiling.n; i++) {
-		struct jd_image l, r;
-
-		jd_tiling_views(&b->tiling, i, &b->left, &b->right, &l, &r);
-		JD_TRY(gpu_failed(b, gpu_strip(b, p, &l, &r)));
-		kernel_ms += b->cuda.last_kernel_ms;
-		jd_tiling_copy_core(&b->tiling, i, &b->strip, &b->disp);
-	}
-	b->cuda.last_kernel_ms = kernel_ms; /* the frame's, every strip's kernels */
-	return 0;
-}
-
-int jd_boot_submit(struct jd_boot *b, const struct jd_match_params *p)
-{
-	int rc;
-
-	if (b->tiling.n > 1) {
-		if (b->cpu_pending) {
-			return -EBUSY;
-		}
-		rc = match_tiled(b, p);
-		b->cpu_pending = rc == 0;
-		return rc;
-	}
-	if (!b->gpu) {
-		if (b->cpu_pending) {
-			return -EBUSY;
-		}
-		rc = jd_match_run(&b->kernels, p, &b->left, &b->right, &b->disp, b->ws,
-				  b->ws_bytes, &b->workers.exec);
-		b->cpu_pending = rc == 0;
-		return rc;
-	}
-	if (p->algo == JD_ALGO_SAD) {
-		rc = jd_cuda_sad_submit(&b->sad_gpu, p, &b->left, &b->right);
-	} else if (p->algo == JD_ALGO_SGM) {
-		rc = jd_cuda_sgm_submit(&b->sgm_gpu, p, &b->left, &b->right);
-	} else {
-		rc = jd_cuda_bp_submit(&b->bp_gpu, p, &b->left, &b->right);
-	}
-	return gpu_failed(b, rc);
-}
-
-int jd_boot_collect(struct jd_boot *b, const struct jd_match_params *p)
-{
-	if (!b->gpu || b->tiling.n > 1) {
-		if (!b->cpu_pending) {
-			return -ENOENT;
-		}
-		b->cpu_pending = 0;
-		return 0;
-	}
-	if (p->algo == JD_ALGO_SAD) {
-		return gpu_failed(b, jd_cuda_sad_collect(&b->sad_gpu, &b->disp));
-	} else if (p->algo == JD_ALGO_SGM) {
-		return gpu_failed(b, jd_cuda_sgm_collect(&b->sgm_gpu, &b->disp));
-	}
-	return gpu_failed(b, jd_cuda_bp_collect(&b->bp_gpu, &b->disp));
-}
-
-const uint8_t *jd_boot_gpu_confidence(struct jd_boot *b, const struct jd_match_params *p)
-{
-	return b->gpu ? jd_cuda_conf_last(any_frame(b, p)) : NULL; /* NULL: not taken */
-}
-
-int jd_boot_lend(struct jd_boot *b, const struct jd_match_params *p)
-{
-	struct jd_cuda_frame *f = whole_frame(b, p);
-
-	if (f) {
-		f->lend = 1;
-	}
-	return f != NULL;
-}
-
-/* The frame staging when whole frames go to the GPU and it lends them; else NULL. */
-static struct jd_cuda_frame *lending_frame(struct jd_boot *b, const struct jd_match_params *p)
-{
-	struct jd_cuda_frame *f = whole_frame(b, p);
-
-	return f && f->lend ? f : NULL;
-}
-
-int jd_boot_gpu_capture_into(struct jd_boot *b, const struct jd_match_params *p)
-{
-	struct jd_cuda_frame *f = lending_frame(b, p);
-	/* a device that rectifies takes the raw pair (jd_boot_gpu_raw_into()) */
-	struct jd_cuda_slot *s = f && !f->remap.loaded ? jd_cuda_frame_next(f) : NULL;
-
-	if (!s) {
-		return 0;
-	}
-	b->left = (struct jd_image){s->h_left, f->w, f->h, f->w};
-	b->right = (struct jd_image){s->h_right, f->w, f->h, f->w};
-	return 1;
-}
-
-int jd_boot_gpu_raw_into(struct jd_boot *b, const struct jd_match_params *p,
-			 unsigned char *data[2], size_t *cap)
-{
-	struct jd_cuda_frame *f = lending_frame(b, p);
-
-	if (!f || !jd_cuda_frame_raw_next(f, 0)) {
-		return 0;
-	}
-	data[0] = jd_cuda_frame_raw_next(f, 0);
-	data[1] = jd_cuda_frame_raw_next(f, 1);
-	*cap = JD_CUDA_RAW_BPP * (size_t)f->w * f->h;
-	return 1;
-}
-
-int jd_boot_gpu_raw_staged(struct jd_boot *b, const struct jd_match_params *p,
-			   const enum jd_pixfmt fmt[2])
-{
-	struct jd_cuda_frame *f = lending_frame(b, p);
-
-	return f ? jd_cuda_frame_raw_staged(f, fmt) : -EINVAL;
-}
-
-int jd_boot_gpu_pair(struct jd_boot *b, const struct jd_match_params *p, struct jd_image *l,
-		     struct jd_image *r)
-{
-	const struct jd_cuda_frame *f = b->gpu ? any_frame(b, p) : NULL;
-	unsigned char *pl = f ? jd_cuda_frame_rectified(f, 0) : NULL;
-
-	if (!pl) {
-		return 0;
-	}
-	*l = (struct jd_image){pl, f->w, f->h, f->w};
-	*r = (struct jd_image){jd_cuda_frame_rectified(f, 1), f->w, f->h, f->w};
-	return 1;
-}
-
-int jd_boot_gpu_preview_want(struct jd_boot *b, const struct jd_match_params *p, int min_conf,
-			     float dmax)
-{
-	struct jd_cuda_frame *f = whole_frame(b, p);
-
-	if (!f || !f->picture.taken) {
-		return 0;
-	}
-	jd_cuda_preview_want(f, min_conf, dmax);
-	return 1;
-}
-
-int jd_boot_gpu_cloud_want(struct jd_boot *b, const struct jd_match_params *p, int what,
-			   int min_conf, const struct jd_camera_model *cam)
-{
-	struct jd_cuda_frame *f = whole_frame(b, p);
-
-	if (!f || !f->cloud) {
-		return 0;
-	}
-	jd_cuda_cloud_want(f, what, min_conf, cam);
-	return 1;
-}
-
-struct jd_cuda_cloud_set *jd_boot_gpu_cloud(struct jd_boot *b, const struct jd_match_params *p)
-{
-	return b->gpu ? jd_cuda_cloud_claim(any_frame(b, p)) : NULL;
-}
-
-uint8_t *jd_boot_gpu_preview(struct jd_boot *b, const struct jd_match_params *p)
-{
-	return b->gpu ? jd_cuda_preview_last(any_frame(b, p)) : NULL;
-}
-
-int jd_boot_gpu_sense_start(struct jd_boot *b, int min_conf, int mask_map)
-{
-	if (!b->gpu || !b->sense_gpu.taken) {
-		return 0;
-	}
-	jd_cuda_sense_start(&b->sense_gpu, min_conf, mask_map);
-	return 1;
-}
-
-int jd_boot_gpu_sense(struct jd_boot *b, const struct jd_sense_params *sp,
-		      const struct jd_camera_model *cam, void *ws, size_t ws_bytes,
-		      struct jd_sense_result *out)
-{
-	int rc = jd_cuda_sense_run(&b->cuda, &b->sense_gpu, sp, cam, &b->disp, ws, ws_bytes, out,
-				   &b->workers.exec);
-
-	if (rc == -EIO || rc == -ENOENT) {
-		fprintf(stderr, "jetdepth: gpu: sensing: %s\n", b->cuda.err);
-	}
-	return rc;
-}
-
-int jd_boot_depth(const struct jd_boot *b)
-{
-	return b->gpu && b->tiling.n == 1 ? JD_CUDA_SLOTS : 1;
-}
-
-int jd_boot_match(struct jd_boot *b, const struct jd_match_params *p)
-{
-	JD_TRY(jd_boot_submit(b, p));
-	return jd_boot_collect(b, p);
 }

@@ -65,7 +65,7 @@ static void label(const struct jd_match_params *p, const struct bench_case *c, c
 }
 
 /* What ran: the GPU, or the CPU kernels that matter for this matcher. */
-static const char *backend_label(const struct jd_boot *b, const struct jd_match_params *p,
+static const char *backend_label(const struct jd_engine *b, const struct jd_match_params *p,
 				 const struct bench_case *c)
 {
 	if (c->naive) {
@@ -84,7 +84,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		    int threads)
 {
 	struct jd_match_params p = *base;
-	struct jd_boot b;
+	struct jd_engine b;
 	uint64_t t[256], kt[256];
 	char name[48];
 	int nthreads = c->naive ? 1 : threads;
@@ -119,7 +119,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		uint64_t t0 = jd_clock_ns();
 		int rc = c->naive
 			     ? jd_bp_naive(&p, &b.left, &b.right, &b.disp, naive_ws, naive_bytes)
-			     : jd_boot_match(&b, &p);
+			     : jd_engine_match(&b, &p);
 		if (rc) {
 			fprintf(stderr, "jetdepth: bench: %s\n", jd_strerror(rc));
 			break;
@@ -138,14 +138,14 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		uint64_t t0 = jd_clock_ns();
 		int rc = 0;
 
-		int depth = jd_boot_depth(&b); /* 1 when tiled: strips run one after another */
+		int depth = jd_engine_depth(&b); /* 1 when tiled: strips run one after another */
 		for (int i = 0; i < runs && !rc; i++) {
-			rc = jd_boot_submit(&b, &p);
+			rc = jd_engine_submit(&b, &p);
 			if (!rc && (depth == 1 || i > 0)) {
-				rc = jd_boot_collect(&b, &p);
+				rc = jd_engine_collect(&b);
 			}
 		}
-		rc = rc || depth == 1 ? rc : jd_boot_collect(&b, &p);
+		rc = rc || depth == 1 ? rc : jd_engine_collect(&b);
 		if (rc) {
 			fprintf(stderr, "jetdepth: bench: pipelined: %s\n", jd_strerror(rc));
 		}
@@ -160,10 +160,8 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 	       mpd, (double)(c->naive ? naive_bytes : b.budget.total) / (1 << 20));
 	if (b.gpu && !c->naive) {
 		/* Device events around the kernels: what the GPU spends, transfers excluded. */
-		/* and the DRAM bytes of the design (jd_cuda_*_traffic), as achieved bandwidth */
-		double bytes = p.algo == JD_ALGO_SAD   ? jd_cuda_sad_traffic(&p, c->w, c->h)
-			       : p.algo == JD_ALGO_SGM ? jd_cuda_sgm_traffic(&p, c->w, c->h)
-						       : jd_cuda_bp_traffic(&p, c->w, c->h);
+		/* and the DRAM bytes of the design (jd_cuda_matcher_traffic), as bandwidth */
+		double bytes = jd_cuda_matcher_traffic(&p, c->w, c->h);
 		char peak[48] = "";
 
 		qsort(kt, (size_t)runs, sizeof(kt[0]), cmp_u64);

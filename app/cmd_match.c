@@ -58,7 +58,7 @@ int jd_cmd_match(int argc, char **argv)
 	const char *out = NULL, *color = NULL, *conf_path = NULL;
 	int threads = jd_workers_cpu_count(), quiet = 0, min_conf = 0, opt, rc;
 	struct jd_image l, r;
-	struct jd_boot boot;
+	struct jd_engine boot;
 	char err[512];
 
 	jd_params_default(&p, JD_ALGO_SGM, 64);
@@ -134,7 +134,7 @@ int jd_cmd_match(int argc, char **argv)
 	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);
 	memcpy(boot.right.data, r.data, (size_t)r.width * r.height);
 	uint64_t t0 = jd_clock_ns();
-	int mrc = jd_boot_match(&boot, &p);
+	int mrc = jd_engine_match(&boot, &p);
 	uint64_t t1 = jd_clock_ns();
 	uint8_t *conf = NULL;
 	if (!mrc && (conf_path || min_conf)) {

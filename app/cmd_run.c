@@ -245,7 +245,7 @@ int jd_cmd_run(int argc, char **argv)
 		/* someone watches and a picture is due: the GPU composes the next one (if it can) */
 		int gpu_picture = o.preview.port && feeding &&
 				  jd_preview_wants(&preview, jd_clock_ns()) &&
-				  jd_boot_gpu_preview_want(&d.boot, &p, d.min_conf, colour_far);
+				  jd_engine_gpu_preview_want(&d.boot, d.min_conf, colour_far);
 		if (o.ros2.enabled) {
 			jd_ros2_want_made(&ros2, &d); /* the GPU makes what is subscribed */
 		}
@@ -390,7 +390,7 @@ int jd_cmd_run(int argc, char **argv)
 						      st.sense ? st.tracks : NULL,
 						      st.conf,
 						      d.min_conf,
-						      jd_boot_gpu_preview(&d.boot, &p)};
+						      jd_engine_gpu_preview(&d.boot)};
 			if (gpu_picture && !pf.rgb) {
 				/* the GPU composes it: wait for the frame that has it */
 				jd_preview_set_status(&preview, status);

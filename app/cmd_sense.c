@@ -73,7 +73,7 @@ int jd_cmd_sense(int argc, char **argv)
 	static struct jd_stereo_calib calib;
 	int threads = jd_workers_cpu_count(), opt, rectified = 0, pair_check = 1, rc = JD_EXIT_RUNTIME;
 	struct jd_image l = {0}, r = {0};
-	static struct jd_boot boot;
+	static struct jd_engine boot;
 	static struct jd_sense_result res;
 	static char json[65536];
 	char err[600];
@@ -220,7 +220,7 @@ int jd_cmd_sense(int argc, char **argv)
 	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);
 	memcpy(boot.right.data, r.data, (size_t)r.width * r.height);
 	uint64_t t0 = jd_clock_ns();
-	int mrc = jd_boot_match(&boot, &p);
+	int mrc = jd_engine_match(&boot, &p);
 	uint64_t t1 = jd_clock_ns();
 	if (!mrc && sc.min_confidence) {
 		uint8_t *conf = NULL;

@@ -12,7 +12,7 @@
 #include "../algo/bp.h"
 #include "../algo/jd_status.h"
 #include "../algo/synth.h"
-#include "../hal/cuda_bp.h"
+#include "../hal/cuda_matcher.h"
 #include "../hal/tuning.h"
 #include "../hal/workers.h"
 #include "cli.h"
@@ -47,6 +47,21 @@ static long first_difference(const struct jd_disp *a, const struct jd_disp *b)
 	return -1;
 }
 
+/* What a variant's context carves: BP's matcher with that message kernel, nothing beside. */
+struct variant_carving {
+	struct jd_cuda_matcher *m;
+	const struct jd_match_params *p;
+	int w, h;
+	const char *variant;
+};
+
+static int take_variant(struct jd_cuda *cu, void *arg)
+{
+	const struct variant_carving *v = arg;
+
+	return jd_cuda_matcher_take(v->m, cu, v->p, v->w, v->h, v->variant, 0);
+}
+
 /*
  * One variant: boot a GPU context for it, check its map against ref, time runs frames.
  * @return the median kernel ms, or a negative number when it failed or differed (said why)
@@ -57,12 +72,12 @@ static float time_variant(const struct jd_match_params *p, const char *variant,
 			  int *sm, int *driver)
 {
 	static struct jd_cuda cu;
-	struct jd_cuda_bp s;
+	static struct jd_cuda_matcher m;
+	struct variant_carving v = {&m, p, l->width, l->height, variant};
+	size_t dev, pinned;
 	float ms[256];
-	int w = l->width, h = l->height;
 
-	if (jd_cuda_init(&cu, jd_cuda_bp_device_bytes(p, w, h), jd_cuda_bp_pinned_bytes(p, w, h),
-			 JD_GPU_MEMORY_AUTO)) {
+	if (jd_cuda_open(&cu, JD_GPU_MEMORY_AUTO)) {
 		fprintf(stderr, "jetdepth: tune: %s\n", cu.err);
 		jd_cuda_deinit(&cu);
 		return -2.0f;
@@ -70,13 +85,14 @@ static float time_variant(const struct jd_match_params *p, const char *variant,
 	snprintf(gpu, 128, "%s", cu.name);
 	*sm = cu.sm_count;
 	*driver = cu.driver_version;
-	if (jd_cuda_bp_init(&s, &cu, p, w, h, variant)) {
+	if (jd_cuda_count(&cu, take_variant, &v, &dev, &pinned) ||
+	    jd_cuda_allocate(&cu, dev, pinned) || take_variant(&cu, &v)) {
 		printf("    %-8s skipped: %s\n", variant, cu.err);
 		jd_cuda_deinit(&cu);
 		return -1.0f;
 	}
 	jd_cuda_seal(&cu);
-	int rc = jd_cuda_bp_run(&s, p, l, r, out);
+	int rc = jd_cuda_matcher_run(&m, p, l, r, out);
 	long diff = rc ? -2 : first_difference(ref, out);
 	if (rc || diff >= 0) {
 		printf("    %-8s rejected: %s\n", variant,
@@ -85,7 +101,7 @@ static float time_variant(const struct jd_match_params *p, const char *variant,
 		return -1.0f;
 	}
 	for (int i = 0; i < runs && !rc; i++) {
-		rc = jd_cuda_bp_run(&s, p, l, r, out);
+		rc = jd_cuda_matcher_run(&m, p, l, r, out);
 		ms[i] = cu.last_kernel_ms;
 	}
 	jd_cuda_deinit(&cu);

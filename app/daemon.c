@@ -130,7 +130,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 			d->raw[i] = (struct jd_image){lr.raw[i], w, h, w};
 		}
 		if (d->boot.gpu_rectify) {
-			rc = jd_boot_rectify_on_gpu(&d->boot, p, d->rect.map);
+			rc = jd_engine_rectify_on_gpu(&d->boot, d->rect.map);
 			if (rc) {
 				jd_boot_deinit(&d->boot);
 				return rc;
@@ -152,10 +152,10 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
 	/* without a truth to score the raw map against, the GPU hands it over masked */
 	int scored = !d->no_truth && synth.kind == JD_CAPTURE_SYNTH;
-	d->gpu_sense = d->sensing && jd_boot_gpu_sense_start(&d->boot, d->min_conf, !scored);
+	d->gpu_sense = d->sensing && jd_engine_gpu_sense_start(&d->boot, d->min_conf, !scored);
 	d->gpu_masks = d->gpu_sense && !scored;
 	/* the loop reads each frame's map and pair before it submits the next: no copies */
-	d->lends_pair = jd_boot_lend(&d->boot, p);
+	d->lends_pair = jd_engine_lend(&d->boot);
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
 	for (int k = 0; k < JD_DAEMON_INFLIGHT; k++) {
@@ -194,7 +194,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
  */
 static int keeps_pair(const struct jd_daemon *d)
 {
-	return !d->gpu_rectify && !d->lends_pair && jd_boot_depth(&d->boot) > 1;
+	return !d->gpu_rectify && !d->lends_pair && jd_engine_depth(&d->boot) > 1;
 }
 
 /*
@@ -226,13 +226,13 @@ static void check_pair(struct jd_daemon *d, const struct jd_image *l, const stru
 /* Collect the oldest frame in flight and check it against its truth when there is one. */
 static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 {
-	struct jd_boot *b = &d->boot;
+	struct jd_engine *b = &d->boot;
 	int k = d->frame - d->inflight; /* the oldest in flight */
 	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
 	d->inflight--;
 	uint64_t cpu = jd_clock_cpu_ns();
-	JD_TRY(jd_boot_collect(b, &d->p));
+	JD_TRY(jd_engine_collect(b));
 	cpu = lap(d, JD_STAGE_COLLECT, cpu);
 	st->frame = k;
 	st->match_ns = jd_clock_ns() - fr->t_submit;
@@ -260,12 +260,12 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	uint64_t tc = jd_clock_ns();
 	const struct jd_image *l = keeps_pair(d) ? &fr->pair[0] : &b->left;
 	const struct jd_image *r = keeps_pair(d) ? &fr->pair[1] : &b->right;
-	if (jd_boot_gpu_pair(b, &d->p, &d->lent[0], &d->lent[1])) {
+	if (jd_engine_gpu_pair(b, &d->lent[0], &d->lent[1])) {
 		l = &d->lent[0];
 		r = &d->lent[1];
 	}
 	/* the GPU's, made beside the map from the same pair (the same bytes), else the CPU's */
-	const uint8_t *conf = jd_boot_gpu_confidence(b, &d->p);
+	const uint8_t *conf = jd_engine_gpu_confidence(b);
 	if (!conf) {
 		JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
 					 &b->workers.exec));
@@ -285,8 +285,8 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 		uint64_t t0 = jd_clock_ns();
 		if (d->gpu_sense) {
 			/* the per-pixel work on the GPU, from the map masked there the same way */
-			JD_TRY(jd_boot_gpu_sense(b, &d->sp, &d->model, d->sense_ws, d->sense_bytes,
-						 &d->sense));
+			JD_TRY(jd_engine_gpu_sense(b, &d->sp, &d->model, d->sense_ws,
+						   d->sense_bytes, &d->sense));
 		} else {
 			JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws,
 					    d->sense_bytes, &d->sense, &b->workers.exec));
@@ -309,7 +309,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 {
-	struct jd_boot *b = &d->boot;
+	struct jd_engine *b = &d->boot;
 	int k = d->frame;
 	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
@@ -319,17 +319,17 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies b->left/right */
 	struct jd_capture_raw raw;
 	int rc;
-	if (jd_boot_gpu_raw_into(b, &d->p, raw.data, &raw.cap)) {
+	if (jd_engine_gpu_raw_into(b, raw.data, &raw.cap)) {
 		/* each view into the GPU's next slot as the camera gave it: the device takes luma */
 		rc = jd_capture_next_raw(
 		    &d->cap, &raw, d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT], &fr->truth);
-		if (!rc && jd_boot_gpu_raw_staged(b, &d->p, raw.fmt)) {
+		if (!rc && jd_engine_gpu_raw_staged(b, raw.fmt)) {
 			snprintf(d->cap.err, sizeof(d->cap.err), "gpu: cannot take %s/%s frames raw",
 				 jd_pixfmt_name(raw.fmt[0]), jd_pixfmt_name(raw.fmt[1]));
 			rc = -EINVAL;
 		}
 	} else {
-		jd_boot_gpu_capture_into(b, &d->p); /* the pair straight into the GPU's next slot */
+		jd_engine_gpu_capture_into(b); /* the pair straight into the GPU's next slot */
 		rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
 				     cpu_rectify ? &d->raw[1] : &b->right,
 				     d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT],
@@ -356,11 +356,11 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 		jd_image_copy(&b->right, &fr->pair[1]);
 	}
 	fr->t_submit = jd_clock_ns();
-	JD_TRY(jd_boot_submit(b, &d->p));
+	JD_TRY(jd_engine_submit(b, &d->p));
 	lap(d, JD_STAGE_SUBMIT, cpu);
 	d->frame++;
 	d->inflight++;
-	if (d->inflight < jd_boot_depth(b)) {
+	if (d->inflight < jd_engine_depth(b)) {
 		return 0;
 	}
 	return collect(d, st);

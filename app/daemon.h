@@ -2,7 +2,7 @@
  * The frame loop: capture a pair (app/capture.h: synthetic, files or V4L2 cameras) -> match
  * -> report. The synthetic camera also gives the true disparity, so those frames are checked.
  * With the GPU the loop is pipelined: frame k+1 is captured and uploaded while frame k's
- * kernels run (jd_boot_depth() frames in flight); on the CPU one frame at a time.
+ * kernels run (jd_engine_depth() frames in flight); on the CPU one frame at a time.
  */
 #ifndef JD_APP_DAEMON_H
 #define JD_APP_DAEMON_H
@@ -47,7 +47,7 @@ struct jd_daemon_frame {
 };
 
 struct jd_daemon {
-	struct jd_boot boot;
+	struct jd_engine boot;
 	struct jd_capture cap;
 	struct jd_match_params p;
 	int frame;	      /* the next frame to submit */
@@ -56,7 +56,7 @@ struct jd_daemon {
 	int camera_failed;    /* the last step's error came from the cameras, not the matcher */
 	int sensing;	      /* a camera model is known: objects are sensed */
 	int no_truth;	      /* jd_daemon_opts.no_truth */
-	int gpu_sense;	      /* sensing's per-pixel work runs on the GPU (jd_boot_gpu_sense) */
+	int gpu_sense;	      /* sensing's per-pixel work runs on the GPU (jd_engine_gpu_sense) */
 	int gpu_masks;	      /* the GPU masks the map by its confidence before it comes back */
 	struct jd_camera_model model;
 	struct jd_sense_params sp;
@@ -74,7 +74,7 @@ struct jd_daemon {
 	size_t conf_ws_bytes;
 	int min_conf;		      /* the map keeps pixels at least this confident */
 	struct jd_image lent[2];    /* the collected pair, where the GPU lends it */
-	int lends_pair;		    /* it does (jd_boot_lend()) */
+	int lends_pair;		    /* it does (jd_engine_lend()) */
 	struct jd_tracker tracker;
 	float calib_dy_px;  /* the last clear pair check's vertical misalignment (NaN: none yet) */
 	int calib_warned;   /* the recalibration warning was given (once) */

@@ -172,8 +172,7 @@ static int open_device(struct jd_cuda *cu)
 	return 0;
 }
 
-int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
-		 enum jd_gpu_memory mem)
+int jd_cuda_open(struct jd_cuda *cu, enum jd_gpu_memory mem)
 {
 	int rc;
 
@@ -205,6 +204,38 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
 	for (int i = 0; i < JD_CUDA_EVENTS; i++) {
 		JD_TRY(JD_CU(cu, cuEventCreate(&cu->ev[i], CU_EVENT_BLOCKING_SYNC)));
 	}
+	cu->mapped = mem == JD_GPU_MEMORY_MAPPED || (mem == JD_GPU_MEMORY_AUTO && cu->integrated);
+	cu->counting = 1;
+	return 0;
+}
+
+/* Back to the first byte and event (after counting, or to count again). */
+static void rewind_carving(struct jd_cuda *cu)
+{
+	cu->dev_used = 0;
+	cu->pinned_used = 0;
+	cu->ev_used = 0;
+}
+
+int jd_cuda_count(struct jd_cuda *cu, int (*take)(struct jd_cuda *cu, void *ctx), void *ctx,
+		  size_t *dev_bytes, size_t *pinned_bytes)
+{
+	if (!cu->counting) {
+		snprintf(cu->err, sizeof(cu->err), "counting after the allocations were made");
+		return -EPERM;
+	}
+	rewind_carving(cu);
+	int rc = take(cu, ctx);
+	*dev_bytes = cu->dev_used;
+	*pinned_bytes = cu->pinned_used;
+	rewind_carving(cu);
+	return rc;
+}
+
+int jd_cuda_allocate(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
+{
+	rewind_carving(cu);
+	cu->counting = 0;
 	cu->dev_bytes = jd_cuda_round(dev_bytes);
 	cu->pinned_bytes = jd_cuda_round(pinned_bytes);
 	if (cu->dev_bytes) {
@@ -213,7 +244,6 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
 			return -ENOMEM;
 		}
 	}
-	cu->mapped = mem == JD_GPU_MEMORY_MAPPED || (mem == JD_GPU_MEMORY_AUTO && cu->integrated);
 	if (cu->pinned_bytes) {
 		cu->mem_allocs++;
 		if (JD_CU(cu, cuMemHostAlloc(&cu->pinned, cu->pinned_bytes,
@@ -225,6 +255,23 @@ int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
 		}
 	}
 	return 0;
+}
+
+int jd_cuda_boot(struct jd_cuda *cu, enum jd_gpu_memory mem,
+		 int (*take)(struct jd_cuda *cu, void *ctx), void *ctx)
+{
+	size_t dev, pinned;
+
+	JD_TRY(jd_cuda_open(cu, mem));
+	JD_TRY(jd_cuda_count(cu, take, ctx, &dev, &pinned));
+	JD_TRY(jd_cuda_allocate(cu, dev, pinned));
+	return take(cu, ctx);
+}
+
+int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes, enum jd_gpu_memory mem)
+{
+	JD_TRY(jd_cuda_open(cu, mem));
+	return jd_cuda_allocate(cu, dev_bytes, pinned_bytes);
 }
 
 void jd_cuda_deinit(struct jd_cuda *cu)
@@ -269,13 +316,13 @@ int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out)
 			 bytes);
 		return -EPERM;
 	}
-	if (cu->dev_used + n > cu->dev_bytes) {
+	if (!cu->counting && cu->dev_used + n > cu->dev_bytes) {
 		snprintf(cu->err, sizeof(cu->err),
 			 "device memory: %zu more bytes than the %zu booked",
 			 cu->dev_used + n - cu->dev_bytes, cu->dev_bytes);
 		return -ENOMEM;
 	}
-	*out = cu->dev_base + cu->dev_used;
+	*out = cu->counting ? 0 : cu->dev_base + cu->dev_used;
 	cu->dev_used += n;
 	return 0;
 }
@@ -289,13 +336,13 @@ int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out)
 			 bytes);
 		return -EPERM;
 	}
-	if (cu->pinned_used + n > cu->pinned_bytes) {
+	if (!cu->counting && cu->pinned_used + n > cu->pinned_bytes) {
 		snprintf(cu->err, sizeof(cu->err),
 			 "pinned memory: %zu more bytes than the %zu booked",
 			 cu->pinned_used + n - cu->pinned_bytes, cu->pinned_bytes);
 		return -ENOMEM;
 	}
-	*out = (char *)cu->pinned + cu->pinned_used;
+	*out = cu->counting ? NULL : (char *)cu->pinned + cu->pinned_used;
 	cu->pinned_used += n;
 	return 0;
 }
@@ -307,6 +354,7 @@ void jd_cuda_seal(struct jd_cuda *cu)
 
 int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out)
 {
+	*out = NULL;
 	return JD_CU(cu, cuModuleGetFunction(out, cu->module, name)) ? -ENOENT : 0;
 }
 
@@ -349,6 +397,7 @@ int jd_cuda_take_event(struct jd_cuda *cu, void **out)
 			 JD_CUDA_EVENTS);
 		return -ENOMEM;
 	}
-	*out = cu->ev[cu->ev_used++];
+	*out = cu->counting ? NULL : cu->ev[cu->ev_used];
+	cu->ev_used++;
 	return 0;
 }

@@ -10,15 +10,45 @@ int jd_cuda_built(void)
 	return 0;
 }
 
-int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
-		 enum jd_gpu_memory mem)
+int jd_cuda_open(struct jd_cuda *cu, enum jd_gpu_memory mem)
 {
-	(void)dev_bytes;
-	(void)pinned_bytes;
 	(void)mem;
 	memset(cu, 0, sizeof(*cu));
 	snprintf(cu->err, sizeof(cu->err), "this binary was built without CUDA kernels (no nvcc)");
 	return -ENODEV;
+}
+
+int jd_cuda_count(struct jd_cuda *cu, int (*take)(struct jd_cuda *cu, void *ctx), void *ctx,
+		  size_t *dev_bytes, size_t *pinned_bytes)
+{
+	(void)cu;
+	(void)take;
+	(void)ctx;
+	*dev_bytes = *pinned_bytes = 0;
+	return -ENODEV;
+}
+
+int jd_cuda_allocate(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
+{
+	(void)cu;
+	(void)dev_bytes;
+	(void)pinned_bytes;
+	return -ENODEV;
+}
+
+int jd_cuda_boot(struct jd_cuda *cu, enum jd_gpu_memory mem,
+		 int (*take)(struct jd_cuda *cu, void *ctx), void *ctx)
+{
+	(void)take;
+	(void)ctx;
+	return jd_cuda_open(cu, mem);
+}
+
+int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes, enum jd_gpu_memory mem)
+{
+	(void)dev_bytes;
+	(void)pinned_bytes;
+	return jd_cuda_open(cu, mem);
 }
 
 void jd_cuda_deinit(struct jd_cuda *cu)

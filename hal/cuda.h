@@ -111,6 +111,11 @@ struct jd_cuda {
 	jd_cudeviceptr pinned_dev;
 	unsigned long long copied; /* bytes copied between host and device since boot */
 	int sealed;
+	/*
+	 * Opened, not yet allocated (jd_cuda_open()): takes only count (dev_used, pinned_used,
+	 * ev_used), so that sizing runs the carving's own code; no driver call is made.
+	 */
+	int counting;
 	void *ev[JD_CUDA_EVENTS]; /* created at boot */
 	int ev_used;
 	float last_kernel_ms; /* the last collected frame's kernels, by device events */
@@ -121,13 +126,37 @@ struct jd_cuda {
 
 /**
  * Load the driver, take the primary context of device 0, load the embedded module, make the
- * streams and the two allocations; mem says whether the pinned one is mapped for the kernels.
+ * streams and events; mem says whether the pinned allocation will be mapped for the kernels.
+ * Nothing is allocated: the context counts (cu->counting) until jd_cuda_allocate().
  * $JD_CUDA_LIB names another driver library than "libcuda.so.1".
  * @retval 0 success
  * @retval -ENODEV no driver, no device, or a driver that cannot load the module (cu->err
  *         says which: the dlopen error, the driver version, the CUresult name)
- * @retval -ENOMEM an allocation failed (cu->err names it)
+ * @retval -EINVAL $JD_CUDA_WAIT is neither poll nor block
  */
+int jd_cuda_open(struct jd_cuda *cu, enum jd_gpu_memory mem);
+
+/**
+ * Count what take() carves (it runs on the counting context: no memory, no driver call).
+ * @retval 0, or take()'s error (cu->err says why)
+ */
+int jd_cuda_count(struct jd_cuda *cu, int (*take)(struct jd_cuda *cu, void *ctx), void *ctx,
+		  size_t *dev_bytes, size_t *pinned_bytes);
+
+/**
+ * Make the one device and the one pinned allocation and end counting: the carving starts
+ * again from the first byte. @retval 0, -ENOMEM (cu->err names the failed call)
+ */
+int jd_cuda_allocate(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes);
+
+/**
+ * Boot a context that holds exactly what take() carves: open, count, allocate, then take()
+ * again to carve for real. Sealing is left to the caller. @retval as the three above
+ */
+int jd_cuda_boot(struct jd_cuda *cu, enum jd_gpu_memory mem,
+		 int (*take)(struct jd_cuda *cu, void *ctx), void *ctx);
+
+/** jd_cuda_open() and jd_cuda_allocate() of the bytes given (tests that book by hand). */
 int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
 		 enum jd_gpu_memory mem);
 
@@ -146,17 +175,24 @@ uint64_t jd_cuda_fatbin_hash(void);
 /** 1 when this binary carries CUDA kernels (built with nvcc). */
 int jd_cuda_built(void);
 
-/** Carve device / pinned memory at boot (256-byte aligned). @retval 0, -ENOMEM, -EPERM sealed */
+/**
+ * Carve device / pinned memory at boot (256-byte aligned); while counting, *out is 0 / NULL.
+ * @retval 0, -ENOMEM, -EPERM sealed
+ */
 int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out);
 int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out);
 void jd_cuda_seal(struct jd_cuda *cu);
 
-/** Take one of the events made at boot. @retval 0, -ENOMEM (none left), -EPERM (sealed) */
-/** Wait for an event to complete (cu->poll: polling, else the driver's blocking wait). */
-int jd_cuda_wait(struct jd_cuda *cu, void *ev);
+/**
+ * Take one of the events made at boot (while counting: NULL).
+ * @retval 0, -ENOMEM (none left), -EPERM (sealed)
+ */
 int jd_cuda_take_event(struct jd_cuda *cu, void **out);
 
-/** Look up a kernel of the embedded module. @retval 0 or -ENOENT */
+/** Wait for an event to complete (cu->poll: polling, else the driver's blocking wait). */
+int jd_cuda_wait(struct jd_cuda *cu, void *ev);
+
+/** Look up a kernel of the embedded module (while counting: NULL). @retval 0 or -ENOENT */
 int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out);
 
 /** The name of a CUresult (CUDA_ERROR_...), or "CUresult N". */
@@ -165,7 +201,11 @@ const char *jd_cuda_result_name(struct jd_cuda *cu, jd_curesult r);
 /* Check a driver result: 0, or record call, CUresult name, file and line and give -EIO. */
 int jd__cuda_check(struct jd_cuda *cu, jd_curesult r, const char *call, const char *file, int line);
 
-/* Call a driver entry through the table; evaluates to 0 or -EIO (use with JD_TRY). */
-#define JD_CU(cu, call) jd__cuda_check((cu), (cu)->api.call, #call, __FILE__, __LINE__)
+/*
+ * Call a driver entry through the table; evaluates to 0 or -EIO (use with JD_TRY). A
+ * counting context calls nothing and gives 0.
+ */
+#define JD_CU(cu, call)                                                                            \
+	((cu)->counting ? 0 : jd__cuda_check((cu), (cu)->api.call, #call, __FILE__, __LINE__))
 
 #endif

@@ -29,35 +29,6 @@ static size_t level_bytes(int w, int h, int nd, int es)
 	return (size_t)2 * h * nd * level_hp(w) * es;
 }
 
-size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h)
-{
-	size_t n = (size_t)w * h, total = 0;
-	int w0 = w, h0 = h;
-	int es = p->bp.fp16 ? 2 : 4;
-
-	for (int l = 0; l < p->bp.levels; l++) {
-		/*
-		 * the four directions' messages and the data costs, but level 0's where the
-		 * kernels make them (costs_made()), one block per level
-		 */
-		total += jd_cuda_round((l || !costs_made(p->ndisp) ? 5 : 4) *
-				       level_bytes(w, h, p->ndisp, es));
-		w = (w + 1) / 2;
-		h = (h + 1) / 2;
-	}
-	size_t census = jd_prefilter_census_on(p) ? 2 * jd_cuda_round(4 * n) : 0;
-
-	/* the 8-bit pair's staging, its ranks, the float pair and the smoothing's scratch */
-	return total + jd_cuda_frame_bytes(w0, h0) + jd_cuda_rank_bytes(p, w0, h0) + census +
-	       3 * jd_cuda_round(4 * n);
-}
-
-size_t jd_cuda_bp_pinned_bytes(const struct jd_match_params *p, int w, int h)
-{
-	(void)p;
-	return jd_cuda_frame_bytes(w, h);
-}
-
 double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
 {
 	double es = p->bp.fp16 ? 2 : 4, nd = p->ndisp, n0 = (double)w * h, prev = 0, t;
@@ -458,16 +429,4 @@ int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SELECT], (unsigned)((l0->hp + THREADS - 1) / THREADS),
 		      (unsigned)(only < 0 ? 2 * h : h), 1, THREADS, 1, 0, a));
 	return jd_cuda_frame_finish(cu, &s->frame, s->frame.d_out);
-}
-
-int jd_cuda_bp_collect(struct jd_cuda_bp *s, struct jd_disp *out)
-{
-	return jd_cuda_frame_collect(s->cu, &s->frame, out);
-}
-
-int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
-		   const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
-{
-	JD_TRY(jd_cuda_bp_submit(s, p, left, right));
-	return jd_cuda_bp_collect(s, out);
 }

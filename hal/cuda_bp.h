@@ -52,9 +52,6 @@ struct jd_cuda_bp {
 	struct jd_bp_cost0 c0;	/* the kernels' level-0 cost inputs, this frame's */
 };
 
-size_t jd_cuda_bp_device_bytes(const struct jd_match_params *p, int w, int h);
-size_t jd_cuda_bp_pinned_bytes(const struct jd_match_params *p, int w, int h);
-
 /**
  * DRAM bytes a frame's kernels must move at least: every iteration reads the senders' four
  * incoming vectors and their data costs (or, where level 0's are made, the images) and
@@ -90,12 +87,5 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
  */
 int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
 		       const struct jd_image *left, const struct jd_image *right);
-
-/** Wait for the oldest frame in flight and write its map. @retval 0, -EIO, -ENOENT */
-int jd_cuda_bp_collect(struct jd_cuda_bp *s, struct jd_disp *out);
-
-/** Submit and collect one frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
-int jd_cuda_bp_run(struct jd_cuda_bp *s, const struct jd_match_params *p,
-		   const struct jd_image *left, const struct jd_image *right, struct jd_disp *out);
 
 #endif

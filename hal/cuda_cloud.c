@@ -20,19 +20,6 @@ static size_t points_bytes(int w, int h)
 	return sizeof(float) * JD_CLOUD_POINT_FLOATS * (size_t)w * h;
 }
 
-size_t jd_cuda_cloud_device_bytes(int w, int h)
-{
-	return jd_cuda_round(sizeof(int) * (size_t)h) + jd_cuda_round(depth_bytes(w, h)) +
-	       jd_cuda_round(points_bytes(w, h)) + jd_cuda_round(sizeof(int));
-}
-
-size_t jd_cuda_cloud_pinned_bytes(int w, int h)
-{
-	return JD_CUDA_CLOUD_SETS *
-	       (jd_cuda_round(depth_bytes(w, h)) + jd_cuda_round(points_bytes(w, h)) +
-		jd_cuda_round(sizeof(int)));
-}
-
 int jd_cuda_cloud_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cuda_cloud *cl)
 {
 	int w = f->w, h = f->h;

@@ -41,10 +41,6 @@ struct jd_cuda_cloud {
 	int taken;
 };
 
-/** Device and pinned bytes jd_cuda_cloud_take() carves. */
-size_t jd_cuda_cloud_device_bytes(int w, int h);
-size_t jd_cuda_cloud_pinned_bytes(int w, int h);
-
 /**
  * Take the stage's buffers into cl and hang it on f (boot only, after jd_cuda_conf_take()).
  * @retval 0, -ENOMEM, -EPERM (sealed), -ENOENT (no kernel), -EINVAL (no confidence stage)

@@ -8,18 +8,6 @@
 
 enum { THREADS = 128, ROW_THREADS = 256 };
 
-size_t jd_cuda_conf_device_bytes(int w, int h)
-{
-	size_t n = (size_t)w * h;
-
-	return 2 * jd_cuda_round(4 * n) + jd_cuda_round(n);
-}
-
-size_t jd_cuda_conf_pinned_bytes(int w, int h)
-{
-	return JD_CUDA_SLOTS * jd_cuda_round((size_t)w * h);
-}
-
 int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_conf *c = &f->conf;

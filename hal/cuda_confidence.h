@@ -10,9 +10,6 @@
 #include "cuda.h"
 #include "cuda_frame.h"
 
-size_t jd_cuda_conf_device_bytes(int w, int h);
-size_t jd_cuda_conf_pinned_bytes(int w, int h);
-
 /**
  * Take the stage's buffers (boot only, after jd_cuda_frame_take()).
  * @retval 0, -ENOMEM, -EPERM (sealed), -ENOENT (no kernel)

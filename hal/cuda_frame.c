@@ -12,14 +12,6 @@
 #include "cuda_sense.h"
 #include "cuda_rectify.h"
 
-size_t jd_cuda_frame_bytes(int w, int h)
-{
-	size_t n = (size_t)w * h;
-
-	/* device: two slots of inputs and the map; pinned: two slots of inputs and maps */
-	return JD_CUDA_SLOTS * (2 * jd_cuda_round(n) + jd_cuda_round(sizeof(float) * n));
-}
-
 int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h)
 {
 	size_t n = (size_t)w * h, nin = n;
@@ -59,11 +51,6 @@ int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h
 static int device_rank_window(const struct jd_match_params *p)
 {
 	return jd_prefilter_rank_on(p) ? jd_rank_window(p) : 0;
-}
-
-size_t jd_cuda_rank_bytes(const struct jd_match_params *p, int w, int h)
-{
-	return jd_prefilter_rank_on(p) ? 2 * jd_cuda_round((size_t)w * h) : 0;
 }
 
 int jd_cuda_frame_rank_take(struct jd_cuda *cu, struct jd_cuda_frame *f,

@@ -114,14 +114,8 @@ struct jd_cuda_frame {
 	int last; /* the last collected slot (-1: none) */
 };
 
-/** Bytes jd_cuda_frame_take() carves, device and pinned alike. */
-size_t jd_cuda_frame_bytes(int w, int h);
-
 /** Take buffers and events (boot only). @retval 0, -ENOMEM, -EPERM (sealed) */
 int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h);
-
-/** Device bytes jd_cuda_frame_rank_take() carves for p (0 when p's matcher does not rank). */
-size_t jd_cuda_rank_bytes(const struct jd_match_params *p, int w, int h);
 
 /**
  * Take the rank prefilter's buffers when p's matcher ranks its 8-bit pair (boot only, after
@@ -136,7 +130,6 @@ int jd_cuda_frame_rank_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
  */
 int jd_cuda_frame_rank_check(struct jd_cuda *cu, const struct jd_cuda_frame *f,
 			     const struct jd_match_params *p);
-
 
 /** Upload the staged slot (stream 1), make stream 0 wait for it, start the kernel clock. */
 int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f);

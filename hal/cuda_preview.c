@@ -8,16 +8,6 @@
 
 enum { THREADS = 128 };
 
-size_t jd_cuda_preview_device_bytes(int w, int h)
-{
-	return jd_cuda_round((size_t)6 * w * h);
-}
-
-size_t jd_cuda_preview_pinned_bytes(int w, int h)
-{
-	return jd_cuda_round((size_t)6 * w * h);
-}
-
 int jd_cuda_preview_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_picture *pc = &f->picture;

@@ -9,10 +9,6 @@
 
 #include "cuda_frame.h"
 
-/** Device and pinned bytes jd_cuda_preview_take() carves. */
-size_t jd_cuda_preview_device_bytes(int w, int h);
-size_t jd_cuda_preview_pinned_bytes(int w, int h);
-
 /**
  * Take the stage's buffers (boot only, after jd_cuda_conf_take()).
  * @retval 0, -ENOMEM, -EPERM (sealed), -ENOENT (no kernel), -EINVAL (no confidence stage)

@@ -8,20 +8,6 @@
 
 enum { THREADS = 128 };
 
-size_t jd_cuda_remap_device_bytes(int w, int h)
-{
-	size_t n = (size_t)w * h;
-
-	/* four tables of positions, then two raw images per slot */
-	return 4 * jd_cuda_round(sizeof(int32_t) * n) +
-	       2 * JD_CUDA_SLOTS * jd_cuda_round(JD_CUDA_RAW_BPP * n);
-}
-
-size_t jd_cuda_remap_pinned_bytes(int w, int h)
-{
-	return JD_CUDA_SLOTS * 2 * jd_cuda_round(JD_CUDA_RAW_BPP * (size_t)w * h);
-}
-
 int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_remap *rm = &f->remap;

@@ -11,10 +11,6 @@
 #include "../algo/rectify.h"
 #include "cuda_frame.h"
 
-/** Device and pinned bytes jd_cuda_remap_take() carves for a w x h frame. */
-size_t jd_cuda_remap_device_bytes(int w, int h);
-size_t jd_cuda_remap_pinned_bytes(int w, int h);
-
 /** Take the tables' and raw frames' memory (boot, before sealing; 8-bit staging only). */
 int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
 

@@ -57,18 +57,6 @@ static int strip_rows(int h, int blocks_a_strip, int sms)
 	return rows < STRIP_ROWS_MIN ? STRIP_ROWS_MIN : rows;
 }
 
-size_t jd_cuda_sad_device_bytes(const struct jd_match_params *p, int w, int h)
-{
-	/* the frame staging and its ranked pair, the median's map and the winners' keys */
-	return jd_cuda_frame_bytes(w, h) + jd_cuda_rank_bytes(p, w, h) +
-	       jd_cuda_round(sizeof(float) * w * h) + jd_cuda_round(2 * sizeof(uint32_t) * w * h);
-}
-
-size_t jd_cuda_sad_pinned_bytes(int w, int h)
-{
-	return jd_cuda_frame_bytes(w, h);
-}
-
 double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h)
 {
 	double n = (double)w * h;
@@ -175,16 +163,4 @@ int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, p->sad.lr_check && p->sad.fill,
 				p->sad.median, &result));
 	return jd_cuda_frame_finish(cu, f, result);
-}
-
-int jd_cuda_sad_collect(struct jd_cuda_sad *s, struct jd_disp *out)
-{
-	return jd_cuda_frame_collect(s->cu, &s->frame, out);
-}
-
-int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
-		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
-{
-	JD_TRY(jd_cuda_sad_submit(s, p, left, right));
-	return jd_cuda_sad_collect(s, out);
 }

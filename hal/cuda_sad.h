@@ -26,10 +26,6 @@ struct jd_cuda_sad {
 	jd_cudeviceptr d_med; /* the median's output */
 };
 
-/** Device and pinned bytes jd_cuda_sad_init() takes for a w x h frame. */
-size_t jd_cuda_sad_device_bytes(const struct jd_match_params *p, int w, int h);
-size_t jd_cuda_sad_pinned_bytes(int w, int h);
-
 /** DRAM bytes a frame's kernels must move at least (each input read once, each output written once). */
 double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h);
 
@@ -47,15 +43,5 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
  */
 int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
 		       const struct jd_image *left, const struct jd_image *right);
-
-/** Wait for the oldest frame in flight and write its map. @retval 0, -EIO, -ENOENT */
-int jd_cuda_sad_collect(struct jd_cuda_sad *s, struct jd_disp *out);
-
-/**
- * One frame: upload, match, fill and median as jd_sad_ref() does, download. Allocates
- * nothing. @retval 0 or -EIO (cu->err names the failed call)
- */
-int jd_cuda_sad_run(struct jd_cuda_sad *s, const struct jd_match_params *p,
-		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out);
 
 #endif

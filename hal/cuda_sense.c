@@ -22,35 +22,6 @@ static int wait_queued(struct jd_cuda *cu, struct jd_cuda_sense *s)
 	return jd_cuda_wait(cu, s->ev_done);
 }
 
-/* What crosses between host and device (the pinned side and, copying, the device's). */
-static size_t out_bytes(int w, int h)
-{
-	size_t n = (size_t)w * h;
-
-	return jd_cuda_round(sizeof(double) * 3 * JD_SENSE_MAX_HYPOTHESES) +
-	       jd_cuda_round(sizeof(long long) * (JD_SENSE_MAX_HYPOTHESES + (size_t)h)) +
-	       jd_cuda_round(sizeof(double) * JD_SROW_FIELDS * (size_t)h) +
-	       jd_cuda_round(sizeof(int32_t) * 6 * JD_SENSE_MAX_BLOBS(n)) +
-	       jd_cuda_round(sizeof(int32_t)) +
-	       jd_cuda_round(sizeof(int32_t) * JD_SOBJ_INTS * JD_SENSE_MAX_OBJECTS) +
-	       jd_cuda_round(sizeof(double) * 2 * JD_SENSE_MAX_OBJECTS) +
-	       jd_cuda_round(sizeof(struct jd__sense_obj_rec) * JD_SENSE_MAX_OBJECTS);
-}
-
-size_t jd_cuda_sense_device_bytes(int w, int h)
-{
-	size_t n = (size_t)w * h;
-
-	return JD_CUDA_SLOTS * jd_cuda_round(4 * n) + 2 * jd_cuda_round(n) +
-	       jd_cuda_round(4 * n) + jd_cuda_round(STATS_BYTES * n) +
-	       jd_cuda_round(sizeof(int32_t)) + jd_cuda_round(4 * n) + out_bytes(w, h);
-}
-
-size_t jd_cuda_sense_pinned_bytes(int w, int h)
-{
-	return out_bytes(w, h);
-}
-
 /* An output: pinned, and where the kernels write it (a device buffer, or its mapped view). */
 static int take_out(struct jd_cuda *cu, size_t bytes, void **host, jd_cudeviceptr *dev)
 {

@@ -40,9 +40,6 @@ struct jd_cuda_sense {
 	int taken;
 };
 
-size_t jd_cuda_sense_device_bytes(int w, int h);
-size_t jd_cuda_sense_pinned_bytes(int w, int h);
-
 /**
  * Take the stage's buffers (boot only, after jd_cuda_conf_take(): it reads the confidence).
  * @retval 0, -ENOMEM, -EPERM (sealed), -ENOENT (no kernel), -EINVAL (no confidence stage)

@@ -30,19 +30,6 @@ static size_t sum_bytes(int nd, int w, int h)
 	return 2 * (size_t)w * h * (size_t)sum_stride(nd);
 }
 
-size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h)
-{
-	size_t n = (size_t)w * h;
-
-	return jd_cuda_frame_bytes(w, h) + jd_cuda_rank_bytes(p, w, h) + 2 * jd_cuda_round(8 * n) +
-	       jd_cuda_round(sum_bytes(p->ndisp, w, h)) + jd_cuda_round(4 * n);
-}
-
-size_t jd_cuda_sgm_pinned_bytes(int w, int h)
-{
-	return jd_cuda_frame_bytes(w, h);
-}
-
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 {
 	const struct jd_sgm_params *g = &p->sgm;
@@ -169,16 +156,4 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	/* The rest of jd_sgm_ref(): fill, median (into the spare map). */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, g->fill, g->median, &result));
 	return jd_cuda_frame_finish(cu, f, result);
-}
-
-int jd_cuda_sgm_collect(struct jd_cuda_sgm *s, struct jd_disp *out)
-{
-	return jd_cuda_frame_collect(s->cu, &s->frame, out);
-}
-
-int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
-		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out)
-{
-	JD_TRY(jd_cuda_sgm_submit(s, p, left, right));
-	return jd_cuda_sgm_collect(s, out);
 }

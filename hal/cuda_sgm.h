@@ -30,9 +30,6 @@ struct jd_cuda_sgm {
 	struct jd_cuda_post post;
 };
 
-size_t jd_cuda_sgm_device_bytes(const struct jd_match_params *p, int w, int h);
-size_t jd_cuda_sgm_pinned_bytes(int w, int h);
-
 /**
  * DRAM bytes a frame's kernels move by the design where nothing stays in L2 (ncu measures
  * less where the cache keeps some: docs/perf.md has both).
@@ -50,13 +47,6 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
  */
 int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		       const struct jd_image *left, const struct jd_image *right);
-
-/** Wait for the oldest frame in flight and write its map. @retval 0, -EIO, -ENOENT */
-int jd_cuda_sgm_collect(struct jd_cuda_sgm *s, struct jd_disp *out);
-
-/** Submit and collect one frame; allocates nothing. @retval 0 or -EIO (cu->err names the failed call) */
-int jd_cuda_sgm_run(struct jd_cuda_sgm *s, const struct jd_match_params *p,
-		    const struct jd_image *left, const struct jd_image *right, struct jd_disp *out);
 
 /**
  * For the GPU tests' stage checks, after a frame: the sum volume (d_sum, a pixel every

@@ -22,10 +22,10 @@ static inline struct jd_ros2_rig jd_ros2_rig_of(const struct jd_daemon *d)
 static inline void jd_ros2_want_made(const struct jd_ros2 *r, struct jd_daemon *d)
 {
 	int want = jd_ros2_wants_made(r);
-	jd_boot_gpu_cloud_want(&d->boot, &d->p,
-			       (want & JD_ROS2_MAKE_DEPTH ? JD_CUDA_CLOUD_DEPTH : 0) |
-				   (want & JD_ROS2_MAKE_POINTS ? JD_CUDA_CLOUD_POINTS : 0),
-			       d->min_conf, &d->model);
+	jd_engine_gpu_cloud_want(&d->boot,
+				 (want & JD_ROS2_MAKE_DEPTH ? JD_CUDA_CLOUD_DEPTH : 0) |
+				     (want & JD_ROS2_MAKE_POINTS ? JD_CUDA_CLOUD_POINTS : 0),
+				 d->min_conf, &d->model);
 }
 
 /**
@@ -42,7 +42,7 @@ static inline struct jd_ros2_frame jd_ros2_frame_of(struct jd_daemon *d,
 				  .conf = st->conf,
 				  .sense = st->sense,
 				  .tracks = st->sense ? st->tracks : NULL};
-	struct jd_cuda_cloud_set *s = jd_boot_gpu_cloud(&d->boot, &d->p);
+	struct jd_cuda_cloud_set *s = jd_engine_gpu_cloud(&d->boot);
 	if (s) {
 		int points = s->made & JD_CUDA_CLOUD_POINTS;
 		f.made = (struct jd_ros2_made){s->made & JD_CUDA_CLOUD_DEPTH ? s->depth : NULL,

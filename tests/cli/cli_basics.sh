@@ -39,7 +39,7 @@ check "run --loop keeps replaying" bash -c "'$bin' run --frames 7 --size 160x120
 check "cameras lists or says there are none" bash -c "JD_DEV_DIR='$tmp/nodev' '$bin' cameras | grep -q 'no V4L2 devices'"
 check "cameras on a non-V4L2 node fails and says why" bash -c "'$bin' cameras /dev/null | grep -q 'not a V4L2 device' && ! '$bin' cameras /dev/null >/dev/null"
 check "match --tiles 3 (SAD) equals untiled" bash -c "'$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/full.pfm' --algo sad --ndisp 16 && '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/tiled.pfm' --algo sad --ndisp 16 --tiles 3 && cmp '$tmp/full.pfm' '$tmp/tiled.pfm'"
-printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 60\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/small.board"
+printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 40\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/small.board"
 check "a board's ceiling makes boot tile (and say so)" bash -c "'$bin' run --frames 1 --size 320x400 --ndisp 64 --algo sgm --board '$tmp/small.board' | grep -q '^tiling: .* strips .* to fit the board'"
 "$bin" synth "$tmp/sl.pgm" "$tmp/sr.pgm" --size 450x375 --ndisp 64 >/dev/null
 check "sense finds the synthetic scene's three boxes" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --rectified --focal 360 --baseline 60 -o - | grep -o '\"id\":' | wc -l | grep -qx 3"
@@ -103,9 +103,12 @@ check "run --board auto without a device tree is host" bash -c "JETDEPTH_BOARD_D
 # (Output to a file, then grep: grep -q closing a pipe early can kill the writer mid-run.)
 check "auto falls back to the CPU without a CUDA driver, saying why" bash -c "JD_CUDA_LIB=/nonexistent/libcuda.so.1 '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/fb.pfm' --algo sad --ndisp 16 >'$tmp/fb.log' 2>&1 && grep -q 'gpu: not used (no CUDA driver' '$tmp/fb.log' && test -s '$tmp/fb.pfm'"
 if [ -n "${JD_FAKE_LIBCUDA:-}" ] && [ -e "$JD_FAKE_LIBCUDA" ]; then
-	for a in sad sgm; do
+	for a in sad sgm bp; do
 		check "--backend cuda boots $a on a (stand-in) GPU" bash -c "JD_CUDA_LIB='$JD_FAKE_LIBCUDA' '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/cu.pfm' --algo $a --ndisp 16 --backend cuda 2>&1 | grep -q '$a on the GPU'"
 	done
+	# the GPU's bytes, counted by its carving strip by strip, make boot tile where the CPU alone fits
+	printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 60\n' "$boards/host.board" >"$tmp/small60.board"
+	check "a board's ceiling makes boot tile on the (stand-in) GPU, its memory counted" bash -c "JD_CUDA_LIB='$JD_FAKE_LIBCUDA' '$bin' run --frames 1 --size 320x400 --ndisp 64 --algo sgm --board '$tmp/small60.board' --backend cuda >'$tmp/gt.log' 2>&1 && grep -q 'sgm on the GPU' '$tmp/gt.log' && grep -q '^tiling: .* strips .* to fit the board' '$tmp/gt.log'"
 fi
 check "bench one case" bash -c "'$bin' bench --algo sad --size 160x120 --ndisp 32 --runs 1 | grep -q 'sad 11x11'"
 check "run stops on SIGTERM" bash -c "'$bin' run --size 160x120 --ndisp 32 >'$tmp/run.log' & pid=\$!; sleep 1; kill -TERM \$pid; wait \$pid; grep -q 'frame(s)' '$tmp/run.log'"

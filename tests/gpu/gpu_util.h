@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cuda.h"
+#include "cuda_matcher.h"
 #include "jd_status.h"
 #include "image_io.h"
 #include "jd_image.h"
@@ -77,7 +78,7 @@ static inline void gpu_require(void)
 {
 	struct jd_cuda probe;
 
-	if (jd_cuda_init(&probe, 0, 0, JD_GPU_MEMORY_AUTO)) {
+	if (jd_cuda_open(&probe, JD_GPU_MEMORY_AUTO)) {
 		JD_SKIP("no GPU: %s", probe.err);
 	}
 	printf("GPU: %s (sm_%d%d, %d SMs), driver %d, %s memory\n", probe.name, probe.cc_major,
@@ -121,6 +122,64 @@ static inline long gpu_first_diff(const struct jd_disp *a, const struct jd_disp 
 	long at = jd_test_first_diff(a->data, b->data, sizeof(float) * a->width * a->height);
 
 	return at < 0 ? -1 : at / (long)sizeof(float);
+}
+
+/*
+ * A GPU context that holds one matcher and the stages asked for, sized by counting what they
+ * take (jd_cuda_boot(), as boot does): set p, w, h, variant and stages, then gpu_rig_boot().
+ */
+struct gpu_rig {
+	struct jd_cuda cu;
+	struct jd_cuda_matcher m;
+	const struct jd_match_params *p;
+	int w, h;
+	const char *variant; /* BP's message kernel (NULL: the default) */
+	unsigned stages;     /* JD_CUDA_STAGE_* */
+};
+
+static inline int gpu_rig_take(struct jd_cuda *cu, void *arg)
+{
+	struct gpu_rig *g = arg;
+
+	return jd_cuda_matcher_take(&g->m, cu, g->p, g->w, g->h, g->variant, g->stages);
+}
+
+/* Boot and seal g->cu on memory mode mem. @retval 0, or the error (g->cu.err says why) */
+static inline int gpu_rig_boot(struct gpu_rig *g, enum jd_gpu_memory mem)
+{
+	int rc = jd_cuda_boot(&g->cu, mem, gpu_rig_take, g);
+
+	if (!rc) {
+		jd_cuda_seal(&g->cu);
+	}
+	return rc;
+}
+
+/*
+ * The rig's map of l, r into b, alone and then pipelined (the swapped pair in flight ahead
+ * of it, so that this upload overlaps those kernels), allocating nothing on the way.
+ * @return the first pixel where either map differs from a, -1 for none, -2 when it failed
+ */
+static inline long gpu_rig_compare(struct gpu_rig *g, const struct jd_image *l,
+				   const struct jd_image *r, const struct jd_disp *a,
+				   struct jd_disp *b)
+{
+	struct jd_cuda_matcher *m = &g->m;
+
+	gpu_count_allocations(&g->cu);
+	int alone = jd_cuda_matcher_run(m, g->p, l, r, b) == 0;
+	JD_CHECK(alone, "gpu: %s", g->cu.err);
+	long first = alone ? gpu_first_diff(a, b) : -2;
+	int piped = jd_cuda_matcher_submit(m, g->p, r, l) == 0 &&
+		    jd_cuda_matcher_submit(m, g->p, l, r) == 0 &&
+		    jd_cuda_matcher_collect(m, b) == 0 && jd_cuda_matcher_collect(m, b) == 0;
+	JD_CHECK(piped, "gpu pipelined: %s", g->cu.err);
+	JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
+	gpu_restore_allocations(&g->cu);
+	if (!alone || !piped) {
+		return -2;
+	}
+	return first >= 0 ? first : gpu_first_diff(a, b); /* either way's first */
 }
 
 #endif

@@ -111,48 +111,34 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		   const char *variant)
 {
 	int w = l->width, h = l->height;
-	struct jd_cuda cu;
-	struct jd_cuda_bp s;
+	static struct gpu_rig g;
+	const struct jd_cuda_bp *s = &g.m.u.bp;
 	size_t n = jd_match_mem_required(p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	long first = -2, nonfinite = 0;
 
-	if (jd_cuda_init(&cu, jd_cuda_bp_device_bytes(p, w, h), jd_cuda_bp_pinned_bytes(p, w, h), gpu_memory()) ==
-		0 &&
-	    jd_cuda_bp_init(&s, &cu, p, w, h, variant) == 0) {
-		jd_cuda_seal(&cu);
-		JD_CHECK(!variant || strstr(s.iter_name, variant), "variant %s runs as %s", variant,
-			 s.iter_name);
-		gpu_count_allocations(&cu);
+	g = (struct gpu_rig){.p = p, .w = w, .h = h, .variant = variant};
+	if (gpu_rig_boot(&g, gpu_memory()) == 0) {
+		JD_CHECK(!variant || strstr(s->iter_name, variant), "variant %s runs as %s",
+			 variant, s->iter_name);
 		JD_CHECK(jd_match_run(NULL, p, l, r, &a, ws, n, ex) == 0, "ref");
-		JD_CHECK(jd_cuda_bp_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
-		/*
-		 * Then pipelined: the swapped pair in flight ahead of this one, so this upload
-		 * overlaps those kernels; the second map must still be the reference's.
-		 */
-		long seq = gpu_first_diff(&a, &b);
-		JD_CHECK(jd_cuda_bp_submit(&s, p, r, l) == 0 && jd_cuda_bp_submit(&s, p, l, r) == 0 &&
-			     jd_cuda_bp_collect(&s, &b) == 0 && jd_cuda_bp_collect(&s, &b) == 0,
-			 "gpu pipelined: %s", cu.err);
-		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
-		gpu_restore_allocations(&cu);
-		first = seq >= 0 ? seq : gpu_first_diff(&a, &b); /* either way's first */
-		stage_checks(p, l, ex, jd_match_matcher_ws(p, w, h, ws), &cu, &s);
+		first = gpu_rig_compare(&g, l, r, &a, &b);
+		stage_checks(p, l, ex, jd_match_matcher_ws(p, w, h, ws), &g.cu, s);
 		if (p->bp.fp16 && p->ndisp >= 256) {
-			nonfinite = nonfinite_messages(&cu, &s);
+			nonfinite = nonfinite_messages(&g.cu, s);
 		}
 	}
 	JD_CHECK(first == -1,
 		 "%s %dx%d nd %d min %d levels %d iters %d sigma %g fp16 %d (%s): pixel %ld ref %g "
 		 "gpu %g (%s)",
 		 what, w, h, p->ndisp, p->min_disp, p->bp.levels, p->bp.iters, p->bp.sigma,
-		 p->bp.fp16, s.iter_name, first, first >= 0 ? a.data[first] : 0.0,
-		 first >= 0 ? b.data[first] : 0.0, cu.err);
+		 p->bp.fp16, s->iter_name, first, first >= 0 ? a.data[first] : 0.0,
+		 first >= 0 ? b.data[first] : 0.0, g.cu.err);
 	JD_CHECK(nonfinite == 0, "%s nd %d fp16: %ld messages inf or NaN", what, p->ndisp,
 		 nonfinite);
-	jd_cuda_deinit(&cu);
+	jd_cuda_deinit(&g.cu);
 	free(ws);
 	free(a.data);
 	free(b.data);

@@ -16,12 +16,9 @@
 #include "confidence.h"
 #include "cuda_cloud.h"
 #include "depth.h"
-#include "cuda_bp.h"
 #include "cuda_confidence.h"
 #include "cuda_preview.h"
 #include "preview_compose.h"
-#include "cuda_sad.h"
-#include "cuda_sgm.h"
 #include "gpu_util.h"
 #include "jd_test_data.h"
 
@@ -113,53 +110,32 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		 const struct jd_image *r, const char *what)
 {
 	int w = l->width, h = l->height, ok = 1;
-	struct jd_cuda cu;
-	static struct jd_cuda_sad sad;
-	static struct jd_cuda_sgm sgm;
-	static struct jd_cuda_bp bp;
-	struct jd_cuda_frame *f;
+	static struct gpu_rig g;
+	struct jd_cuda *cu = &g.cu;
+	struct jd_cuda_matcher *m = &g.m;
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	unsigned char *ca = malloc((size_t)w * h);
-	size_t dev = jd_cuda_conf_device_bytes(w, h), pin = jd_cuda_conf_pinned_bytes(w, h);
 	int min_conf = (w + h) % 90; /* 0 for some sizes: nothing distrusted */
 	float dmax = w % 2 ? (float)p->ndisp : 0.0f; /* 0: the colour map is black */
-
-	dev += jd_cuda_preview_device_bytes(w, h) + jd_cuda_cloud_device_bytes(w, h);
-	pin += jd_cuda_preview_pinned_bytes(w, h) + jd_cuda_cloud_pinned_bytes(w, h);
-	static struct jd_cuda_cloud cloud;
 	/* a camera whose principal point is off the middle, a baseline of 60 mm */
 	struct jd_camera_model cam = {0.9f * (float)w, 0.45f * (float)w, 0.55f * (float)h, 60.0f};
 
-	dev += p->algo == JD_ALGO_SAD	? jd_cuda_sad_device_bytes(p, w, h)
-	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
-					: jd_cuda_bp_device_bytes(p, w, h);
-	pin += p->algo == JD_ALGO_SAD	? jd_cuda_sad_pinned_bytes(w, h)
-	       : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
-					: jd_cuda_bp_pinned_bytes(p, w, h);
-	int rc = jd_cuda_init(&cu, dev, pin, gpu_memory());
-	if (!rc) {
-		rc = p->algo == JD_ALGO_SAD   ? jd_cuda_sad_init(&sad, &cu, p, w, h)
-		     : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_init(&sgm, &cu, p, w, h)
-					      : jd_cuda_bp_init(&bp, &cu, p, w, h, NULL);
-	}
-	f = p->algo == JD_ALGO_SAD ? &sad.frame : p->algo == JD_ALGO_SGM ? &sgm.frame : &bp.frame;
-	JD_CHECK(rc == 0 && jd_cuda_conf_take(&cu, f) == 0 && jd_cuda_preview_take(&cu, f) == 0 &&
-		     jd_cuda_cloud_take(&cu, f, &cloud) == 0,
-		 "%s: boot: %s", what, cu.err);
+	g = (struct gpu_rig){.p = p,
+			     .w = w,
+			     .h = h,
+			     .stages =
+				 JD_CUDA_STAGE_CONF | JD_CUDA_STAGE_PREVIEW | JD_CUDA_STAGE_CLOUD};
+	int rc = gpu_rig_boot(&g, gpu_memory());
+	JD_CHECK(rc == 0, "%s: boot: %s", what, cu->err);
 	if (rc == 0) {
-		jd_cuda_seal(&cu);
-		gpu_count_allocations(&cu);
-#define RUN_SUBMIT(L, R)                                                                   \
-	(p->algo == JD_ALGO_SAD	  ? jd_cuda_sad_submit(&sad, p, L, R)                            \
-	 : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_submit(&sgm, p, L, R)                            \
-				  : jd_cuda_bp_submit(&bp, p, L, R))
-#define RUN_COLLECT(D)                                                                     \
-	(p->algo == JD_ALGO_SAD	  ? jd_cuda_sad_collect(&sad, D)                                 \
-	 : p->algo == JD_ALGO_SGM ? jd_cuda_sgm_collect(&sgm, D)                                 \
-				  : jd_cuda_bp_collect(&bp, D))
+		struct jd_cuda_frame *f = m->frame;
+
+		gpu_count_allocations(cu);
+#define RUN_SUBMIT(L, R) jd_cuda_matcher_submit(m, p, L, R)
+#define RUN_COLLECT(D) jd_cuda_matcher_collect(m, D)
 		JD_CHECK(RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&a) == 0 && jd_cuda_conf_last(f),
-			 "%s: frame: %s", what, cu.err);
+			 "%s: frame: %s", what, cu->err);
 		ok &= first_diff(l, r, &a, jd_cuda_conf_last(f)) < 0;
 		JD_CHECK(!jd_cuda_preview_last(f), "%s: a picture nobody asked for", what);
 		JD_CHECK(!jd_cuda_cloud_claim(f), "%s: a cloud nobody asked for", what);
@@ -168,7 +144,7 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		jd_cuda_preview_want(f, min_conf, dmax);
 		jd_cuda_cloud_want(f, JD_CUDA_CLOUD_DEPTH | JD_CUDA_CLOUD_POINTS, min_conf, &cam);
 		JD_CHECK(RUN_SUBMIT(r, l) == 0 && RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&b) == 0,
-			 "%s: pipelined: %s", what, cu.err);
+			 "%s: pipelined: %s", what, cu->err);
 		memcpy(ca, jd_cuda_conf_last(f), (size_t)w * h);
 		ok &= first_diff(r, l, &b, ca) < 0;
 		const uint8_t *pic = jd_cuda_preview_last(f);
@@ -179,29 +155,24 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		ok &= pic_ok;
 		struct jd_cuda_cloud_set *set = jd_cuda_cloud_claim(f);
 		ok &= cloud_same(r, &b, ca, min_conf, &cam, set, what);
-		JD_CHECK(RUN_COLLECT(&b) == 0, "%s: second: %s", what, cu.err);
+		JD_CHECK(RUN_COLLECT(&b) == 0, "%s: second: %s", what, cu->err);
 		ok &= first_diff(l, r, &b, jd_cuda_conf_last(f)) < 0;
 		ok &= cloud_same(l, &b, jd_cuda_conf_last(f), min_conf, &cam,
 				 jd_cuda_cloud_claim(f), what);
 		jd_cuda_cloud_release(set);
 		JD_CHECK(!jd_cuda_preview_last(f), "%s: the second frame has a picture too", what);
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
-		gpu_restore_allocations(&cu);
+		gpu_restore_allocations(cu);
+#undef RUN_SUBMIT
+#undef RUN_COLLECT
 	}
 	JD_CHECK(ok, "%s %s %dx%d: the confidence differs from the reference", what,
 		 jd_algo_name(p->algo), w, h);
-	jd_cuda_deinit(&cu);
+	jd_cuda_deinit(cu);
 	free(a.data);
 	free(b.data);
 	free(ca);
 	return ok;
-}
-
-/* One SGM frame on (l, r) through submit and collect. */
-static int frame(struct jd_cuda_sgm *g, const struct jd_match_params *p, const struct jd_image *l,
-		 const struct jd_image *r, struct jd_disp *out)
-{
-	return jd_cuda_sgm_submit(g, p, l, r) || jd_cuda_sgm_collect(g, out);
 }
 
 /*
@@ -211,9 +182,8 @@ static int frame(struct jd_cuda_sgm *g, const struct jd_match_params *p, const s
 static void check_lending(void)
 {
 	enum { W = 64, H = 48 };
-	struct jd_cuda cu;
-	static struct jd_cuda_sgm sgm;
-	static struct jd_cuda_cloud cloud;
+	static struct gpu_rig g;
+	struct jd_cuda *cu = &g.cu;
 	struct jd_match_params p;
 	struct jd_image l, r;
 	struct jd_disp d = {malloc(sizeof(float) * W * H), W, H, W};
@@ -222,48 +192,43 @@ static void check_lending(void)
 
 	jd_params_default(&p, JD_ALGO_SGM, 16);
 	gpu_textured_pair(W, H, 11u, &l, &r);
-	int rc = jd_cuda_init(&cu,
-			      jd_cuda_sgm_device_bytes(&p, W, H) + jd_cuda_conf_device_bytes(W, H) +
-				  jd_cuda_cloud_device_bytes(W, H),
-			      jd_cuda_sgm_pinned_bytes(W, H) + jd_cuda_conf_pinned_bytes(W, H) +
-				  jd_cuda_cloud_pinned_bytes(W, H),
-			      gpu_memory());
-	rc = rc ? rc : jd_cuda_sgm_init(&sgm, &cu, &p, W, H);
-	rc = rc ? rc : jd_cuda_conf_take(&cu, &sgm.frame);
-	rc = rc ? rc : jd_cuda_cloud_take(&cu, &sgm.frame, &cloud);
-	JD_CHECK(rc == 0, "lending: boot: %s", cu.err);
+	g = (struct gpu_rig){
+	    .p = &p, .w = W, .h = H, .stages = JD_CUDA_STAGE_CONF | JD_CUDA_STAGE_CLOUD};
+	int rc = gpu_rig_boot(&g, gpu_memory());
+	JD_CHECK(rc == 0, "lending: boot: %s", cu->err);
 	if (rc == 0) {
-		struct jd_cuda_frame *f = &sgm.frame;
-		jd_cuda_seal(&cu);
+		struct jd_cuda_frame *f = g.m.frame;
 		jd_cuda_cloud_want(f, JD_CUDA_CLOUD_POINTS, 0, &cam);
 		for (int k = 0; k < JD_CUDA_CLOUD_SETS; k++) {
-			JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0, "lending: frame %d: %s", k,
-				 cu.err);
+			JD_CHECK(jd_cuda_matcher_run(&g.m, &p, &l, &r, &d) == 0,
+				 "lending: frame %d: %s", k, cu->err);
 			held[k] = jd_cuda_cloud_claim(f);
 			JD_CHECK(held[k] && held[k]->made == JD_CUDA_CLOUD_POINTS,
 				 "lending: frame %d: no set, or not the points alone", k);
 			JD_CHECK(!jd_cuda_cloud_claim(f), "lending: a set claimed twice");
 		}
-		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
+		JD_CHECK(jd_cuda_matcher_run(&g.m, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
 			 "lending: a set given with every set lent");
 		jd_cuda_cloud_release(held[0]);
-		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && jd_cuda_cloud_claim(f) == held[0],
+		JD_CHECK(jd_cuda_matcher_run(&g.m, &p, &l, &r, &d) == 0 &&
+			     jd_cuda_cloud_claim(f) == held[0],
 			 "lending: the set given back is not given again");
 		jd_cuda_cloud_release(held[0]);
 		/* not claimed: it is free again at the next collect, not before */
-		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0, "lending: %s", cu.err);
-		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
+		JD_CHECK(jd_cuda_matcher_run(&g.m, &p, &l, &r, &d) == 0, "lending: %s", cu->err);
+		JD_CHECK(jd_cuda_matcher_run(&g.m, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
 			 "lending: a set given while the last frame's was not taken back");
-		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && jd_cuda_cloud_claim(f) == held[0],
+		JD_CHECK(jd_cuda_matcher_run(&g.m, &p, &l, &r, &d) == 0 &&
+			     jd_cuda_cloud_claim(f) == held[0],
 			 "lending: the unclaimed set is not free again after the next collect");
 		jd_cuda_cloud_want(f, 0, 0, &cam);
 		for (int k = 1; k < JD_CUDA_CLOUD_SETS; k++) {
 			jd_cuda_cloud_release(held[k]);
 		}
-		JD_CHECK(frame(&sgm, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
+		JD_CHECK(jd_cuda_matcher_run(&g.m, &p, &l, &r, &d) == 0 && !jd_cuda_cloud_claim(f),
 			 "lending: made with nothing wanted");
 	}
-	jd_cuda_deinit(&cu);
+	jd_cuda_deinit(cu);
 	free(d.data);
 	free(l.data);
 	free(r.data);

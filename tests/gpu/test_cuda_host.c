@@ -1,26 +1,41 @@
 /*
  * The CUDA host plumbing against a stand-in driver (fake_libcuda.c), so CI without a GPU
- * still checks it: every entry point loads, boot-time carving is bounded and sealed, and a
- * whole SAD and SGM frame goes through upload, launches and download without a device
- * allocation. The kernels themselves are tested on a real GPU (test_cuda_sad, test_cuda_sgm).
+ * still checks it: every entry point loads, sizing counts what the carving takes without
+ * touching the driver, the carving is exactly that, bounded and sealed, and a whole SAD, SGM
+ * and BP frame goes through upload, launches and download without a device allocation. The kernels
+ * themselves are tested on a real GPU (test_cuda_sad, test_cuda_sgm).
  */
 #include <stdio.h>
 
-#include "cuda_bp.h"
-#include "cuda_sad.h"
-#include "cuda_sgm.h"
 #include "gpu_util.h"
+
+/* One context for the three matchers (SGM with every stage beside it): they share it. */
+struct three {
+	struct jd_cuda_matcher sad, sgm, bp;
+	const struct jd_match_params *ps, *pg, *pb;
+	int w, h;
+};
+
+static int take_three(struct jd_cuda *cu, void *arg)
+{
+	struct three *t = arg;
+	unsigned all = JD_CUDA_STAGE_REMAP | JD_CUDA_STAGE_CONF | JD_CUDA_STAGE_SENSE |
+		       JD_CUDA_STAGE_PREVIEW | JD_CUDA_STAGE_CLOUD;
+
+	JD_TRY(jd_cuda_matcher_take(&t->sgm, cu, t->pg, t->w, t->h, NULL, all));
+	JD_TRY(jd_cuda_matcher_take(&t->sad, cu, t->ps, t->w, t->h, NULL, 0));
+	return jd_cuda_matcher_take(&t->bp, cu, t->pb, t->w, t->h, NULL, 0);
+}
 
 int main(void)
 {
-	struct jd_cuda cu;
-	struct jd_cuda_sad sad;
-	struct jd_cuda_sgm sgm;
-	struct jd_cuda_bp bp;
-	struct jd_match_params pb;
-	struct jd_match_params p;
+	static struct jd_cuda cu;
+	static struct three t;
+	static struct gpu_rig g;
+	struct jd_match_params ps, pg, pb;
 	struct jd_image l, r;
 	jd_cudeviceptr d;
+	size_t dev = 0, pinned = 0;
 	int w = 64, h = 32;
 	struct jd_disp out = {malloc(sizeof(float) * w * h), w, h, w};
 
@@ -28,28 +43,33 @@ int main(void)
 		JD_SKIP("this build has no CUDA kernels (no nvcc at build time)");
 	}
 	JD_CHECK(setenv("JD_CUDA_LIB", FAKE_LIBCUDA, 1) == 0, "setenv");
-	jd_params_default(&p, JD_ALGO_SGM, 16);
+	jd_params_default(&ps, JD_ALGO_SAD, 16);
+	jd_params_default(&pg, JD_ALGO_SGM, 16);
 	jd_params_default(&pb, JD_ALGO_BP, 16);
 	pb.bp.fp16 = 1;
-	JD_CHECK(jd_cuda_init(&cu,
-			      jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_sad_device_bytes(&p, w, h) +
-				  jd_cuda_bp_device_bytes(&pb, w, h),
-			      jd_cuda_sgm_pinned_bytes(w, h) + jd_cuda_sad_pinned_bytes(w, h) +
-				  jd_cuda_bp_pinned_bytes(&pb, w, h),
-			      JD_GPU_MEMORY_AUTO) == 0 &&
-		     !cu.mapped,
-		 "init with the stand-in driver: %s", cu.err);
+	t = (struct three){.ps = &ps, .pg = &pg, .pb = &pb, .w = w, .h = h};
+	JD_CHECK(jd_cuda_open(&cu, JD_GPU_MEMORY_AUTO) == 0 && !cu.mapped && cu.counting,
+		 "open with the stand-in driver: %s", cu.err);
 	/* Every entry point of the table is there. */
 	void *const *fn = (void *const *)&cu.api;
 	for (size_t i = 0; i < sizeof(cu.api) / sizeof(void *); i++) {
 		JD_CHECK(fn[i] != NULL, "driver entry %zu not loaded", i);
 	}
-	JD_CHECK(cu.mem_allocs == 2, "one device and one pinned allocation at boot, not %lu",
-		 cu.mem_allocs);
-	JD_CHECK(jd_cuda_sgm_init(&sgm, &cu, &p, w, h) == 0, "sgm init: %s", cu.err);
-	jd_params_default(&p, JD_ALGO_SAD, 16);
-	JD_CHECK(jd_cuda_sad_init(&sad, &cu, &p, w, h) == 0, "sad init: %s", cu.err);
-	JD_CHECK(jd_cuda_bp_init(&bp, &cu, &pb, w, h, NULL) == 0, "bp init: %s", cu.err);
+	/* Sizing runs the carving itself on the counting context: no memory, no driver call. */
+	JD_CHECK(jd_cuda_count(&cu, take_three, &t, &dev, &pinned) == 0 && dev && pinned,
+		 "count: %s", cu.err);
+	JD_CHECK(cu.mem_allocs == 0 && t.sgm.frame->slot[1].h_left == NULL &&
+		     t.sgm.frame->slot[1].d_left == 0 && t.sgm.frame->slot[1].ev_out == NULL,
+		 "counting allocated or handed out memory (%lu allocations)", cu.mem_allocs);
+	JD_CHECK(jd_cuda_allocate(&cu, dev, pinned) == 0 && !cu.counting && cu.mem_allocs == 2,
+		 "one device and one pinned allocation at boot, not %lu: %s", cu.mem_allocs,
+		 cu.err);
+	JD_CHECK(take_three(&cu, &t) == 0, "take: %s", cu.err);
+	JD_CHECK(cu.dev_used == jd_cuda_round(dev) && cu.pinned_used == jd_cuda_round(pinned),
+		 "carved %zu device and %zu pinned bytes, counted %zu and %zu", cu.dev_used,
+		 cu.pinned_used, dev, pinned);
+	JD_CHECK(jd_cuda_count(&cu, take_three, &t, &dev, &pinned) == -EPERM,
+		 "counting after the allocations");
 	JD_CHECK(jd_cuda_take(&cu, 1 << 30, &d) == -ENOMEM && strstr(cu.err, "more bytes"),
 		 "over the booked size: %s", cu.err);
 	jd_cuda_seal(&cu);
@@ -57,56 +77,59 @@ int main(void)
 		 "after the seal: %s", cu.err);
 	gpu_textured_pair(w, h, 7, &l, &r);
 	gpu_count_allocations(&cu);
-	JD_CHECK(jd_cuda_sad_run(&sad, &p, &l, &r, &out) == 0, "sad frame: %s", cu.err);
-	jd_params_default(&p, JD_ALGO_SGM, 16);
-	JD_CHECK(jd_cuda_sgm_run(&sgm, &p, &l, &r, &out) == 0, "sgm frame: %s", cu.err);
-	p.sgm.paths = 4;
-	p.sgm.cost = JD_SGM_COST_AD;
-	JD_CHECK(jd_cuda_sgm_run(&sgm, &p, &l, &r, &out) == 0, "sgm 4-path AD frame: %s",
+	JD_CHECK(jd_cuda_matcher_run(&t.sad, &ps, &l, &r, &out) == 0, "sad frame: %s", cu.err);
+	JD_CHECK(jd_cuda_matcher_run(&t.sgm, &pg, &l, &r, &out) == 0, "sgm frame: %s", cu.err);
+	pg.sgm.paths = 4;
+	pg.sgm.cost = JD_SGM_COST_AD;
+	JD_CHECK(jd_cuda_matcher_run(&t.sgm, &pg, &l, &r, &out) == 0, "sgm 4-path AD frame: %s",
 		 cu.err);
-	JD_CHECK(jd_cuda_bp_run(&bp, &pb, &l, &r, &out) == 0, "bp frame: %s", cu.err);
+	JD_CHECK(jd_cuda_matcher_run(&t.bp, &pb, &l, &r, &out) == 0, "bp frame: %s", cu.err);
 	/* The pipeline: two frames in flight, a third refused, collected oldest first. */
-	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == 0, "first in flight: %s", cu.err);
-	int first = bp.frame.cur;
-	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == 0, "second in flight: %s", cu.err);
-	JD_CHECK(bp.frame.cur == !first, "second frame in slot %d, not %d", !first, bp.frame.cur);
-	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == -EBUSY && strstr(cu.err, "in flight"),
+	struct jd_cuda_frame *f = t.bp.frame;
+	JD_CHECK(jd_cuda_matcher_submit(&t.bp, &pb, &l, &r) == 0, "first in flight: %s", cu.err);
+	int first = f->cur;
+	JD_CHECK(jd_cuda_matcher_submit(&t.bp, &pb, &l, &r) == 0, "second in flight: %s", cu.err);
+	JD_CHECK(f->cur == !first, "second frame in slot %d, not %d", !first, f->cur);
+	JD_CHECK(jd_cuda_matcher_submit(&t.bp, &pb, &l, &r) == -EBUSY &&
+		     strstr(cu.err, "in flight"),
 		 "a third refused: %s", cu.err);
-	JD_CHECK(jd_cuda_bp_collect(&bp, &out) == 0 && bp.frame.oldest == !first,
+	JD_CHECK(jd_cuda_matcher_collect(&t.bp, &out) == 0 && f->oldest == !first,
 		 "collect the first");
-	JD_CHECK(jd_cuda_bp_submit(&bp, &pb, &l, &r) == 0 && bp.frame.cur == first,
+	JD_CHECK(jd_cuda_matcher_submit(&t.bp, &pb, &l, &r) == 0 && f->cur == first,
 		 "the freed slot is reused: %s", cu.err);
-	JD_CHECK(jd_cuda_bp_collect(&bp, &out) == 0 && jd_cuda_bp_collect(&bp, &out) == 0,
+	JD_CHECK(jd_cuda_matcher_collect(&t.bp, &out) == 0 &&
+		     jd_cuda_matcher_collect(&t.bp, &out) == 0,
 		 "collect the other two: %s", cu.err);
-	JD_CHECK(jd_cuda_bp_collect(&bp, &out) == -ENOENT, "nothing left to collect");
+	JD_CHECK(jd_cuda_matcher_collect(&t.bp, &out) == -ENOENT, "nothing left to collect");
 	pb.bp.sigma = 0.7f; /* smoothing needs nothing boot did not take: it runs on the GPU */
-	JD_CHECK(jd_cuda_bp_run(&bp, &pb, &l, &r, &out) == 0, "bp frame, sigma 0.7: %s", cu.err);
+	JD_CHECK(jd_cuda_matcher_run(&t.bp, &pb, &l, &r, &out) == 0, "bp frame, sigma 0.7: %s",
+		 cu.err);
 	pb.bp.sigma = 0.0f;
 	JD_CHECK(gpu_alloc_calls == 0, "%lu allocations in frames", gpu_alloc_calls);
 	gpu_restore_allocations(&cu);
 	/* copy mode counts what crosses: SAD's frame is the pair up and the map down */
 	unsigned long long before = cu.copied;
-	jd_params_default(&p, JD_ALGO_SAD, 16);
-	JD_CHECK(jd_cuda_sad_run(&sad, &p, &l, &r, &out) == 0 &&
+	JD_CHECK(jd_cuda_matcher_run(&t.sad, &ps, &l, &r, &out) == 0 &&
 		     cu.copied - before == (unsigned long long)w * h * (2 + 4),
 		 "copy mode: %llu bytes crossed, want %d", cu.copied - before, w * h * 6);
+	JD_CHECK(jd_cuda_matcher_traffic(&ps, w, h) > 0 && jd_cuda_matcher_traffic(&pb, w, h) > 0,
+		 "each matcher's traffic");
 	jd_cuda_deinit(&cu);
 	/* Mapped: the kernels read the pinned slots where the host packs them; nothing copied. */
-	JD_CHECK(jd_cuda_init(&cu, jd_cuda_sad_device_bytes(&p, w, h),
-			      jd_cuda_sad_pinned_bytes(w, h), JD_GPU_MEMORY_MAPPED) == 0 &&
-		     cu.mapped && cu.pinned_dev,
-		 "mapped init: %s", cu.err);
-	JD_CHECK(jd_cuda_sad_init(&sad, &cu, &p, w, h) == 0, "sad init, mapped: %s", cu.err);
-	JD_CHECK(sad.frame.slot[1].d_left == jd_cuda_mapped(&cu, sad.frame.slot[1].h_left) &&
-		     sad.frame.slot[1].d_map == jd_cuda_mapped(&cu, sad.frame.slot[1].h_out),
+	g = (struct gpu_rig){.p = &ps, .w = w, .h = h};
+	JD_CHECK(gpu_rig_boot(&g, JD_GPU_MEMORY_MAPPED) == 0 && g.cu.mapped && g.cu.pinned_dev,
+		 "mapped boot: %s", g.cu.err);
+	f = g.m.frame;
+	JD_CHECK(f->slot[1].d_left == jd_cuda_mapped(&g.cu, f->slot[1].h_left) &&
+		     f->slot[1].d_map == jd_cuda_mapped(&g.cu, f->slot[1].h_out),
 		 "the slots' device pointers are their pinned buffers' device view");
-	JD_CHECK(jd_cuda_sad_run(&sad, &p, &l, &r, &out) == 0 && cu.copied == 0,
-		 "mapped frame: %s; %llu bytes copied", cu.err, cu.copied);
-	JD_CHECK(sad.frame.d_out == sad.frame.slot[sad.frame.cur].d_map,
-		 "the map is written into the frame's slot");
-	jd_cuda_deinit(&cu);
+	JD_CHECK(jd_cuda_matcher_run(&g.m, &ps, &l, &r, &out) == 0 && g.cu.copied == 0,
+		 "mapped frame: %s; %llu bytes copied", g.cu.err, g.cu.copied);
+	JD_CHECK(f->d_out == f->slot[f->cur].d_map, "the map is written into the frame's slot");
+	jd_cuda_deinit(&g.cu);
 	JD_CHECK(setenv("JD_CUDA_LIB", "/nonexistent/libcuda.so.1", 1) == 0, "setenv");
-	JD_CHECK(jd_cuda_init(&cu, 0, 0, JD_GPU_MEMORY_AUTO) == -ENODEV && strstr(cu.err, "no CUDA driver"),
+	JD_CHECK(jd_cuda_open(&cu, JD_GPU_MEMORY_AUTO) == -ENODEV &&
+		     strstr(cu.err, "no CUDA driver"),
 		 "absent driver: %s", cu.err);
 	jd_cuda_deinit(&cu);
 	free(l.data);

@@ -9,10 +9,7 @@
  */
 #include <math.h>
 
-#include "cuda_bp.h"
 #include "cuda_rectify.h"
-#include "cuda_sad.h"
-#include "cuda_sgm.h"
 #include "gpu_util.h"
 #include "matcher.h"
 #include "rectify.h"
@@ -58,58 +55,6 @@ static void make_tables(int w, int h, int kind, unsigned seed, struct jd_remap m
 	}
 }
 
-/* The three GPU matchers behind one shape, for this test. */
-struct matcher {
-	int algo;
-	struct jd_cuda_sad sad;
-	struct jd_cuda_sgm sgm;
-	struct jd_cuda_bp bp;
-};
-
-static size_t device_bytes(int algo, const struct jd_match_params *p, int w, int h)
-{
-	return algo == JD_ALGO_SAD   ? jd_cuda_sad_device_bytes(p, w, h)
-	       : algo == JD_ALGO_SGM ? jd_cuda_sgm_device_bytes(p, w, h)
-				     : jd_cuda_bp_device_bytes(p, w, h);
-}
-
-static size_t pinned_bytes(int algo, const struct jd_match_params *p, int w, int h)
-{
-	return algo == JD_ALGO_SAD   ? jd_cuda_sad_pinned_bytes(w, h)
-	       : algo == JD_ALGO_SGM ? jd_cuda_sgm_pinned_bytes(w, h)
-				     : jd_cuda_bp_pinned_bytes(p, w, h);
-}
-
-static int init(struct matcher *m, struct jd_cuda *cu, const struct jd_match_params *p, int w,
-		int h)
-{
-	return m->algo == JD_ALGO_SAD	? jd_cuda_sad_init(&m->sad, cu, p, w, h)
-	       : m->algo == JD_ALGO_SGM ? jd_cuda_sgm_init(&m->sgm, cu, p, w, h)
-					: jd_cuda_bp_init(&m->bp, cu, p, w, h, NULL);
-}
-
-static struct jd_cuda_frame *frame(struct matcher *m)
-{
-	return m->algo == JD_ALGO_SAD	? &m->sad.frame
-	       : m->algo == JD_ALGO_SGM ? &m->sgm.frame
-					: &m->bp.frame;
-}
-
-static int submit(struct matcher *m, const struct jd_match_params *p, const struct jd_image *a,
-		  const struct jd_image *b)
-{
-	return m->algo == JD_ALGO_SAD	? jd_cuda_sad_submit(&m->sad, p, a, b)
-	       : m->algo == JD_ALGO_SGM ? jd_cuda_sgm_submit(&m->sgm, p, a, b)
-					: jd_cuda_bp_submit(&m->bp, p, a, b);
-}
-
-static int collect(struct matcher *m, struct jd_disp *out)
-{
-	return m->algo == JD_ALGO_SAD	? jd_cuda_sad_collect(&m->sad, out)
-	       : m->algo == JD_ALGO_SGM ? jd_cuda_sgm_collect(&m->sgm, out)
-					: jd_cuda_bp_collect(&m->bp, out);
-}
-
 /* Each camera's layout in the lent cases: lend 1 GREY, 2 YUYV and UYVY, 3 UYVY and GREY. */
 static const enum jd_pixfmt layouts[3][2] = {
     {JD_PIX_GREY, JD_PIX_GREY}, {JD_PIX_YUYV, JD_PIX_UYVY}, {JD_PIX_UYVY, JD_PIX_GREY}};
@@ -136,11 +81,11 @@ static void camera_frame(const struct jd_image *img, enum jd_pixfmt fmt, unsigne
  */
 static int check(int algo, int w, int h, int kind, int lend, const struct jd_exec *ex)
 {
-	static struct matcher m;
+	static struct gpu_rig g;
 	struct jd_match_params p;
 	struct jd_image raw_l, raw_r, l, r, got, got_r;
 	struct jd_remap map[2];
-	struct jd_cuda cu;
+	struct jd_cuda *cu = &g.cu;
 	struct jd_disp ref = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp out = {malloc(sizeof(float) * w * h), w, h, w};
 	float *own = out.data; /* a lent map points elsewhere */
@@ -164,21 +109,16 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 	JD_CHECK(jd_match_run(NULL, &p, &l, &r, &ref, ws, n, ex) == 0,
 		 "reference %s", name);
 
-	size_t dev = device_bytes(algo, &p, w, h) + jd_cuda_remap_device_bytes(w, h);
-	size_t pinned = pinned_bytes(algo, &p, w, h) + jd_cuda_remap_pinned_bytes(w, h);
-	int rc = jd_cuda_init(&cu, dev, pinned, gpu_memory());
-	JD_CHECK(rc == 0, "cuda init: %s", cu.err);
-	m.algo = algo;
+	g = (struct gpu_rig){.p = &p, .w = w, .h = h, .stages = JD_CUDA_STAGE_REMAP};
+	int rc = gpu_rig_boot(&g, gpu_memory());
+	JD_CHECK(rc == 0, "%s boot with the remap: %s", name, cu->err);
 	if (rc == 0) {
-		struct jd_cuda_frame *f = frame(&m);
+		struct jd_cuda_frame *f = g.m.frame;
 
-		rc = init(&m, &cu, &p, w, h);
-		JD_CHECK(rc == 0, "%s init: %s", name, cu.err);
-		JD_CHECK(jd_cuda_remap_take(&cu, f) == 0, "remap take: %s", cu.err);
-		jd_cuda_seal(&cu);
-		JD_CHECK(jd_cuda_remap_load(&cu, f, map, &got, &got_r) == 0, "remap load: %s", cu.err);
+		JD_CHECK(jd_cuda_remap_load(cu, f, map, &got, &got_r) == 0, "remap load: %s",
+			 cu->err);
 		f->lend = lend != 0;
-		gpu_count_allocations(&cu);
+		gpu_count_allocations(cu);
 		/* two frames in flight: the swapped pair ahead of this one */
 		for (int i = 0; i < 2; i++) {
 			struct jd_image a = i ? raw_l : raw_r, b = i ? raw_r : raw_l;
@@ -192,15 +132,15 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 					 "raw staged");
 				a = b = black;
 			}
-			rc = submit(&m, &p, &a, &b);
-			JD_CHECK(rc == 0, "submit %d: %s", i, cu.err);
+			rc = jd_cuda_matcher_submit(&g.m, &p, &a, &b);
+			JD_CHECK(rc == 0, "submit %d: %s", i, cu->err);
 		}
 		for (int i = 0; i < 2; i++) {
-			rc = collect(&m, &out);
-			JD_CHECK(rc == 0, "collect %d: %s", i, cu.err);
+			rc = jd_cuda_matcher_collect(&g.m, &out);
+			JD_CHECK(rc == 0, "collect %d: %s", i, cu->err);
 		}
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
-		gpu_restore_allocations(&cu);
+		gpu_restore_allocations(cu);
 		if (lend) {
 			/* the map and the pair where the slot holds them; nothing copied out */
 			unsigned char *ll = jd_cuda_frame_rectified(f, 0);
@@ -225,7 +165,7 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 			 first >= 0 ? out.data[first] : 0.0);
 		same = img < 0 && first < 0;
 	}
-	jd_cuda_deinit(&cu);
+	jd_cuda_deinit(cu);
 	for (int c = 0; c < 2; c++) {
 		free(map[c].sx);
 		free(map[c].sy);

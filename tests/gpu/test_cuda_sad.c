@@ -5,7 +5,6 @@
  * allocation after boot (the driver's allocation entries are counted through the
  * dlsym'd table). Without a GPU it prints why and exits 77 (skipped).
  */
-#include "cuda_sad.h"
 #include "gpu_util.h"
 #include "jd_test_data.h"
 #include "matcher.h"
@@ -17,34 +16,20 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		   const struct jd_image *r, const struct jd_exec *ex, const char *what)
 {
 	int w = l->width, h = l->height;
-	struct jd_cuda cu;
-	struct jd_cuda_sad s;
+	static struct gpu_rig g;
 	size_t n = jd_match_mem_required(p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	int same = 0, rc;
 
-	rc = jd_cuda_init(&cu, jd_cuda_sad_device_bytes(p, w, h), jd_cuda_sad_pinned_bytes(w, h), gpu_memory());
-	JD_CHECK(rc == 0, "cuda init: %s", cu.err);
+	g = (struct gpu_rig){.p = p, .w = w, .h = h};
+	rc = gpu_rig_boot(&g, gpu_memory());
+	JD_CHECK(rc == 0, "cuda boot: %s", g.cu.err);
 	if (rc == 0) {
-		JD_CHECK(jd_cuda_sad_init(&s, &cu, p, w, h) == 0, "sad init: %s", cu.err);
-		jd_cuda_seal(&cu);
-		gpu_count_allocations(&cu);
 		JD_CHECK(jd_match_run(NULL, p, l, r, &a, ws, n, ex) == 0, "ref");
-		JD_CHECK(jd_cuda_sad_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
-		/*
-		 * Then pipelined: the swapped pair in flight ahead of this one, so this upload
-		 * overlaps those kernels; the second map must still be the reference's.
-		 */
-		long seq = gpu_first_diff(&a, &b);
-		JD_CHECK(jd_cuda_sad_submit(&s, p, r, l) == 0 && jd_cuda_sad_submit(&s, p, l, r) == 0 &&
-			     jd_cuda_sad_collect(&s, &b) == 0 && jd_cuda_sad_collect(&s, &b) == 0,
-			 "gpu pipelined: %s", cu.err);
-		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
-		gpu_restore_allocations(&cu);
-		long first = seq >= 0 ? seq : gpu_first_diff(&a, &b); /* either way's first */
-		same = first < 0;
+		long first = gpu_rig_compare(&g, l, r, &a, &b);
+		same = first == -1;
 		JD_CHECK(same,
 			 "%s %dx%d win %d nd %d min %d lr %d fill %d median %d: pixel %ld: "
 			 "ref %g gpu %g",
@@ -52,7 +37,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 			 p->sad.fill, p->sad.median, first, first >= 0 ? a.data[first] : 0.0,
 			 first >= 0 ? b.data[first] : 0.0);
 	}
-	jd_cuda_deinit(&cu);
+	jd_cuda_deinit(&g.cu);
 	free(ws);
 	free(a.data);
 	free(b.data);

@@ -16,7 +16,6 @@
 #include "confidence.h"
 #include "cuda_confidence.h"
 #include "cuda_sense.h"
-#include "cuda_sgm.h"
 #include "gpu_util.h"
 #include "synth.h"
 
@@ -59,32 +58,23 @@ static int compare(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct jd_
 	return same;
 }
 
+/* GPU SGM with the confidence and sensing beside it. */
 struct stage {
-	struct jd_cuda cu;
-	struct jd_cuda_sgm sgm;
-	struct jd_cuda_sense sense;
+	struct gpu_rig g;
+	struct jd_match_params p;
 	int w, h;
 };
 
 static int boot(struct stage *st, int w, int h, int ndisp)
 {
-	struct jd_match_params p;
-
-	jd_params_default(&p, JD_ALGO_SGM, ndisp);
-	size_t dev = jd_cuda_sgm_device_bytes(&p, w, h) + jd_cuda_conf_device_bytes(w, h) +
-		     jd_cuda_sense_device_bytes(w, h);
-	size_t pin = jd_cuda_sgm_pinned_bytes(w, h) + jd_cuda_conf_pinned_bytes(w, h) +
-		     jd_cuda_sense_pinned_bytes(w, h);
-	int rc = jd_cuda_init(&st->cu, dev, pin, gpu_memory());
-
-	rc = rc ? rc : jd_cuda_sgm_init(&st->sgm, &st->cu, &p, w, h);
-	rc = rc ? rc : jd_cuda_conf_take(&st->cu, &st->sgm.frame);
-	rc = rc ? rc : jd_cuda_sense_take(&st->cu, &st->sgm.frame, &st->sense);
-	JD_CHECK(rc == 0, "boot %dx%d: %s", w, h, st->cu.err);
+	jd_params_default(&st->p, JD_ALGO_SGM, ndisp);
+	st->g = (struct gpu_rig){
+	    .p = &st->p, .w = w, .h = h, .stages = JD_CUDA_STAGE_CONF | JD_CUDA_STAGE_SENSE};
+	int rc = gpu_rig_boot(&st->g, gpu_memory());
+	JD_CHECK(rc == 0, "boot %dx%d: %s", w, h, st->g.cu.err);
 	if (rc) {
 		return rc;
 	}
-	jd_cuda_seal(&st->cu);
 	st->w = w;
 	st->h = h;
 	return 0;
@@ -105,23 +95,23 @@ static int pipeline(int w, int h, int ndisp, int min_conf, int mask_map, int *to
 	if (boot(&st, w, h, ndisp)) {
 		return 0;
 	}
-	gpu_count_allocations(&st.cu);
+	gpu_count_allocations(&st.g.cu);
 	jd_params_default(&p, JD_ALGO_SGM, ndisp);
 	jd_cam_synth_model(w, h, &cam);
 	jd_sense_default(&sp);
-	jd_cuda_sense_start(&st.sense, min_conf, mask_map);
+	jd_cuda_sense_start(&st.g.m.sense, min_conf, mask_map);
 	for (int k = 0; k < 2; k++) {
 		l[k] = (struct jd_image){malloc((size_t)w * h), w, h, w};
 		r[k] = (struct jd_image){malloc((size_t)w * h), w, h, w};
 		jd_synth_render(3 * k, ndisp, &l[k], &r[k], NULL);
 	}
 	/* two frames in flight: each is sensed from its own slot's map */
-	JD_CHECK(jd_cuda_sgm_submit(&st.sgm, &p, &l[0], &r[0]) == 0 &&
-		     jd_cuda_sgm_submit(&st.sgm, &p, &l[1], &r[1]) == 0,
-		 "submit: %s", st.cu.err);
+	JD_CHECK(jd_cuda_matcher_submit(&st.g.m, &p, &l[0], &r[0]) == 0 &&
+		     jd_cuda_matcher_submit(&st.g.m, &p, &l[1], &r[1]) == 0,
+		 "submit: %s", st.g.cu.err);
 	for (int k = 0; k < 2; k++) {
-		JD_CHECK(jd_cuda_sgm_collect(&st.sgm, &map) == 0, "collect: %s", st.cu.err);
-		const unsigned char *conf = jd_cuda_conf_last(&st.sgm.frame);
+		JD_CHECK(jd_cuda_matcher_collect(&st.g.m, &map) == 0, "collect: %s", st.g.cu.err);
+		const unsigned char *conf = jd_cuda_conf_last(st.g.m.frame);
 		if (mask_map) {
 			/* it came masked: invalid wherever the confidence is below the minimum */
 			long unmasked = 0;
@@ -135,12 +125,12 @@ static int pipeline(int w, int h, int ndisp, int min_conf, int mask_map, int *to
 		}
 		snprintf(what, sizeof(what), "sgm %dx%d/%d frame %d, min confidence %d%s", w, h,
 			 ndisp, 3 * k, min_conf, mask_map ? ", masked on the GPU" : "");
-		ok += compare(&st.cu, &st.sense, &sp, &cam, &map, what);
+		ok += compare(&st.g.cu, &st.g.m.sense, &sp, &cam, &map, what);
 		++*total;
 	}
 	JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
-	gpu_restore_allocations(&st.cu);
-	jd_cuda_deinit(&st.cu);
+	gpu_restore_allocations(&st.g.cu);
+	jd_cuda_deinit(&st.g.cu);
 	for (int k = 0; k < 2; k++) {
 		free(l[k].data);
 		free(r[k].data);
@@ -152,12 +142,12 @@ static int pipeline(int w, int h, int ndisp, int min_conf, int mask_map, int *to
 /* Write map into the stage's slot 0, as the frame staging would have. */
 static int put(struct stage *st, const struct jd_disp *map)
 {
-	struct jd_cuda *cu = &st->cu;
+	struct jd_cuda *cu = &st->g.cu;
 
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(st->sense.d_disp[0], map->data,
-					       sizeof(float) * st->w * st->h, cu->stream[0])));
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(st->g.m.sense.d_disp[0], map->data,
+					      sizeof(float) * st->w * st->h, cu->stream[0])));
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(cu->stream[0])));
-	st->sense.last = 0;
+	st->g.m.sense.last = 0;
 	return 0;
 }
 
@@ -223,7 +213,7 @@ static int direct(int w, int h, int ndisp, int *total)
 		return 0;
 	}
 	jd_cam_synth_model(w, h, &cam);
-	jd_cuda_sense_start(&st.sense, 0, 0);
+	jd_cuda_sense_start(&st.g.m.sense, 0, 0);
 	for (uint32_t seed = 0; seed < 3; seed++) {
 		for (int v = 0; v < NVARIANTS; v++) {
 			jd_synth_render_seeded(seed, 2 * (int)seed, ndisp, &l, &r, &map);
@@ -232,12 +222,12 @@ static int direct(int w, int h, int ndisp, int *total)
 			}
 			params_for((enum variant)v, w, h, (float)ndisp * 0.45f, &sp);
 			if (put(&st, &map)) {
-				JD_CHECK(0, "upload: %s", st.cu.err);
+				JD_CHECK(0, "upload: %s", st.g.cu.err);
 				break;
 			}
 			snprintf(what, sizeof(what), "truth %dx%d seed %u variant %d", w, h,
 				 (unsigned)seed, v);
-			ok += compare(&st.cu, &st.sense, &sp, &cam, &map, what);
+			ok += compare(&st.g.cu, &st.g.m.sense, &sp, &cam, &map, what);
 			++*total;
 		}
 	}
@@ -254,10 +244,10 @@ static int direct(int w, int h, int ndisp, int *total)
 	sp.min_area_px = 1;
 	if (!put(&st, &map)) {
 		snprintf(what, sizeof(what), "%dx%d blobs beyond the list", w, h);
-		ok += compare(&st.cu, &st.sense, &sp, &cam, &map, what);
+		ok += compare(&st.g.cu, &st.g.m.sense, &sp, &cam, &map, what);
 		++*total;
 	}
-	jd_cuda_deinit(&st.cu);
+	jd_cuda_deinit(&st.g.cu);
 	free(l.data);
 	free(r.data);
 	free(map.data);

@@ -89,32 +89,17 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		   const struct jd_image *r, const struct jd_exec *ex, const char *what)
 {
 	int w = l->width, h = l->height;
-	struct jd_cuda cu;
-	struct jd_cuda_sgm s;
+	static struct gpu_rig g;
 	size_t n = jd_match_mem_required(p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	long first = -2;
 
-	if (jd_cuda_init(&cu, jd_cuda_sgm_device_bytes(p, w, h), jd_cuda_sgm_pinned_bytes(w, h), gpu_memory()) ==
-		0 &&
-	    jd_cuda_sgm_init(&s, &cu, p, w, h) == 0) {
-		jd_cuda_seal(&cu);
-		gpu_count_allocations(&cu);
+	g = (struct gpu_rig){.p = p, .w = w, .h = h};
+	if (gpu_rig_boot(&g, gpu_memory()) == 0) {
 		JD_CHECK(jd_match_run(NULL, p, l, r, &a, ws, n, ex) == 0, "ref");
-		JD_CHECK(jd_cuda_sgm_run(&s, p, l, r, &b) == 0, "gpu: %s", cu.err);
-		/*
-		 * Then pipelined: the swapped pair in flight ahead of this one, so this upload
-		 * overlaps those kernels; the second map must still be the reference's.
-		 */
-		long seq = gpu_first_diff(&a, &b);
-		JD_CHECK(jd_cuda_sgm_submit(&s, p, r, l) == 0 && jd_cuda_sgm_submit(&s, p, l, r) == 0 &&
-			     jd_cuda_sgm_collect(&s, &b) == 0 && jd_cuda_sgm_collect(&s, &b) == 0,
-			 "gpu pipelined: %s", cu.err);
-		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
-		gpu_restore_allocations(&cu);
-		first = seq >= 0 ? seq : gpu_first_diff(&a, &b); /* either way's first */
+		first = gpu_rig_compare(&g, l, r, &a, &b);
 		/* the stages see what the matcher sees: the ranked pair where p ranks */
 		struct jd_image rl = *l, rr = *r;
 		if (jd_prefilter_rank_on(p)) {
@@ -124,7 +109,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 			jd_rank_ref(l, jd_rank_window(p), &rl, NULL);
 			jd_rank_ref(r, jd_rank_window(p), &rr, NULL);
 		}
-		stage_checks(p, &rl, &rr, &cu, &s, 100000);
+		stage_checks(p, &rl, &rr, &g.cu, &g.m.u.sgm, 100000);
 		if (rl.data != l->data) {
 			free(rl.data);
 			free(rr.data);
@@ -135,8 +120,8 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		 "pixel %ld ref %g gpu %g (%s)",
 		 what, w, h, p->ndisp, p->min_disp, p->sgm.cost, p->sgm.paths, p->sgm.p2_adapt,
 		 p->sgm.uniqueness, p->sgm.subpixel, p->sgm.lr_check, first,
-		 first >= 0 ? a.data[first] : 0.0, first >= 0 ? b.data[first] : 0.0, cu.err);
-	jd_cuda_deinit(&cu);
+		 first >= 0 ? a.data[first] : 0.0, first >= 0 ? b.data[first] : 0.0, g.cu.err);
+	jd_cuda_deinit(&g.cu);
 	free(ws);
 	free(a.data);
 	free(b.data);

@@ -1,0 +1,86 @@
+/*
+ * The three GPU matchers behind one table, with the per-pixel stages that run beside them on
+ * the same frame staging: boot, the bench, the tuner and the GPU tests take, submit and
+ * collect SAD, SGM and BP the same way. Each matcher's own header keeps its state and its
+ * stage-check hooks (hal/cuda_sad.h, cuda_sgm.h, cuda_bp.h).
+ */
+#ifndef JD_HAL_CUDA_MATCHER_H
+#define JD_HAL_CUDA_MATCHER_H
+
+#include "../algo/jd_image.h"
+#include "../algo/jd_params.h"
+#include "cuda.h"
+#include "cuda_bp.h"
+#include "cuda_cloud.h"
+#include "cuda_frame.h"
+#include "cuda_sad.h"
+#include "cuda_sense.h"
+#include "cuda_sgm.h"
+
+/* The stages beside the matcher, taken on its frame staging (jd_cuda_matcher_take()). */
+enum {
+	JD_CUDA_STAGE_REMAP = 1,   /* rectify raw frames (hal/cuda_rectify.h) */
+	JD_CUDA_STAGE_CONF = 2,	   /* the confidence map (hal/cuda_confidence.h) */
+	JD_CUDA_STAGE_SENSE = 4,   /* sensing's per-pixel work (hal/cuda_sense.h; needs CONF) */
+	JD_CUDA_STAGE_PREVIEW = 8, /* the preview's picture (hal/cuda_preview.h; needs CONF) */
+	JD_CUDA_STAGE_CLOUD = 16,  /* depth and the cloud (hal/cuda_cloud.h; needs CONF) */
+};
+
+struct jd_cuda_matcher;
+
+struct jd_cuda_matcher_ops {
+	enum jd_algo algo;
+	/* take the buffers from cu (the carving: a counting context only counts them) */
+	int (*take)(struct jd_cuda_matcher *m, struct jd_cuda *cu, const struct jd_match_params *p,
+		    int w, int h, const char *variant);
+	/* queue one frame (hal/cuda_frame.h: upload, kernels, download); allocates nothing */
+	int (*submit)(struct jd_cuda_matcher *m, const struct jd_match_params *p,
+		      const struct jd_image *left, const struct jd_image *right);
+	/* DRAM bytes a frame's kernels move at least (the bench's roofline) */
+	double (*traffic)(const struct jd_match_params *p, int w, int h);
+};
+
+struct jd_cuda_matcher {
+	const struct jd_cuda_matcher_ops *ops;
+	struct jd_cuda *cu;
+	struct jd_cuda_frame *frame; /* the matcher's frame staging: slots, stages beside it */
+	union {
+		struct jd_cuda_sad sad;
+		struct jd_cuda_sgm sgm;
+		struct jd_cuda_bp bp;
+	} u;
+	struct jd_cuda_sense sense; /* with JD_CUDA_STAGE_SENSE */
+	struct jd_cuda_cloud cloud; /* with JD_CUDA_STAGE_CLOUD */
+};
+
+/**
+ * Take the buffers of p->algo's matcher for w x h frames and of the stages (JD_CUDA_STAGE_*
+ * bits) from cu, boot only: run it on a counting context first to size them
+ * (jd_cuda_count()). variant: BP's message kernel (jd_cuda_bp_variants(); NULL: the
+ * default), ignored by the others.
+ * @retval 0, -ENOMEM, -ENOENT (a kernel missing), -EINVAL (the GPU's shared memory too
+ *         small, a stage without CONF, or no GPU matcher for p->algo); cu->err says why
+ */
+int jd_cuda_matcher_take(struct jd_cuda_matcher *m, struct jd_cuda *cu,
+			 const struct jd_match_params *p, int w, int h, const char *variant,
+			 unsigned stages);
+
+/**
+ * Queue one frame and return without waiting; at most JD_CUDA_SLOTS in flight.
+ * @retval 0, -EIO (cu->err names the failed call), -EBUSY (the slots are full)
+ */
+int jd_cuda_matcher_submit(struct jd_cuda_matcher *m, const struct jd_match_params *p,
+			   const struct jd_image *left, const struct jd_image *right);
+
+/** Wait for the oldest frame in flight and write its map. @retval 0, -EIO, -ENOENT */
+int jd_cuda_matcher_collect(struct jd_cuda_matcher *m, struct jd_disp *out);
+
+/** Submit and collect one frame; allocates nothing. @retval as the two above */
+int jd_cuda_matcher_run(struct jd_cuda_matcher *m, const struct jd_match_params *p,
+			const struct jd_image *left, const struct jd_image *right,
+			struct jd_disp *out);
+
+/** DRAM bytes a frame of p->algo's kernels moves at least (0: no GPU matcher for it). */
+double jd_cuda_matcher_traffic(const struct jd_match_params *p, int w, int h);
+
+#endif

@@ -5,6 +5,7 @@
 #include "sad_cuda.cu"
 #include "sgm_cuda.cu"
 #include "bp_cuda.cu"
+#include "bp_messages_cuda.cu"
 #include "postfilter_cuda.cu"
 #include "rectify_cuda.cu"
 #include "prefilter_cuda.cu"

@@ -12,11 +12,7 @@
 #include "jd_exec.h"
 #include "jd_image.h"
 #include "jd_params.h"
-
-/* Census window 9 wide, 7 high: 62 comparisons (centre excluded) fit one uint64. */
-#define JD_CENSUS_W 9
-#define JD_CENSUS_H 7
-#define JD_CENSUS_BITS (JD_CENSUS_W * JD_CENSUS_H - 1)
+#include "sgm_census.h"
 
 /** Largest matching cost of a cost type (also the cost of a disparity that leaves the image). */
 int jd_sgm_cost_max(enum jd_sgm_cost cost);

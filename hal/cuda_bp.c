@@ -6,14 +6,13 @@
 #include <string.h>
 
 #include "../algo/bp.h"
-#include "../algo/cuda/bp_cuda_cost0.h"
+#include "../algo/cuda/bp_cuda.h"
 #include "../algo/jd_status.h"
 #include "../algo/prefilter.h"
 
 enum {
 	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 	THREADS = 128,
-	DCHUNK = 16 /* disparities per thread of the data-cost kernels: bp_cuda.cu's BP_DCHUNK */
 };
 
 static int costs_made(int nd);
@@ -342,16 +341,19 @@ static int data_pyramid(struct jd_cuda_bp *s)
 	if (l0->data) {
 		void *a0[] = {&s->c0, &nd, &l0->hp, &l0->data};
 
-		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_DATA0], (unsigned)((l0->hp + THREADS - 1) / THREADS),
-			      (unsigned)(2 * l0->h), (unsigned)((nd + DCHUNK - 1) / DCHUNK), THREADS, 1,
-			      0, a0));
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_DATA0],
+			      (unsigned)((l0->hp + THREADS - 1) / THREADS), (unsigned)(2 * l0->h),
+			      (unsigned)((nd + JD_BP_DCHUNK - 1) / JD_BP_DCHUNK), THREADS, 1, 0,
+			      a0));
 	}
 	for (int l = 1; l < s->levels; l++) {
 		struct jd_cuda_bp_level *f = &s->lv[l - 1], *c = &s->lv[l];
 		void *a[] = {&f->data, &f->w, &f->h, &f->hp, &c->data, &c->w, &c->hp, &nd, &s->c0};
 
-		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COARSE], (unsigned)((c->hp + THREADS - 1) / THREADS),
-			      (unsigned)(2 * c->h), (unsigned)((nd + DCHUNK - 1) / DCHUNK), THREADS, 1, 0, a));
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COARSE],
+			      (unsigned)((c->hp + THREADS - 1) / THREADS), (unsigned)(2 * c->h),
+			      (unsigned)((nd + JD_BP_DCHUNK - 1) / JD_BP_DCHUNK), THREADS, 1, 0,
+			      a));
 	}
 	return 0;
 }

@@ -10,7 +10,7 @@
 #ifndef JD_HAL_CUDA_BP_H
 #define JD_HAL_CUDA_BP_H
 
-#include "../algo/cuda/bp_cuda_cost0.h"
+#include "../algo/cuda/bp_cuda.h"
 #include "../algo/jd_exec.h"
 #include "../algo/jd_image.h"
 #include "../algo/jd_params.h"

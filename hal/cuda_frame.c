@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../algo/cuda/prefilter_cuda.h"
 #include "../algo/jd_status.h"
 #include "../algo/prefilter.h"
 #include "cuda_cloud.h"
@@ -89,9 +90,9 @@ static int rank_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	int w = f->w, h = f->h, window = rk->window;
 	void *a[] = {&s->d_left, &s->d_right, &rk->d_out[0], &rk->d_out[1], &w, &h, &window};
 
-	/* blocks of 32 x 8 pixels (algo/cuda/prefilter_cuda.cu) */
-	return JD_CU(cu, cuLaunchKernel(rk->fn, (unsigned)((w + 31) / 32), (unsigned)((h + 7) / 8), 2,
-					32, 8, 1, 0, cu->stream[0], a, NULL));
+	return JD_CU(cu, cuLaunchKernel(rk->fn, (unsigned)((w + JD_RANK_BX - 1) / JD_RANK_BX),
+					(unsigned)((h + JD_RANK_BY - 1) / JD_RANK_BY), 2,
+					JD_RANK_BX, JD_RANK_BY, 1, 0, cu->stream[0], a, NULL));
 }
 
 /* The pinned slot the next frame goes into; NULL (cu->err) with two in flight already. */

@@ -5,16 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../algo/cuda/sad_cuda.h"
 #include "../algo/jd_status.h"
 
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256 };
 
 /*
- * The strip kernel (algo/cuda/sad_cuda.cu): disparities a block; padded columns a tile at
- * most (one a thread: small enough for two blocks an SM, large enough that the window's
- * halo costs little).
+ * The strip kernel (algo/cuda/sad_cuda.cu; its block shape in sad_cuda.h): padded columns a
+ * tile at most (one a thread: small enough for two blocks an SM, large enough that the
+ * window's halo costs little).
  */
-enum { STRIP_DG = 16, STRIP_COLS = 544, STRIP_SEG = 8 };
+enum { STRIP_COLS = 544 };
 
 /* The row kernel's shared-memory layout (algo/cuda/sad_cuda.cu). */
 static size_t sad_smem(int w, int win)
@@ -29,10 +30,12 @@ static size_t sad_smem(int w, int win)
  */
 static size_t strip_smem(int tw, int win, int smax)
 {
-	size_t pw = (size_t)tw + win - 1, lrow = (pw + 3) / 4 * 4, rrow = (pw + STRIP_DG + 7) / 4 * 4;
-	size_t tws = (size_t)tw + STRIP_SEG; /* items slide past the tile's end */
+	size_t pw = (size_t)tw + win - 1, lrow = (pw + 3) / 4 * 4,
+	       rrow = (pw + JD_SAD_DG + 7) / 4 * 4;
+	size_t tws = (size_t)tw + JD_SAD_SEG; /* items slide past the tile's end */
 
-	return sizeof(uint32_t) * ((size_t)STRIP_DG * ((pw + STRIP_SEG) | 1) + 2 * tws + (size_t)smax) +
+	return sizeof(uint32_t) *
+		   ((size_t)JD_SAD_DG * ((pw + JD_SAD_SEG) | 1) + 2 * tws + (size_t)smax) +
 	       2 * lrow + 2 * rrow;
 }
 
@@ -61,7 +64,7 @@ double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h)
 {
 	double n = (double)w * h;
 	double post = (p->sad.lr_check && p->sad.fill ? 8 * n : 0) + (p->sad.median ? 8 * n : 0);
-	int groups = (p->ndisp + STRIP_DG - 1) / STRIP_DG;
+	int groups = (p->ndisp + JD_SAD_DG - 1) / JD_SAD_DG;
 	/* the pair in, the keys (cleared, merged per disparity group, read once), the map out,
 	 * then fill and median */
 	double keys = 8 * n * (2 + groups);
@@ -78,8 +81,8 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	s->h = h;
 	int win = p->sad.window, tiles = (w + win - 1 + STRIP_COLS - 1) / STRIP_COLS;
 	s->tile = (w + tiles - 1) / tiles;
-	s->groups = (p->ndisp + STRIP_DG - 1) / STRIP_DG;
-	size_t ssmem = strip_smem(s->tile, win, p->min_disp + s->groups * STRIP_DG - 1);
+	s->groups = (p->ndisp + JD_SAD_DG - 1) / JD_SAD_DG;
+	size_t ssmem = strip_smem(s->tile, win, p->min_disp + s->groups * JD_SAD_DG - 1);
 	s->strips = s->tile + win - 1 <= 1024 && ssmem <= (size_t)cu->smem_optin;
 	if (s->strips) {
 		const char *env = getenv("JD_SAD_ROWS"); /* tuning experiments */

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../algo/cuda/sgm_cuda.h"
 #include "../algo/jd_status.h"
 
 enum {
-	WARPS = 4, /* scanlines per block, as in sgm_cuda.cu */
 	THREADS = 128,
 	SELECT_THREADS = 256, /* a row's selection */
 	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
@@ -53,9 +53,8 @@ double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_match_params *p,
 		     int w, int h)
 {
-	static const char *const names[JD_CUDA_SGM_NFN] = {"jd_census_cuda",
-							   "jd_sgm_path_cuda",
-							   "jd_sgm_select_row_cuda"};
+	static const char *const names[JD_CUDA_SGM_NFN] = {
+	    "jd_census_cuda", "jd_sgm_aggregate_cuda", "jd_sgm_select_row_cuda"};
 	size_t n = (size_t)w * h;
 
 	memset(s, 0, sizeof(*s));
@@ -102,14 +101,15 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 	int w = s->w, h = s->h, nd = s->nd, stride = s->w, sstride = sum_stride(nd);
 	int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
 	int lines = w + h - 1; /* the most any direction has: the diagonals */
-	unsigned smem = (unsigned)(WARPS * 2 * (nd + 2) * sizeof(int16_t));
+	unsigned smem = (unsigned)(JD_SGM_AGGREGATE_WARPS * 2 * (nd + 2) * sizeof(int16_t));
 	int md = p->min_disp, census = g->cost == JD_SGM_COST_CENSUS;
 	void *ap[] = {&s->d_cl, &s->d_cr, &s->d_guide, &s->d_right, &stride, &w,    &h,
 		      &nd,	&md,	  &census,     &sstride,    &paths,  &p1,   &p2,
 		      &adapt,	&first,	  &s->d_sum};
 
-	return launch(s->cu, s->fn[JD_CUDA_SGM_PATH], (unsigned)((lines + WARPS - 1) / WARPS),
-		      (unsigned)count, 32 * WARPS, smem, ap);
+	return launch(s->cu, s->fn[JD_CUDA_SGM_AGGREGATE],
+		      (unsigned)((lines + JD_SGM_AGGREGATE_WARPS - 1) / JD_SGM_AGGREGATE_WARPS),
+		      (unsigned)count, 32 * JD_SGM_AGGREGATE_WARPS, smem, ap);
 }
 
 int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p, int dir)

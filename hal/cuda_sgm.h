@@ -14,7 +14,7 @@
 
 enum {
 	JD_CUDA_SGM_CENSUS,
-	JD_CUDA_SGM_PATH,
+	JD_CUDA_SGM_AGGREGATE,
 	JD_CUDA_SGM_SELECT, /* a row a block: winners, right view, left-right check */
 	JD_CUDA_SGM_NFN
 };
@@ -51,7 +51,7 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 /**
  * For the GPU tests' stage checks, after a frame: the sum volume (d_sum, a pixel every
  * (nd + 1) / 2 * 2 uint16) zeroed and then only direction dir of the path kernel's table
- * (algo/cuda/sgm_cuda_dirs.h, the 4- or 8-path one as p says) added into it, from the last
+ * (algo/cuda/sgm_cuda.h, the 4- or 8-path one as p says) added into it, from the last
  * frame's census (or images) and guide. Queued on stream 0.
  * @retval 0, -EINVAL (no such direction), -EIO (cu->err)
  */

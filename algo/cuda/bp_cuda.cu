@@ -14,7 +14,7 @@
 
 #include "../bp_census.h"
 #include "../bp_gauss.h"
-#include "bp_cuda_cost0.h"
+#include "bp_cuda.h"
 
 #define BP_INF __int_as_float(0x7f800000)
 
@@ -108,12 +108,6 @@ extern "C" __global__ void jd_bp_census_cuda(const float *__restrict__ in, int w
 	out[(size_t)y * w + x] = __uint_as_float(code);
 }
 
-/*
- * Disparities a thread of the coarse-cost kernel covers: a chunk, not all (latency-bound on
- * the small levels) nor one (a million blocks of scheduling at 900x750x128).
- */
-#define BP_DCHUNK 16
-
 /* v as the storage keeps it: rounded to half in fp16 storage (jd_float_to_half()). */
 static __device__ __forceinline__ float bp_round(float v, const float *) { return v; }
 static __device__ __forceinline__ float bp_round(float v, const __half *)
@@ -168,12 +162,12 @@ static __device__ __forceinline__ float bp_cost0(const struct jd_bp_cost0 &c0, f
 /*
  * Level-0 data costs stored as a volume, for the disparity counts whose message kernels
  * read them (above 128 and the generic path: making them inside those kernels spills);
- * grid (slots, 2 * h, nd / BP_DCHUNK).
+ * grid (slots, 2 * h, nd / JD_BP_DCHUNK).
  */
 template <typename T>
 static __device__ void data0(const struct jd_bp_cost0 &c0, int nd, int hp, T *data)
 {
-	int i = blockIdx.x * blockDim.x + threadIdx.x, d0 = blockIdx.z * BP_DCHUNK;
+	int i = blockIdx.x * blockDim.x + threadIdx.x, d0 = blockIdx.z * JD_BP_DCHUNK;
 	int y = blockIdx.y >> 1, c = blockIdx.y & 1, x = 2 * i + ((y + c) & 1);
 
 	if (i >= bp_count(c0.w, y, c)) {
@@ -182,7 +176,7 @@ static __device__ void data0(const struct jd_bp_cost0 &c0, int nd, int hp, T *da
 	float l = bp_left_row(c0, y)[x];
 	T *o = data + bp_row(y, c, nd, hp) + i;
 
-	for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
+	for (int d = d0; d < d0 + JD_BP_DCHUNK && d < nd; d++) {
 		bp_st(o + (size_t)d * hp, bp_cost0<T>(c0, l, bp_right_row(c0, y), x, d));
 	}
 }
@@ -190,13 +184,13 @@ static __device__ void data0(const struct jd_bp_cost0 &c0, int nd, int hp, T *da
 /*
  * Coarse data costs: the 2x2 children summed in the reference's order, absent ones skipped;
  * fine NULL: the children are level 0's, made from the images. grid (slots, 2 * h, nd /
- * BP_DCHUNK).
+ * JD_BP_DCHUNK).
  */
 template <typename T>
 static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, int cw, int chp,
 			      int nd, const struct jd_bp_cost0 &c0)
 {
-	int i = blockIdx.x * blockDim.x + threadIdx.x, d0 = blockIdx.z * BP_DCHUNK;
+	int i = blockIdx.x * blockDim.x + threadIdx.x, d0 = blockIdx.z * JD_BP_DCHUNK;
 	int y = blockIdx.y >> 1, c = blockIdx.y & 1, par = (y + c) & 1;
 
 	if (i >= bp_count(cw, y, c)) {
@@ -208,7 +202,7 @@ static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, in
 		const float *l0 = bp_left_row(c0, 2 * y);
 		const float *l1 = l0 + fw, *r0 = bp_right_row(c0, 2 * y), *r1 = r0 + fw;
 
-		for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
+		for (int d = d0; d < d0 + JD_BP_DCHUNK && d < nd; d++) {
 			float v = 0.0f + bp_cost0<T>(c0, l0[2 * s], r0, 2 * s, d);
 
 			v += right ? bp_cost0<T>(c0, l0[2 * s + 1], r0, 2 * s + 1, d) : 0.0f;
@@ -220,7 +214,7 @@ static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, in
 		}
 		return;
 	}
-	for (int d = d0; d < d0 + BP_DCHUNK && d < nd; d++) {
+	for (int d = d0; d < d0 + JD_BP_DCHUNK && d < nd; d++) {
 		size_t dd = (size_t)d * fhp + s;
 		float v = 0.0f + bp_ld(fine + bp_row(2 * y, 0, nd, fhp) + dd);
 

@@ -8,9 +8,7 @@
  */
 #include <stdint.h>
 
-#define JD_RANK_BX 32
-#define JD_RANK_BY 8
-#define JD_RANK_RMAX 7 /* JD_RANK_WINDOW_MAX / 2 */
+#include "prefilter_cuda.h"
 
 extern "C" __global__ void __launch_bounds__(JD_RANK_BX *JD_RANK_BY)
     jd_rank_cuda(const uint8_t *__restrict__ in0, const uint8_t *__restrict__ in1,

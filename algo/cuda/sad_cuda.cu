@@ -12,6 +12,8 @@
  */
 #include <stdint.h>
 
+#include "sad_cuda.h"
+
 static __device__ __forceinline__ int clampi(int v, int lo, int hi)
 {
 	return v < lo ? lo : (v > hi ? hi : v);
@@ -117,16 +119,14 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
  * Costs stay below 2^21 (31 * 31 * 255), disparities below 2^11 (ndisp <= 1024).
  */
 #define SAD_KEY_BITS 11
-#define SAD_DG 16  /* disparities a block, registers a thread */
-#define SAD_SEG 8  /* pixels an item slides over */
 #define SAD_DSUB 2 /* disparities an item */
 
 /* Shared memory of the strip kernel for a tile of tw pixels: hal/cuda_sad.c computes the same. */
 static __device__ __forceinline__ int sad_vstride(int tw, int rad)
 {
-	/* SAD_SEG columns more than the tile's (items slide past its end); odd: items of
+	/* JD_SAD_SEG columns more than the tile's (items slide past its end); odd: items of
 	 * different disparities hit different banks */
-	return (tw + 2 * rad + SAD_SEG) | 1;
+	return (tw + 2 * rad + JD_SAD_SEG) | 1;
 }
 
 /* The first window of an item's slide (packed or not: one add either way). */
@@ -158,28 +158,28 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 	extern __shared__ uint32_t strip_smem[];
 	const int rad = win / 2, nt = blockDim.x, tid = threadIdx.x;
 	const int y0 = blockIdx.x * rows, y1 = min(h, y0 + rows);
-	const int d0 = blockIdx.y * SAD_DG, dn = min(SAD_DG, ndisp - d0);
+	const int d0 = blockIdx.y * JD_SAD_DG, dn = min(JD_SAD_DG, ndisp - d0);
 	const int x0 = blockIdx.z * tile, tw = min(tile, w - x0), pw = tw + 2 * rad;
 	/* the largest shift of the group (as if it were full: the byte runs stay 16 long) */
-	const int smax = min_disp + d0 + SAD_DG - 1;
-	const int rw = (pw + SAD_DG + 7) / 4 * 4; /* right row bytes, whole words and one more */
+	const int smax = min_disp + d0 + JD_SAD_DG - 1;
+	const int rw = (pw + JD_SAD_DG + 7) / 4 * 4; /* right row bytes, whole words and one more */
 	const int vstride = sad_vstride(tw, rad);
-	const int tws = tw + SAD_SEG;		 /* keys past the tile's end: no bound inside */
-	uint32_t *vs = strip_smem;			 /* [SAD_DG][vstride] column sums */
-	uint32_t *bl = vs + SAD_DG * vstride;	 /* [tws] left keys of the row */
+	const int tws = tw + JD_SAD_SEG;	 /* keys past the tile's end: no bound inside */
+	uint32_t *vs = strip_smem;		 /* [JD_SAD_DG][vstride] column sums */
+	uint32_t *bl = vs + JD_SAD_DG * vstride; /* [tws] left keys of the row */
 	uint32_t *br = bl + tws;		 /* [tws + smax] right keys, from x0 - smax */
 	uint8_t *lin = (uint8_t *)(br + tws + smax); /* [pw] */
 	uint8_t *lout = lin + (pw + 3) / 4 * 4;	 /* [pw] */
 	uint32_t *rin = (uint32_t *)(lout + (pw + 3) / 4 * 4); /* [rw / 4] */
 	uint32_t *rout = rin + rw / 4;
 	const bool shared_pixels = gridDim.y > 1; /* a pixel's keys come from several blocks */
-	uint32_t v[SAD_DG];
+	uint32_t v[JD_SAD_DG];
 
 	for (int i = tid; i < tws + tws + smax; i += nt) {
 		bl[i] = 0xffffffffu; /* bl and br are one run */
 	}
 	for (int i = pw + tid; i < vstride; i += nt) {
-		for (int k = 0; k < SAD_DG; k++) {
+		for (int k = 0; k < JD_SAD_DG; k++) {
 			vs[k * vstride + i] = 0; /* read past the tile, never used */
 		}
 	}
@@ -205,37 +205,37 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 		const int p = tid;
 		if (p < pw) {
 			const int ai = lin[p], ao = lout[p], a = p >> 2, sh = (p & 3) * 8;
-			uint32_t wi[SAD_DG / 4 + 1], wo[SAD_DG / 4 + 1];
+			uint32_t wi[JD_SAD_DG / 4 + 1], wo[JD_SAD_DG / 4 + 1];
 #pragma unroll
-			for (int m = 0; m <= SAD_DG / 4; m++) {
+			for (int m = 0; m <= JD_SAD_DG / 4; m++) {
 				wi[m] = rin[a + m];
 				wo[m] = rout[a + m];
 			}
 #pragma unroll
-			for (int m = 0; m < SAD_DG / 4; m++) {
+			for (int m = 0; m < JD_SAD_DG / 4; m++) {
 				wi[m] = __funnelshift_r(wi[m], wi[m + 1], sh);
 				wo[m] = __funnelshift_r(wo[m], wo[m + 1], sh);
 			}
-			/* byte j of the run is the right pixel at shift d0 + SAD_DG - 1 - j */
+			/* byte j of the run is the right pixel at shift d0 + JD_SAD_DG - 1 - j */
 			if (y == y0 - 2 * rad - 1) {
 #pragma unroll
-				for (int k = 0; k < SAD_DG; k++) {
+				for (int k = 0; k < JD_SAD_DG; k++) {
 					v[k] = 0;
 				}
 			}
 			if (warm) {
 				/* the leaving row is not in the window yet */
 #pragma unroll
-				for (int k = 0; k < SAD_DG; k++) {
-					const int j = SAD_DG - 1 - k;
+				for (int k = 0; k < JD_SAD_DG; k++) {
+					const int j = JD_SAD_DG - 1 - k;
 					const int bi = __byte_perm(wi[j >> 2], 0, 0x4440 + (j & 3));
 					v[k] = __sad(ai, bi, v[k]);
 				}
 			} else {
 				uint32_t *vp = vs + p;
 #pragma unroll
-				for (int k = 0; k < SAD_DG; k++) {
-					const int j = SAD_DG - 1 - k;
+				for (int k = 0; k < JD_SAD_DG; k++) {
+					const int j = JD_SAD_DG - 1 - k;
 					const int bi = __byte_perm(wi[j >> 2], 0, 0x4440 + (j & 3));
 					const int bo = __byte_perm(wo[j >> 2], 0, 0x4440 + (j & 3));
 					v[k] = __sad(ai, bi, v[k]) - __sad(ao, bo, 0u);
@@ -253,16 +253,17 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 			continue;
 		}
 		/* 2. window sums along the row, 3. the item's winners */
-		const int nseg = (tw + SAD_SEG - 1) / SAD_SEG, nsub = (dn + SAD_DSUB - 1) / SAD_DSUB;
+		const int nseg = (tw + JD_SAD_SEG - 1) / JD_SAD_SEG,
+			  nsub = (dn + SAD_DSUB - 1) / SAD_DSUB;
 		for (int item = tid; item < nseg * nsub; item += nt) {
-			const int sub = item % nsub, s0 = (item / nsub) * SAD_SEG;
-			uint32_t lk[SAD_SEG], rk[SAD_SEG + SAD_DSUB - 1];
+			const int sub = item % nsub, s0 = (item / nsub) * JD_SAD_SEG;
+			uint32_t lk[JD_SAD_SEG], rk[JD_SAD_SEG + SAD_DSUB - 1];
 #pragma unroll
-			for (int i = 0; i < SAD_SEG; i++) {
+			for (int i = 0; i < JD_SAD_SEG; i++) {
 				lk[i] = 0xffffffffu;
 			}
 #pragma unroll
-			for (int i = 0; i < SAD_SEG + SAD_DSUB - 1; i++) {
+			for (int i = 0; i < JD_SAD_SEG + SAD_DSUB - 1; i++) {
 				rk[i] = 0xffffffffu;
 			}
 			if (PACK) {
@@ -273,7 +274,7 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 				const bool has1 = k + 1 < dn;
 				uint32_t sum = window_sum(cs, win);
 #pragma unroll
-				for (int i = 0; i < SAD_SEG; i++) {
+				for (int i = 0; i < JD_SAD_SEG; i++) {
 					const bool in = s0 + i < tw;
 					const uint32_t k0 = in ? (sum & 0xffffu) << SAD_KEY_BITS | d
 							       : 0xffffffffu;
@@ -289,12 +290,13 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 #pragma unroll
 				for (int q = 0; q < SAD_DSUB; q++) {
 					const int k = sub * SAD_DSUB + q;
-					/* vs holds SAD_SEG columns more than the tile: no bound inside */
+					/* vs holds JD_SAD_SEG columns more than the tile: no bound
+					 * inside */
 					const uint32_t *cs = vs + min(k, dn - 1) * vstride + s0;
 					const uint32_t d = (uint32_t)(d0 + k);
 					uint32_t sum = window_sum(cs, win);
 #pragma unroll
-					for (int i = 0; i < SAD_SEG; i++) {
+					for (int i = 0; i < JD_SAD_SEG; i++) {
 						/* a pixel past the tile or a disparity past ndisp: no key */
 						const uint32_t key = s0 + i < tw && k < dn
 									 ? sum << SAD_KEY_BITS | d
@@ -308,7 +310,7 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 				}
 			}
 #pragma unroll
-			for (int i = 0; i < SAD_SEG; i++) {
+			for (int i = 0; i < JD_SAD_SEG; i++) {
 				if (nsub > 1) {
 					atomicMin(&bl[s0 + i], lk[i]); /* bl has room past the tile */
 				} else {
@@ -317,9 +319,9 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 			}
 			/* rk[r] is the right pixel x0 + s0 + r - (DSUB - 1) - (min_disp + d0 + 4 sub):
 			 * in br, from x0 - smax */
-			const int rb = s0 - (SAD_DSUB - 1) + SAD_DG - 1 - sub * SAD_DSUB;
+			const int rb = s0 - (SAD_DSUB - 1) + JD_SAD_DG - 1 - sub * SAD_DSUB;
 #pragma unroll
-			for (int r = 0; r < SAD_SEG + SAD_DSUB - 1; r++) {
+			for (int r = 0; r < JD_SAD_SEG + SAD_DSUB - 1; r++) {
 				if (rk[r] != 0xffffffffu) {
 					atomicMin(&br[rb + r], rk[r]);
 				}

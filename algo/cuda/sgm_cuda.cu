@@ -13,12 +13,10 @@
  */
 #include <stdint.h>
 
-#include "sgm_cuda_dirs.h"
+#include "../sgm_census.h"
+#include "sgm_cuda.h"
 
-#define JD_CENSUS_W 9
-#define JD_CENSUS_H 7
 #define SENTINEL 0x3fff
-#define WARPS 4 /* scanlines per block */
 
 static __device__ __forceinline__ int clampi_s(int v, int lo, int hi)
 {
@@ -92,17 +90,15 @@ __constant__ int jd_sgm_dirs4[4][2] = JD_SGM_DIRS4;
  * Scanline k starts at the k-th pixel of the border the direction enters through.
  * Shared memory per warp: two vectors of nd + 2 int16 (previous and current path costs).
  */
-extern "C" __global__ void jd_sgm_path_cuda(const uint64_t *__restrict__ census_l,
-					    const uint64_t *__restrict__ census_r,
-					    const uint8_t *__restrict__ guide,
-					    const uint8_t *__restrict__ right, int stride, int w, int h,
-					    int nd, int min_disp, int census, int sstride, int paths,
-					    int p1, int p2, int p2_adapt, int dir0,
-					    uint32_t *__restrict__ sum)
+extern "C" __global__ void
+jd_sgm_aggregate_cuda(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,
+		      const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right,
+		      int stride, int w, int h, int nd, int min_disp, int census, int sstride,
+		      int paths, int p1, int p2, int p2_adapt, int dir0, uint32_t *__restrict__ sum)
 {
 	extern __shared__ int16_t vec[];
 	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-	const int line = blockIdx.x * WARPS + warp;
+	const int line = blockIdx.x * JD_SGM_AGGREGATE_WARPS + warp;
 	const int dir = dir0 + blockIdx.y; /* dir0: 0, or the one direction a stage check runs */
 	const int dx = paths == 8 ? jd_sgm_dirs8[dir][0] : jd_sgm_dirs4[dir][0];
 	const int dy = paths == 8 ? jd_sgm_dirs8[dir][1] : jd_sgm_dirs4[dir][1];
@@ -193,11 +189,11 @@ static __device__ __forceinline__ void warp_argmin(unsigned &v, int &i)
 
 /*
  * Selection, one block a row, reading the sum volume once: each warp takes pixels x = warp,
- * warp + WARPS, ... (lanes over d, so a pixel's vector is one coalesced read) for the winner,
- * uniqueness and sub-pixel, and offers every sum to the right view's winner at
- * x - min_disp - d in shared memory, keyed sum << 10 | d so that the least key is the
- * reference's first least sum (sums stay below 2^14, d below 2^10). Then, the row complete,
- * the left-right check. Shared memory: the keys (w words), the winners (w int16).
+ * warp + JD_SGM_AGGREGATE_WARPS, ... (lanes over d, so a pixel's vector is one coalesced read) for
+ * the winner, uniqueness and sub-pixel, and offers every sum to the right view's winner at x -
+ * min_disp - d in shared memory, keyed sum << 10 | d so that the least key is the reference's first
+ * least sum (sums stay below 2^14, d below 2^10). Then, the row complete, the left-right check.
+ * Shared memory: the keys (w words), the winners (w int16).
  */
 extern "C" __global__ void jd_sgm_select_row_cuda(const uint16_t *__restrict__ sum, int w, int nd,
 						  int sstride, int min_disp, int uniq, int subpix,

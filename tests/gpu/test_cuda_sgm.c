@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "../../algo/cuda/sgm_cuda_dirs.h"
+#include "../../algo/cuda/sgm_cuda.h"
 #include "cuda_sgm.h"
 #include "gpu_util.h"
 #include "jd_test_data.h"

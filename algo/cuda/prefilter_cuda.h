@@ -1,0 +1,14 @@
+/*
+ * What the rank kernel (algo/cuda/prefilter_cuda.cu) and its host (hal/cuda_frame.c) share:
+ * the block's shape, and the widest window its shared tile holds.
+ */
+#ifndef JD_ALGO_CUDA_PREFILTER_CUDA_H
+#define JD_ALGO_CUDA_PREFILTER_CUDA_H
+
+#include "../jd_params.h"
+
+#define JD_RANK_BX 32 /* a block's pixels: 32 x 8 */
+#define JD_RANK_BY 8
+#define JD_RANK_RMAX (JD_RANK_WINDOW_MAX / 2)
+
+#endif

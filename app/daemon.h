@@ -15,7 +15,7 @@
 #include "boot.h"
 #include "../algo/sense.h"
 #include "../algo/track.h"
-#include "capture.h"
+#include "../hal/capture.h"
 #include "rectified_view.h"
 #include "sense_cli.h"
 

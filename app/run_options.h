@@ -11,7 +11,7 @@
 
 #include "../algo/jd_params.h"
 #include "../hal/board.h"
-#include "capture.h"
+#include "../hal/capture.h"
 #include "dump.h"
 #include "preview.h"
 #include "ros2/ros2.h"

@@ -6,18 +6,18 @@
  * as soon as their pixels are copied out. Bad frames (driver error flag, short, corrupt JPEG) are
  * dropped and counted; a lost device is reported for jd_capture_recover().
  */
-#ifndef JD_APP_CAPTURE_H
-#define JD_APP_CAPTURE_H
+#ifndef JD_HAL_CAPTURE_H
+#define JD_HAL_CAPTURE_H
 
 #include <stdio.h>
 
 #include "../algo/calib.h"
 #include "../algo/jd_image.h"
 #include "../algo/kernels.h"
-#include "../hal/camera.h"
-#include "../hal/jpeg.h"
-#include "../hal/stereo_pair.h"
-#include "../hal/v4l2_sys.h"
+#include "camera.h"
+#include "jpeg.h"
+#include "stereo_pair.h"
+#include "v4l2_sys.h"
 
 enum jd_capture_kind { JD_CAPTURE_SYNTH, JD_CAPTURE_FILES, JD_CAPTURE_V4L2 };
 

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../hal/camera_files.h"
-#include "../hal/camera_synth.h"
-#include "../hal/camera_v4l2.h"
+#include "camera_files.h"
+#include "camera_synth.h"
+#include "camera_v4l2.h"
 
 int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err, size_t errlen)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../algo/jd_carve.h"
 #include "../algo/jd_status.h"
 #include "../hal/clock.h"
 #include "board_find.h"
@@ -115,6 +116,29 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 	}
 }
 
+/* run's own boot memory (the daemon's app_mem): one region an output that wants one. */
+struct run_regions {
+	void *preview; /* jd_preview_mem_required() */
+	float *dump;   /* jd_dump_mem_required(): the depth a dump writes */
+	void *ros2;    /* jd_ros2_mem_required() */
+	size_t preview_bytes, ros2_bytes;
+};
+
+/*
+ * The one layout of that memory: with a NULL base it counts the bytes to ask the daemon for,
+ * with the daemon's app_mem it points each output at its region (algo/jd_carve.h).
+ */
+static size_t run_layout(struct jd_carve *c, const struct jd_run_options *o, int w, int h,
+			 struct run_regions *r)
+{
+	r->preview_bytes = o->preview.port ? jd_preview_mem_required(w, h) : 0;
+	r->ros2_bytes = o->ros2.enabled ? jd_ros2_mem_required(w, h) : 0;
+	r->preview = r->preview_bytes ? jd_carve(c, r->preview_bytes) : NULL;
+	r->dump = o->dump_dir[0] ? jd_carve(c, jd_dump_mem_required(w, h)) : NULL;
+	r->ros2 = r->ros2_bytes ? jd_carve(c, r->ros2_bytes) : NULL;
+	return jd_carve_total(c);
+}
+
 int jd_cmd_run(int argc, char **argv)
 {
 	uint64_t t_boot = jd_clock_ns();
@@ -176,22 +200,24 @@ int jd_cmd_run(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	/* With --json, stdout carries only the frames: boot's log goes to stderr. */
-	size_t preview_bytes = o.preview.port ? (jd_preview_mem_required(w, h) + 63) / 64 * 64 : 0;
-	size_t dump_bytes = o.dump_dir[0] ? jd_dump_mem_required(w, h) : 0;
-	size_t ros2_bytes = o.ros2.enabled ? jd_ros2_mem_required(w, h) : 0;
+	struct run_regions mem;
+	struct jd_carve layout;
+	jd_carve_init(&layout, NULL, 0);
 	struct jd_daemon_opts dopts = {.cam = &cam,
 				       .sense = &sense,
 				       .board = bp,
-				       .app_bytes = preview_bytes + dump_bytes + ros2_bytes,
+				       .app_bytes = run_layout(&layout, &o, w, h, &mem),
 				       .ros2 = o.ros2.enabled,
 				       .preview = o.preview.port != 0};
 	if (jd_daemon_init(&d, &p, w, h, threads, &dopts, json ? stderr : stdout)) {
 		jd_publish_deinit(&pub);
 		return JD_EXIT_RUNTIME;
 	}
+	jd_carve_init(&layout, d.app_mem, dopts.app_bytes);
+	run_layout(&layout, &o, w, h, &mem);
 	static struct jd_preview preview;
 	if (o.preview.port) {
-		if (jd_preview_start(&preview, &o.preview, w, h, d.app_mem, dopts.app_bytes)) {
+		if (jd_preview_start(&preview, &o.preview, w, h, mem.preview, mem.preview_bytes)) {
 			fprintf(stderr, "jetdepth: %s\n", preview.err);
 			jd_daemon_deinit(&d);
 			jd_publish_deinit(&pub);
@@ -203,8 +229,7 @@ int jd_cmd_run(int argc, char **argv)
 	static struct jd_ros2 ros2;
 	if (o.ros2.enabled) {
 		struct jd_ros2_rig rig = jd_ros2_rig_of(&d);
-		if (jd_ros2_start(&ros2, &o.ros2, &rig,
-				  (char *)d.app_mem + preview_bytes + dump_bytes, ros2_bytes)) {
+		if (jd_ros2_start(&ros2, &o.ros2, &rig, mem.ros2, mem.ros2_bytes)) {
 			fprintf(stderr, "jetdepth: %s\n", ros2.err);
 			jd_preview_stop(&preview);
 			jd_daemon_deinit(&d);
@@ -350,10 +375,9 @@ int jd_cmd_run(int argc, char **argv)
 		if (dump_requested) {
 			char err[700];
 			dump_requested = 0;
-			int nd = jd_dump_frame(o.dump_dir, &d.boot.disp, st.conf, st.left,
-					       d.sensing ? &d.model : NULL,
-					       (float *)((char *)d.app_mem + preview_bytes), err,
-					       sizeof(err));
+			int nd =
+			    jd_dump_frame(o.dump_dir, &d.boot.disp, st.conf, st.left,
+					  d.sensing ? &d.model : NULL, mem.dump, err, sizeof(err));
 			if (nd < 0) {
 				fprintf(stderr, "jetdepth: dump: %s (the loop goes on)\n", err);
 			} else {

@@ -8,7 +8,12 @@
 #include "../algo/matcher.h"
 #include "../algo/tiling.h"
 
-enum { R_LEFT, R_RIGHT, R_DISP, R_WS, R_GT0, R_GT1, R_CAMERA, R_STRIP, R_COUNT };
+/* The host's buffers, by name (a NULL one takes nothing). */
+struct host_regions {
+	void *left, *right, *disp, *ws, *gt[2], *loop, *strip;
+};
+
+enum { HOST_BUFFERS = 8 };
 
 /* What the GPU's carving is run with: once counting (to size it), once for real. */
 struct gpu_carving {
@@ -136,19 +141,52 @@ static int select_kernels(struct jd_engine *b, enum jd_backend want, const struc
 	return 0;
 }
 
+/*
+ * The host's buffers for a matcher on run_h rows, one budget item each (an empty one listed
+ * too, so that every budget reads alike), and where each goes once the arena carves them in
+ * that order (dst[i]).
+ */
+static void host_budget(struct jd_engine *b, const struct jd_boot_config *c, int run_h,
+			struct host_regions *r, void **dst[HOST_BUFFERS])
+{
+	size_t npix = (size_t)c->w * c->h, map = sizeof(float) * npix;
+	char tag[32];
+
+	b->ws_bytes = jd_match_mem_required(c->p, c->w, run_h, c->threads);
+	snprintf(tag, sizeof(tag), "matcher.%s", jd_algo_name(c->p->algo));
+	const struct {
+		const char *tag;
+		size_t bytes;
+		void **dst;
+	} item[HOST_BUFFERS] = {
+	    {"frame.left", npix, &r->left},
+	    {"frame.right", npix, &r->right},
+	    {"disparity", map, &r->disp},
+	    {tag, b->ws_bytes, &r->ws},
+	    {"ground-truth.0", c->gt_maps > 0 ? map : 0, &r->gt[0]},
+	    {"ground-truth.1", c->gt_maps > 1 ? map : 0, &r->gt[1]},
+	    {"frame-loop", c->loop_bytes, &r->loop}, /* cameras, sensing */
+	    {"strip.disparity", run_h < c->h ? sizeof(float) * (size_t)c->w * run_h : 0, &r->strip},
+	};
+	jd_budget_init(&b->budget);
+	for (int i = 0; i < HOST_BUFFERS; i++) {
+		jd_budget_add(&b->budget, item[i].tag, item[i].bytes);
+		dst[i] = item[i].bytes ? item[i].dst : NULL;
+	}
+}
+
 /* Everything boot takes for a matcher run on run_h rows (host, and the GPU's when used). */
 static int need_bytes(struct jd_engine *b, const struct jd_boot_config *c, int run_h, size_t *need)
 {
-	const struct jd_match_params *p = c->p;
-	size_t npix = (size_t)c->w * c->h, dev = 0, pinned = 0;
+	struct host_regions r;
+	void **dst[HOST_BUFFERS];
+	size_t dev = 0, pinned = 0;
 
 	if (b->gpu) {
 		JD_TRY(gpu_bytes(b, c, run_h, &dev, &pinned));
 	}
-	*need = 6 * npix + (size_t)c->gt_maps * 4 * npix + c->loop_bytes +
-		jd_match_mem_required(p, c->w, run_h, c->threads) +
-		(run_h < c->h ? sizeof(float) * (size_t)c->w * run_h : 0) /* the strip's map */ +
-		dev + pinned;
+	host_budget(b, c, run_h, &r, dst);
+	*need = b->budget.total + dev + pinned;
 	return 0;
 }
 
@@ -275,28 +313,6 @@ static int plan(struct jd_engine *b, const struct jd_boot_config *c)
 	return plan_tiling(b, c);
 }
 
-/* The host's budget: one item a buffer, in R_* order, so the carving hands them back so. */
-static void host_budget(struct jd_engine *b, const struct jd_boot_config *c)
-{
-	size_t npix = (size_t)c->w * c->h;
-	char tag[32];
-
-	snprintf(tag, sizeof(tag), "matcher.%s", jd_algo_name(c->p->algo));
-	jd_budget_init(&b->budget);
-	jd_budget_add(&b->budget, "frame.left", npix);
-	jd_budget_add(&b->budget, "frame.right", npix);
-	jd_budget_add(&b->budget, "disparity", sizeof(float) * npix);
-	jd_budget_add(&b->budget, tag, b->ws_bytes);
-	for (int i = 0; i < 2; i++) {
-		/* always two items, so that the camera's is R_CAMERA (an empty one takes nothing) */
-		jd_budget_add(&b->budget, i ? "ground-truth.1" : "ground-truth.0",
-			      i < c->gt_maps ? sizeof(float) * npix : 0);
-	}
-	jd_budget_add(&b->budget, "frame-loop", c->loop_bytes); /* cameras, sensing */
-	jd_budget_add(&b->budget, "strip.disparity",
-		      b->tiling.n > 1 ? sizeof(float) * (size_t)c->w * b->tiling.run_h : 0);
-}
-
 /* Refuse at boot, with the numbers, what the machine or the board cannot hold. */
 static int check_budget(struct jd_engine *b, const struct jd_boot_config *c)
 {
@@ -336,8 +352,9 @@ static int boot_failed(struct jd_engine *b, int rc)
 
 int jd_boot_init(struct jd_engine *b, const struct jd_boot_config *c)
 {
-	int w = c->w, h = c->h, gt_maps = c->gt_maps;
-	void *r[R_COUNT] = {0};
+	int w = c->w, h = c->h;
+	struct host_regions r = {0};
+	void **dst[HOST_BUFFERS], *carved[HOST_BUFFERS];
 	int rc;
 
 	memset(b, 0, sizeof(*b));
@@ -348,8 +365,7 @@ int jd_boot_init(struct jd_engine *b, const struct jd_boot_config *c)
 		return boot_failed(b, rc);
 	}
 	int run_h = b->tiling.run_h;
-	b->ws_bytes = jd_match_mem_required(c->p, w, run_h, c->threads);
-	host_budget(b, c);
+	host_budget(b, c, run_h, &r, dst);
 	if (c->log) {
 		jd_budget_print(&b->budget, c->log);
 	}
@@ -359,13 +375,18 @@ int jd_boot_init(struct jd_engine *b, const struct jd_boot_config *c)
 	}
 	rc = jd_arena_init(&b->arena, "host", b->budget.total);
 	if (!rc) {
-		rc = jd_arena_take_budget(&b->arena, &b->budget, r);
+		rc = jd_arena_take_budget(&b->arena, &b->budget, carved);
 	}
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", jd_arena_last_error(&b->arena));
 		return boot_failed(b, rc);
 	}
 	jd_arena_seal(&b->arena);
+	for (int i = 0; i < HOST_BUFFERS; i++) {
+		if (dst[i]) {
+			*dst[i] = carved[i];
+		}
+	}
 	if (b->gpu) {
 		struct gpu_carving g = {b, c, run_h};
 
@@ -377,15 +398,15 @@ int jd_boot_init(struct jd_engine *b, const struct jd_boot_config *c)
 		b->gpu_rectify = b->matcher.frame->remap.taken;
 		jd_cuda_seal(&b->cuda);
 	}
-	b->left = (struct jd_image){r[R_LEFT], w, h, w};
-	b->right = (struct jd_image){r[R_RIGHT], w, h, w};
-	b->disp = (struct jd_disp){r[R_DISP], w, h, w};
+	b->left = (struct jd_image){r.left, w, h, w};
+	b->right = (struct jd_image){r.right, w, h, w};
+	b->disp = (struct jd_disp){r.disp, w, h, w};
 	for (int i = 0; i < 2; i++) {
-		b->gt[i] = (struct jd_disp){i < gt_maps ? r[R_GT0 + i] : NULL, w, h, w};
+		b->gt[i] = (struct jd_disp){r.gt[i], w, h, w};
 	}
-	b->ws = r[R_WS];
-	b->loop_mem = c->loop_bytes ? r[R_CAMERA] : NULL;
-	b->strip = (struct jd_disp){b->tiling.n > 1 ? r[R_STRIP] : NULL, w, run_h, w};
+	b->ws = r.ws;
+	b->loop_mem = r.loop;
+	b->strip = (struct jd_disp){r.strip, w, run_h, w};
 	b->loop_bytes = c->loop_bytes;
 	rc = jd_workers_init(&b->workers, c->threads);
 	if (rc) {

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../algo/jd_image.h"
+
 enum jd_pixfmt { JD_PIX_GREY, JD_PIX_YUYV, JD_PIX_UYVY, JD_PIX_MJPEG, JD_PIX_COUNT };
 
 /** "GREY", "YUYV", "UYVY", "MJPG" (V4L2's fourcc spellings). */
@@ -88,6 +90,11 @@ struct jd_camera_ops {
 	int (*requeue)(struct jd_camera *c, const struct jd_cam_frame *f);
 	int (*stop)(struct jd_camera *c);
 	void (*close)(struct jd_camera *c);
+	/*
+	 * Optional: the true left-view disparity of a dequeued frame, a view valid until it is
+	 * requeued (a source that knows its scene: the synthetic camera).
+	 */
+	int (*truth)(const struct jd_camera *c, const struct jd_cam_frame *f, struct jd_disp *out);
 };
 
 struct jd_camera {
@@ -140,6 +147,13 @@ static inline void jd_cam_close(struct jd_camera *c)
 	if (c->ops && c->ops->close) {
 		c->ops->close(c);
 	}
+}
+
+/** The frame's true disparity, where the camera knows it. @retval 0 or -ENOSYS */
+static inline int jd_cam_truth(const struct jd_camera *c, const struct jd_cam_frame *f,
+			       struct jd_disp *out)
+{
+	return c->ops && c->ops->truth ? c->ops->truth(c, f, out) : -ENOSYS;
 }
 
 #endif

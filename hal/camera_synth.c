@@ -207,11 +207,12 @@ static int synth_stop(struct jd_camera *c)
 	return 0;
 }
 
-struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f)
+static int synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f, struct jd_disp *out)
 {
 	const struct rig *r = c->priv;
 
-	return (struct jd_disp){r->gt[f->index & 1], r->w, r->h, r->w};
+	*out = (struct jd_disp){r->gt[f->index & 1], r->w, r->h, r->w};
+	return 0;
 }
 
 int jd_cam_synth_objects(const struct jd_camera *c, const struct jd_cam_frame *f,
@@ -230,6 +231,7 @@ const struct jd_camera_ops jd_camera_synth_ops = {
     .dequeue = synth_dequeue,
     .requeue = synth_requeue,
     .stop = synth_stop,
+    .truth = synth_truth,
 };
 
 void jd_cam_synth_model(int w, int h, struct jd_camera_model *out)

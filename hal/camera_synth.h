@@ -42,9 +42,6 @@ void jd_cam_synth_set_replay(struct jd_camera cam[2], int on);
  */
 int jd_cam_synth_set_format(struct jd_camera cam[2], enum jd_pixfmt fmt);
 
-/** The true left-view disparity of a dequeued frame (valid until it is requeued). */
-struct jd_disp jd_cam_synth_truth(const struct jd_camera *c, const struct jd_cam_frame *f);
-
 /** The boxes in a dequeued frame, with their true disparity. @return how many */
 int jd_cam_synth_objects(const struct jd_camera *c, const struct jd_cam_frame *f,
 			 struct jd_synth_object out[JD_SYNTH_MAX_OBJECTS]);

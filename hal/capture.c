@@ -32,24 +32,107 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 	return -EINVAL;
 }
 
+/*
+ * The drivers as boot sees them, one shape for all (Zephyr's device model): the boot memory
+ * a pair of cameras takes, and setting up both in it from the capture's configuration (the
+ * error in c->err). Each driver's own init keeps the arguments it needs.
+ */
+struct camera_driver {
+	enum jd_capture_kind kind;
+	const char *source; /* as run's reports name it */
+	size_t (*mem_required)(const struct jd_capture_config *cfg);
+	int (*init)(struct jd_capture *c, void *mem, size_t bytes);
+};
+
+static size_t synth_mem(const struct jd_capture_config *cfg)
+{
+	return jd_cam_synth_mem_required(cfg->cam.width, cfg->cam.height);
+}
+
+static int synth_init(struct jd_capture *c, void *mem, size_t bytes)
+{
+	const struct jd_capture_config *cfg = &c->cfg;
+	int rc = jd_cam_synth_init(c->cam, mem, bytes, cfg->cam.width, cfg->cam.height, cfg->ndisp,
+				   cfg->cam.fps, cfg->seed);
+
+	if (rc) {
+		snprintf(c->err, sizeof(c->err), "synth camera: boot memory too small");
+		return rc;
+	}
+	jd_cam_synth_set_exec(c->cam, cfg->exec);
+	jd_cam_synth_set_replay(c->cam, cfg->loop);
+	rc = jd_cam_synth_set_format(c->cam, cfg->synth_fmt);
+	if (rc) {
+		snprintf(c->err, sizeof(c->err),
+			 "synth camera: --pixfmt %s: it gives GREY, YUYV or UYVY",
+			 jd_pixfmt_name(cfg->synth_fmt));
+	}
+	return rc;
+}
+
+static size_t files_mem(const struct jd_capture_config *cfg)
+{
+	return 2 * jd_cam_files_mem_required(cfg->cam.width, cfg->cam.height);
+}
+
+static int files_init(struct jd_capture *c, void *mem, size_t bytes)
+{
+	const struct jd_capture_config *cfg = &c->cfg;
+
+	return jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], cfg->cam.width,
+				 cfg->cam.height, cfg->cam.fps, cfg->loop, c->err, sizeof(c->err));
+}
+
+static size_t v4l2_mem(const struct jd_capture_config *cfg)
+{
+	(void)cfg;
+	return 2 * jd_cam_v4l2_mem_required();
+}
+
+static int v4l2_init(struct jd_capture *c, void *mem, size_t bytes)
+{
+	size_t half = jd_cam_v4l2_mem_required();
+	int rc = 0;
+
+	for (int i = 0; i < 2 && !rc; i++) {
+		rc = jd_cam_v4l2_init(&c->cam[i], (char *)mem + i * half,
+				      bytes >= 2 * half ? half : 0, i ? "right" : "left",
+				      c->cfg.device[i], c->cfg.sys);
+	}
+	if (rc) {
+		snprintf(c->err, sizeof(c->err), "v4l2 cameras: boot memory too small");
+	}
+	return rc;
+}
+
+static const struct camera_driver drivers[] = {
+    {JD_CAPTURE_SYNTH, "synthetic", synth_mem, synth_init},
+    {JD_CAPTURE_FILES, "files", files_mem, files_init},
+    {JD_CAPTURE_V4L2, "v4l2", v4l2_mem, v4l2_init},
+};
+
+static const struct camera_driver *driver(enum jd_capture_kind kind)
+{
+	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+		if (drivers[i].kind == kind) {
+			return &drivers[i];
+		}
+	}
+	return NULL;
+}
+
 const char *jd_capture_source(enum jd_capture_kind kind)
 {
-	return kind == JD_CAPTURE_SYNTH ? "synthetic" : kind == JD_CAPTURE_FILES ? "files" : "v4l2";
+	const struct camera_driver *d = driver(kind);
+
+	return d ? d->source : "?";
 }
 
 size_t jd_capture_mem_required(const struct jd_capture_config *cfg)
 {
-	int w = cfg->cam.width, h = cfg->cam.height;
+	const struct camera_driver *d = driver(cfg->kind);
 
-	switch (cfg->kind) {
-	case JD_CAPTURE_SYNTH:
-		return jd_cam_synth_mem_required(w, h);
-	case JD_CAPTURE_FILES:
-		return 2 * jd_cam_files_mem_required(w, h);
-	case JD_CAPTURE_V4L2:
-		return 2 * jd_cam_v4l2_mem_required();
-	}
-	return 0;
+	return d ? d->mem_required(cfg) : 0;
 }
 
 static int bring_up(struct jd_capture *c, FILE *log)
@@ -75,39 +158,16 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 		    size_t bytes, FILE *log)
 {
 	const struct jd_cam_config *cc = &cfg->cam;
-	int rc = 0;
+	const struct camera_driver *d = driver(cfg->kind);
+	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->cfg = *cfg;
-	if (cfg->kind == JD_CAPTURE_SYNTH) {
-		rc = jd_cam_synth_init(c->cam, mem, bytes, cc->width, cc->height, cfg->ndisp,
-				       cc->fps, cfg->seed);
-		if (rc) {
-			snprintf(c->err, sizeof(c->err), "synth camera: boot memory too small");
-		} else {
-			jd_cam_synth_set_exec(c->cam, cfg->exec);
-			jd_cam_synth_set_replay(c->cam, cfg->loop);
-			rc = jd_cam_synth_set_format(c->cam, cfg->synth_fmt);
-			if (rc) {
-				snprintf(c->err, sizeof(c->err),
-					 "synth camera: --pixfmt %s: it gives GREY, YUYV or UYVY",
-					 jd_pixfmt_name(cfg->synth_fmt));
-			}
-		}
-	} else if (cfg->kind == JD_CAPTURE_FILES) {
-		rc = jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], cc->width, cc->height,
-				       cc->fps, cfg->loop, c->err, sizeof(c->err));
-	} else {
-		size_t half = jd_cam_v4l2_mem_required();
-		for (int i = 0; i < 2 && !rc; i++) {
-			rc = jd_cam_v4l2_init(&c->cam[i], (char *)mem + i * half,
-					      bytes >= 2 * half ? half : 0, i ? "right" : "left",
-					      cfg->device[i], cfg->sys);
-		}
-		if (rc) {
-			snprintf(c->err, sizeof(c->err), "v4l2 cameras: boot memory too small");
-		}
+	if (!d) {
+		snprintf(c->err, sizeof(c->err), "no camera driver of kind %d", (int)cfg->kind);
+		return -EINVAL;
 	}
+	rc = d->init(c, mem, bytes);
 	for (int i = 0; i < 2 && !rc; i++) {
 		if ((rc = jd_jpeg_init(&c->jpeg[i]))) {
 			snprintf(c->err, sizeof(c->err), "%s", c->jpeg[i].err);
@@ -253,8 +313,8 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		int bad = bad_l || bad_r;
 		c->drop_partner += bad ? (unsigned long)(!bad_l + !bad_r) : 0;
 		*has_truth = 0;
-		if (!bad && c->cfg.kind == JD_CAPTURE_SYNTH && gt && gt->data) {
-			struct jd_disp t = jd_cam_synth_truth(&c->cam[0], &fl);
+		struct jd_disp t;
+		if (!bad && gt && gt->data && jd_cam_truth(&c->cam[0], &fl, &t) == 0) {
 			for (int y = 0; y < gt->height; y++) {
 				memcpy(jd_disp_row(gt, y), jd_disp_row(&t, y), sizeof(float) * gt->width);
 			}

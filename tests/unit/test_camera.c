@@ -113,7 +113,8 @@ static void test_synth(void)
 	JD_CHECK(jd_cam_dequeue(&cam[0], &l0) == 0 && jd_cam_dequeue(&cam[1], &r0) == 0, "frame 0");
 	JD_CHECK(l0.ts_ns == r0.ts_ns && l0.seq == 0 && r0.seq == 0, "one frame, one timestamp");
 	JD_CHECK(memcmp(l0.data, r0.data, (size_t)w * h) != 0, "two different views");
-	struct jd_disp gt = jd_cam_synth_truth(&cam[0], &l0);
+	struct jd_disp gt = {0};
+	JD_CHECK(jd_cam_truth(&cam[0], &l0, &gt) == 0, "the synthetic camera knows its truth");
 	JD_CHECK(gt.data[h / 2 * w + w / 2] > 0.0f, "a true disparity");
 	unsigned char keep = l0.data[w * h / 2];
 	JD_CHECK(jd_cam_dequeue(&cam[0], &l1) == 0 && l1.seq == 1 && l1.data != l0.data,
@@ -139,7 +140,8 @@ static void test_synth(void)
 	/* The boxes: each one's centre has its disparity in the truth. */
 	struct jd_synth_object obj[JD_SYNTH_MAX_OBJECTS];
 	int nobj = jd_cam_synth_objects(&cam[0], &l2, obj);
-	struct jd_disp t2 = jd_cam_synth_truth(&cam[0], &l2);
+	struct jd_disp t2 = {0};
+	JD_CHECK(jd_cam_truth(&cam[0], &l2, &t2) == 0, "truth of frame 2");
 	JD_CHECK(nobj == 3, "%d boxes", nobj);
 	for (int i = 0; i < nobj; i++) {
 		int cx = (int)((obj[i].x0 + obj[i].x1) / 2), cy = (int)((obj[i].y0 + obj[i].y1) / 2);

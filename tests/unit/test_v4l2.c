@@ -36,6 +36,9 @@ static void test_negotiation(void)
 	fake_v4l2_reset();
 	JD_CHECK(jd_cam_v4l2_init(&cam, mem, sizeof(mem), "left", "/dev/fake0", &fake_v4l2_sys) == 0,
 		 "init");
+	struct jd_cam_frame none = {0};
+	struct jd_disp truth;
+	JD_CHECK(jd_cam_truth(&cam, &none, &truth) == -ENOSYS, "a V4L2 camera knows no truth");
 	JD_CHECK(jd_cam_open(&cam) == 0, "open: %s", cam.err);
 	JD_CHECK(jd_cam_configure(&cam, &want) == 0, "configure: %s", cam.err);
 	JD_CHECK(cam.cfg.fmt == JD_PIX_YUYV, "no UYVY: YUYV is next, got %s",

@@ -5,7 +5,7 @@
 #ifndef JD_APP_ROS2_DAEMON_H
 #define JD_APP_ROS2_DAEMON_H
 
-#include "../daemon.h"
+#include "../loop/daemon.h"
 #include "ros2.h"
 
 /** The rectified rig the daemon runs: its size, camera model and disparity range. */

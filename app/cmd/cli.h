@@ -1,0 +1,133 @@
+/* Shared command-line plumbing: exit codes, strict number parsing, matcher options. */
+#ifndef JD_APP_CLI_H
+#define JD_APP_CLI_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+#include "../../algo/jd_params.h"
+#include "../../algo/kernels.h"
+#include "../../hal/cuda.h"
+
+enum { JD_EXIT_OK = 0, JD_EXIT_RUNTIME = 1, JD_EXIT_USAGE = 2 };
+
+/* getopt_long codes of the matcher options (above the single-letter range). */
+enum {
+	OPT_ALGO = 1000,
+	OPT_NDISP,
+	OPT_MIN_DISP,
+	OPT_WINDOW,
+	OPT_COST,
+	OPT_PATHS,
+	OPT_P1,
+	OPT_P2,
+	OPT_P2_ADAPT,
+	OPT_SUBPIXEL,
+	OPT_NO_SUBPIXEL,
+	OPT_LR_CHECK,
+	OPT_NO_LR_CHECK,
+	OPT_LR_MAX_DIFF,
+	OPT_UNIQUENESS,
+	OPT_FILL,
+	OPT_NO_FILL,
+	OPT_MEDIAN,
+	OPT_NO_MEDIAN,
+	OPT_LEVELS,
+	OPT_ITERS,
+	OPT_LAMBDA,
+	OPT_DATA_K,
+	OPT_DISC_K,
+	OPT_SIGMA,
+	OPT_FP16,
+	OPT_FLOAT,
+	OPT_BACKEND,
+	OPT_THREADS,
+	OPT_TILES,
+	OPT_TUNING,
+	OPT_TILE_OVERLAP,
+	OPT_PREFILTER,
+	OPT_RANK_WINDOW,
+	OPT_GPU_MEMORY,
+	OPT_CMD_BASE, /* commands number their own options from here */
+};
+
+/** Returned by jd_cli_next() for a matcher option with a bad value (message printed). */
+#define JD_CLI_BAD (-2)
+#define JD_CLI_MAX_OPTIONS 128
+
+/* getopt_long over the matcher options plus one command's own (see jd_cli_next). */
+struct jd_cli {
+	int argc;
+	char **argv;
+	const char *shortopts;
+	struct option opts[JD_CLI_MAX_OPTIONS];
+	int full; /* the options did not fit: jd_cli_next() refuses */
+	struct jd_match_params *p;
+	int *threads;
+	char seen[OPT_CMD_BASE - OPT_ALGO]; /* which matcher options were given */
+};
+
+/** Start parsing argv (argv[0] is the command name) with cmd_opts ({0}-terminated). */
+void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts,
+		  const struct option *cmd_opts, struct jd_match_params *p, int *threads);
+
+/**
+ * Apply matcher options as they come and return the next command option (its value in
+ * optarg), -1 at the end (operands start at optind), or JD_CLI_BAD.
+ */
+int jd_cli_next(struct jd_cli *c);
+
+/** Help text for the matcher options. */
+extern const char jd_cli_matcher_help[];
+
+/**
+ * Apply one matcher option.
+ * @retval 1 consumed
+ * @retval 0 not a matcher option
+ * @retval -EINVAL bad value (message printed)
+ */
+int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, int *threads);
+
+/** Parse a whole decimal int; prints "OPTION VALUE: reason" and returns -EINVAL otherwise. */
+int jd_cli_int(const char *opt, const char *arg, int *out);
+int jd_cli_float(const char *opt, const char *arg, float *out);
+/** A confidence level 0..255 (message printed on error). @retval 0 or -EINVAL */
+int jd_cli_confidence(const char *opt, const char *arg, int *out);
+/** Parse WIDTHxHEIGHT. */
+int jd_cli_size(const char *opt, const char *arg, int *w, int *h);
+
+/** The board's default.backend: used when neither --backend nor $JD_BACKEND says. */
+void jd_cli_backend_default(enum jd_backend b);
+
+/**
+ * The backend asked for: --backend, else $JD_BACKEND, else the board's, else auto.
+ * @retval 0, or -EINVAL for a bad $JD_BACKEND (message printed)
+ */
+int jd_cli_backend(enum jd_backend *out);
+
+/** --gpu-memory: how frames reach the GPU (hal/cuda.h; default auto). */
+enum jd_gpu_memory jd_cli_gpu_memory(void);
+
+#define JD_TUNING_DEFAULT "/var/lib/jetdepth/tuning.txt"
+
+/** The tuning file boot reads: --tuning, else $JD_TUNING, else JD_TUNING_DEFAULT. */
+const char *jd_cli_tuning_path(void);
+
+struct jd_boot_config; /* app/boot.h */
+/**
+ * What the command line (and the environment, and the board) chose for boot: the backend
+ * (jd_cli_backend()), --gpu-memory and the tuning file. @retval 0 or -EINVAL (printed)
+ */
+int jd_cli_boot_choices(struct jd_boot_config *c);
+
+/** Validate p for a size; prints the error and returns JD_EXIT_USAGE, or 0. */
+int jd_cli_validate(const struct jd_match_params *p, int w, int h);
+
+/**
+ * Outputs named on one command line must be distinct files (else the last one written wins
+ * and the others are lost). names/what: n paths and the options that named them (NULL
+ * paths are skipped). @retval 0, or JD_EXIT_USAGE after saying which two collide
+ */
+int jd_cli_distinct_outputs(const char *const *names, const char *const *what, int n);
+
+#endif

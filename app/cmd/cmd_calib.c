@@ -1,0 +1,116 @@
+/*
+ * jetdepth calib check FILES...: read a stereo calibration (two ROS camera_info files or one
+ * OpenCV stereo file), check it, and print what it means for matching: the rectified focal
+ * length, principal points, baseline, the region of the rectified view both cameras cover,
+ * and the disparity range a depth range needs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../formats/calib_yaml.h"
+#include "cli.h"
+#include "commands.h"
+#include "../loop/rectified_view.h"
+
+static void help(FILE *f)
+{
+	fprintf(f, "usage: jetdepth calib check LEFT.yaml RIGHT.yaml | STEREO.yaml [--size WxH] "
+		   "[--depth MIN,MAX]\n\n"
+		   "Reads and checks a stereo calibration: two ROS camera_info files (left, right)\n"
+		   "or one OpenCV stereo file (M1 D1 M2 D2 R T, with R1 R2 P1 P2 when present).\n"
+		   "Prints the rectified focal length, principal points, baseline, the region of\n"
+		   "the rectified view that both cameras see, and the --ndisp/--min-disp that a\n"
+		   "depth range needs (default 300 to 3000 mm).\n\n"
+		   "  --size WxH        image size (default: the files' image_width/height)\n"
+		   "  --depth MIN,MAX   the working depth range in mm\n");
+}
+
+int jd_cmd_calib(int argc, char **argv)
+{
+	const char *files[2];
+	int nfiles = 0, w = 0, h = 0;
+	double zmin = 300, zmax = 3000;
+	struct jd_stereo_calib c;
+	char err[600];
+
+	if (argc < 2 || strcmp(argv[1], "check") != 0) {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+			help(stdout);
+			return JD_EXIT_OK;
+		}
+		help(stderr);
+		return JD_EXIT_USAGE;
+	}
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			help(stdout);
+			return JD_EXIT_OK;
+		} else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+			if (jd_cli_size("--size", argv[++i], &w, &h)) {
+				return JD_EXIT_USAGE;
+			}
+		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
+			char extra;
+			if (sscanf(argv[++i], "%lf,%lf%c", &zmin, &zmax, &extra) != 2 || !(zmin > 0) ||
+			    !(zmax > zmin)) {
+				fprintf(stderr, "jetdepth: --depth %s: expected MIN,MAX in mm with 0 < "
+						"MIN < MAX\n",
+					argv[i]);
+				return JD_EXIT_USAGE;
+			}
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "jetdepth calib check: unknown option '%s'\n", argv[i]);
+			return JD_EXIT_USAGE;
+		} else if (nfiles < 2) {
+			files[nfiles++] = argv[i];
+		} else {
+			fprintf(stderr, "jetdepth calib check: one or two files, not more\n");
+			return JD_EXIT_USAGE;
+		}
+	}
+	if (nfiles == 0) {
+		fprintf(stderr, "jetdepth calib check: which files? (see --help)\n");
+		return JD_EXIT_USAGE;
+	}
+	if (jd_calib_load(files, nfiles, &c, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+		return JD_EXIT_RUNTIME;
+	}
+	if (w && jd_calib_fits(&c, files, nfiles, w, h, err, sizeof(err))) {
+		fprintf(stderr, "jetdepth: %s\n", err);
+		return JD_EXIT_RUNTIME;
+	}
+	w = w ? w : c.cam[0].width;
+	h = h ? h : c.cam[0].height;
+	if (!w || !h) {
+		fprintf(stderr, "jetdepth: %s does not give the image size: add --size WxH\n",
+			files[0]);
+		return JD_EXIT_USAGE;
+	}
+	double f, cx, cy, b, units;
+	jd_calib_model(&c, &f, &cx, &cy, &b, &units);
+	printf("%s: %s\n", nfiles == 2 ? "ROS camera_info" : "OpenCV stereo", files[0]);
+	for (int i = 0; i < 2; i++) {
+		const double *K = c.cam[i].K;
+		printf("  %-5s raw: f %.2f x %.2f px, principal point (%.2f, %.2f), distortion "
+		       "%.4g %.4g %.4g %.4g %.4g\n",
+		       i ? "right" : "left", K[0], K[4], K[2], K[5], c.cam[i].D[0], c.cam[i].D[1],
+		       c.cam[i].D[2], c.cam[i].D[3], c.cam[i].D[4]);
+	}
+	printf("  rectified: f %.2f px, principal point (%.2f, %.2f), baseline %.2f mm%s\n", f, cx,
+	       cy, b * units, units > 1 ? " (the file is in metres)" : "");
+	int roi[4];
+	if (jd_rectified_valid_region(&c, w, h, roi)) {
+		printf("  valid region (both cameras see every pixel): none at %dx%d\n", w, h);
+	} else {
+		printf("  valid region (both cameras see every pixel): x %d..%d, y %d..%d of %dx%d\n",
+		       roi[0], roi[2] - 1, roi[1], roi[3] - 1, w, h);
+	}
+	double fb = f * b * units;
+	int dmin = (int)floor(fb / zmax), dmax = (int)ceil(fb / zmin);
+	printf("  depth %.0f to %.0f mm: disparities %d to %d: --min-disp %d --ndisp %d\n", zmin,
+	       zmax, dmin, dmax, dmin, dmax - dmin + 1);
+	return JD_EXIT_OK;
+}

@@ -1,0 +1,334 @@
+#include "calib_yaml.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "../../hal/in_file.h"
+
+struct doc {
+	const char *path;
+	yaml_document_t d;
+	char *err;
+	size_t errlen;
+};
+
+#define FAIL(...)                                                                             \
+	do {                                                                                  \
+		snprintf(x->err, x->errlen, __VA_ARGS__);                                     \
+		return -EINVAL;                                                               \
+	} while (0)
+
+/*
+ * A calibration nests two levels (key: {rows, cols, data: [...]}); libyaml's time grows with
+ * the square of the nesting (400 KB of it took 114 s). A first pass over the events stops at
+ * MAX_DEPTH, before the scanner gets far. @retval 1 too deep or not YAML (said), 0 fine
+ */
+#define MAX_DEPTH 16
+/* a camera_info has 12 keys; bounding them keeps the duplicate check cheap */
+#define MAX_KEYS 256
+
+static int too_deep(struct doc *x, const unsigned char *buf, size_t n)
+{
+	yaml_parser_t p;
+	yaml_event_t e;
+	int depth = 0, rc = 0;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, buf, n);
+	for (;;) {
+		if (!yaml_parser_parse(&p, &e)) {
+			break; /* the loader says what is wrong with it */
+		}
+		yaml_event_type_t t = e.type;
+		size_t line = e.start_mark.line + 1;
+		yaml_event_delete(&e);
+		if (t == YAML_STREAM_END_EVENT) {
+			break;
+		}
+		depth += t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT;
+		depth -= t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT;
+		if (depth > MAX_DEPTH) {
+			snprintf(x->err, x->errlen,
+				 "%s:%zu: nested deeper than %d levels: not a calibration file",
+				 x->path, line, MAX_DEPTH);
+			rc = 1;
+			break;
+		}
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+/* A key given twice in one mapping: which one was meant is unknowable. @retval 1 (said) */
+static int duplicate_key(struct doc *x, yaml_node_t *map)
+{
+	yaml_node_pair_t *a, *b, *start = map->data.mapping.pairs.start;
+
+	if (map->data.mapping.pairs.top - start > MAX_KEYS) {
+		snprintf(x->err, x->errlen, "%s:%zu: more than %d keys in one mapping: not a "
+			 "calibration file", x->path, map->start_mark.line + 1, MAX_KEYS);
+		return 1;
+	}
+	for (a = start; a < map->data.mapping.pairs.top; a++) {
+		yaml_node_t *ka = yaml_document_get_node(&x->d, a->key);
+		yaml_node_t *va = yaml_document_get_node(&x->d, a->value);
+		if (!ka || ka->type != YAML_SCALAR_NODE) {
+			continue;
+		}
+		for (b = start; b < a; b++) {
+			yaml_node_t *kb = yaml_document_get_node(&x->d, b->key);
+			if (kb && kb->type == YAML_SCALAR_NODE &&
+			    !strcmp((const char *)ka->data.scalar.value,
+				    (const char *)kb->data.scalar.value)) {
+				snprintf(x->err, x->errlen,
+					 "%s:%zu: %s: given twice (first at line %zu)", x->path,
+					 ka->start_mark.line + 1, (const char *)ka->data.scalar.value,
+					 kb->start_mark.line + 1);
+				return 1;
+			}
+		}
+		if (va && va->type == YAML_MAPPING_NODE && duplicate_key(x, va)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Read the file; OpenCV's "%YAML:1.0" first line is not YAML 1.1: blank it. */
+static int load(struct doc *x)
+{
+	FILE *f = jd_in_fopen(x->path, x->err, x->errlen);
+	yaml_parser_t p;
+
+	if (!f) {
+		return -ENOENT;
+	}
+	static char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	int big = !feof(f);
+	fclose(f);
+	if (big) {
+		snprintf(x->err, x->errlen, "%s: larger than %zu bytes: not a calibration file",
+			 x->path, sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	buf[n] = '\0';
+	if (strncmp(buf, "%YAML:", 6) == 0) {
+		buf[0] = '#';
+	}
+	if (too_deep(x, (const unsigned char *)buf, n)) {
+		return -EINVAL;
+	}
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, n);
+	if (!yaml_parser_load(&p, &x->d)) {
+		snprintf(x->err, x->errlen, "%s:%zu: not valid YAML: %s", x->path,
+			 p.problem_mark.line + 1, p.problem ? p.problem : "parse error");
+		yaml_parser_delete(&p);
+		return -EINVAL;
+	}
+	yaml_parser_delete(&p);
+	if (!yaml_document_get_root_node(&x->d) ||
+	    yaml_document_get_root_node(&x->d)->type != YAML_MAPPING_NODE) {
+		snprintf(x->err, x->errlen, "%s: not a YAML mapping of keys", x->path);
+		yaml_document_delete(&x->d);
+		return -EINVAL;
+	}
+	if (duplicate_key(x, yaml_document_get_root_node(&x->d))) {
+		yaml_document_delete(&x->d);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static yaml_node_t *get(struct doc *x, yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE) {
+		return NULL;
+	}
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(&x->d, p->key);
+		if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key)) {
+			return yaml_document_get_node(&x->d, p->value);
+		}
+	}
+	return NULL;
+}
+
+static int scalar_number(struct doc *x, yaml_node_t *n, const char *key, double *out)
+{
+	char *end;
+
+	if (!n || n->type != YAML_SCALAR_NODE) {
+		FAIL("%s:%zu: %s: expected a number", x->path, n ? n->start_mark.line + 1 : 0, key);
+	}
+	*out = strtod((const char *)n->data.scalar.value, &end);
+	if (end == (char *)n->data.scalar.value || *end || !isfinite(*out)) {
+		FAIL("%s:%zu: %s: '%s' is not a finite number", x->path, n->start_mark.line + 1, key,
+		     (const char *)n->data.scalar.value);
+	}
+	return 0;
+}
+
+/* key: a matrix as {rows, cols, data: [...]} (ROS and OpenCV alike) with want values. */
+static int matrix(struct doc *x, yaml_node_t *root, const char *key, double *out, int want,
+		  int optional)
+{
+	yaml_node_t *m = get(x, root, key), *data;
+
+	if (!m) {
+		if (optional) {
+			return 1;
+		}
+		FAIL("%s: %s: missing", x->path, key);
+	}
+	data = m->type == YAML_MAPPING_NODE ? get(x, m, "data") : m;
+	if (!data || data->type != YAML_SEQUENCE_NODE) {
+		FAIL("%s:%zu: %s: expected rows, cols and a data list", x->path,
+		     m->start_mark.line + 1, key);
+	}
+	long n = data->data.sequence.items.top - data->data.sequence.items.start;
+	if (n != want) {
+		FAIL("%s:%zu: %s: %ld values, expected %d", x->path, data->start_mark.line + 1, key, n,
+		     want);
+	}
+	for (long i = 0; i < n; i++) {
+		yaml_node_t *v = yaml_document_get_node(&x->d, data->data.sequence.items.start[i]);
+		char what[64];
+		snprintf(what, sizeof(what), "%s[%ld]", key, i);
+		if (scalar_number(x, v, what, &out[i])) {
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int check_camera(struct doc *x, const struct jd_calib_camera *c, const char *kname)
+{
+	if (!(c->K[0] > 0) || !(c->K[4] > 0)) {
+		FAIL("%s: %s: focal lengths must be positive (fx %g, fy %g)", x->path, kname, c->K[0],
+		     c->K[4]);
+	}
+	if (c->have_rect && !(c->P[0] > 0)) {
+		FAIL("%s: projection: focal length must be positive (%g)", x->path, c->P[0]);
+	}
+	return 0;
+}
+
+/* One ROS camera_info file (what camera_calibration writes). */
+static int load_ros(struct doc *x, struct jd_calib_camera *c)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n;
+	double v;
+
+	memset(c, 0, sizeof(*c));
+	if ((n = get(x, root, "image_width"))) {
+		if (scalar_number(x, n, "image_width", &v) || v < 1 || v > 65536) {
+			FAIL("%s: image_width: expected 1 to 65536", x->path);
+		}
+		c->width = (int)v;
+	}
+	if ((n = get(x, root, "image_height"))) {
+		if (scalar_number(x, n, "image_height", &v) || v < 1 || v > 65536) {
+			FAIL("%s: image_height: expected 1 to 65536", x->path);
+		}
+		c->height = (int)v;
+	}
+	n = get(x, root, "distortion_model");
+	if (n && (n->type != YAML_SCALAR_NODE ||
+		  strcmp((const char *)n->data.scalar.value, "plumb_bob"))) {
+		FAIL("%s:%zu: distortion_model: only plumb_bob is supported", x->path,
+		     n->start_mark.line + 1);
+	}
+	if (matrix(x, root, "camera_matrix", c->K, 9, 0) ||
+	    matrix(x, root, "rectification_matrix", c->R, 9, 0) ||
+	    matrix(x, root, "projection_matrix", c->P, 12, 0)) {
+		return -EINVAL;
+	}
+	int rc = matrix(x, root, "distortion_coefficients", c->D, 5, 1);
+	if (rc < 0) {
+		return rc;
+	}
+	c->have_rect = 1;
+	return check_camera(x, c, "camera_matrix");
+}
+
+/* OpenCV's stereo file: M1 D1 M2 D2 R T, and R1 R2 P1 P2 when stereoRectify was run. */
+static int load_opencv(struct doc *x, struct jd_stereo_calib *s)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&x->d);
+	static const char *const keys[2][4] = {{"M1", "D1", "R1", "P1"}, {"M2", "D2", "R2", "P2"}};
+	int have_rect = 1;
+
+	for (int i = 0; i < 2; i++) {
+		struct jd_calib_camera *c = &s->cam[i];
+		if (matrix(x, root, keys[i][0], c->K, 9, 0) || matrix(x, root, keys[i][1], c->D, 5, 0)) {
+			return -EINVAL;
+		}
+		int a = matrix(x, root, keys[i][2], c->R, 9, 1), b = matrix(x, root, keys[i][3], c->P, 12, 1);
+		if (a < 0 || b < 0) {
+			return -EINVAL;
+		}
+		have_rect &= a == 0 && b == 0;
+		if (check_camera(x, c, keys[i][0])) {
+			return -EINVAL;
+		}
+	}
+	int r9 = matrix(x, root, "R", s->R, 9, 1);
+	if (r9 == 1) {
+		FAIL("%s: R: missing", x->path);
+	}
+	if (r9 < 0) {
+		/* a rotation vector (3x1) instead of a matrix */
+		double v[3];
+		snprintf(x->err, x->errlen, "%s", "");
+		if (matrix(x, root, "R", v, 3, 0)) {
+			FAIL("%s: R: expected a 3x3 matrix or a 3x1 rotation vector", x->path);
+		}
+		jd_rodrigues(v, s->R);
+	}
+	if (matrix(x, root, "T", s->T, 3, 0)) {
+		return -EINVAL;
+	}
+	if (s->T[0] == 0 && s->T[1] == 0 && s->T[2] == 0) {
+		FAIL("%s: T: the baseline is zero (T = 0, 0, 0)", x->path);
+	}
+	s->have_rt = 1;
+	for (int i = 0; i < 2; i++) {
+		s->cam[i].have_rect = have_rect;
+	}
+	return 0;
+}
+
+int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *c, char *err,
+		  size_t errlen)
+{
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (nfiles < 1 || nfiles > 2) {
+		snprintf(err, errlen, "calibration: one OpenCV stereo file or two ROS camera_info "
+				      "files (left, right)");
+		return -EINVAL;
+	}
+	for (int i = 0; i < nfiles && !rc; i++) {
+		struct doc x = {.path = files[i], .err = err, .errlen = errlen};
+		rc = load(&x);
+		if (rc) {
+			return rc;
+		}
+		rc = nfiles == 2 ? load_ros(&x, &c->cam[i]) : load_opencv(&x, c);
+		yaml_document_delete(&x.d);
+	}
+	if (!rc && jd_calib_rectify(c)) {
+		snprintf(err, errlen, "%s: no rectification (R1 R2 P1 P2) and no R, T to compute it",
+			 files[0]);
+		rc = -EINVAL;
+	}
+	return rc ? rc : jd_calib_validate(c, files, nfiles, err, errlen);
+}

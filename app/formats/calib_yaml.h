@@ -1,0 +1,36 @@
+/*
+ * Stereo calibrations in the two formats robot people have (parsed with libyaml, checked:
+ * sizes, finite numbers, positive focal lengths, a baseline; errors name file, line and key):
+ *  - two ROS camera_info YAML files, left then right (what `camera_calibration` writes: K, D
+ *    plumb_bob, R, P);
+ *  - one OpenCV stereo file (FileStorage YAML, `%YAML:1.0`): M1 D1 M2 D2 R T, with R1 R2 P1
+ *    P2 when present (else computed: algo/calib.h).
+ */
+#ifndef JD_APP_CALIB_YAML_H
+#define JD_APP_CALIB_YAML_H
+
+#include <stddef.h>
+
+#include "../../algo/calib.h"
+
+/** @retval 0, -ENOENT (a file cannot be read), -EINVAL (err: file:line: key: reason) */
+int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *c, char *err,
+		  size_t errlen);
+
+/**
+ * What parsing cannot see (app/calib_check.c): both cameras one size, rotations that are
+ * rotations, positive rectified focal lengths, principal points inside the image, the
+ * right camera to the right (Tx < 0; a swapped pair of files is named as such), a baseline
+ * from 1 mm to 10 m. jd_calib_load() calls it. @retval 0 or -EINVAL with err set
+ */
+int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files, int nfiles,
+		      char *err, size_t errlen);
+
+/**
+ * The calibration fits w x h frames: the size it was made for, or, when the files do not
+ * say, principal points inside the frames. @retval 0 or -EINVAL with err set
+ */
+int jd_calib_fits(const struct jd_stereo_calib *c, const char *const *files, int nfiles, int w,
+		  int h, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,380 @@
+#include "daemon.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../../algo/confidence.h"
+#include "../../algo/eval.h"
+#include "../../algo/jd_carve.h"
+#include "../../algo/jd_status.h"
+#include "../../algo/matcher.h"
+#include "../../algo/pair_check.h"
+#include "../../hal/camera_synth.h"
+#include "../../hal/clock.h"
+#include "../cmd/cli.h"
+
+const char *const jd_stage_names[JD_STAGES] = {"capture", "submit", "collect", "confidence",
+						 "sense"};
+
+/* The process's CPU time since t goes to stage s; returns the time now. */
+static uint64_t lap(struct jd_daemon *d, enum jd_stage s, uint64_t t)
+{
+	uint64_t now = jd_clock_cpu_ns();
+
+	d->stage_ns[s] += now - t;
+	return now;
+}
+
+/* The frame loop's own boot memory, in order; the same layout sizes it (base NULL). */
+struct loop_regions {
+	void *cam, *rect, *raw[2], *sense, *app, *conf, *conf_ws, *pair[JD_DAEMON_INFLIGHT][2];
+	size_t cam_bytes, rect_bytes, sense_bytes, conf_ws_bytes;
+};
+
+static void loop_layout(struct jd_carve *c, struct loop_regions *r, size_t npix, size_t app_bytes)
+{
+	r->cam = jd_carve(c, r->cam_bytes);
+	r->conf = jd_carve(c, npix);
+	r->conf_ws = jd_carve(c, r->conf_ws_bytes);
+	for (int k = 0; k < JD_DAEMON_INFLIGHT; k++) {
+		r->pair[k][0] = jd_carve(c, npix);
+		r->pair[k][1] = jd_carve(c, npix);
+	}
+	r->rect = r->rect_bytes ? jd_carve(c, r->rect_bytes) : NULL;
+	for (int i = 0; i < 2; i++) {
+		r->raw[i] = r->rect_bytes ? jd_carve(c, npix) : NULL;
+	}
+	r->sense = r->sense_bytes ? jd_carve(c, r->sense_bytes) : NULL;
+	r->app = app_bytes ? jd_carve(c, app_bytes) : NULL;
+}
+
+int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
+		   const struct jd_daemon_opts *o, FILE *log)
+{
+	static const struct jd_daemon_opts none;
+	o = o ? o : &none;
+	const struct jd_capture_config *cam = o->cam;
+	const struct jd_sense_cli *sense = o->sense;
+	const struct jd_board *board = o->board;
+	struct jd_capture_config synth = {.kind = JD_CAPTURE_SYNTH};
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->p = *p;
+	synth = cam ? *cam : synth;
+	synth.cam.width = w;
+	synth.cam.height = h;
+	synth.ndisp = p->ndisp;
+	if (synth.cam.timeout_ms <= 0) {
+		synth.cam.timeout_ms = 1000;
+	}
+	if (synth.cam.buffers <= 0) {
+		synth.cam.buffers = 4;
+	}
+	/* Sensing: the options' camera model, else the synthetic rig's, else none. */
+	if (sense) {
+		d->sp = sense->sp;
+		d->model = sense->cam;
+		d->sensing = sense->have_focal && sense->have_baseline;
+	} else {
+		jd_sense_default(&d->sp);
+	}
+	const char *source = d->sensing ? "--focal, --baseline" : NULL;
+	if (!d->sensing && synth.calib) {
+		source = "the calibration";
+		double f, cx, cy, bl, units;
+		jd_calib_model(synth.calib, &f, &cx, &cy, &bl, &units);
+		d->model = (struct jd_camera_model){(float)f, (float)cx, (float)cy,
+						    (float)(bl * units)};
+		d->sensing = 1;
+	}
+	if (!d->sensing && synth.kind == JD_CAPTURE_SYNTH) {
+		source = "the synthetic rig";
+		jd_cam_synth_model(w, h, &d->model);
+		d->sensing = 1;
+	}
+	d->rectify = synth.calib != NULL;
+	if (d->sensing && !(d->model.cx == d->model.cx)) {
+		d->model.cx = (float)(w - 1) / 2.0f;
+	}
+	if (d->sensing && !(d->model.cy == d->model.cy)) {
+		d->model.cy = (float)(h - 1) / 2.0f;
+	}
+	size_t npix = (size_t)w * h;
+	struct loop_regions lr = {.cam_bytes = jd_capture_mem_required(&synth),
+				  .rect_bytes = d->rectify ? jd_rectifier_mem_required(w, h) : 0,
+				  .sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0,
+				  .conf_ws_bytes = jd_confidence_mem_required(w, h, threads)};
+	struct jd_carve c;
+	jd_carve_init(&c, NULL, 0);
+	loop_layout(&c, &lr, npix, o->app_bytes);
+	unsigned stages = (d->rectify ? JD_BOOT_RAW_FRAMES : 0) |
+			  (o->ros2 && d->sensing ? JD_BOOT_CLOUD : 0) |
+			  (o->preview ? JD_BOOT_PREVIEW : 0);
+	struct jd_boot_config bc = {.p = p,
+				    .w = w,
+				    .h = h,
+				    .threads = threads,
+				    .gt_maps = JD_DAEMON_INFLIGHT,
+				    .loop_bytes = jd_carve_total(&c),
+				    .stages = stages,
+				    .board = board,
+				    .log = log};
+	JD_TRY(jd_cli_boot_choices(&bc));
+	JD_TRY(jd_boot_init(&d->boot, &bc));
+	jd_carve_init(&c, d->boot.loop_mem, d->boot.loop_bytes);
+	loop_layout(&c, &lr, npix, o->app_bytes);
+	if (d->rectify) {
+		jd_rectifier_init(&d->rect, synth.calib, w, h, lr.rect, lr.rect_bytes);
+		for (int i = 0; i < 2; i++) {
+			d->raw[i] = (struct jd_image){lr.raw[i], w, h, w};
+		}
+		if (d->boot.gpu_rectify) {
+			rc = jd_engine_rectify_on_gpu(&d->boot, d->rect.map);
+			if (rc) {
+				jd_boot_deinit(&d->boot);
+				return rc;
+			}
+			d->gpu_rectify = 1;
+		}
+		if (log) {
+			fprintf(log, "rectify: undistort + rectify tables built (%.1f MiB), applied on "
+				     "the %s\n",
+				(double)lr.rect_bytes / (1 << 20), d->gpu_rectify ? "GPU" : "CPU");
+		}
+	}
+	d->sense_ws = lr.sense;
+	d->sense_bytes = lr.sense_bytes;
+	d->conf = lr.conf;
+	d->conf_ws = lr.conf_ws;
+	d->conf_ws_bytes = lr.conf_ws_bytes;
+	d->no_truth = o && o->no_truth;
+	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
+	/* without a truth to score the raw map against, the GPU hands it over masked */
+	int scored = !d->no_truth && synth.kind == JD_CAPTURE_SYNTH;
+	d->gpu_sense = d->sensing && jd_engine_gpu_sense_start(&d->boot, d->min_conf, !scored);
+	d->gpu_masks = d->gpu_sense && !scored;
+	/* the loop reads each frame's map and pair before it submits the next: no copies */
+	d->lends_pair = jd_engine_lend(&d->boot);
+	jd_tracker_init(&d->tracker);
+	d->calib_dy_px = NAN;
+	for (int k = 0; k < JD_DAEMON_INFLIGHT; k++) {
+		for (int i = 0; i < 2; i++) {
+			d->slot[k].pair[i] = (struct jd_image){lr.pair[k][i], w, h, w};
+		}
+	}
+	d->app_mem = lr.app;
+	if (log) {
+		if (d->sensing) {
+			fprintf(log,
+				"sensing: f %.1f px, principal point (%.1f, %.1f), baseline %.1f mm (from "
+				"%s)\n",
+				(double)d->model.f, (double)d->model.cx, (double)d->model.cy,
+				(double)d->model.baseline_mm, source);
+		} else {
+			fprintf(log, "sensing: off (no camera model: give --calib, or --focal and "
+				     "--baseline)\n");
+		}
+	}
+	synth.exec = &d->boot.workers.exec; /* idle while the loop captures */
+	synth.kernels = &d->boot.kernels;   /* the luma conversion boot chose and printed */
+	rc = jd_capture_init(&d->cap, &synth, lr.cam, lr.cam_bytes, log);
+	if (rc) {
+		fprintf(stderr, "jetdepth: boot: %s\n", d->cap.err);
+		jd_boot_deinit(&d->boot);
+	}
+	return rc;
+}
+
+/*
+ * Where the collected frame's rectified pair is: the boot's images when frames go one at a
+ * time (the CPU); in the frame's slot when the GPU lends it (its 8-bit pair, rectified there
+ * or not); else a copy taken at submit, as the next frame is captured into the boot's images
+ * before this one is collected.
+ */
+static int keeps_pair(const struct jd_daemon *d)
+{
+	return !d->gpu_rectify && !d->lends_pair && jd_engine_depth(&d->boot) > 1;
+}
+
+/*
+ * Is the rectified pair l, r in order (algo/pair_check.h)? On the GPU-rectified path it is
+ * the pair that came back with the map (collect), else the one about to be submitted.
+ */
+static void check_pair(struct jd_daemon *d, const struct jd_image *l, const struct jd_image *r)
+{
+	struct jd_pair_check pc;
+
+	jd_pair_check(l, r, d->p.min_disp + d->p.ndisp, &pc);
+	if (pc.verdict != JD_PAIR_UNSURE) {
+		d->pair_verdict = pc.verdict; /* an unsure look keeps the last clear one */
+	}
+	/* the calibration monitor: a rectified rig's rows drift apart as it ages */
+	if (pc.verdict == JD_PAIR_OK) {
+		d->calib_dy_px = pc.dy_px;
+		if (jd_pair_recalibrate(pc.dy_px) && !d->calib_warned) {
+			d->calib_warned = 1;
+			fprintf(stderr,
+				"jetdepth: calibration: the rectified rows are %.2f px apart (at most "
+				"%.1f is fine): the rig has moved since it was calibrated; redo the "
+				"calibration (said once; /status and the JSON keep the figure)\n",
+				(double)pc.dy_px, (double)JD_PAIR_MAX_DY_PX);
+		}
+	}
+}
+
+/* Collect the oldest frame in flight and check it against its truth when there is one. */
+static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
+{
+	struct jd_engine *b = &d->boot;
+	int k = d->frame - d->inflight; /* the oldest in flight */
+	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
+
+	d->inflight--;
+	uint64_t cpu = jd_clock_cpu_ns();
+	JD_TRY(jd_engine_collect(b));
+	cpu = lap(d, JD_STAGE_COLLECT, cpu);
+	st->frame = k;
+	st->match_ns = jd_clock_ns() - fr->t_submit;
+	st->gpu_ms = b->gpu ? b->cuda.last_kernel_ms : 0.0;
+	st->has_truth = fr->truth; /* never set with no_truth: no truth map is passed */
+	st->bad1 = st->invalid = 0.0;
+	st->ts_ns = fr->ts;
+	st->capture_ms = fr->capture_ms;
+	st->rectify_ms = fr->rectify_ms;
+	st->sense = NULL;
+	st->tracks = NULL;
+	st->sense_ms = 0.0;
+	if (st->has_truth) {
+		struct jd_eval_result res;
+
+		jd_eval(&b->disp, &b->gt[k % JD_DAEMON_INFLIGHT], NULL, &res);
+		st->bad1 = res.bad[1];
+		st->invalid = res.invalid;
+	}
+	/*
+	 * The confidence from the frame's own rectified pair: the copy taken at submit, or on
+	 * the GPU-rectified path the pair that came back with the map. Then the map keeps only
+	 * what is trusted, for the depth, the cloud and sensing.
+	 */
+	uint64_t tc = jd_clock_ns();
+	const struct jd_image *l = keeps_pair(d) ? &fr->pair[0] : &b->left;
+	const struct jd_image *r = keeps_pair(d) ? &fr->pair[1] : &b->right;
+	if (jd_engine_gpu_pair(b, &d->lent[0], &d->lent[1])) {
+		l = &d->lent[0];
+		r = &d->lent[1];
+	}
+	/* the GPU's, made beside the map from the same pair (the same bytes), else the CPU's */
+	const uint8_t *conf = jd_engine_gpu_confidence(b);
+	if (!conf) {
+		JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
+					 &b->workers.exec));
+		conf = d->conf;
+	}
+	if (d->min_conf && !d->gpu_masks) {
+		jd_confidence_mask(&b->disp, conf, d->min_conf);
+	}
+	if (d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
+		check_pair(d, l, r);
+	}
+	st->conf = conf;
+	st->left = l;
+	st->confidence_ms = (double)(jd_clock_ns() - tc) / 1e6;
+	cpu = lap(d, JD_STAGE_CONFIDENCE, cpu);
+	if (d->sensing) {
+		uint64_t t0 = jd_clock_ns();
+		if (d->gpu_sense) {
+			/* the per-pixel work on the GPU, from the map masked there the same way */
+			JD_TRY(jd_engine_gpu_sense(b, &d->sp, &d->model, d->sense_ws,
+						   d->sense_bytes, &d->sense));
+		} else {
+			JD_TRY(jd_sense_run(&d->sp, &d->model, &b->disp, d->sense_ws,
+					    d->sense_bytes, &d->sense, &b->workers.exec));
+		}
+		jd_tracker_update(&d->tracker, &d->sense, st->ts_ns, d->tracks);
+		st->sense_ms = (double)(jd_clock_ns() - t0) / 1e6;
+		st->sense = &d->sense;
+		st->tracks = d->tracks;
+	}
+	cpu = lap(d, JD_STAGE_SENSE, cpu);
+	/* every thread's CPU time since the previous frame: the loop's whole cost per frame */
+	st->cpu_ms = d->cpu_ns ? (double)(cpu - d->cpu_ns) / 1e6 : 0.0;
+	d->cpu_ns = cpu;
+	for (int i = 0; i < JD_STAGES; i++) {
+		st->stage_cpu_ms[i] = (double)d->stage_ns[i] / 1e6;
+		d->stage_ns[i] = 0;
+	}
+	return 1;
+}
+
+int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
+{
+	struct jd_engine *b = &d->boot;
+	int k = d->frame;
+	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
+
+	/* b->left/right are free again once submit returns (the GPU path staged them). */
+	uint64_t cpu = jd_clock_cpu_ns();
+	uint64_t t0 = jd_clock_ns();
+	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies b->left/right */
+	struct jd_capture_raw raw;
+	int rc;
+	if (jd_engine_gpu_raw_into(b, raw.data, &raw.cap)) {
+		/* each view into the GPU's next slot as the camera gave it: the device takes luma */
+		rc = jd_capture_next_raw(
+		    &d->cap, &raw, d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT], &fr->truth);
+		if (!rc && jd_engine_gpu_raw_staged(b, raw.fmt)) {
+			snprintf(d->cap.err, sizeof(d->cap.err), "gpu: cannot take %s/%s frames raw",
+				 jd_pixfmt_name(raw.fmt[0]), jd_pixfmt_name(raw.fmt[1]));
+			rc = -EINVAL;
+		}
+	} else {
+		jd_engine_gpu_capture_into(b); /* the pair straight into the GPU's next slot */
+		rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
+				     cpu_rectify ? &d->raw[1] : &b->right,
+				     d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT],
+				     &fr->truth);
+	}
+	d->camera_failed = rc != 0;
+	JD_TRY(rc);
+	uint64_t t1 = jd_clock_ns();
+	fr->capture_ms = (double)(t1 - t0) / 1e6;
+	fr->rectify_ms = 0.0;
+	if (cpu_rectify) {
+		jd_rectifier_apply(&d->rect, &b->kernels, &d->raw[0], &d->raw[1], &b->left,
+				   &b->right, &b->workers.exec);
+		fr->rectify_ms = (double)(jd_clock_ns() - t1) / 1e6;
+	}
+	if (!d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
+		check_pair(d, &b->left, &b->right);
+	}
+	fr->ts = d->cap.last_ts;
+	cpu = lap(d, JD_STAGE_CAPTURE, cpu);
+	if (keeps_pair(d)) {
+		/* the confidence needs this frame's pair when it is collected (see collect) */
+		jd_image_copy(&b->left, &fr->pair[0]);
+		jd_image_copy(&b->right, &fr->pair[1]);
+	}
+	fr->t_submit = jd_clock_ns();
+	JD_TRY(jd_engine_submit(b, &d->p));
+	lap(d, JD_STAGE_SUBMIT, cpu);
+	d->frame++;
+	d->inflight++;
+	if (d->inflight < jd_engine_depth(b)) {
+		return 0;
+	}
+	return collect(d, st);
+}
+
+int jd_daemon_drain(struct jd_daemon *d, struct jd_frame_stats *st)
+{
+	return d->inflight > 0 ? collect(d, st) : 0;
+}
+
+void jd_daemon_deinit(struct jd_daemon *d)
+{
+	if (d) {
+		jd_capture_deinit(&d->cap);
+		jd_boot_deinit(&d->boot);
+	}
+}

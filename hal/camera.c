@@ -36,7 +36,7 @@ size_t jd_pixfmt_frame_bytes(enum jd_pixfmt f, int w, int h)
 	return (size_t)w * h * (size_t)jd_pixfmt_pixel_bytes(f);
 }
 
-int jd_cam_fail(struct jd_camera *c, enum jd_cam_severity sev, int rc, const char *fmt, ...)
+int jd_cam_fail(struct jd_camera *c, int rc, const char *fmt, ...)
 {
 	va_list ap;
 	int n = snprintf(c->err, sizeof(c->err), "%s camera %s: ", c->label, c->device);
@@ -46,7 +46,6 @@ int jd_cam_fail(struct jd_camera *c, enum jd_cam_severity sev, int rc, const cha
 		vsnprintf(c->err + n, sizeof(c->err) - (size_t)n, fmt, ap);
 	}
 	va_end(ap);
-	c->severity = sev;
 	return rc;
 }
 
@@ -65,7 +64,6 @@ void jd_cam_note(struct jd_camera *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->err + n, sizeof(c->err) - n, fmt, ap);
 	va_end(ap);
-	c->severity = JD_CAM_OK;
 }
 
 void jd_cam_count_frame(struct jd_camera *c, uint64_t ts_ns)

@@ -51,12 +51,6 @@ struct jd_cam_frame {
 	int index;	/* the driver's buffer, for requeue */
 };
 
-enum jd_cam_severity {
-	JD_CAM_OK,
-	JD_CAM_WARN,  /* this frame is lost (bad data, driver error flag); the stream goes on */
-	JD_CAM_FATAL, /* the stream is gone (unplugged, I/O error, timeout): stop, close, reopen */
-};
-
 struct jd_cam_stats {
 	unsigned long frames;	    /* handed to the caller */
 	unsigned long drop_flagged; /* V4L2_BUF_FLAG_ERROR or short bytesused */
@@ -77,14 +71,14 @@ struct jd_camera_ops {
 	int (*configure)(struct jd_camera *c, const struct jd_cam_config *want);
 	int (*start)(struct jd_camera *c);
 	/*
-	 * The one set of codes every driver returns (c->severity says the same):
+	 * The one set of codes every driver returns, the only signal (c->err says why):
 	 * @retval 0            a frame
-	 * @retval -EINPROGRESS a paced camera's next frame is not due yet: call again (OK)
-	 * @retval -ENODATA     the files camera has played everything (OK)
-	 * @retval -EBADMSG     this frame is dropped, the stream goes on (WARN)
-	 * @retval -EBUSY       every buffer is borrowed: requeue first (WARN)
-	 * @retval -ETIMEDOUT   no frame in cfg.timeout_ms, counted in stats.timeouts (FATAL)
-	 * @retval -ENODEV, -EIO the camera is gone, or its stream failed (FATAL)
+	 * @retval -EINPROGRESS a paced camera's next frame is not due yet: call again
+	 * @retval -ENODATA     the files camera has played everything: the stream ends
+	 * @retval -EBADMSG     this frame is dropped, the stream goes on
+	 * @retval -EBUSY       every buffer is borrowed: requeue first, the stream goes on
+	 * @retval -ETIMEDOUT   no frame in cfg.timeout_ms, counted in stats.timeouts: reopen
+	 * @retval -ENODEV, -EIO the camera is gone, or its stream failed: stop, close, reopen
 	 */
 	int (*dequeue)(struct jd_camera *c, struct jd_cam_frame *f);
 	int (*requeue)(struct jd_camera *c, const struct jd_cam_frame *f);
@@ -104,15 +98,14 @@ struct jd_camera {
 	void *priv;	    /* the driver's state, carved at boot */
 	struct jd_cam_config cfg; /* what the driver granted */
 	struct jd_cam_stats stats;
-	enum jd_cam_severity severity; /* of the last error */
 	char err[256];		       /* the last error, naming the device */
 };
 
-/* Set c->err and c->severity; returns rc so drivers can `return jd_cam_fail(...)`. */
-int jd_cam_fail(struct jd_camera *c, enum jd_cam_severity sev, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* Set c->err; returns rc so drivers can `return jd_cam_fail(...)`. */
+int jd_cam_fail(struct jd_camera *c, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
-/* Add a note (severity OK: what the driver granted instead) to c->err, after any before. */
+/* Add a note (no error: what the driver granted instead) to c->err, after any before. */
 void jd_cam_note(struct jd_camera *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Count a frame handed out and update the measured rate (drivers call it in dequeue). */

@@ -191,7 +191,7 @@ static int slurp(struct jd_camera *c, const char *path, uint8_t *buf, size_t cap
 	size_t n = 0;
 
 	if (fd < 0) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s", why);
+		return jd_cam_fail(c, -EBADMSG, "%s", why);
 	}
 	for (;;) {
 		ssize_t r = read(fd, buf + n, cap - n);
@@ -204,8 +204,7 @@ static int slurp(struct jd_camera *c, const char *path, uint8_t *buf, size_t cap
 		n += (size_t)r;
 		if (n == cap) {
 			close(fd);
-			return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s: larger than %zu bytes", path,
-					   cap);
+			return jd_cam_fail(c, -EBADMSG, "%s: larger than %zu bytes", path, cap);
 		}
 	}
 	close(fd);
@@ -221,18 +220,18 @@ static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	int k = s->next, b = k & 1, rc;
 
 	if (!s->running) {
-		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL, "dequeue before start");
+		return jd_cam_fail(c, -EINVAL, "dequeue before start");
 	}
 	if (k >= s->count && !s->loop) {
-		return jd_cam_fail(c, JD_CAM_OK, -ENODATA, "played all %d pairs", s->count);
+		return jd_cam_fail(c, -ENODATA, "played all %d pairs", s->count);
 	}
 	if (s->borrowed[b]) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EBUSY, "both buffers borrowed (requeue first)");
+		return jd_cam_fail(c, -EBUSY, "both buffers borrowed (requeue first)");
 	}
 	/* Timestamps on the frame grid (30 Hz when unpaced), so pairing goes by position. */
 	uint64_t ts = s->t0 + (uint64_t)k * (s->period_ns ? s->period_ns : 33333333u);
 	if (s->period_ns && jd_clock_wait_until(ts, JD_CLOCK_SLICE_NS)) {
-		return jd_cam_fail(c, JD_CAM_OK, -EINPROGRESS, "frame %d is not due yet", k);
+		return jd_cam_fail(c, -EINPROGRESS, "frame %d is not due yet", k);
 	}
 	s->next++;
 	const char *name = s->names[k % s->count];
@@ -248,7 +247,7 @@ static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 		char why[600];
 		if (jd_image_decode_gray(s->file[b], len, path, &out, s->row, s->row_bytes, why,
 					 sizeof(why))) {
-			return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "%s", why);
+			return jd_cam_fail(c, -EBADMSG, "%s", why);
 		}
 		f->data = s->gray[b];
 		f->bytes = (size_t)s->w * s->h;
@@ -269,7 +268,7 @@ static int files_requeue(struct jd_camera *c, const struct jd_cam_frame *f)
 	struct side *s = c->priv;
 
 	if (f->index < 0 || f->index > 1) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EINVAL, "requeue of buffer %d", f->index);
+		return jd_cam_fail(c, -EINVAL, "requeue of buffer %d", f->index);
 	}
 	s->borrowed[f->index] = 0;
 	return 0;

@@ -137,9 +137,9 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	int set = k & 1;
 
 	if (r->borrowed[set][0] || r->borrowed[set][1]) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EBUSY,
-				   "frame %d: its buffer set still holds frame %d (requeue it first)",
-				   k, k - 2);
+		return jd_cam_fail(
+		    c, -EBUSY, "frame %d: its buffer set still holds frame %d (requeue it first)",
+		    k, k - 2);
 	}
 	struct jd_image left = {r->view[set][0], r->w, r->h, r->w};
 	struct jd_image right = {r->view[set][1], r->w, r->h, r->w};
@@ -147,7 +147,7 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	if (r->period_ns) {
 		uint64_t due = r->t0 + (uint64_t)k * r->period_ns;
 		if (jd_clock_wait_until(due, JD_CLOCK_SLICE_NS)) {
-			return jd_cam_fail(c, JD_CAM_OK, -EINPROGRESS, "frame %d is not due yet", k);
+			return jd_cam_fail(c, -EINPROGRESS, "frame %d is not due yet", k);
 		}
 		r->ts[set] = due;
 	} else {
@@ -169,7 +169,7 @@ static int synth_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	int side = side_of(c), k = r->next[side];
 
 	if (!r->running) {
-		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL, "dequeue before start");
+		return jd_cam_fail(c, -EINVAL, "dequeue before start");
 	}
 	if (k < r->rendered - 1) {
 		k = r->rendered - 1; /* this side fell two frames behind: skip to the oldest kept */
@@ -195,7 +195,7 @@ static int synth_requeue(struct jd_camera *c, const struct jd_cam_frame *f)
 	struct rig *r = c->priv;
 
 	if (f->index < 0 || f->index > 1) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EINVAL, "requeue of buffer %d", f->index);
+		return jd_cam_fail(c, -EINVAL, "requeue of buffer %d", f->index);
 	}
 	r->borrowed[f->index][side_of(c)] = 0;
 	return 0;

@@ -53,14 +53,13 @@ int jd_cam_v4l2_fd(const struct jd_camera *cam)
 	return ((const struct state *)cam->priv)->fd;
 }
 
-/* errno after a failed call: the severity it deserves and the status to return. */
+/* errno after a failed call as the status to return: a device that is gone is -ENODEV. */
 static int io_fail(struct jd_camera *c, const char *what)
 {
 	int e = errno;
 	int gone = e == ENODEV || e == ENXIO || e == EIO || e == ENOENT;
 
-	return jd_cam_fail(c, gone ? JD_CAM_FATAL : JD_CAM_WARN, gone && e != EIO ? -ENODEV : -e,
-			   "%s: %s", what, strerror(e));
+	return jd_cam_fail(c, gone && e != EIO ? -ENODEV : -e, "%s: %s", what, strerror(e));
 }
 
 static int v4l2_open(struct jd_camera *c)
@@ -71,8 +70,8 @@ static int v4l2_open(struct jd_camera *c)
 	s->fd = s->sys->open(c->device, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (s->fd < 0) {
 		int e = errno;
-		return jd_cam_fail(c, JD_CAM_FATAL, e == ENOENT || e == ENXIO ? -ENODEV : -e,
-				   "cannot open: %s", strerror(e));
+		return jd_cam_fail(c, e == ENOENT || e == ENXIO ? -ENODEV : -e, "cannot open: %s",
+				   strerror(e));
 	}
 	memset(&cap, 0, sizeof(cap));
 	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_QUERYCAP, &cap) < 0) {
@@ -85,7 +84,7 @@ static int v4l2_open(struct jd_camera *c)
 	if (!(caps & V4L2_CAP_VIDEO_CAPTURE) || !(caps & V4L2_CAP_STREAMING)) {
 		s->sys->close(s->fd);
 		s->fd = -1;
-		return jd_cam_fail(c, JD_CAM_FATAL, -ENODEV,
+		return jd_cam_fail(c, -ENODEV,
 				   "%s (%s) is not a streaming capture device (caps 0x%08x)",
 				   (const char *)cap.card, (const char *)cap.driver, caps);
 	}
@@ -121,8 +120,7 @@ static int pick_format(struct jd_camera *c, enum jd_pixfmt want, enum jd_pixfmt 
 			return 0;
 		}
 	}
-	return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL,
-			   "offers none of YUYV, UYVY, GREY, MJPEG");
+	return jd_cam_fail(c, -EINVAL, "offers none of YUYV, UYVY, GREY, MJPEG");
 }
 
 static int set_rate(struct jd_camera *c, double fps)
@@ -162,8 +160,7 @@ static int map_buffers(struct jd_camera *c, int count)
 		return io_fail(c, "VIDIOC_REQBUFS");
 	}
 	if (req.count < 2 || req.count > JD_V4L2_MAX_BUFFERS) {
-		return jd_cam_fail(c, JD_CAM_FATAL, -ENOMEM, "VIDIOC_REQBUFS granted %u buffers",
-				   req.count);
+		return jd_cam_fail(c, -ENOMEM, "VIDIOC_REQBUFS granted %u buffers", req.count);
 	}
 	for (uint32_t i = 0; i < req.count; i++) {
 		struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
@@ -192,8 +189,8 @@ static int v4l2_configure(struct jd_camera *c, const struct jd_cam_config *want)
 
 	c->err[0] = '\0';
 	if ((unsigned)want->fmt >= JD_PIX_COUNT || want->width < 1 || want->height < 1) {
-		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL, "bad request: %dx%d format %d",
-				   want->width, want->height, (int)want->fmt);
+		return jd_cam_fail(c, -EINVAL, "bad request: %dx%d format %d", want->width,
+				   want->height, (int)want->fmt);
 	}
 	JD_TRY(pick_format(c, want->fmt, &pf));
 	fmt.fmt.pix.width = (uint32_t)want->width;
@@ -206,7 +203,7 @@ static int v4l2_configure(struct jd_camera *c, const struct jd_cam_config *want)
 	/* What the driver granted is what we get: read it back, never assume. */
 	if ((int)fmt.fmt.pix.width != want->width || (int)fmt.fmt.pix.height != want->height ||
 	    fmt.fmt.pix.pixelformat != fourccs[pf]) {
-		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL,
+		return jd_cam_fail(c, -EINVAL,
 				   "asked %dx%d %s, the driver grants %ux%u %.4s: run with --size "
 				   "%ux%u",
 				   want->width, want->height, jd_pixfmt_name(pf), fmt.fmt.pix.width,
@@ -261,7 +258,7 @@ static int v4l2_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	int r;
 
 	if (!s->streaming) {
-		return jd_cam_fail(c, JD_CAM_FATAL, -EINVAL, "dequeue while not streaming");
+		return jd_cam_fail(c, -EINVAL, "dequeue while not streaming");
 	}
 	for (;;) {
 		do {
@@ -272,16 +269,15 @@ static int v4l2_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 		}
 		if (r == 0) {
 			c->stats.timeouts++;
-			return jd_cam_fail(c, JD_CAM_FATAL, -ETIMEDOUT, "no frame in %d ms",
-					   c->cfg.timeout_ms);
+			return jd_cam_fail(c, -ETIMEDOUT, "no frame in %d ms", c->cfg.timeout_ms);
 		}
 		if (p.revents & (POLLHUP | POLLNVAL)) {
-			return jd_cam_fail(c, JD_CAM_FATAL, -ENODEV,
-					   "device gone (unplugged? poll revents 0x%x)", p.revents);
+			return jd_cam_fail(c, -ENODEV, "device gone (unplugged? poll revents 0x%x)",
+					   p.revents);
 		}
 		if (p.revents & POLLERR && !(p.revents & POLLIN)) {
-			return jd_cam_fail(c, JD_CAM_FATAL, -EIO,
-					   "fatal streaming error (poll revents 0x%x)", p.revents);
+			return jd_cam_fail(c, -EIO, "fatal streaming error (poll revents 0x%x)",
+					   p.revents);
 		}
 		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_DQBUF, &b) == 0) {
 			break;
@@ -291,8 +287,7 @@ static int v4l2_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 		}
 	}
 	if (b.index >= (uint32_t)s->nbuf) {
-		return jd_cam_fail(c, JD_CAM_FATAL, -EIO, "VIDIOC_DQBUF gave buffer %u of %d",
-				   b.index, s->nbuf);
+		return jd_cam_fail(c, -EIO, "VIDIOC_DQBUF gave buffer %u of %d", b.index, s->nbuf);
 	}
 	s->buf[b.index].queued = 0;
 	size_t need = s->fourcc == V4L2_PIX_FMT_MJPEG ? 1 : (size_t)s->bytesperline * c->cfg.height;
@@ -302,7 +297,7 @@ static int v4l2_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 		c->stats.drop_flagged++;
 		/* the frame is lost, its buffer goes straight back */
 		JD_TRY(queue(c, (int)b.index));
-		return jd_cam_fail(c, JD_CAM_WARN, -EBADMSG, "frame %u dropped: %s", b.sequence,
+		return jd_cam_fail(c, -EBADMSG, "frame %u dropped: %s", b.sequence,
 				   flagged ? "the driver flagged an error" : "short or oversized");
 	}
 	*f = (struct jd_cam_frame){s->buf[b.index].start,
@@ -324,8 +319,7 @@ static int v4l2_requeue(struct jd_camera *c, const struct jd_cam_frame *f)
 	struct state *s = c->priv;
 
 	if (f->index < 0 || f->index >= s->nbuf || s->buf[f->index].queued) {
-		return jd_cam_fail(c, JD_CAM_WARN, -EINVAL, "requeue of buffer %d, not borrowed",
-				   f->index);
+		return jd_cam_fail(c, -EINVAL, "requeue of buffer %d, not borrowed", f->index);
 	}
 	return queue(c, f->index);
 }

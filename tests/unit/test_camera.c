@@ -99,8 +99,7 @@ static void test_synth(void)
 	JD_CHECK(mem != NULL, "malloc");
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes - 1, w, h, 32, 0, 0) == -ENOMEM, "too small");
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 0) == 0, "init");
-	JD_CHECK(jd_cam_dequeue(&cam[0], &l0) == -EINVAL && cam[0].severity == JD_CAM_FATAL,
-		 "dequeue before start: %s", cam[0].err);
+	JD_CHECK(jd_cam_dequeue(&cam[0], &l0) == -EINVAL, "dequeue before start: %s", cam[0].err);
 	struct jd_cam_config want = {640, 480, 30, JD_PIX_YUYV, 4, 500};
 	for (int i = 0; i < 2; i++) {
 		JD_CHECK(jd_cam_open(&cam[i]) == 0 && jd_cam_configure(&cam[i], &want) == 0 &&
@@ -120,7 +119,7 @@ static void test_synth(void)
 	JD_CHECK(jd_cam_dequeue(&cam[0], &l1) == 0 && l1.seq == 1 && l1.data != l0.data,
 		 "frame 1 in the other set");
 	JD_CHECK(l0.data[w * h / 2] == keep, "frame 0 untouched while borrowed");
-	JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == -EBUSY && cam[0].severity == JD_CAM_WARN,
+	JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == -EBUSY,
 		 "frame 2 would overwrite frame 0's borrowed set: %s", cam[0].err);
 	JD_CHECK(jd_cam_requeue(&cam[0], &l0) == 0 && jd_cam_requeue(&cam[1], &r0) == 0, "requeue");
 	JD_CHECK(jd_cam_dequeue(&cam[1], &r1) == 0 && r1.seq == 1 && r1.ts_ns == l1.ts_ns,

@@ -63,7 +63,7 @@ static void test_negotiation(void)
 	/* Nothing usable. */
 	fake_devs[0].formats[0] = V4L2_PIX_FMT_NV12;
 	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == -EINVAL &&
-		     cam.severity == JD_CAM_FATAL && strstr(cam.err, "offers none"),
+		     strstr(cam.err, "offers none"),
 		 "no usable format: %s", cam.err);
 	jd_cam_close(&cam);
 	/* A size the driver does not grant is refused with the size it does. */
@@ -79,8 +79,7 @@ static void test_negotiation(void)
 	JD_CHECK(jd_cam_open(&cam) == -ENODEV && strstr(cam.err, "not a streaming capture"),
 		 "output-only device: %s", cam.err);
 	fake_devs[0].present = 0;
-	JD_CHECK(jd_cam_open(&cam) == -ENODEV && strstr(cam.err, "/dev/fake0") &&
-		     cam.severity == JD_CAM_FATAL,
+	JD_CHECK(jd_cam_open(&cam) == -ENODEV && strstr(cam.err, "/dev/fake0"),
 		 "absent device named: %s", cam.err);
 	JD_CHECK(fake_open_fds == 0, "failed opens leave no descriptor: %d", fake_open_fds);
 }
@@ -144,8 +143,7 @@ static void test_streaming(void)
 	for (int i = 0; i < 3 && rc == 0; i++) {
 		rc = jd_capture_next(&c, &li, &ri, NULL, &truth);
 	}
-	JD_CHECK(rc == -ENODEV && c.cam[1].severity == JD_CAM_FATAL && strstr(c.err, "gone"),
-		 "unplug seen: %d %s", rc, c.err);
+	JD_CHECK(rc == -ENODEV && strstr(c.err, "gone"), "unplug seen: %d %s", rc, c.err);
 	fake_devs[1].present = 0;
 	JD_CHECK(jd_capture_recover(&c) == -ENODEV, "reopen fails while absent: %s", c.err);
 	JD_CHECK(fake_open_fds == 1 && fake_mappings == 4,

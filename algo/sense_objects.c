@@ -2,7 +2,7 @@
  * The objects on the table (sense.h): which pixels stand above it, and from the blobs the
  * labelling found, each object's measures and its grasp, finished from the figures its
  * pixels gave (jd__sense_obj_rec: the reference's gathering in sense_gather.c, or the GPU's).
- * The reference (sense.c) and the GPU's host side (hal/cuda_sense.c) both end here.
+ * The reference (sense.c) and the GPU's host side (hal/cuda/sense_cuda.c) both end here.
  */
 #include <math.h>
 #include <string.h>

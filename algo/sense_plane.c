@@ -1,7 +1,7 @@
 /*
  * The table plane (sense.h): RANSAC hypotheses, their scores, least squares on the inliers,
  * the verdict, and the table's extent. Each pass over the map is a function of one row or
- * one hypothesis, so the GPU (hal/cuda_sense.c) computes the same figures.
+ * one hypothesis, so the GPU (hal/cuda/sense_cuda.c) computes the same figures.
  */
 #include <math.h>
 #include <string.h>

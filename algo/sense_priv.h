@@ -1,6 +1,6 @@
 /*
  * The pieces of 3D sensing (sense.h) that the reference and the GPU's host side
- * (hal/cuda_sense.c) share, so the two give the same result: the GPU computes the per-pixel
+ * (hal/cuda/sense_cuda.c) share, so the two give the same result: the GPU computes the per-pixel
  * figures (hypothesis scores, each row's sums, masks, labels, blob statistics) and the host
  * makes every decision from them with these functions, in the reference's order.
  * Order matters where sums are not exact: a row's sums go left to right, rows are added top
@@ -133,7 +133,7 @@ static inline int jd__sense_joins(float a, float b)
 
 /*
  * An object's figures, from which jd__sense_objects() finishes it: the reference gathers
- * them from the object's pixels, the GPU (hal/cuda_sense.c) the same. Sums of points are
+ * them from the object's pixels, the GPU (hal/cuda/sense_cuda.c) the same. Sums of points are
  * integers in fixed point (jd__sense_fix), so they add exactly in any order, and the
  * percentiles are order statistics with a zero as +0: neither depends on who adds or selects.
  * First: everything up to the footprint's axis; then, given the axis, its percentiles.

@@ -74,7 +74,7 @@ static inline const char *jd_gpu_memory_name(enum jd_gpu_memory m)
 
 /*
  * Stream 0 runs the kernels and the download, stream 1 the next frame's upload, stream 2
- * sensing on a collected frame (hal/cuda_sense.h) while the next one's kernels run.
+ * sensing on a collected frame (hal/cuda/sense_cuda.h) while the next one's kernels run.
  */
 #define JD_CUDA_STREAMS 3
 /* Events made at boot, handed out by jd_cuda_take_event(): a frame staging takes 8. */

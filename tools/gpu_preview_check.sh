@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the GPU machine (the device tool): the browser preview with its picture composed on the
-# GPU (hal/cuda_preview.h), end to end. The machine lacks libmicrohttpd: carry Debian 12's
+# GPU (hal/cuda/preview_cuda.h), end to end. The machine lacks libmicrohttpd: carry Debian 12's
 # libmicrohttpd12 and libmicrohttpd-dev unpacked in .gpupv/ (lib/ with the .so links,
 # include/, lib/pkgconfig/libmicrohttpd.pc with prefix=${pcfiledir}/../.., libdir and
 # includedir under it, no Requires.private line; the machine's libgnutls.so.30 serves it).

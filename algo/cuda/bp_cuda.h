@@ -1,6 +1,6 @@
 /*
  * What the BP kernels (algo/cuda/bp_cuda.cu, bp_messages_cuda.cu) and their host
- * (hal/cuda_bp.c) share, so that both see one layout and one launch shape.
+ * (hal/cuda/bp_cuda.c) share, so that both see one layout and one launch shape.
  */
 #ifndef JD_ALGO_CUDA_BP_CUDA_H
 #define JD_ALGO_CUDA_BP_CUDA_H

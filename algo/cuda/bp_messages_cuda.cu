@@ -404,7 +404,7 @@ BP_COPY(f16, uint16_t)
  * values of h in registers, the rest in shared memory, registers capped so that <blocks>
  * blocks of 128 threads fit an SM) and jd_bp_iter_<storage>_any (any nd, h in shared
  * memory); an _img twin of a register kernel makes level 0's data costs from the images.
- * They are the candidates the host chooses from (hal/cuda_bp.c).
+ * They are the candidates the host chooses from (hal/cuda/bp_cuda.c).
  */
 #define BP_ITER_PARAMS                                                                         \
 	const void *data, void *m0, void *m1, void *m2, void *m3, const void *p0, const void *p1, \

@@ -1,4 +1,4 @@
-/* What the cloud's kernels (cloud_cuda.cu) and their host side (hal/cuda_cloud.c) share. */
+/* What the cloud's kernels (cloud_cuda.cu) and their host side (hal/cuda/cloud_cuda.c) share. */
 #ifndef JD_ALGO_CUDA_CLOUD_CUDA_H
 #define JD_ALGO_CUDA_CLOUD_CUDA_H
 

@@ -1,5 +1,5 @@
 /*
- * What the rank kernel (algo/cuda/prefilter_cuda.cu) and its host (hal/cuda_frame.c) share:
+ * What the rank kernel (algo/cuda/prefilter_cuda.cu) and its host (hal/cuda/frame_cuda.c) share:
  * the block's shape, and the widest window its shared tile holds.
  */
 #ifndef JD_ALGO_CUDA_PREFILTER_CUDA_H

@@ -19,7 +19,7 @@ static __device__ __forceinline__ int clampi(int v, int lo, int hi)
 	return v < lo ? lo : (v > hi ? hi : v);
 }
 
-/* Shared memory per block, in bytes: hal/cuda_sad.c's sad_smem() computes the same. */
+/* Shared memory per block, in bytes: hal/cuda/sad_cuda.c's sad_smem() computes the same. */
 
 extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
 					    const uint8_t *__restrict__ right, int w, int h,
@@ -121,7 +121,8 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
 #define SAD_KEY_BITS 11
 #define SAD_DSUB 2 /* disparities an item */
 
-/* Shared memory of the strip kernel for a tile of tw pixels: hal/cuda_sad.c computes the same. */
+/* Shared memory of the strip kernel for a tile of tw pixels: hal/cuda/sad_cuda.c computes the same.
+ */
 static __device__ __forceinline__ int sad_vstride(int tw, int rad)
 {
 	/* JD_SAD_SEG columns more than the tile's (items slide past its end); odd: items of

@@ -1,5 +1,5 @@
 /*
- * What the SAD strip kernel (algo/cuda/sad_cuda.cu) and its host (hal/cuda_sad.c, which
+ * What the SAD strip kernel (algo/cuda/sad_cuda.cu) and its host (hal/cuda/sad_cuda.c, which
  * sizes its grid and shared memory) share: the block's shape.
  */
 #ifndef JD_ALGO_CUDA_SAD_CUDA_H

@@ -1,7 +1,7 @@
 /*
  * Sensing's per-pixel work on the GPU, the twin of algo/sense*.c: the hypotheses' scores, each
  * row's sums for the plane, the object mask, its opening and closing, and the 8-connected
- * labelling with each blob's area and box. The host (hal/cuda_sense.c) decides from these
+ * labelling with each blob's area and box. The host (hal/cuda/sense_cuda.c) decides from these
  * figures with the reference's own functions (algo/sense_priv.h), so the result is
  * jd_sense_run()'s. Arithmetic is spelled with _rn intrinsics where the reference's C has
  * a product then a sum (nvcc would fuse them; the reference is built -ffp-contract=off), and

@@ -1,6 +1,6 @@
 /*
  * What sensing's object kernels take (sense_cuda.cu, sense_objects_cuda.cu), shared with the
- * host that fills it (hal/cuda_sense.c): plain floats and ints, one layout in C and CUDA.
+ * host that fills it (hal/cuda/sense_cuda.c): plain floats and ints, one layout in C and CUDA.
  */
 #ifndef JD_ALGO_CUDA_SENSE_CUDA_H
 #define JD_ALGO_CUDA_SENSE_CUDA_H

@@ -1,5 +1,5 @@
 /*
- * What the SGM kernels (algo/cuda/sgm_cuda.cu) and their host (hal/cuda_sgm.c, whose stage
+ * What the SGM kernels (algo/cuda/sgm_cuda.cu) and their host (hal/cuda/sgm_cuda.c, whose stage
  * checks run one direction at a time) share: the path kernel's directions and block shape.
  */
 #ifndef JD_ALGO_CUDA_SGM_CUDA_H

@@ -12,7 +12,7 @@
 #include "../../algo/bp.h"
 #include "../../algo/jd_status.h"
 #include "../../algo/synth.h"
-#include "../../hal/cuda_matcher.h"
+#include "../../hal/cuda/matcher_cuda.h"
 #include "../../hal/tuning.h"
 #include "../../hal/workers.h"
 #include "cli.h"

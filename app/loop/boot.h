@@ -20,10 +20,10 @@ enum {
 	 * jd_engine_rectify_on_gpu()) */
 	JD_BOOT_RAW_FRAMES = 1,
 	/* the ROS 2 topics are published: the GPU takes the memory to make depth and the cloud
-	 * (hal/cuda_cloud.h: JD_CUDA_CLOUD_SETS pinned sets, 20 bytes a pixel each) */
+	 * (hal/cuda/cloud_cuda.h: JD_CUDA_CLOUD_SETS pinned sets, 20 bytes a pixel each) */
 	JD_BOOT_CLOUD = 2,
 	/* someone may watch the preview: the GPU takes one picture, 6 bytes a pixel device and
-	 * pinned (hal/cuda_preview.h; jd_engine_gpu_preview_want()) */
+	 * pinned (hal/cuda/preview_cuda.h; jd_engine_gpu_preview_want()) */
 	JD_BOOT_PREVIEW = 4,
 };
 

@@ -5,9 +5,9 @@
 
 #include "../../algo/jd_status.h"
 #include "../../algo/matcher.h"
-#include "../../hal/cuda_confidence.h"
-#include "../../hal/cuda_preview.h"
-#include "../../hal/cuda_rectify.h"
+#include "../../hal/cuda/confidence_cuda.h"
+#include "../../hal/cuda/preview_cuda.h"
+#include "../../hal/cuda/rectify_cuda.h"
 
 /* The matcher's frame staging, where the GPU matches; else NULL. */
 static struct jd_cuda_frame *gpu_frame(struct jd_engine *b)

@@ -13,10 +13,10 @@
 #include "../../algo/sense.h"
 #include "../../algo/tiling.h"
 #include "../../hal/cuda.h"
-#include "../../hal/cuda_bp.h"
-#include "../../hal/cuda_cloud.h"
-#include "../../hal/cuda_matcher.h"
-#include "../../hal/cuda_sense.h"
+#include "../../hal/cuda/bp_cuda.h"
+#include "../../hal/cuda/cloud_cuda.h"
+#include "../../hal/cuda/matcher_cuda.h"
+#include "../../hal/cuda/sense_cuda.h"
 #include "../../hal/pool.h"
 #include "../../hal/tuning.h"
 #include "../../hal/workers.h"
@@ -38,7 +38,7 @@ struct jd_engine {
 	int cpu_pending;	   /* a CPU frame matched by submit, not yet collected */
 	int gpu_rectify;	   /* the GPU can rectify raw frames (jd_engine_rectify_on_gpu()) */
 	struct jd_cuda cuda;
-	struct jd_cuda_matcher matcher;		 /* the GPU's and its stages (hal/cuda_matcher.h) */
+	struct jd_cuda_matcher matcher; /* the GPU's and its stages (hal/cuda/matcher_cuda.h) */
 	struct jd_tuning tuning;		 /* the tuning file boot read (GPU BP) */
 	char bp_variant[JD_CUDA_BP_VARIANT_LEN]; /* the BP kernel it chose */
 };
@@ -85,7 +85,7 @@ int jd_engine_gpu_capture_into(struct jd_engine *b);
 /**
  * Where the GPU rectifies and lends: the pinned buffers (cap bytes each) the next submit
  * sends as they are, so that a camera writes each view there in its own layout and the
- * device takes the luma (hal/cuda_frame.h). Call before each capture, then
+ * device takes the luma (hal/cuda/frame_cuda.h). Call before each capture, then
  * jd_engine_gpu_raw_staged() with the layouts written. @retval 1, or 0 (capture to gray)
  */
 int jd_engine_gpu_raw_into(struct jd_engine *b, unsigned char *data[2], size_t *cap);
@@ -113,7 +113,7 @@ const uint8_t *jd_engine_gpu_confidence(struct jd_engine *b);
 int jd_engine_gpu_preview_want(struct jd_engine *b, int min_conf, float dmax);
 
 /**
- * Make depth and the cloud (hal/cuda_cloud.h) on the GPU for each frame submitted from now
+ * Make depth and the cloud (hal/cuda/cloud_cuda.h) on the GPU for each frame submitted from now
  * on: what (JD_CUDA_CLOUD_* bits, 0 stops) for camera cam, no depth below min_conf (the map's
  * mask). @return 1, or 0 where the CPU must make them (no GPU, strips, no JD_BOOT_CLOUD)
  */
@@ -133,7 +133,7 @@ struct jd_cuda_cloud_set *jd_engine_gpu_cloud(struct jd_engine *b);
 uint8_t *jd_engine_gpu_preview(struct jd_engine *b);
 
 /**
- * Sense on the GPU from now on (hal/cuda_sense.h): each frame's map is masked there by
+ * Sense on the GPU from now on (hal/cuda/sense_cuda.h): each frame's map is masked there by
  * min_conf as the caller masks b->disp (jd_confidence_mask()); with mask_map the map
  * jd_engine_collect() returns is already masked (the caller must not score it unmasked).
  * @return 1, or 0 where the CPU must sense (no GPU, or strips)

@@ -51,7 +51,7 @@ struct jd_ros2_rig {
 };
 
 /*
- * Depth and the cloud made for a frame already (the GPU's, hal/cuda_cloud.h), lent: the
+ * Depth and the cloud made for a frame already (the GPU's, hal/cuda/cloud_cuda.h), lent: the
  * publisher calls release(token) once it no longer reads them (published, replaced by a newer
  * frame, or not wanted). A NULL pointer: not made, the thread composes it from the map.
  */

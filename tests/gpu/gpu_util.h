@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "cuda.h"
-#include "cuda_matcher.h"
+#include "cuda/matcher_cuda.h"
 #include "jd_status.h"
 #include "image_io.h"
 #include "jd_image.h"

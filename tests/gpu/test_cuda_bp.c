@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bp.h"
-#include "cuda_bp.h"
+#include "cuda/bp_cuda.h"
 #include "gpu_util.h"
 #include "jd_test_data.h"
 #include "matcher.h"

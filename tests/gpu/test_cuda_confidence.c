@@ -1,12 +1,12 @@
 /*
- * The confidence stage on the GPU (hal/cuda_confidence.h) against jd_confidence_ref() on the
+ * The confidence stage on the GPU (hal/cuda/confidence_cuda.h) against jd_confidence_ref() on the
  * map the GPU matcher returned and the same pair: the same bytes, on awkward sizes, with and
  * without invalid pixels (SGM without fill, SAD with its left-right check), for SGM, SAD and
  * BP (census), the dataset pairs, and in the pipelined order (two frames in flight, each
  * frame's map collected with its own confidence). Beside it the preview's picture
- * (hal/cuda_preview.h) against jd_preview_compose_ref() on the same map, confidence and left
+ * (hal/cuda/preview_cuda.h) against jd_preview_compose_ref() on the same map, confidence and left
  * view: asked for once, only the next frame has it. And depth and the point cloud
- * (hal/cuda_cloud.h) against jd_depth_image_ref() and jd_point_cloud_ref() on the map masked
+ * (hal/cuda/cloud_cuda.h) against jd_depth_image_ref() and jd_point_cloud_ref() on the map masked
  * by that confidence, to the bit, with the sets' lending (claimed, held, given back, taken
  * back when not claimed). Without a GPU: exit 77.
  */
@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "confidence.h"
-#include "cuda_cloud.h"
+#include "cuda/cloud_cuda.h"
 #include "depth.h"
-#include "cuda_confidence.h"
-#include "cuda_preview.h"
+#include "cuda/confidence_cuda.h"
+#include "cuda/preview_cuda.h"
 #include "preview_compose.h"
 #include "gpu_util.h"
 #include "jd_test_data.h"

@@ -1,15 +1,16 @@
 /*
- * Rectification on the GPU (hal/cuda_rectify.h) against jd_remap_ref(): the raw pair goes up,
+ * Rectification on the GPU (hal/cuda/rectify_cuda.h) against jd_remap_ref(): the raw pair goes up,
  * the device remaps it and matches; the rectified pair that comes back must be the
  * reference's bytes (from gray, or from each camera's own GREY, YUYV or UYVY frame written
- * into the slot, whose luma the device takes), and the map the reference matcher's on the reference-rectified pair
- * (SAD, SGM and BP, pipelined two deep). Tables: a smooth rotation-plus-distortion field like a
- * calibration's, and a random one with positions outside, on the last row and column and at
- * every 1/32 fraction. No allocation after boot. Without a GPU: skipped (exit 77), saying why.
+ * into the slot, whose luma the device takes), and the map the reference matcher's on the
+ * reference-rectified pair (SAD, SGM and BP, pipelined two deep). Tables: a smooth
+ * rotation-plus-distortion field like a calibration's, and a random one with positions outside, on
+ * the last row and column and at every 1/32 fraction. No allocation after boot. Without a GPU:
+ * skipped (exit 77), saying why.
  */
 #include <math.h>
 
-#include "cuda_rectify.h"
+#include "cuda/rectify_cuda.h"
 #include "gpu_util.h"
 #include "matcher.h"
 #include "rectify.h"

@@ -1,21 +1,21 @@
 /*
- * Sensing on the GPU (hal/cuda_sense.h) against jd_sense_run() on the same map: the same
+ * Sensing on the GPU (hal/cuda/sense_cuda.h) against jd_sense_run() on the same map: the same
  * result byte for byte (the plane and its verdict, every object's measures and grasp, the
  * flags). Maps: GPU SGM's on the synthetic scene through the frame staging (the map masked
  * by its confidence on the device as the host masks its copy; with and without a minimum;
- * the map itself handed over masked; two frames in flight), and maps written straight into the stage: the scene's truth, the
- * same with noise, holes and speckles, under other parameters (a fixed threshold, a ROI,
- * tiny blobs, a strict tilt, many hypotheses), and a map of more blobs than the stage's list
- * holds (the reference then decides). At least some cases must find a table and objects.
- * Without a GPU: exit 77.
+ * the map itself handed over masked; two frames in flight), and maps written straight into the
+ * stage: the scene's truth, the same with noise, holes and speckles, under other parameters (a
+ * fixed threshold, a ROI, tiny blobs, a strict tilt, many hypotheses), and a map of more blobs than
+ * the stage's list holds (the reference then decides). At least some cases must find a table and
+ * objects. Without a GPU: exit 77.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "camera_synth.h"
 #include "confidence.h"
-#include "cuda_confidence.h"
-#include "cuda_sense.h"
+#include "cuda/confidence_cuda.h"
+#include "cuda/sense_cuda.h"
 #include "gpu_util.h"
 #include "synth.h"
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "../../algo/cuda/sgm_cuda.h"
-#include "cuda_sgm.h"
+#include "cuda/sgm_cuda.h"
 #include "gpu_util.h"
 #include "jd_test_data.h"
 #include "matcher.h"

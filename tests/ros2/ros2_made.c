@@ -1,6 +1,6 @@
 /*
  * What the frame loop lends the ROS 2 publisher (jd_ros2_frame.made: depth and the cloud
- * the GPU made, hal/cuda_cloud.h) comes back exactly once, and the publisher never holds
+ * the GPU made, hal/cuda/cloud_cuda.h) comes back exactly once, and the publisher never holds
  * more than two frames' worth, the bound the GPU's sets are counted for
  * (JD_CUDA_CLOUD_SETS = the frames in flight + 2). Checked with every topic composed (as
  * `bench --pipeline --ros2`), with nothing subscribed (given back at once), and without a

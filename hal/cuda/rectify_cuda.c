@@ -1,10 +1,10 @@
-#include "cuda_rectify.h"
+#include "rectify_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/jd_status.h"
+#include "../../algo/jd_status.h"
 
 enum { THREADS = 128 };
 
@@ -45,7 +45,8 @@ int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct
 	size_t bytes = sizeof(int32_t) * (size_t)f->w * f->h;
 
 	if (!rm->taken) {
-		snprintf(cu->err, sizeof(cu->err), "rectification tables loaded before being taken");
+		snprintf(cu->err, sizeof(cu->err),
+			 "rectification tables loaded before being taken");
 		return -EINVAL;
 	}
 	for (int c = 0; c < 2; c++) {
@@ -56,8 +57,10 @@ int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct
 			return -EINVAL;
 		}
 		/* From pageable memory, once at boot: the driver stages it; then wait. */
-		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(rm->d_sx[c], map[c].sx, bytes, cu->stream[0])));
-		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(rm->d_sy[c], map[c].sy, bytes, cu->stream[0])));
+		JD_TRY(
+		    JD_CU(cu, cuMemcpyHtoDAsync_v2(rm->d_sx[c], map[c].sx, bytes, cu->stream[0])));
+		JD_TRY(
+		    JD_CU(cu, cuMemcpyHtoDAsync_v2(rm->d_sy[c], map[c].sy, bytes, cu->stream[0])));
 	}
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(cu->stream[0])));
 	rm->left_out = left_out;
@@ -70,7 +73,7 @@ int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct
 static void luma_at(enum jd_pixfmt fmt, int *step, int *off)
 {
 	*step = jd_pixfmt_pixel_bytes(fmt); /* packed: the luma bytes are a pixel apart */
-	*off = fmt == JD_PIX_UYVY; /* YUYV: Y at even bytes; UYVY: at odd ones */
+	*off = fmt == JD_PIX_UYVY;	    /* YUYV: Y at even bytes; UYVY: at odd ones */
 }
 
 size_t jd__cuda_remap_raw_bytes(const struct jd_cuda_frame *f, int slot, int c)
@@ -86,21 +89,30 @@ int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 
 	luma_at(rm->fmt[f->cur][0], &step[0], &off[0]);
 	luma_at(rm->fmt[f->cur][1], &step[1], &off[1]);
-	void *args[] = {&rm->d_sx[0],	       &rm->d_sy[0], &rm->d_sx[1], &rm->d_sy[1],
-			&rm->d_raw[f->cur][0], &rm->d_raw[f->cur][1],
-			&s->d_left,	       &s->d_right,  &step[0],	   &off[0],
-			&step[1],	       &off[1],	     &w,	   &h};
+	void *args[] = {&rm->d_sx[0],
+			&rm->d_sy[0],
+			&rm->d_sx[1],
+			&rm->d_sy[1],
+			&rm->d_raw[f->cur][0],
+			&rm->d_raw[f->cur][1],
+			&s->d_left,
+			&s->d_right,
+			&step[0],
+			&off[0],
+			&step[1],
+			&off[1],
+			&w,
+			&h};
 
-	JD_TRY(JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS),
-					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], args,
-					NULL)));
+	JD_TRY(
+	    JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS), (unsigned)h,
+				     2, THREADS, 1, 1, 0, cu->stream[0], args, NULL)));
 	if (cu->mapped) {
 		return 0; /* the kernel wrote the rectified pair into the slot's h_left/h_right */
 	}
 	/* The rectified pair comes back with the map (same stream, so before its event). */
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_left, s->d_left, (size_t)w * h,
-					      cu->stream[0])));
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_left, s->d_left, (size_t)w * h, cu->stream[0])));
 	cu->copied += 2 * (size_t)w * h;
-	return JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_right, s->d_right, (size_t)w * h,
-					      cu->stream[0]));
+	return JD_CU(cu,
+		     cuMemcpyDtoHAsync_v2(s->h_right, s->d_right, (size_t)w * h, cu->stream[0]));
 }

@@ -10,17 +10,17 @@
 #ifndef JD_HAL_CUDA_BP_H
 #define JD_HAL_CUDA_BP_H
 
-#include "../algo/cuda/bp_cuda.h"
-#include "../algo/jd_exec.h"
-#include "../algo/jd_image.h"
-#include "../algo/jd_params.h"
-#include "cuda.h"
-#include "cuda_frame.h"
+#include "../../algo/cuda/bp_cuda.h"
+#include "../../algo/jd_exec.h"
+#include "../../algo/jd_image.h"
+#include "../../algo/jd_params.h"
+#include "../cuda.h"
+#include "frame_cuda.h"
 
 enum {
 	JD_CUDA_BP_TO_FLOAT,
 	JD_CUDA_BP_CENSUS, /* the census cost's codes (jd_bp_census()) */
-	JD_CUDA_BP_DATA0, /* level 0's costs as a volume, where the kernels do not make them */
+	JD_CUDA_BP_DATA0,  /* level 0's costs as a volume, where the kernels do not make them */
 	JD_CUDA_BP_COARSE,
 	JD_CUDA_BP_COPY,
 	JD_CUDA_BP_ITER0, /* the message kernel at level 0 (data costs from the images) */
@@ -39,17 +39,17 @@ struct jd_cuda_bp {
 	struct jd_cuda *cu;
 	jd_cufunction fn[JD_CUDA_BP_NFN];
 	int w, h, nd, levels, es;
-	int iter_px;	       /* pixels per message-kernel block or tile */
-	int iter_staged;       /* the staged kernel: a 1-D grid, a block a tile */
-	unsigned iter_smem;    /* its dynamic shared memory */
-	char iter_name[64];  /* which message kernel boot chose */
+	int iter_px;	    /* pixels per message-kernel block or tile */
+	int iter_staged;    /* the staged kernel: a 1-D grid, a block a tile */
+	unsigned iter_smem; /* its dynamic shared memory */
+	char iter_name[64]; /* which message kernel boot chose */
 	struct jd_cuda_bp_level lv[JD_BP_LEVELS_MAX];
 	struct jd_cuda_frame frame;
-	jd_cudeviceptr d_f[2];	/* level-0 inputs converted to float, smoothed (sigma > 0) */
-	jd_cudeviceptr d_tmp;	/* the smoothing's rows pass */
+	jd_cudeviceptr d_f[2];	 /* level-0 inputs converted to float, smoothed (sigma > 0) */
+	jd_cudeviceptr d_tmp;	 /* the smoothing's rows pass */
 	jd_cudeviceptr d_cen[2]; /* their census codes, with the census cost (else 0) */
-	jd_cudeviceptr d_in[2]; /* what the data costs read: d_f or d_cen */
-	struct jd_bp_cost0 c0;	/* the kernels' level-0 cost inputs, this frame's */
+	jd_cudeviceptr d_in[2];	 /* what the data costs read: d_f or d_cen */
+	struct jd_bp_cost0 c0;	 /* the kernels' level-0 cost inputs, this frame's */
 };
 
 /**
@@ -64,9 +64,9 @@ double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h);
 /**
  * The message-kernel variants in the fatbin for nd: "sP_bB"
  * the staged kernel (a block per tile of P pixels, its inputs copied into shared memory,
- * registers capped for B blocks an SM), "rR_bB" the register kernel (R values of the message vector in
- * registers, the rest in shared memory, capped for B blocks an SM; the seed's rule), then
- * "any", the generic kernel. The default is the first that fits the GPU's shared memory.
+ * registers capped for B blocks an SM), "rR_bB" the register kernel (R values of the message vector
+ * in registers, the rest in shared memory, capped for B blocks an SM; the seed's rule), then "any",
+ * the generic kernel. The default is the first that fits the GPU's shared memory.
  * @return how many were written (at most max)
  */
 int jd_cuda_bp_variants(int nd, char names[][JD_CUDA_BP_VARIANT_LEN], int max);
@@ -86,6 +86,6 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
  * @retval 0, -EIO (cu->err names the failed call), -EBUSY (two in flight already)
  */
 int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
-		       const struct jd_image *left, const struct jd_image *right);
+		      const struct jd_image *left, const struct jd_image *right);
 
 #endif

@@ -2,28 +2,28 @@
  * The three GPU matchers behind one table, with the per-pixel stages that run beside them on
  * the same frame staging: boot, the bench, the tuner and the GPU tests take, submit and
  * collect SAD, SGM and BP the same way. Each matcher's own header keeps its state and its
- * stage-check hooks (hal/cuda_sad.h, cuda_sgm.h, cuda_bp.h).
+ * stage-check hooks (hal/cuda/sad_cuda.h, sgm_cuda.h, bp_cuda.h).
  */
 #ifndef JD_HAL_CUDA_MATCHER_H
 #define JD_HAL_CUDA_MATCHER_H
 
-#include "../algo/jd_image.h"
-#include "../algo/jd_params.h"
-#include "cuda.h"
-#include "cuda_bp.h"
-#include "cuda_cloud.h"
-#include "cuda_frame.h"
-#include "cuda_sad.h"
-#include "cuda_sense.h"
-#include "cuda_sgm.h"
+#include "../../algo/jd_image.h"
+#include "../../algo/jd_params.h"
+#include "../cuda.h"
+#include "bp_cuda.h"
+#include "cloud_cuda.h"
+#include "frame_cuda.h"
+#include "sad_cuda.h"
+#include "sense_cuda.h"
+#include "sgm_cuda.h"
 
 /* The stages beside the matcher, taken on its frame staging (jd_cuda_matcher_take()). */
 enum {
-	JD_CUDA_STAGE_REMAP = 1,   /* rectify raw frames (hal/cuda_rectify.h) */
-	JD_CUDA_STAGE_CONF = 2,	   /* the confidence map (hal/cuda_confidence.h) */
-	JD_CUDA_STAGE_SENSE = 4,   /* sensing's per-pixel work (hal/cuda_sense.h; needs CONF) */
-	JD_CUDA_STAGE_PREVIEW = 8, /* the preview's picture (hal/cuda_preview.h; needs CONF) */
-	JD_CUDA_STAGE_CLOUD = 16,  /* depth and the cloud (hal/cuda_cloud.h; needs CONF) */
+	JD_CUDA_STAGE_REMAP = 1, /* rectify raw frames (hal/cuda/rectify_cuda.h) */
+	JD_CUDA_STAGE_CONF = 2,	 /* the confidence map (hal/cuda/confidence_cuda.h) */
+	JD_CUDA_STAGE_SENSE = 4, /* sensing's per-pixel work (hal/cuda/sense_cuda.h; needs CONF) */
+	JD_CUDA_STAGE_PREVIEW = 8, /* the preview's picture (hal/cuda/preview_cuda.h; needs CONF) */
+	JD_CUDA_STAGE_CLOUD = 16,  /* depth and the cloud (hal/cuda/cloud_cuda.h; needs CONF) */
 };
 
 struct jd_cuda_matcher;
@@ -33,7 +33,7 @@ struct jd_cuda_matcher_ops {
 	/* take the buffers from cu (the carving: a counting context only counts them) */
 	int (*take)(struct jd_cuda_matcher *m, struct jd_cuda *cu, const struct jd_match_params *p,
 		    int w, int h, const char *variant);
-	/* queue one frame (hal/cuda_frame.h: upload, kernels, download); allocates nothing */
+	/* queue one frame (hal/cuda/frame_cuda.h: upload, kernels, download); allocates nothing */
 	int (*submit)(struct jd_cuda_matcher *m, const struct jd_match_params *p,
 		      const struct jd_image *left, const struct jd_image *right);
 	/* DRAM bytes a frame's kernels move at least (the bench's roofline) */

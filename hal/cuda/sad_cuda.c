@@ -1,12 +1,12 @@
-#include "cuda_sad.h"
+#include "sad_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algo/cuda/sad_cuda.h"
-#include "../algo/jd_status.h"
+#include "../../algo/cuda/sad_cuda.h"
+#include "../../algo/jd_status.h"
 
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256 };
 
@@ -90,10 +90,11 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 		s->rows = env && atoi(env) > 0 ? atoi(env) : s->rows;
 		s->smem = ssmem;
 		/* two disparities a word where the window sums fit 16 bits (sad_cuda.cu) */
-		JD_TRY(jd_cuda_function(cu, win <= 15 ? "jd_sad_strips16_cuda" : "jd_sad_strips_cuda",
-					&s->fn));
+		JD_TRY(jd_cuda_function(
+		    cu, win <= 15 ? "jd_sad_strips16_cuda" : "jd_sad_strips_cuda", &s->fn));
 		JD_TRY(jd_cuda_function(cu, "jd_sad_finish_cuda", &s->finish));
-		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn,
+						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 						    (int)s->smem)));
 		JD_TRY(jd_cuda_frame_take(cu, &s->frame, w, h));
 		JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
@@ -135,9 +136,10 @@ static int strips(struct jd_cuda_sad *s, const struct jd_match_params *p, jd_cud
 
 	JD_TRY(JD_CU(cu, cuMemsetD8Async(s->d_keys, 0xff, 2 * sizeof(uint32_t) * (size_t)w * h,
 					 cu->stream[0])));
-	JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)((h + rows - 1) / rows),
-					(unsigned)s->groups, (unsigned)((w + tile - 1) / tile), threads,
-					1, 1, (unsigned)s->smem, cu->stream[0], args, NULL)));
+	JD_TRY(
+	    JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)((h + rows - 1) / rows), (unsigned)s->groups,
+				     (unsigned)((w + tile - 1) / tile), threads, 1, 1,
+				     (unsigned)s->smem, cu->stream[0], args, NULL)));
 	return JD_CU(cu, cuLaunchKernel(s->finish, (unsigned)((w + 127) / 128), (unsigned)h, 1, 128,
 					1, 1, 0, cu->stream[0], fargs, NULL));
 }

@@ -8,8 +8,8 @@
 #ifndef JD_HAL_CUDA_RECTIFY_H
 #define JD_HAL_CUDA_RECTIFY_H
 
-#include "../algo/rectify.h"
-#include "cuda_frame.h"
+#include "../../algo/rectify.h"
+#include "frame_cuda.h"
 
 /** Take the tables' and raw frames' memory (boot, before sealing; 8-bit staging only). */
 int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
@@ -23,7 +23,7 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
 int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_remap map[2],
 		       struct jd_image *left_out, struct jd_image *right_out);
 
-/* Used by the frame staging (cuda_frame.c): the bytes of a slot's raw image c as staged, and
+/* Used by the frame staging (frame_cuda.c): the bytes of a slot's raw image c as staged, and
  * the remap once the raw pair is on the device. */
 size_t jd__cuda_remap_raw_bytes(const struct jd_cuda_frame *f, int slot, int c);
 int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f);

@@ -1,16 +1,16 @@
 /*
  * SGM on the GPU (algo/cuda/sgm_cuda.cu): buffers carved at boot, one upload, the stage
- * kernels on one stream (fill and median too: hal/cuda_post.h), one download per frame; the
- * same disparities as jd_sgm_ref() bit for bit.
+ * kernels on one stream (fill and median too: hal/cuda/postfilter_cuda.h), one download per frame;
+ * the same disparities as jd_sgm_ref() bit for bit.
  */
 #ifndef JD_HAL_CUDA_SGM_H
 #define JD_HAL_CUDA_SGM_H
 
-#include "../algo/jd_image.h"
-#include "../algo/jd_params.h"
-#include "cuda.h"
-#include "cuda_frame.h"
-#include "cuda_post.h"
+#include "../../algo/jd_image.h"
+#include "../../algo/jd_params.h"
+#include "../cuda.h"
+#include "frame_cuda.h"
+#include "postfilter_cuda.h"
 
 enum {
 	JD_CUDA_SGM_CENSUS,
@@ -25,7 +25,7 @@ struct jd_cuda_sgm {
 	int w, h, nd;
 	struct jd_cuda_frame frame;
 	jd_cudeviceptr d_cl, d_cr, d_sum;
-	jd_cudeviceptr d_spare; /* w * h floats: the median's output */
+	jd_cudeviceptr d_spare;		 /* w * h floats: the median's output */
 	jd_cudeviceptr d_guide, d_right; /* the last frame's images on the device */
 	struct jd_cuda_post post;
 };

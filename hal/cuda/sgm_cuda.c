@@ -1,11 +1,11 @@
-#include "cuda_sgm.h"
+#include "sgm_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/cuda/sgm_cuda.h"
-#include "../algo/jd_status.h"
+#include "../../algo/cuda/sgm_cuda.h"
+#include "../../algo/jd_status.h"
 
 enum {
 	THREADS = 128,
@@ -73,10 +73,11 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
 	if (select_smem(w) > 48 * 1024) {
 		if (select_smem(w) > (unsigned)cu->smem_optin) {
-			snprintf(cu->err, sizeof(cu->err),
-				 "SGM selection needs %u bytes of shared memory a row at width %d, %s "
-				 "gives %d",
-				 select_smem(w), w, cu->name, cu->smem_optin);
+			snprintf(
+			    cu->err, sizeof(cu->err),
+			    "SGM selection needs %u bytes of shared memory a row at width %d, %s "
+			    "gives %d",
+			    select_smem(w), w, cu->name, cu->smem_optin);
 			return -ENOMEM;
 		}
 		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn[JD_CUDA_SGM_SELECT],
@@ -103,9 +104,9 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 	int lines = w + h - 1; /* the most any direction has: the diagonals */
 	unsigned smem = (unsigned)(JD_SGM_AGGREGATE_WARPS * 2 * (nd + 2) * sizeof(int16_t));
 	int md = p->min_disp, census = g->cost == JD_SGM_COST_CENSUS;
-	void *ap[] = {&s->d_cl, &s->d_cr, &s->d_guide, &s->d_right, &stride, &w,    &h,
-		      &nd,	&md,	  &census,     &sstride,    &paths,  &p1,   &p2,
-		      &adapt,	&first,	  &s->d_sum};
+	void *ap[] = {&s->d_cl, &s->d_cr, &s->d_guide, &s->d_right, &stride,  &w,
+		      &h,	&nd,	  &md,	       &census,	    &sstride, &paths,
+		      &p1,	&p2,	  &adapt,      &first,	    &s->d_sum};
 
 	return launch(s->cu, s->fn[JD_CUDA_SGM_AGGREGATE],
 		      (unsigned)((lines + JD_SGM_AGGREGATE_WARPS - 1) / JD_SGM_AGGREGATE_WARPS),
@@ -117,8 +118,8 @@ int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	if (dir < 0 || dir >= p->sgm.paths) {
 		return -EINVAL;
 	}
-	JD_TRY(JD_CU(s->cu, cuMemsetD8Async(s->d_sum, 0, sum_bytes(s->nd, s->w, s->h),
-					    s->cu->stream[0])));
+	JD_TRY(JD_CU(s->cu,
+		     cuMemsetD8Async(s->d_sum, 0, sum_bytes(s->nd, s->w, s->h), s->cu->stream[0])));
 	return launch_paths(s, p, dir, 1);
 }
 
@@ -151,8 +152,8 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	jd_cudeviceptr raw, scratch;
 	jd_cuda_post_buffers(cu, g->median, f->d_out, s->d_spare, &raw, &scratch);
 	void *as[] = {&s->d_sum, &w, &nd, &sstride, &md, &uniq, &sub, &lr, &lrd, &raw};
-	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], (unsigned)h, 1, SELECT_THREADS,
-		      select_smem(w), as));
+	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], (unsigned)h, 1, SELECT_THREADS, select_smem(w),
+		      as));
 	/* The rest of jd_sgm_ref(): fill, median (into the spare map). */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, g->fill, g->median, &result));
 	return jd_cuda_frame_finish(cu, f, result);

@@ -1,17 +1,17 @@
-#include "cuda_frame.h"
+#include "frame_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/cuda/prefilter_cuda.h"
-#include "../algo/jd_status.h"
-#include "../algo/prefilter.h"
-#include "cuda_cloud.h"
-#include "cuda_confidence.h"
-#include "cuda_preview.h"
-#include "cuda_sense.h"
-#include "cuda_rectify.h"
+#include "../../algo/cuda/prefilter_cuda.h"
+#include "../../algo/jd_status.h"
+#include "../../algo/prefilter.h"
+#include "cloud_cuda.h"
+#include "confidence_cuda.h"
+#include "preview_cuda.h"
+#include "sense_cuda.h"
+#include "rectify_cuda.h"
 
 int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h)
 {
@@ -75,9 +75,10 @@ int jd_cuda_frame_rank_check(struct jd_cuda *cu, const struct jd_cuda_frame *f,
 			     const struct jd_match_params *p)
 {
 	if (device_rank_window(p) != f->rank.window) {
-		snprintf(cu->err, sizeof(cu->err),
-			 "--prefilter %s --rank-window %d differs from what boot set up (window %d)",
-			 jd_prefilter_name(p->prefilter), p->rank_window, f->rank.window);
+		snprintf(
+		    cu->err, sizeof(cu->err),
+		    "--prefilter %s --rank-window %d differs from what boot set up (window %d)",
+		    jd_prefilter_name(p->prefilter), p->rank_window, f->rank.window);
 		return -EINVAL;
 	}
 	return 0;
@@ -162,8 +163,8 @@ static void pack(const struct jd_image *img, unsigned char *dst, int w)
 	}
 }
 
-int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
-			 const struct jd_image *left, const struct jd_image *right)
+int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_image *left,
+			 const struct jd_image *right)
 {
 	struct jd_cuda_slot *s = stage(cu, f);
 	struct jd_cuda_remap *rm = &f->remap;
@@ -205,11 +206,12 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 		JD_TRY(jd__cuda_cloud_run(cu, f, map));
 	}
 	if (!cu->mapped) {
-		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n,
-						      cu->stream[0])));
+		JD_TRY(JD_CU(
+		    cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n, cu->stream[0])));
 		cu->copied += sizeof(float) * n;
 	} else if (map != s->d_map) {
-		snprintf(cu->err, sizeof(cu->err), "mapped mode: the map was not written into its slot");
+		snprintf(cu->err, sizeof(cu->err),
+			 "mapped mode: the map was not written into its slot");
 		return -EINVAL;
 	}
 	if (f->conf.taken) {
@@ -226,7 +228,7 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	struct jd_cuda_slot *s = &f->slot[idx];
 	struct jd_image *out_img[2] = {f->remap.loaded ? f->remap.left_out : NULL,
 				       f->remap.loaded ? f->remap.right_out : NULL};
-	unsigned char *h_img[2] = {s->h_left, s->h_right}; /* rectified there (cuda_rectify.c) */
+	unsigned char *h_img[2] = {s->h_left, s->h_right}; /* rectified there (rectify_cuda.c) */
 
 	if (f->inflight == 0) {
 		snprintf(cu->err, sizeof(cu->err), "collect with no frame in flight");

@@ -6,7 +6,7 @@
 #ifndef JD_HAL_CUDA_POST_H
 #define JD_HAL_CUDA_POST_H
 
-#include "cuda.h"
+#include "../cuda.h"
 
 struct jd_cuda_post {
 	jd_cufunction fill, median;
@@ -18,12 +18,12 @@ int jd_cuda_post_init(struct jd_cuda_post *pp, struct jd_cuda *cu);
 /**
  * Where a matcher writes its raw map (*raw) and which buffer the filters get as spare
  * (*scratch), so that the finished map lands in out, the frame's map: the median writes a
- * second buffer, so in mapped mode (out is the slot's host memory, hal/cuda_frame.h) the raw
+ * second buffer, so in mapped mode (out is the slot's host memory, hal/cuda/frame_cuda.h) the raw
  * map goes into spare and the median into out. In copy mode: raw = out, as before.
  */
-static inline void jd_cuda_post_buffers(const struct jd_cuda *cu, int median,
-					jd_cudeviceptr out, jd_cudeviceptr spare,
-					jd_cudeviceptr *raw, jd_cudeviceptr *scratch)
+static inline void jd_cuda_post_buffers(const struct jd_cuda *cu, int median, jd_cudeviceptr out,
+					jd_cudeviceptr spare, jd_cudeviceptr *raw,
+					jd_cudeviceptr *scratch)
 {
 	int swap = cu->mapped && median;
 

@@ -1,12 +1,12 @@
-#include "cuda_cloud.h"
+#include "cloud_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/cuda/cloud_cuda.h"
-#include "../algo/depth.h"
-#include "../algo/jd_status.h"
+#include "../../algo/cuda/cloud_cuda.h"
+#include "../../algo/depth.h"
+#include "../../algo/jd_status.h"
 
 enum { THREADS = 128 };
 

@@ -1,6 +1,6 @@
 /*
  * Sensing (algo/sense.h) with its per-pixel work on the GPU: taken at boot beside the
- * confidence stage (hal/cuda_confidence.h). Each frame's finish masks the map by its
+ * confidence stage (hal/cuda/confidence_cuda.h). Each frame's finish masks the map by its
  * confidence into the stage's copy for that slot (jd_confidence_mask() on the device); once
  * the frame is collected, jd_cuda_sense_run() scores the plane hypotheses, sums the rows,
  * masks, opens, closes and labels the objects and gathers each object's figures on the GPU,
@@ -11,10 +11,10 @@
 #ifndef JD_HAL_CUDA_SENSE_H
 #define JD_HAL_CUDA_SENSE_H
 
-#include "../algo/jd_exec.h"
-#include "../algo/sense.h"
-#include "cuda.h"
-#include "cuda_frame.h"
+#include "../../algo/jd_exec.h"
+#include "../../algo/sense.h"
+#include "../cuda.h"
+#include "frame_cuda.h"
 
 struct jd_cuda_sense {
 	jd_cufunction mask_conf, score, rows, objpx, morph, ccl_init, ccl_merge, ccl_final, blobs,
@@ -61,9 +61,8 @@ int jd__cuda_sense_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
  * (jd_sense_mem_required()). ex runs the reference when the blobs outnumber the stage's list.
  * Waits for its kernels (stream 2). @retval 0, -EINVAL, -ENOMEM, -EIO, -ENOENT (no frame)
  */
-int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
-		      const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		      const struct jd_disp *host_map, void *ws, size_t ws_bytes,
-		      struct jd_sense_result *out, const struct jd_exec *ex);
+int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct jd_sense_params *sp,
+		      const struct jd_camera_model *cam, const struct jd_disp *host_map, void *ws,
+		      size_t ws_bytes, struct jd_sense_result *out, const struct jd_exec *ex);
 
 #endif

@@ -1,6 +1,6 @@
-#include "cuda_post.h"
+#include "postfilter_cuda.h"
 
-#include "../algo/jd_status.h"
+#include "../../algo/jd_status.h"
 
 enum { THREADS = 128 };
 

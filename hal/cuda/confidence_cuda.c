@@ -1,10 +1,10 @@
-#include "cuda_confidence.h"
+#include "confidence_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/jd_status.h"
+#include "../../algo/jd_status.h"
 
 enum { THREADS = 128, ROW_THREADS = 256 };
 
@@ -41,8 +41,9 @@ int jd__cuda_conf_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicept
 	void *ac[] = {&s->d_left, &s->d_right, &w, &h, &c->d_cl, &c->d_cr};
 	void *a[] = {&map, &w, &h, &c->d_cl, &c->d_cr, &out};
 
-	JD_TRY(JD_CU(cu, cuLaunchKernel(c->census, (unsigned)((w + THREADS - 1) / THREADS),
-					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], ac, NULL)));
+	JD_TRY(
+	    JD_CU(cu, cuLaunchKernel(c->census, (unsigned)((w + THREADS - 1) / THREADS),
+				     (unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], ac, NULL)));
 	return JD_CU(cu, cuLaunchKernel(c->conf, (unsigned)h, 1, 1, ROW_THREADS, 1, 1,
 					(unsigned)(5 * w), cu->stream[0], a, NULL));
 }

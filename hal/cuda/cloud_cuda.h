@@ -1,6 +1,6 @@
 /*
  * Depth and the point cloud (algo/depth.h) on the GPU, as a stage of the frame staging
- * (hal/cuda_frame.h), for the ROS 2 topics: while they are subscribed (jd_cuda_cloud_want())
+ * (hal/cuda/frame_cuda.h), for the ROS 2 topics: while they are subscribed (jd_cuda_cloud_want())
  * every frame finished gets them, made after sensing from the map masked by its confidence,
  * into one of a few pinned sets. The set is lent to whoever claims it after collect
  * (jd_cuda_cloud_claim()) until jd_cuda_cloud_release(), which any thread may call; a set
@@ -11,8 +11,8 @@
 #ifndef JD_HAL_CUDA_CLOUD_H
 #define JD_HAL_CUDA_CLOUD_H
 
-#include "../algo/sense.h"
-#include "cuda_frame.h"
+#include "../../algo/sense.h"
+#include "frame_cuda.h"
 
 /* two frames in flight, and the two a publisher holds (the one it reads, the one waiting) */
 #define JD_CUDA_CLOUD_SETS (JD_CUDA_SLOTS + 2)
@@ -61,7 +61,7 @@ struct jd_cuda_cloud_set *jd_cuda_cloud_claim(struct jd_cuda_frame *f);
 /** Give a claimed set back (any thread; token: the set). */
 void jd_cuda_cloud_release(void *token);
 
-/* The frame staging's calls (cuda_frame.c): queue the stage for the frame being finished on
+/* The frame staging's calls (frame_cuda.c): queue the stage for the frame being finished on
  * stream 0, after sensing; and a frame in slot idx was collected. */
 int jd__cuda_cloud_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
 void jd__cuda_cloud_collected(struct jd_cuda_frame *f, int idx);

@@ -1,14 +1,14 @@
-#include "cuda_bp.h"
+#include "bp_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algo/bp.h"
-#include "../algo/cuda/bp_cuda.h"
-#include "../algo/jd_status.h"
-#include "../algo/prefilter.h"
+#include "../../algo/bp.h"
+#include "../../algo/cuda/bp_cuda.h"
+#include "../../algo/jd_status.h"
+#include "../../algo/prefilter.h"
 
 enum {
 	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
@@ -70,8 +70,8 @@ double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
 static const struct {
 	int nd, px, nreg, minb;
 } bp_variants[] = {
-    {16, 0, 16, 8},  {16, 0, 16, 4},  {16, 32, 0, 8},	{32, 0, 32, 4},	 {32, 0, 32, 6},
-    {32, 32, 0, 6},  {64, 32, 0, 4},  {64, 0, 64, 4},	{64, 0, 64, 2},	 {128, 32, 0, 3},
+    {16, 0, 16, 8},  {16, 0, 16, 4},   {16, 32, 0, 8},	{32, 0, 32, 4}, {32, 0, 32, 6},
+    {32, 32, 0, 6},  {64, 32, 0, 4},   {64, 0, 64, 4},	{64, 0, 64, 2}, {128, 32, 0, 3},
     {128, 0, 96, 3}, {128, 0, 128, 1}, {256, 0, 96, 1},
 };
 enum { NVARIANTS = sizeof(bp_variants) / sizeof(bp_variants[0]) };
@@ -147,8 +147,7 @@ int jd_cuda_bp_variants(int nd, char names[][JD_CUDA_BP_VARIANT_LEN], int max)
  * count's that fits the GPU's shared memory, $JD_BP_VARIANT overriding it), or "any" for the
  * generic kernel.
  */
-static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st,
-		       const char *want)
+static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st, const char *want)
 {
 	int pick = -1;
 	char tag[32] = "any";
@@ -165,8 +164,8 @@ static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st,
 		}
 	}
 	if (want && pick < 0 && strcmp(want, "any")) {
-		snprintf(cu->err, sizeof(cu->err), "bp: no message-kernel variant '%s' for ndisp %d %s",
-			 want, s->nd, st);
+		snprintf(cu->err, sizeof(cu->err),
+			 "bp: no message-kernel variant '%s' for ndisp %d %s", want, s->nd, st);
 		return -ENOENT;
 	}
 	if (pick < 0) {
@@ -206,9 +205,14 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 		    int w, int h, const char *variant)
 {
 	const char *st = p->bp.fp16 ? "f16" : "f32";
-	const char *names[] = {"jd_bp_to_float_cuda", "jd_bp_census_cuda", "jd_bp_data0_%s",
+	const char *names[] = {"jd_bp_to_float_cuda",
+			       "jd_bp_census_cuda",
+			       "jd_bp_data0_%s",
 			       "jd_bp_coarse_%s",
-			       "jd_bp_copy_msgs_%s", NULL, NULL, "jd_bp_select_%s",
+			       "jd_bp_copy_msgs_%s",
+			       NULL,
+			       NULL,
+			       "jd_bp_select_%s",
 			       "jd_bp_smooth_cuda"};
 	size_t n = (size_t)w * h;
 
@@ -298,11 +302,13 @@ static int upload_floats(struct jd_cuda_bp *s, const struct jd_match_params *p,
 		void *rows[] = {&s->d_f[k], &s->d_tmp, &s->w, &s->h, &g, &(int){0}};
 		void *cols[] = {&s->d_tmp, &s->d_f[k], &s->w, &s->h, &g, &(int){1}};
 
-		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1, 1, 256,
-			      1, 0, a));
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_TO_FLOAT], (unsigned)((n + 255) / 256), 1, 1,
+			      256, 1, 0, a));
 		if (g.rad) {
-			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SMOOTH], gx, gy, 1, THREADS, 1, 0, rows));
-			JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SMOOTH], gx, gy, 1, THREADS, 1, 0, cols));
+			JD_TRY(
+			    launch(cu, s->fn[JD_CUDA_BP_SMOOTH], gx, gy, 1, THREADS, 1, 0, rows));
+			JD_TRY(
+			    launch(cu, s->fn[JD_CUDA_BP_SMOOTH], gx, gy, 1, THREADS, 1, 0, cols));
 		}
 		s->d_in[k] = s->d_f[k];
 	}
@@ -324,8 +330,9 @@ static int upload(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	for (int k = 0; k < 2 && jd_prefilter_census_on(p); k++) {
 		void *a[] = {&s->d_in[k], &s->w, &s->h, &s->d_cen[k]};
 
-		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_CENSUS], (unsigned)((s->w + THREADS - 1) / THREADS),
-			      (unsigned)s->h, 1, THREADS, 1, 0, a));
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_CENSUS],
+			      (unsigned)((s->w + THREADS - 1) / THREADS), (unsigned)s->h, 1,
+			      THREADS, 1, 0, a));
 		s->d_in[k] = s->d_cen[k];
 	}
 	return 0;
@@ -378,20 +385,35 @@ static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int 
 		JD_TRY(JD_CU(cu, cuMemsetD8Async(lv->msg[0], 0, 4 * (size_t)bytes, cu->stream[0])));
 	} else if (p->bp.iters == 1) {
 		unsigned long long pstep = level_bytes(pa->w, pa->h, nd, es);
-		void *a[] = {&pa->msg[0], &pa->hp, &pstep, &lv->msg[0], &lv->w, &lv->hp, &bytes, &nd};
+		void *a[] = {&pa->msg[0], &pa->hp, &pstep, &lv->msg[0],
+			     &lv->w,	  &lv->hp, &bytes, &nd};
 
-		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COPY], (unsigned)((lv->hp + THREADS - 1) / THREADS),
-			      (unsigned)(2 * lv->h), (unsigned)(4 * nd), THREADS, 1, 0, a));
+		JD_TRY(launch(cu, s->fn[JD_CUDA_BP_COPY],
+			      (unsigned)((lv->hp + THREADS - 1) / THREADS), (unsigned)(2 * lv->h),
+			      (unsigned)(4 * nd), THREADS, 1, 0, a));
 	} else {
 		for (int k = 0; k < 4; k++) {
 			par[k] = &pa->msg[k];
 		}
 	}
 	for (int t = 0; t < p->bp.iters; t++) {
-		void *a[] = {&lv->data, &lv->msg[0], &lv->msg[1], &lv->msg[2], &lv->msg[3],
-			     t == 0 ? par[0] : &none, t == 0 ? par[1] : &none,
-			     t == 0 ? par[2] : &none, t == 0 ? par[3] : &none, &lv->w, &lv->h,
-			     &lv->hp, &php, &nd, &t, &disc_k, &s->c0,
+		void *a[] = {&lv->data,
+			     &lv->msg[0],
+			     &lv->msg[1],
+			     &lv->msg[2],
+			     &lv->msg[3],
+			     t == 0 ? par[0] : &none,
+			     t == 0 ? par[1] : &none,
+			     t == 0 ? par[2] : &none,
+			     t == 0 ? par[3] : &none,
+			     &lv->w,
+			     &lv->h,
+			     &lv->hp,
+			     &php,
+			     &nd,
+			     &t,
+			     &disc_k,
+			     &s->c0,
 			     l == 0 && t == p->bp.iters - 1 ? &sel : &none};
 		jd_cufunction f = s->fn[l ? JD_CUDA_BP_ITER : JD_CUDA_BP_ITER0];
 		unsigned tiles = (unsigned)(((lv->w + 1) / 2 + s->iter_px - 1) / s->iter_px);
@@ -416,8 +438,12 @@ int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	int h = s->h, nd = s->nd, md = p->min_disp;
 
 	JD_TRY(upload(s, p, left, right));
-	s->c0 = (struct jd_bp_cost0){s->d_in[0],    s->d_in[1],	  s->w,
-				     md,	    p->bp.lambda, p->bp.data_k,
+	s->c0 = (struct jd_bp_cost0){s->d_in[0],
+				     s->d_in[1],
+				     s->w,
+				     md,
+				     p->bp.lambda,
+				     p->bp.data_k,
 				     jd_prefilter_census_on(p)};
 	JD_TRY(data_pyramid(s));
 	for (int l = s->levels - 1; l >= 0; l--) {
@@ -425,9 +451,8 @@ int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
 	}
 	/* the colour the last iteration's senders were not (staged), or both (-1) */
 	int only = s->iter_staged ? ((p->bp.iters - 1) & 1) ^ 1 : -1;
-	void *a[] = {&l0->data, &l0->msg[0], &l0->msg[1], &l0->msg[2],	   &l0->msg[3],
-		     &l0->w,	&l0->hp,     &nd,	  &md,		   &s->frame.d_out,
-		     &s->c0,	&only};
+	void *a[] = {&l0->data, &l0->msg[0], &l0->msg[1], &l0->msg[2],	   &l0->msg[3], &l0->w,
+		     &l0->hp,	&nd,	     &md,	  &s->frame.d_out, &s->c0,	&only};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_BP_SELECT], (unsigned)((l0->hp + THREADS - 1) / THREADS),
 		      (unsigned)(only < 0 ? 2 * h : h), 1, THREADS, 1, 0, a));
 	return jd_cuda_frame_finish(cu, &s->frame, s->frame.d_out);

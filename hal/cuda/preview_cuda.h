@@ -1,13 +1,13 @@
 /*
  * The preview's picture (algo/preview_compose.h) on the GPU, as a stage of the frame staging
- * (hal/cuda_frame.h): taken at boot beside the confidence, asked for while someone watches
+ * (hal/cuda/frame_cuda.h): taken at boot beside the confidence, asked for while someone watches
  * (jd_cuda_preview_want()), composed by jd_cuda_frame_finish() after sensing and collected
  * with the map. The bytes are jd_preview_compose_ref()'s (tests/gpu).
  */
 #ifndef JD_HAL_CUDA_PREVIEW_H
 #define JD_HAL_CUDA_PREVIEW_H
 
-#include "cuda_frame.h"
+#include "frame_cuda.h"
 
 /**
  * Take the stage's buffers (boot only, after jd_cuda_conf_take()).
@@ -21,7 +21,7 @@ int jd_cuda_preview_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
  */
 void jd_cuda_preview_want(struct jd_cuda_frame *f, int min_conf, float dmax);
 
-/* Queue the stage on stream 0 for the frame being finished, after sensing (cuda_frame.c). */
+/* Queue the stage on stream 0 for the frame being finished, after sensing (frame_cuda.c). */
 int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
 
 /**

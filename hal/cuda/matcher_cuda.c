@@ -1,13 +1,13 @@
-#include "cuda_matcher.h"
+#include "matcher_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/jd_status.h"
-#include "cuda_confidence.h"
-#include "cuda_preview.h"
-#include "cuda_rectify.h"
+#include "../../algo/jd_status.h"
+#include "confidence_cuda.h"
+#include "preview_cuda.h"
+#include "rectify_cuda.h"
 
 /* Each matcher's entries, adapted to the table's one shape. */
 

@@ -1,10 +1,10 @@
-#include "cuda_preview.h"
+#include "preview_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/jd_status.h"
+#include "../../algo/jd_status.h"
 
 enum { THREADS = 128 };
 

@@ -13,25 +13,25 @@
 #ifndef JD_HAL_CUDA_FRAME_H
 #define JD_HAL_CUDA_FRAME_H
 
-#include "../algo/jd_image.h"
-#include "../algo/jd_params.h"
-#include "camera.h"
-#include "cuda.h"
+#include "../../algo/jd_image.h"
+#include "../../algo/jd_params.h"
+#include "../camera.h"
+#include "../cuda.h"
 
 #define JD_CUDA_SLOTS 2
 
 struct jd_cuda_slot {
 	jd_cudeviceptr d_left, d_right; /* w * h bytes each (mapped: h_left, h_right) */
-	void *h_left, *h_right; /* pinned: the gray pair sent, or where the device rectifies
-				   (remap below) the rectified pair it brings back */
+	void *h_left, *h_right;		/* pinned: the gray pair sent, or where the device rectifies
+					   (remap below) the rectified pair it brings back */
 	float *h_out;			/* pinned, w * h */
 	jd_cudeviceptr d_map;		/* mapped: h_out's device view, the map kernels write */
 	void *ev_in, *ev_start, *ev_end, *ev_out;
 };
 
 /*
- * Rectification on the device (hal/cuda_rectify.h), when taken and loaded: the raw pair goes
- * to the device as the camera gave it (GREY, YUYV or UYVY, rows packed) and one kernel takes
+ * Rectification on the device (hal/cuda/rectify_cuda.h), when taken and loaded: the raw pair
+ * goes to the device as the camera gave it (GREY, YUYV or UYVY, rows packed) and one kernel takes
  * its luma and remaps it into the slot's d_left/d_right before the matcher's kernels; the
  * rectified pair comes back into the slot's h_left/h_right with the map (the preview, the
  * dumps, the pair check and the confidence map use it). A camera writes the raw pair into
@@ -39,11 +39,11 @@ struct jd_cuda_slot {
  */
 struct jd_cuda_remap {
 	jd_cufunction fn;
-	jd_cudeviceptr d_sx[2], d_sy[2];	    /* per camera, w * h positions in 1/32 px */
-	unsigned char *h_raw[JD_CUDA_SLOTS][2];	    /* pinned: the raw pair, 2 * w * h bytes each */
-	jd_cudeviceptr d_raw[JD_CUDA_SLOTS][2];	    /* its device copy (mapped: its view) */
-	enum jd_pixfmt fmt[JD_CUDA_SLOTS][2];	    /* h_raw's layouts */
-	int staged[JD_CUDA_SLOTS]; /* a camera wrote the slot's raw pair (jd_cuda_frame_raw_staged) */
+	jd_cudeviceptr d_sx[2], d_sy[2];	/* per camera, w * h positions in 1/32 px */
+	unsigned char *h_raw[JD_CUDA_SLOTS][2]; /* pinned: the raw pair, 2 * w * h bytes each */
+	jd_cudeviceptr d_raw[JD_CUDA_SLOTS][2]; /* its device copy (mapped: its view) */
+	enum jd_pixfmt fmt[JD_CUDA_SLOTS][2];	/* h_raw's layouts */
+	int staged[JD_CUDA_SLOTS]; /* a camera wrote the slot's raw pair */
 	int taken, loaded;
 	struct jd_image *left_out, *right_out; /* collect copies the pair here (NULL: not) */
 };
@@ -60,38 +60,38 @@ struct jd_cuda_rank {
 };
 
 /*
- * The confidence map on the device (hal/cuda_confidence.h), when taken: after the map's
+ * The confidence map on the device (hal/cuda/confidence_cuda.h), when taken: after the map's
  * kernels it is computed from the map and the slot's rectified 8-bit pair and comes back
  * with the map (mapped: written into the slot's pinned buffer).
  */
 struct jd_cuda_conf {
 	jd_cufunction census, conf;
-	jd_cudeviceptr d_cl, d_cr;		  /* the census codes of the pair, w * h each */
-	jd_cudeviceptr d_conf;			  /* copy mode: where the kernel writes */
-	unsigned char *h_conf[JD_CUDA_SLOTS];	  /* pinned: each slot's map */
-	const unsigned char *last;		  /* the last collected frame's (NULL: none) */
+	jd_cudeviceptr d_cl, d_cr;	      /* the census codes of the pair, w * h each */
+	jd_cudeviceptr d_conf;		      /* copy mode: where the kernel writes */
+	unsigned char *h_conf[JD_CUDA_SLOTS]; /* pinned: each slot's map */
+	const unsigned char *last;	      /* the last collected frame's (NULL: none) */
 	int taken;
 };
 
 /*
- * The preview's picture on the device (hal/cuda_preview.h), when taken: asked for once
+ * The preview's picture on the device (hal/cuda/preview_cuda.h), when taken: asked for once
  * (want), the next frame finished gets one, composed after sensing from the map, the
  * confidence and the slot's rectified left, and brought back into one pinned picture; at
  * most one frame in flight has it.
  */
 struct jd_cuda_picture {
 	jd_cufunction fn;
-	jd_cudeviceptr d_rgb;	/* copy mode: where the kernel writes (mapped: h_rgb's view) */
-	unsigned char *h_rgb;	/* pinned: 2w x h RGB, 6w bytes a row */
-	int slot;		/* the slot whose frame has it (-1: none in flight) */
-	int want;		/* compose for the next frame finished */
-	int min_conf;		/* below it: distrusted (algo/preview_compose.h) */
+	jd_cudeviceptr d_rgb; /* copy mode: where the kernel writes (mapped: h_rgb's view) */
+	unsigned char *h_rgb; /* pinned: 2w x h RGB, 6w bytes a row */
+	int slot;	      /* the slot whose frame has it (-1: none in flight) */
+	int want;	      /* compose for the next frame finished */
+	int min_conf;	      /* below it: distrusted (algo/preview_compose.h) */
 	float dmax;
 	int taken;
 };
 
-struct jd_cuda_sense; /* hal/cuda_sense.h */
-struct jd_cuda_cloud; /* hal/cuda_cloud.h */
+struct jd_cuda_sense; /* hal/cuda/sense_cuda.h */
+struct jd_cuda_cloud; /* hal/cuda/cloud_cuda.h */
 
 struct jd_cuda_frame {
 	int w, h;
@@ -103,7 +103,7 @@ struct jd_cuda_frame {
 	struct jd_cuda_cloud *cloud; /* depth and the cloud, when taken (NULL: not) */
 	jd_cudeviceptr d_out; /* w * h floats, the map kernels write (mapped: the slot's d_map) */
 	struct jd_cuda_slot slot[JD_CUDA_SLOTS];
-	int cur;	 /* the slot the kernels being queued read */
+	int cur; /* the slot the kernels being queued read */
 	int oldest, inflight;
 	/*
 	 * Lend instead of copy: collect points the output map at the slot's pinned map and
@@ -138,8 +138,8 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f);
  * Stage the 8-bit pair (packed, no row padding) and send it; a pair already in the slot
  * (captured there through jd_cuda_frame_next()) is not copied. @retval 0, -EIO or -EBUSY
  */
-int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f,
-			 const struct jd_image *left, const struct jd_image *right);
+int jd_cuda_frame_upload(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_image *left,
+			 const struct jd_image *right);
 
 /** The device copy of the frame being queued. */
 static inline const struct jd_cuda_slot *jd_cuda_frame_in(const struct jd_cuda_frame *f)

@@ -1,14 +1,14 @@
 /*
  * The confidence map (algo/confidence.h) on the GPU, as a stage of the frame staging
- * (hal/cuda_frame.h): taken at boot for a matcher whose pair crosses as 8 bits, then run by
+ * (hal/cuda/frame_cuda.h): taken at boot for a matcher whose pair crosses as 8 bits, then run by
  * jd_cuda_frame_finish() after the map's kernels, from the map and the slot's rectified pair,
  * and collected with the map. The bytes are jd_confidence_ref()'s (tests/gpu).
  */
 #ifndef JD_HAL_CUDA_CONFIDENCE_H
 #define JD_HAL_CUDA_CONFIDENCE_H
 
-#include "cuda.h"
-#include "cuda_frame.h"
+#include "../cuda.h"
+#include "frame_cuda.h"
 
 /**
  * Take the stage's buffers (boot only, after jd_cuda_frame_take()).

@@ -1,12 +1,12 @@
-#include "cuda_sense.h"
+#include "sense_cuda.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/cuda/sense_cuda.h"
-#include "../algo/jd_status.h"
-#include "../algo/sense_priv.h"
+#include "../../algo/cuda/sense_cuda.h"
+#include "../../algo/jd_status.h"
+#include "../../algo/sense_priv.h"
 
 enum { THREADS = 128, SCORE_THREADS = 256, ROW_THREADS = 128 };
 
@@ -40,9 +40,9 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	    "jd_sense_objpx_cuda",     "jd_sense_morph_cuda",	  "jd_sense_ccl_init_cuda",
 	    "jd_sense_ccl_merge_cuda", "jd_sense_ccl_final_cuda", "jd_sense_blobs_cuda",
 	    "jd_sense_count_cuda",     "jd_sense_measure_cuda",	  "jd_sense_axes_cuda"};
-	jd_cufunction *fns[] = {&s->mask_conf, &s->score,     &s->rows,	     &s->objpx,
-				&s->morph,     &s->ccl_init,  &s->ccl_merge, &s->ccl_final,
-				&s->blobs,     &s->count,     &s->measure,   &s->axes};
+	jd_cufunction *fns[] = {&s->mask_conf, &s->score,    &s->rows,	    &s->objpx,
+				&s->morph,     &s->ccl_init, &s->ccl_merge, &s->ccl_final,
+				&s->blobs,     &s->count,    &s->measure,   &s->axes};
 	int w = f->w, h = f->h;
 	size_t n = (size_t)w * h;
 	void *p;
@@ -81,8 +81,8 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	s->h_objs = p;
 	JD_TRY(take_out(cu, sizeof(double) * 2 * JD_SENSE_MAX_OBJECTS, &p, &s->d_ax));
 	s->h_ax = p;
-	JD_TRY(take_out(cu, sizeof(struct jd__sense_obj_rec) * JD_SENSE_MAX_OBJECTS, &p,
-			&s->d_recs));
+	JD_TRY(
+	    take_out(cu, sizeof(struct jd__sense_obj_rec) * JD_SENSE_MAX_OBJECTS, &p, &s->d_recs));
 	s->h_recs = p;
 	JD_TRY(jd_cuda_take_event(cu, &s->ev_done));
 	s->w = w;
@@ -103,7 +103,8 @@ int jd__cuda_sense_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 {
 	struct jd_cuda_sense *s = f->sense;
 	int n = f->w * f->h;
-	jd_cudeviceptr conf = cu->mapped ? jd_cuda_mapped(cu, f->conf.h_conf[f->cur]) : f->conf.d_conf;
+	jd_cudeviceptr conf =
+	    cu->mapped ? jd_cuda_mapped(cu, f->conf.h_conf[f->cur]) : f->conf.d_conf;
 	void *a[] = {&map, &conf, &n, &s->min_conf, &s->d_disp[f->cur], &s->mask_map};
 
 	return JD_CU(cu, cuLaunchKernel(s->mask_conf, (unsigned)((n + 255) / 256), 1, 1, 256, 1, 1,
@@ -171,7 +172,7 @@ static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 	if (!cu->mapped && n) {
 		cu->copied += sizeof(double) * 3 * (size_t)n;
 		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_planes, s->h_planes,
-						       sizeof(double) * 3 * (size_t)n, STREAM(cu))));
+						      sizeof(double) * 3 * (size_t)n, STREAM(cu))));
 	}
 	void *a[] = {&disp, &w, &x0, &y0, &x1, &y1, &step, &s->d_planes, &n, &tol, &s->d_scores};
 	JD_TRY(launch(cu, s->score, (unsigned)(n + nrows), 1, SCORE_THREADS, 0, a));
@@ -211,12 +212,24 @@ static struct jd_sense_px_args px_args(const struct jd_cuda_sense *s,
 				       const struct jd_camera_model *cam,
 				       const struct jd__sense_roi *r, const struct jd_plane *pl)
 {
-	return (struct jd_sense_px_args){
-	    cam->f, cam->cx, cam->cy, cam->baseline_mm,
-	    pl->a, pl->b, pl->c, {pl->n[0], pl->n[1], pl->n[2]}, pl->k_mm,
-	    {pl->e1[0], pl->e1[1], pl->e1[2]}, {pl->e2[0], pl->e2[1], pl->e2[2]},
-	    sp->plane_tol, sp->min_height_mm, sp->fixed_disp,
-	    {r->x0, r->y0, r->x1, r->y1}, sp->use_fixed || !pl->valid, s->w, s->h};
+	return (struct jd_sense_px_args){cam->f,
+					 cam->cx,
+					 cam->cy,
+					 cam->baseline_mm,
+					 pl->a,
+					 pl->b,
+					 pl->c,
+					 {pl->n[0], pl->n[1], pl->n[2]},
+					 pl->k_mm,
+					 {pl->e1[0], pl->e1[1], pl->e1[2]},
+					 {pl->e2[0], pl->e2[1], pl->e2[2]},
+					 sp->plane_tol,
+					 sp->min_height_mm,
+					 sp->fixed_disp,
+					 {r->x0, r->y0, r->x1, r->y1},
+					 sp->use_fixed || !pl->valid,
+					 s->w,
+					 s->h};
 }
 
 /* The object mask, opened and closed, labelled: the blobs' count (may pass max_blobs). */
@@ -313,10 +326,9 @@ static int gpu_axes(void *ctx, const struct jd__sense_blob *b, int k, const doub
 	return objects_pass(g, s->axes, k, a, rec);
 }
 
-int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s,
-		      const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		      const struct jd_disp *host_map, void *ws, size_t ws_bytes,
-		      struct jd_sense_result *out, const struct jd_exec *ex)
+int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct jd_sense_params *sp,
+		      const struct jd_camera_model *cam, const struct jd_disp *host_map, void *ws,
+		      size_t ws_bytes, struct jd_sense_result *out, const struct jd_exec *ex)
 {
 	struct jd__sense_roi r;
 	struct jd__sense_ws w;

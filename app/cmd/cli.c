@@ -208,6 +208,12 @@ int jd_cli_confidence(const char *opt, const char *arg, int *out)
 	return 0;
 }
 
+int jd_cli_help_or_usage(int asked, void (*help)(FILE *))
+{
+	help(asked ? stdout : stderr);
+	return asked ? JD_EXIT_OK : JD_EXIT_USAGE;
+}
+
 int jd_cli_int(const char *opt, const char *arg, int *out)
 {
 	char *end;

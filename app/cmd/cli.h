@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../../algo/jd_params.h"
 #include "../../algo/kernels.h"
@@ -89,6 +90,13 @@ extern const char jd_cli_matcher_help[];
 int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, int *threads);
 
 /** Parse a whole decimal int; prints "OPTION VALUE: reason" and returns -EINVAL otherwise. */
+/**
+ * The end of a subcommand's option loop: asked for help (--help, -h), help goes to stdout and
+ * the command ends well; any other option it did not know, to stderr as a usage error.
+ * @return JD_EXIT_OK or JD_EXIT_USAGE
+ */
+int jd_cli_help_or_usage(int asked, void (*help)(FILE *));
+
 int jd_cli_int(const char *opt, const char *arg, int *out);
 int jd_cli_float(const char *opt, const char *arg, float *out);
 /** A confidence level 0..255 (message printed on error). @retval 0 or -EINVAL */

@@ -271,12 +271,8 @@ int jd_cmd_bench(int argc, char **argv)
 						"UYVY\n", optarg);
 				return JD_EXIT_USAGE;
 			}
-		} else if (opt == OPT_HELP || opt == 'h') {
-			help(stdout);
-			return JD_EXIT_OK;
 		} else {
-			help(stderr);
-			return JD_EXIT_USAGE;
+			return jd_cli_help_or_usage(opt == OPT_HELP || opt == 'h', help);
 		}
 	}
 	if (kernels) {

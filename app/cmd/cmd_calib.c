@@ -36,12 +36,8 @@ int jd_cmd_calib(int argc, char **argv)
 	char err[600];
 
 	if (argc < 2 || strcmp(argv[1], "check") != 0) {
-		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-			help(stdout);
-			return JD_EXIT_OK;
-		}
-		help(stderr);
-		return JD_EXIT_USAGE;
+		return jd_cli_help_or_usage(
+		    argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")), help);
 	}
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

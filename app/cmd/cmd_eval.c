@@ -104,12 +104,8 @@ int jd_cmd_eval(int argc, char **argv)
 					optarg);
 				return JD_EXIT_USAGE;
 			}
-		} else if (opt == OPT_HELP || opt == 'h') {
-			help(stdout);
-			return JD_EXIT_OK;
 		} else {
-			help(stderr);
-			return JD_EXIT_USAGE;
+			return jd_cli_help_or_usage(opt == OPT_HELP || opt == 'h', help);
 		}
 	}
 	if (argc - optind != 2) {

@@ -86,13 +86,8 @@ int jd_cmd_match(int argc, char **argv)
 		case OPT_QUIET:
 			quiet = 1;
 			break;
-		case 'h':
-		case OPT_HELP:
-			help(stdout);
-			return JD_EXIT_OK;
 		default:
-			help(stderr);
-			return JD_EXIT_USAGE;
+			return jd_cli_help_or_usage(opt == 'h' || opt == OPT_HELP, help);
 		}
 	}
 	if (argc - optind != 2 || !out) {

@@ -234,12 +234,8 @@ int jd_cmd_tune(int argc, char **argv)
 			}
 		} else if (opt == 'o') {
 			out_path = optarg;
-		} else if (opt == OPT_HELP || opt == 'h') {
-			help(stdout);
-			return JD_EXIT_OK;
 		} else {
-			help(stderr);
-			return JD_EXIT_USAGE;
+			return jd_cli_help_or_usage(opt == OPT_HELP || opt == 'h', help);
 		}
 	}
 	ndisp_set = p.ndisp != 0;

@@ -47,21 +47,6 @@ static long first_difference(const struct jd_disp *a, const struct jd_disp *b)
 	return -1;
 }
 
-/* What a variant's context carves: BP's matcher with that message kernel, nothing beside. */
-struct variant_carving {
-	struct jd_cuda_matcher *m;
-	const struct jd_match_params *p;
-	int w, h;
-	const char *variant;
-};
-
-static int take_variant(struct jd_cuda *cu, void *arg)
-{
-	const struct variant_carving *v = arg;
-
-	return jd_cuda_matcher_take(v->m, cu, v->p, v->w, v->h, v->variant, 0);
-}
-
 /*
  * One variant: boot a GPU context for it, check its map against ref, time runs frames.
  * @return the median kernel ms, or a negative number when it failed or differed (said why)
@@ -73,7 +58,8 @@ static float time_variant(const struct jd_match_params *p, const char *variant,
 {
 	static struct jd_cuda cu;
 	static struct jd_cuda_matcher m;
-	struct variant_carving v = {&m, p, l->width, l->height, variant};
+	/* BP's matcher with that message kernel, nothing beside it */
+	struct jd_cuda_matcher_carving v = {&m, p, l->width, l->height, variant, 0};
 	size_t dev, pinned;
 	float ms[256];
 
@@ -85,8 +71,8 @@ static float time_variant(const struct jd_match_params *p, const char *variant,
 	snprintf(gpu, 128, "%s", cu.name);
 	*sm = cu.sm_count;
 	*driver = cu.driver_version;
-	if (jd_cuda_count(&cu, take_variant, &v, &dev, &pinned) ||
-	    jd_cuda_allocate(&cu, dev, pinned) || take_variant(&cu, &v)) {
+	if (jd_cuda_count(&cu, jd_cuda_matcher_carve, &v, &dev, &pinned) ||
+	    jd_cuda_allocate(&cu, dev, pinned) || jd_cuda_matcher_carve(&cu, &v)) {
 		printf("    %-8s skipped: %s\n", variant, cu.err);
 		jd_cuda_deinit(&cu);
 		return -1.0f;

@@ -15,41 +15,34 @@ struct host_regions {
 
 enum { HOST_BUFFERS = 8 };
 
-/* What the GPU's carving is run with: once counting (to size it), once for real. */
-struct gpu_carving {
-	struct jd_engine *b;
-	const struct jd_boot_config *c;
-	int run_h; /* the rows the matcher runs on (a strip's window when tiled) */
-};
-
 /*
  * Everything the GPU takes: the matcher, and where whole frames go to it the stages beside
  * it (strips would each make their own that the CPU then does not use): the confidence and
  * sensing, and those the loop asks for (JD_BOOT_*: the remap, the preview's picture, the
- * cloud's sets). Their *_want/_start calls turn them on (app/engine.h).
+ * cloud's sets), for a matcher on run_h rows. Their *_want/_start calls turn them on
+ * (app/loop/engine.h).
  */
-static int gpu_take(struct jd_cuda *cu, void *arg)
+static struct jd_cuda_matcher_carving gpu_carving(struct jd_engine *b,
+						  const struct jd_boot_config *c, int run_h)
 {
-	const struct gpu_carving *g = arg;
-	struct jd_engine *b = g->b;
-	unsigned want = g->c->stages, stages = 0;
+	unsigned want = c->stages, stages = 0;
 
-	if (g->run_h == g->c->h) {
+	if (run_h == c->h) {
 		stages = JD_CUDA_STAGE_CONF | JD_CUDA_STAGE_SENSE |
 			 (want & JD_BOOT_RAW_FRAMES ? JD_CUDA_STAGE_REMAP : 0) |
 			 (want & JD_BOOT_PREVIEW ? JD_CUDA_STAGE_PREVIEW : 0) |
 			 (want & JD_BOOT_CLOUD ? JD_CUDA_STAGE_CLOUD : 0);
 	}
-	return jd_cuda_matcher_take(&b->matcher, cu, g->c->p, g->c->w, g->run_h,
-				    b->bp_variant[0] ? b->bp_variant : NULL, stages);
+	return (struct jd_cuda_matcher_carving){
+	    &b->matcher, c->p, c->w, run_h, b->bp_variant[0] ? b->bp_variant : NULL, stages};
 }
 
-/* Device and pinned bytes gpu_take() carves for run_h rows, counted by running it. */
+/* Device and pinned bytes the GPU's carving takes for run_h rows, counted by running it. */
 static int gpu_bytes(struct jd_engine *b, const struct jd_boot_config *c, int run_h, size_t *dev,
 		     size_t *pinned)
 {
-	struct gpu_carving g = {b, c, run_h};
-	int rc = jd_cuda_count(&b->cuda, gpu_take, &g, dev, pinned);
+	struct jd_cuda_matcher_carving k = gpu_carving(b, c, run_h);
+	int rc = jd_cuda_count(&b->cuda, jd_cuda_matcher_carve, &k, dev, pinned);
 
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
@@ -388,9 +381,9 @@ int jd_boot_init(struct jd_engine *b, const struct jd_boot_config *c)
 		}
 	}
 	if (b->gpu) {
-		struct gpu_carving g = {b, c, run_h};
+		struct jd_cuda_matcher_carving k = gpu_carving(b, c, run_h);
 
-		rc = gpu_take(&b->cuda, &g);
+		rc = jd_cuda_matcher_carve(&b->cuda, &k);
 		if (rc) {
 			fprintf(stderr, "jetdepth: boot: gpu: %s\n", b->cuda.err);
 			return boot_failed(b, rc);

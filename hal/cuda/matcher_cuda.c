@@ -102,6 +102,13 @@ int jd_cuda_matcher_take(struct jd_cuda_matcher *m, struct jd_cuda *cu,
 	return 0;
 }
 
+int jd_cuda_matcher_carve(struct jd_cuda *cu, void *arg)
+{
+	const struct jd_cuda_matcher_carving *k = arg;
+
+	return jd_cuda_matcher_take(k->m, cu, k->p, k->w, k->h, k->variant, k->stages);
+}
+
 int jd_cuda_matcher_submit(struct jd_cuda_matcher *m, const struct jd_match_params *p,
 			   const struct jd_image *left, const struct jd_image *right)
 {

@@ -65,6 +65,18 @@ int jd_cuda_matcher_take(struct jd_cuda_matcher *m, struct jd_cuda *cu,
 			 const struct jd_match_params *p, int w, int h, const char *variant,
 			 unsigned stages);
 
+/* jd_cuda_matcher_take()'s arguments, for running it through jd_cuda_count() and jd_cuda_boot(). */
+struct jd_cuda_matcher_carving {
+	struct jd_cuda_matcher *m;
+	const struct jd_match_params *p;
+	int w, h;
+	const char *variant;
+	unsigned stages;
+};
+
+/** jd_cuda_matcher_take() of arg (a struct jd_cuda_matcher_carving), in the shape those call. */
+int jd_cuda_matcher_carve(struct jd_cuda *cu, void *arg);
+
 /**
  * Queue one frame and return without waiting; at most JD_CUDA_SLOTS in flight.
  * @retval 0, -EIO (cu->err names the failed call), -EBUSY (the slots are full)

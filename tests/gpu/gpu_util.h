@@ -137,17 +137,11 @@ struct gpu_rig {
 	unsigned stages;     /* JD_CUDA_STAGE_* */
 };
 
-static inline int gpu_rig_take(struct jd_cuda *cu, void *arg)
-{
-	struct gpu_rig *g = arg;
-
-	return jd_cuda_matcher_take(&g->m, cu, g->p, g->w, g->h, g->variant, g->stages);
-}
-
 /* Boot and seal g->cu on memory mode mem. @retval 0, or the error (g->cu.err says why) */
 static inline int gpu_rig_boot(struct gpu_rig *g, enum jd_gpu_memory mem)
 {
-	int rc = jd_cuda_boot(&g->cu, mem, gpu_rig_take, g);
+	struct jd_cuda_matcher_carving k = {&g->m, g->p, g->w, g->h, g->variant, g->stages};
+	int rc = jd_cuda_boot(&g->cu, mem, jd_cuda_matcher_carve, &k);
 
 	if (!rc) {
 		jd_cuda_seal(&g->cu);

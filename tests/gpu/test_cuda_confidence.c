@@ -132,9 +132,8 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		struct jd_cuda_frame *f = m->frame;
 
 		gpu_count_allocations(cu);
-#define RUN_SUBMIT(L, R) jd_cuda_matcher_submit(m, p, L, R)
-#define RUN_COLLECT(D) jd_cuda_matcher_collect(m, D)
-		JD_CHECK(RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&a) == 0 && jd_cuda_conf_last(f),
+		JD_CHECK(jd_cuda_matcher_submit(m, p, l, r) == 0 &&
+			     jd_cuda_matcher_collect(m, &a) == 0 && jd_cuda_conf_last(f),
 			 "%s: frame: %s", what, cu->err);
 		ok &= first_diff(l, r, &a, jd_cuda_conf_last(f)) < 0;
 		JD_CHECK(!jd_cuda_preview_last(f), "%s: a picture nobody asked for", what);
@@ -143,7 +142,9 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		 * a picture asked for once: the first frame only; depth and the cloud for each */
 		jd_cuda_preview_want(f, min_conf, dmax);
 		jd_cuda_cloud_want(f, JD_CUDA_CLOUD_DEPTH | JD_CUDA_CLOUD_POINTS, min_conf, &cam);
-		JD_CHECK(RUN_SUBMIT(r, l) == 0 && RUN_SUBMIT(l, r) == 0 && RUN_COLLECT(&b) == 0,
+		JD_CHECK(jd_cuda_matcher_submit(m, p, r, l) == 0 &&
+			     jd_cuda_matcher_submit(m, p, l, r) == 0 &&
+			     jd_cuda_matcher_collect(m, &b) == 0,
 			 "%s: pipelined: %s", what, cu->err);
 		memcpy(ca, jd_cuda_conf_last(f), (size_t)w * h);
 		ok &= first_diff(r, l, &b, ca) < 0;
@@ -155,7 +156,7 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		ok &= pic_ok;
 		struct jd_cuda_cloud_set *set = jd_cuda_cloud_claim(f);
 		ok &= cloud_same(r, &b, ca, min_conf, &cam, set, what);
-		JD_CHECK(RUN_COLLECT(&b) == 0, "%s: second: %s", what, cu->err);
+		JD_CHECK(jd_cuda_matcher_collect(m, &b) == 0, "%s: second: %s", what, cu->err);
 		ok &= first_diff(l, r, &b, jd_cuda_conf_last(f)) < 0;
 		ok &= cloud_same(l, &b, jd_cuda_conf_last(f), min_conf, &cam,
 				 jd_cuda_cloud_claim(f), what);
@@ -163,8 +164,6 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(!jd_cuda_preview_last(f), "%s: the second frame has a picture too", what);
 		JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
 		gpu_restore_allocations(cu);
-#undef RUN_SUBMIT
-#undef RUN_COLLECT
 	}
 	JD_CHECK(ok, "%s %s %dx%d: the confidence differs from the reference", what,
 		 jd_algo_name(p->algo), w, h);

@@ -268,12 +268,6 @@ int jd_cuda_boot(struct jd_cuda *cu, enum jd_gpu_memory mem,
 	return take(cu, ctx);
 }
 
-int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes, enum jd_gpu_memory mem)
-{
-	JD_TRY(jd_cuda_open(cu, mem));
-	return jd_cuda_allocate(cu, dev_bytes, pinned_bytes);
-}
-
 void jd_cuda_deinit(struct jd_cuda *cu)
 {
 	if (!cu || !cu->lib) {

@@ -44,13 +44,6 @@ int jd_cuda_boot(struct jd_cuda *cu, enum jd_gpu_memory mem,
 	return jd_cuda_open(cu, mem);
 }
 
-int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes, enum jd_gpu_memory mem)
-{
-	(void)dev_bytes;
-	(void)pinned_bytes;
-	return jd_cuda_open(cu, mem);
-}
-
 void jd_cuda_deinit(struct jd_cuda *cu)
 {
 	(void)cu;

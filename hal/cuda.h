@@ -156,17 +156,13 @@ int jd_cuda_allocate(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes);
 int jd_cuda_boot(struct jd_cuda *cu, enum jd_gpu_memory mem,
 		 int (*take)(struct jd_cuda *cu, void *ctx), void *ctx);
 
-/** jd_cuda_open() and jd_cuda_allocate() of the bytes given (tests that book by hand). */
-int jd_cuda_init(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes,
-		 enum jd_gpu_memory mem);
-
 /** The device's address of pinned memory taken from cu (mapped mode only). */
 static inline jd_cudeviceptr jd_cuda_mapped(const struct jd_cuda *cu, const void *host)
 {
 	return cu->pinned_dev + (jd_cudeviceptr)((const char *)host - (const char *)cu->pinned);
 }
 
-/** Release everything jd_cuda_init() made; accepts a zeroed or NULL context. */
+/** Release everything jd_cuda_open() and jd_cuda_allocate() made; takes a zeroed or NULL one. */
 void jd_cuda_deinit(struct jd_cuda *cu);
 
 /** A hash of the embedded kernels (0 without them): tuning files name the build they fit. */

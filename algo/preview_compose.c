@@ -20,23 +20,25 @@ void jd_preview_colour(float d, float dmax, uint8_t out[3])
 }
 
 void jd_preview_compose_ref(const struct jd_image *left, const struct jd_disp *disp,
-			    const uint8_t *conf, int min_conf, float dmax, uint8_t *rgb)
+			    const uint8_t *conf, int min_conf, float dmax, int step, uint8_t *rgb)
 {
-	int w = left->width;
+	int w = left->width, pw = jd_preview_scaled(w, step),
+	    ph = jd_preview_scaled(left->height, step);
 
-	for (int y = 0; y < left->height; y++) {
+	for (int py = 0; py < ph; py++) {
+		int y = py * step;
 		const uint8_t *l = jd_image_row(left, y);
 		const float *d = jd_disp_row(disp, y);
 		const uint8_t *c = conf ? conf + (size_t)y * w : NULL;
-		uint8_t *o = rgb + (size_t)y * w * 6;
+		uint8_t *o = rgb + (size_t)py * pw * 6;
 
-		for (int x = 0; x < w; x++) {
-			int distrusted = c && c[x] < min_conf;
-			o[3 * x] = l[x];
+		for (int px = 0; px < pw; px++) {
+			int x = px * step, distrusted = c && c[x] < min_conf;
+			o[3 * px] = l[x];
 			/* red where the depth is not trusted: green and blue at half */
-			o[3 * x + 1] = o[3 * x + 2] = (uint8_t)(distrusted ? l[x] / 2 : l[x]);
+			o[3 * px + 1] = o[3 * px + 2] = (uint8_t)(distrusted ? l[x] / 2 : l[x]);
 			jd_preview_colour(distrusted ? JD_DISP_INVALID : d[x], dmax,
-					  o + 3 * (w + x));
+					  o + 3 * (pw + px));
 		}
 	}
 }

@@ -53,19 +53,20 @@ int jd__sense_grid_step(const struct jd__sense_roi *r)
 	return step;
 }
 
-int jd__sense_hypotheses(const struct jd_sense_params *sp, const struct jd_disp *dm,
-			 const struct jd__sense_roi *r, double (*plane)[3])
+int jd__sense_hypotheses_by(const struct jd_sense_params *sp, const struct jd__sense_roi *r,
+			    jd__sense_pick_fn pick, void *ctx, double (*plane)[3])
 {
 	uint32_t seed = sp->seed ? sp->seed : 1;
+	long k = 0;
 	int n = 0;
 
 	for (int it = 0; it < sp->ransac_iters && n < JD_SENSE_MAX_HYPOTHESES; it++) {
 		double a[3][3], rhs[3];
 		int got = 0;
-		for (int tries = 0; tries < 64 && got < 3; tries++) {
+		for (int tries = 0; tries < JD_SENSE_TRIES && got < 3; tries++, k++) {
 			int x = r->x0 + (int)(rnd(&seed) % (uint32_t)(r->x1 - r->x0));
 			int y = r->y0 + (int)(rnd(&seed) % (uint32_t)(r->y1 - r->y0));
-			float d = jd_disp_row(dm, y)[x];
+			float d = pick(ctx, k, x, y);
 			if (jd__sense_valid(d)) {
 				a[got][0] = x;
 				a[got][1] = y;
@@ -78,6 +79,27 @@ int jd__sense_hypotheses(const struct jd_sense_params *sp, const struct jd_disp 
 		}
 	}
 	return n;
+}
+
+static float pick_map(void *ctx, long k, int x, int y)
+{
+	(void)k;
+	return jd_disp_row(ctx, y)[x];
+}
+
+int jd__sense_hypotheses(const struct jd_sense_params *sp, const struct jd_disp *dm,
+			 const struct jd__sense_roi *r, double (*plane)[3])
+{
+	return jd__sense_hypotheses_by(sp, r, pick_map, (void *)dm, plane);
+}
+
+void jd__sense_draws(const struct jd_sense_params *sp, long n, uint32_t *draws)
+{
+	uint32_t seed = sp->seed ? sp->seed : 1;
+
+	for (long i = 0; i < 2 * n; i++) {
+		draws[i] = rnd(&seed);
+	}
 }
 
 /* Is d an inlier of d = pl[0] x + pl[1] y + pl[2]? (The GPU's twin is sense_cuda.cu's.) */

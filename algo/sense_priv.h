@@ -85,6 +85,22 @@ int jd__sense_grid_step(const struct jd__sense_roi *r);
 int jd__sense_hypotheses(const struct jd_sense_params *sp, const struct jd_disp *dm,
 			 const struct jd__sense_roi *r, double (*plane)[3]);
 
+/*
+ * The draw reads the map only through pick: the disparity at the k-th candidate pixel (x, y),
+ * the pixel the seed's stream draws k gives. Each candidate takes two draws whatever it
+ * holds, so the candidates are fixed by the seed and the ROI: the GPU gathers their values
+ * first and the host draws from those (hal/cuda/sense_cuda.c).
+ */
+typedef float (*jd__sense_pick_fn)(void *ctx, long k, int x, int y);
+int jd__sense_hypotheses_by(const struct jd_sense_params *sp, const struct jd__sense_roi *r,
+			    jd__sense_pick_fn pick, void *ctx, double (*plane)[3]);
+
+/* The most candidates a draw reads: 64 tries for each of its iterations. */
+#define JD_SENSE_TRIES 64
+
+/** The stream's first 2n draws (candidate k's pixel: x0 + d[2k] % width, y0 + d[2k+1] % height). */
+void jd__sense_draws(const struct jd_sense_params *sp, long n, uint32_t *draws);
+
 /** One hypothesis's inliers on the grid. */
 long jd__sense_score(const struct jd_disp *dm, const struct jd__sense_roi *r, int step,
 		     const double pl[3], float tol);

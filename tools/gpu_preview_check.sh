@@ -5,15 +5,25 @@
 # include/, lib/pkgconfig/libmicrohttpd.pc with prefix=${pcfiledir}/../.., libdir and
 # includedir under it, no Requires.private line; the machine's libgnutls.so.30 serves it).
 # Builds this tree (and .gpuold, when there) with it into build/gpupv, then for each binary and
-# --backend cuda (copy, mapped), ROUNDS rounds (default 1): `run` SGM 640x480/64, FRAMES frames (default 3000),
+# --backend cuda (copy, mapped), ROUNDS rounds (default 1): `run` SGM SIZE/NDISP (default 640x480/64), FRAMES frames (default 3000),
 # --json, once with a client reading /stream.mjpg throughout and once without: the pictures
-# the client got (JPEG parts), the mean cpu_ms a frame, and the CPU ms each picture cost.
+# the client got (JPEG parts) and the first one's size, the mean cpu_ms a frame, and the CPU
+# ms each picture cost.
 # Logs into $OUT.
 set -u
 . "$(dirname "$0")/gpu_env.sh"
 export PKG_CONFIG_PATH=$PWD/.gpupv/lib/pkgconfig:${PKG_CONFIG_PATH:-}
 export LD_LIBRARY_PATH=$PWD/.gpupv/lib:${LD_LIBRARY_PATH:-}
 frames=${FRAMES:-3000}
+size=${SIZE:-640x480}
+ndisp=${NDISP:-64}
+
+# The width x height of the first JPEG in an MJPEG stream (its SOF0 marker).
+jpeg_size() {
+	python3 -c 'import sys, struct
+b = open(sys.argv[1], "rb").read(); i = b.find(b"\xff\xc0")
+print("%dx%d" % struct.unpack(">HH", b[i + 5:i + 9])[::-1] if i >= 0 else "none")' "$1"
+}
 
 build() { # tree label
 	(cd "$1" && cmake -S . -B build/gpupv -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
@@ -29,7 +39,7 @@ build() { # tree label
 one() {
 	local bin=$1 label=$2 client=$3 port=$((20000 + RANDOM % 20000))
 	shift 3
-	$bin run --frames "$frames" --size 640x480 --ndisp 64 --algo sgm --preview "$port" --json "$@" \
+	$bin run --frames "$frames" --size "$size" --ndisp "$ndisp" --algo sgm --preview "$port" --json "$@" \
 		>"$out/pv-$label.json" 2>"$out/pv-$label.err" &
 	local pid=$! got=0
 	if [ "$client" = 1 ]; then
@@ -45,6 +55,7 @@ one() {
 		kill $reader 2>/dev/null
 		exec 3<&-
 		got=$(grep -a -c "Content-Type: image/jpeg" "$out/pv-$label.mjpg")
+		echo "$label: the pictures are $(jpeg_size "$out/pv-$label.mjpg")"
 	else
 		wait $pid
 	fi

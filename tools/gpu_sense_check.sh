@@ -10,12 +10,15 @@
 #             (--backend cpu): the same JSON; then with a calibration (rectified on the
 #             GPU) and the camera's frames in GREY, YUYV and UYVY (raw to the GPU), each
 #             against the CPU's from GREY
+#   back      a files camera (no truth to score): only what the outputs read comes back
+#             in copy mode; the same JSON as mapped and the CPU's for SGM, SAD and BP, and a
+#             SIGUSR1 dump (which asks for the map, the pair and the confidence) written whole
 #   pipeline  bench --pipeline SGM 640x480/64 and 1280x720/128, .gpuold and this tree
 #             alternating (ROUNDS, default 2), copy; then this tree mapped
 # Logs into $OUT. Expects .gpudata and .gpudeps (see gpu_env.sh).
 set -u
 . "$(dirname "$0")/gpu_env.sh"
-parts=${PARTS:-tests sanitize same pipeline}
+parts=${PARTS:-tests sanitize same back pipeline}
 old=""
 if [ -d .gpuold ]; then
 	(cd .gpuold && cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
@@ -94,6 +97,39 @@ case " $parts " in *" same "*)
 				echo "same: $f $m (GPU takes the luma) = cpu GREY, $(wc -l <"$out/raw-cpu.json") frames, $(grep -o '"id":' "$out/raw-cpu.json" | wc -l) object records"
 		done
 	done
+esac
+case " $parts " in *" back "*)
+	echo "== files camera (no truth): copy brings back only what the outputs read"
+	fd=$out/files
+	mkdir -p "$fd/left" "$fd/right" "$out/dump"
+	for i in $(seq 0 29); do
+		n=$(printf %03d "$i")
+		$b synth "$fd/left/$n.pgm" "$fd/right/$n.pgm" --size 640x480 --ndisp 64 --frame "$i" \
+			>/dev/null || echo "synth frame $i failed"
+	done
+	strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g'
+	files="--camera files:$fd --size 640x480 --ndisp 64 --focal 512 --baseline 60 --json"
+	for a in sgm sad bp; do
+		for m in copy mapped cpu; do
+			where="--backend cuda --gpu-memory $m"
+			[ $m = cpu ] && where="--backend cpu"
+			$b run $files --algo $a $where 2>"$out/files-$a-$m.err" |
+				sed -E "$strip" >"$out/files-$a-$m.json"
+		done
+		for m in mapped cpu; do
+			cmp "$out/files-$a-copy.json" "$out/files-$a-$m.json" &&
+				echo "same: files $a copy/$m, $(wc -l <"$out/files-$a-copy.json") frames, $(grep -o '"id":' "$out/files-$a-copy.json" | wc -l) object records"
+		done
+	done
+	echo "-- a SIGUSR1 dump in copy mode"
+	$b run $files --algo sgm --backend cuda --gpu-memory copy --loop --fps 30 --frames 150 \
+		--dump-dir "$out/dump" >"$out/dump-run.json" 2>"$out/dump-run.err" &
+	pid=$!
+	sleep 3
+	kill -USR1 $pid
+	wait $pid
+	echo "exit $?: $(grep -c '^dump: frame' "$out/dump-run.err") dump line(s)"
+	ls -l "$out/dump"
 esac
 case " $parts " in *" pipeline "*)
 	echo "== bench --pipeline (sgm, copy: old, new alternating; then new mapped)"

@@ -27,6 +27,24 @@ static __device__ __forceinline__ double jd_sense_resid(float d, int x, int y, d
 }
 
 /*
+ * The hypotheses' candidates (jd__sense_hypotheses_by()): out[k] is the map's value at the
+ * pixel the seed's draws 2k and 2k+1 give in the ROI, so that only these values cross.
+ */
+extern "C" __global__ void jd_sense_candidates_cuda(const float *__restrict__ disp, int w, int x0,
+						    int y0, int x1, int y1,
+						    const unsigned *__restrict__ draws, int n,
+						    float *__restrict__ out)
+{
+	const int k = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (k < n) {
+		const int x = x0 + (int)(draws[2 * k] % (unsigned)(x1 - x0));
+		const int y = y0 + (int)(draws[2 * k + 1] % (unsigned)(y1 - y0));
+		out[k] = disp[(size_t)y * w + x];
+	}
+}
+
+/*
  * grid (n + nrows): block i < n counts hypothesis i's inliers on the step grid into
  * count[i]; block n + j counts row y0 + j's valid pixels into count[n + j] (all plain
  * stores: count may be the host's mapped memory).

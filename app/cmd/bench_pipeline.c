@@ -59,9 +59,8 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	uint64_t t0 = 0;
 	unsigned long long copied0 = 0;
 	for (int i = 0; n < frames; i++) {
-		if (ros2) {
-			jd_ros2_want_made(&pub, &d);
-		}
+		/* only what the topics read comes back (none without them): the loop's own cost */
+		d.want_back = ros2 ? jd_ros2_want_made(&pub, &d) : 0;
 		int rc = d.frame < frames + 2 ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
 		if (rc < 0) {
 			fprintf(stderr, "jetdepth: bench: frame %d failed\n", i);

@@ -268,11 +268,15 @@ int jd_cmd_run(int argc, char **argv)
 			break;
 		}
 		/* someone watches and a picture is due: the GPU composes the next one (if it can) */
-		int gpu_picture = o.preview.port && feeding &&
-				  jd_preview_wants(&preview, jd_clock_ns()) &&
-				  jd_engine_gpu_preview_want(&d.boot, d.min_conf, colour_far);
+		int picture_due =
+		    o.preview.port && feeding && jd_preview_wants(&preview, jd_clock_ns());
+		int gpu_picture =
+		    picture_due && jd_engine_gpu_preview_want(&d.boot, d.min_conf, colour_far);
+		/* what the outputs read of the next frame; the rest may stay on the GPU */
+		d.want_back =
+		    dump_requested || (picture_due && !gpu_picture) ? JD_CUDA_BACK_ALL : 0;
 		if (o.ros2.enabled) {
-			jd_ros2_want_made(&ros2, &d); /* the GPU makes what is subscribed */
+			d.want_back |= jd_ros2_want_made(&ros2, &d); /* the GPU makes the rest */
 		}
 		int mrc = feeding ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
 		if (hup_seen) {
@@ -372,11 +376,12 @@ int jd_cmd_run(int argc, char **argv)
 			fprintf(stderr, "jetdepth: SIGUSR1 ignored: no --dump-dir to write the frame "
 					"into\n");
 		}
-		if (dump_requested) {
+		/* a frame with its map and pair on the host (asked for since the signal) */
+		if (dump_requested && st.map && st.left) {
 			char err[700];
 			dump_requested = 0;
 			int nd =
-			    jd_dump_frame(o.dump_dir, &d.boot.disp, st.conf, st.left,
+			    jd_dump_frame(o.dump_dir, st.map, st.conf, st.left,
 					  d.sensing ? &d.model : NULL, mem.dump, err, sizeof(err));
 			if (nd < 0) {
 				fprintf(stderr, "jetdepth: dump: %s (the loop goes on)\n", err);
@@ -408,7 +413,7 @@ int jd_cmd_run(int argc, char **argv)
 				    preview.watchers, "running", o.ros2.enabled ? &ros2 : NULL,
 				    n > 0 ? line : NULL, status, sizeof(status));
 			struct jd_preview_frame pf = {st.left,
-						      &d.boot.disp,
+						      st.map,
 						      colour_far,
 						      st.sense,
 						      st.sense ? st.tracks : NULL,

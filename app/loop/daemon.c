@@ -154,6 +154,8 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	int scored = !d->no_truth && synth.kind == JD_CAPTURE_SYNTH;
 	d->gpu_sense = d->sensing && jd_engine_gpu_sense_start(&d->boot, d->min_conf, !scored);
 	d->gpu_masks = d->gpu_sense && !scored;
+	d->gpu_conf = jd_engine_gpu_makes_confidence(&d->boot);
+	d->want_back = JD_CUDA_BACK_ALL;
 	/* the loop reads each frame's map and pair before it submits the next: no copies */
 	d->lends_pair = jd_engine_lend(&d->boot);
 	jd_tracker_init(&d->tracker);
@@ -223,6 +225,23 @@ static void check_pair(struct jd_daemon *d, const struct jd_image *l, const stru
 	}
 }
 
+/* What frame k (submitted next) brings back: the caller's outputs' and the loop's own. */
+static unsigned bring_back(const struct jd_daemon *d, int k, const struct jd_daemon_frame *fr)
+{
+	unsigned want = d->gpu_conf ? d->want_back : JD_CUDA_BACK_ALL; /* else made here */
+
+	if (fr->truth || (d->sensing && !d->gpu_sense)) {
+		want |= JD_CUDA_BACK_MAP; /* scored against its truth, or sensed on the CPU */
+	}
+	if ((want & JD_CUDA_BACK_MAP) && d->min_conf && !d->gpu_masks) {
+		want |= JD_CUDA_BACK_CONF; /* the loop masks the map by it */
+	}
+	if (d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
+		want |= JD_CUDA_BACK_PAIR; /* the pair check looks at it */
+	}
+	return want;
+}
+
 /* Collect the oldest frame in flight and check it against its truth when there is one. */
 static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 {
@@ -258,27 +277,32 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	 * what is trusted, for the depth, the cloud and sensing.
 	 */
 	uint64_t tc = jd_clock_ns();
+	unsigned on_host = jd_engine_on_host(b);
 	const struct jd_image *l = keeps_pair(d) ? &fr->pair[0] : &b->left;
 	const struct jd_image *r = keeps_pair(d) ? &fr->pair[1] : &b->right;
 	if (jd_engine_gpu_pair(b, &d->lent[0], &d->lent[1])) {
 		l = &d->lent[0];
 		r = &d->lent[1];
+	} else if (!(on_host & JD_CUDA_BACK_PAIR)) {
+		l = r = NULL; /* rectified on the GPU and left there */
 	}
 	/* the GPU's, made beside the map from the same pair (the same bytes), else the CPU's */
 	const uint8_t *conf = jd_engine_gpu_confidence(b);
-	if (!conf) {
+	if (!d->gpu_conf) {
 		JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
 					 &b->workers.exec));
 		conf = d->conf;
 	}
-	if (d->min_conf && !d->gpu_masks) {
+	const struct jd_disp *map = on_host & JD_CUDA_BACK_MAP ? &b->disp : NULL;
+	if (map && d->min_conf && !d->gpu_masks) {
 		jd_confidence_mask(&b->disp, conf, d->min_conf);
 	}
-	if (d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
+	if (l && d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
 		check_pair(d, l, r);
 	}
 	st->conf = conf;
 	st->left = l;
+	st->map = map;
 	st->confidence_ms = (double)(jd_clock_ns() - tc) / 1e6;
 	cpu = lap(d, JD_STAGE_CONFIDENCE, cpu);
 	if (d->sensing) {
@@ -355,6 +379,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 		jd_image_copy(&b->left, &fr->pair[0]);
 		jd_image_copy(&b->right, &fr->pair[1]);
 	}
+	jd_engine_bring_back(b, bring_back(d, k, fr));
 	fr->t_submit = jd_clock_ns();
 	JD_TRY(jd_engine_submit(b, &d->p));
 	lap(d, JD_STAGE_SUBMIT, cpu);

@@ -58,6 +58,14 @@ struct jd_daemon {
 	int no_truth;	      /* jd_daemon_opts.no_truth */
 	int gpu_sense;	      /* sensing's per-pixel work runs on the GPU (jd_engine_gpu_sense) */
 	int gpu_masks;	      /* the GPU masks the map by its confidence before it comes back */
+	int gpu_conf;	      /* the GPU makes the confidence (jd_engine_gpu_makes_confidence) */
+	/*
+	 * What the caller's outputs read from the next frames submitted (JD_CUDA_BACK_* bits:
+	 * the map, the rectified pair, the confidence; init: all). Where the GPU matches in copy
+	 * mode the rest stays on the device; the loop adds what it reads itself (a truth to
+	 * score, the pair check, sensing on the CPU). Set it before each step.
+	 */
+	unsigned want_back;
 	struct jd_camera_model model;
 	struct jd_sense_params sp;
 	void *sense_ws;
@@ -94,8 +102,10 @@ struct jd_frame_stats {
 	double confidence_ms;
 	double cpu_ms;	   /* the process's CPU time, every thread, since the previous frame */
 	double stage_cpu_ms[JD_STAGES]; /* of which each stage's in the step that collected it */
+	/* what the frame has on the host (NULL: left on the device, d->want_back) */
 	const uint8_t *conf;		     /* the confidence map (w bytes a row) */
 	const struct jd_image *left;	     /* this frame's rectified left image */
+	const struct jd_disp *map;	     /* the map, masked by the confidence (d->boot.disp) */
 	const struct jd_sense_result *sense; /* NULL when not sensing */
 	const struct jd_track_info *tracks;  /* per object of sense: ids across frames */
 	int has_truth;

@@ -156,6 +156,29 @@ int jd_engine_gpu_raw_staged(struct jd_engine *b, const enum jd_pixfmt fmt[2])
 	return f ? jd_cuda_frame_raw_staged(f, fmt) : -EINVAL;
 }
 
+void jd_engine_bring_back(struct jd_engine *b, unsigned what)
+{
+	struct jd_cuda_frame *f = whole_frame(b);
+
+	if (f) {
+		jd_cuda_frame_bring_back(f, what);
+	}
+}
+
+unsigned jd_engine_on_host(struct jd_engine *b)
+{
+	struct jd_cuda_frame *f = whole_frame(b);
+
+	return f ? jd_cuda_frame_on_host(f) : JD_CUDA_BACK_ALL;
+}
+
+int jd_engine_gpu_makes_confidence(struct jd_engine *b)
+{
+	struct jd_cuda_frame *f = whole_frame(b);
+
+	return f && f->conf.taken;
+}
+
 int jd_engine_gpu_pair(struct jd_engine *b, struct jd_image *l, struct jd_image *r)
 {
 	const struct jd_cuda_frame *f = gpu_frame(b);
@@ -220,8 +243,8 @@ int jd_engine_gpu_sense(struct jd_engine *b, const struct jd_sense_params *sp,
 			const struct jd_camera_model *cam, void *ws, size_t ws_bytes,
 			struct jd_sense_result *out)
 {
-	int rc = jd_cuda_sense_run(&b->cuda, &b->matcher.sense, sp, cam, &b->disp, ws, ws_bytes,
-				   out, &b->workers.exec);
+	int rc = jd_cuda_sense_run(&b->cuda, &b->matcher.sense, sp, cam, ws, ws_bytes, out,
+				   &b->workers.exec);
 
 	if (rc == -EIO || rc == -ENOENT) {
 		fprintf(stderr, "jetdepth: gpu: sensing: %s\n", b->cuda.err);

@@ -93,6 +93,24 @@ int jd_engine_gpu_raw_into(struct jd_engine *b, unsigned char *data[2], size_t *
 int jd_engine_gpu_raw_staged(struct jd_engine *b, const enum jd_pixfmt fmt[2]);
 
 /**
+ * What frames submitted from now on bring back to the host where the GPU matches whole
+ * frames in copy mode (JD_CUDA_BACK_* bits of hal/cuda/frame_cuda.h; boot: all). No effect
+ * on the CPU, with strips, or in mapped mode, where everything is on the host.
+ */
+void jd_engine_bring_back(struct jd_engine *b, unsigned what);
+
+/**
+ * What the frame jd_engine_collect() just returned has on the host (JD_CUDA_BACK_* bits):
+ * all of it but where jd_engine_bring_back() left something on the device. Without the map
+ * b->disp is not that frame's (lent: its data NULL); without the pair or the confidence
+ * jd_engine_gpu_pair() and jd_engine_gpu_confidence() give none.
+ */
+unsigned jd_engine_on_host(struct jd_engine *b);
+
+/** Does the GPU make each frame's confidence (jd_engine_gpu_confidence(), when on the host)? */
+int jd_engine_gpu_makes_confidence(struct jd_engine *b);
+
+/**
  * The rectified pair of the frame jd_engine_collect() just returned, where the GPU rectified
  * it and lends it (views, w bytes a row, valid until the next submit). @retval 1, or 0: none
  */

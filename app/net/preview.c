@@ -31,12 +31,15 @@ static const char page[] =
     "document.getElementById('s').textContent=JSON.stringify(await r.json(),null,1)}"
     "catch(e){}setTimeout(t,1000)}t()</script></body></html>";
 
-/* The composed frame and two JPEG buffers; the same layout sizes them (base NULL). */
-static void layout(struct jd_carve *c, int w, int h, uint8_t **rgb, uint8_t *jpeg[2],
+/*
+ * The composed frame (views pw x ph: the camera's at the picture's step) and two JPEG
+ * buffers; the same layout sizes them (base NULL).
+ */
+static void layout(struct jd_carve *c, int pw, int ph, uint8_t **rgb, uint8_t *jpeg[2],
 		   size_t *jcap)
 {
-	*jcap = tjBufSize(2 * w, h, TJSAMP_420);
-	*rgb = jd_carve(c, (size_t)2 * w * h * 3);
+	*jcap = tjBufSize(2 * pw, ph, TJSAMP_420);
+	*rgb = jd_carve(c, (size_t)2 * pw * ph * 3);
 	jpeg[0] = jd_carve(c, *jcap);
 	jpeg[1] = jd_carve(c, *jcap);
 }
@@ -48,7 +51,8 @@ size_t jd_preview_mem_required(int w, int h)
 	size_t jcap;
 
 	jd_carve_init(&c, NULL, 0);
-	layout(&c, w, h, &rgb, jpeg, &jcap);
+	int step = jd_preview_step(w);
+	layout(&c, jd_preview_scaled(w, step), jd_preview_scaled(h, step), &rgb, jpeg, &jcap);
 	return jd_carve_total(&c);
 }
 
@@ -104,12 +108,15 @@ static void box(uint8_t *rgb, int W, int H, int x0, int y0, int x1, int y1, cons
 static uint8_t *compose(struct jd_preview *p, const struct jd_preview_frame *f)
 {
 	static const uint8_t green[3] = {0, 255, 0};
-	int w = p->w, h = p->h, W = 2 * w;
+	int w = p->w, h = p->h, W = 2 * w, k = p->step;
 	const struct jd_sense_result *s = f->sense;
 	uint8_t *rgb = f->rgb ? f->rgb : p->rgb;
 
+	if (!f->rgb && (!f->left || !f->disp)) {
+		return NULL; /* this frame left its map or pair on the GPU: the next one shows */
+	}
 	if (!f->rgb) {
-		jd_preview_compose_ref(f->left, f->disp, f->conf, f->min_conf, f->dmax, rgb);
+		jd_preview_compose_ref(f->left, f->disp, f->conf, f->min_conf, f->dmax, k, rgb);
 	}
 	for (int i = 0; s && i < s->nobjects; i++) {
 		const struct jd_object *b = &s->objects[i];
@@ -118,8 +125,10 @@ static uint8_t *compose(struct jd_preview *p, const struct jd_preview_frame *f)
 		snprintf(label[1], sizeof(label[1]), "%d", (int)lroundf(b->distance_mm));
 		for (int side = 0; side < 2; side++) {
 			int off = side * w;
-			box(rgb, W, h, b->bbox[0] + off, b->bbox[1], b->bbox[2] + off, b->bbox[3], green);
-			text(rgb, W, h, b->bbox[0] + off + 3, b->bbox[1] + 4, label[side], green);
+			box(rgb, W, h, b->bbox[0] / k + off, b->bbox[1] / k, b->bbox[2] / k + off,
+			    b->bbox[3] / k, green);
+			text(rgb, W, h, b->bbox[0] / k + off + 3, b->bbox[1] / k + 4, label[side],
+			     green);
 		}
 	}
 	return rgb;
@@ -156,8 +165,11 @@ void jd_preview_publish(struct jd_preview *p, const struct jd_preview_frame *f,
 	if (!jd_preview_wants(p, now_ns)) {
 		return;
 	}
-	p->last_ns = now_ns;
 	uint8_t *rgb = compose(p, f);
+	if (!rgb) {
+		return;
+	}
+	p->last_ns = now_ns;
 	int next = !p->cur;
 	unsigned char *dst = p->jpeg[next];
 	unsigned long len = (unsigned long)p->jpeg_cap;
@@ -340,13 +352,14 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 
 	memset(p, 0, sizeof(*p));
 	jd_carve_init(&mc, mem, bytes);
-	layout(&mc, w, h, &p->rgb, p->jpeg, &p->jpeg_cap);
+	p->step = jd_preview_step(w);
+	p->w = jd_preview_scaled(w, p->step);
+	p->h = jd_preview_scaled(h, p->step);
+	layout(&mc, p->w, p->h, &p->rgb, p->jpeg, &p->jpeg_cap);
 	if (mc.overflow) {
 		snprintf(p->err, sizeof(p->err), "preview: boot memory too small");
 		return -ENOMEM;
 	}
-	p->w = w;
-	p->h = h;
 	p->tj = tjInitCompress();
 	if (!p->tj) {
 		snprintf(p->err, sizeof(p->err), "preview: cannot start the JPEG encoder");

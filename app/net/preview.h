@@ -1,7 +1,8 @@
 /*
  * The read-only browser preview (libmicrohttpd): `/` a page, `/stream.mjpg` an MJPEG stream
  * of the rectified left image beside the colour-mapped disparity with the objects' boxes and
- * distances drawn in, `/status` a JSON snapshot (frames, fps, drops, camera state, memory).
+ * distances drawn in (each view at most JD_PREVIEW_MAX_WIDTH wide, algo/preview_compose.h),
+ * `/status` a JSON snapshot (frames, fps, drops, camera state, memory).
  * Nothing else is served (no files); GET and HEAD only. Bound to 127.0.0.1 unless configured,
  * at most max_clients connections (more are refused by the server), idle ones time out.
  *
@@ -38,7 +39,8 @@ int jd_preview_parse(const char *spec, struct jd_preview_config *c);
 struct jd_preview {
 	void *mhd; /* struct MHD_Daemon */
 	void *tj;  /* the JPEG compressor, made at start */
-	int w, h;  /* one view; the stream is 2w x h */
+	int w, h;  /* one view as shown; the stream is 2w x h */
+	int step;  /* the camera's pixels one shown pixel steps over (jd_preview_step()) */
 	uint8_t *rgb;
 	uint8_t *jpeg[2];
 	size_t jpeg_cap, jpeg_len[2];
@@ -54,7 +56,7 @@ struct jd_preview {
 	char err[256];
 };
 
-/** Bytes jd_preview_start() takes for w x h views. */
+/** Bytes jd_preview_start() takes for w x h camera views. */
 size_t jd_preview_mem_required(int w, int h);
 
 /** Start the server (boot). @retval 0, or -errno with p->err saying why */
@@ -71,15 +73,15 @@ void jd_preview_set_status(struct jd_preview *p, const char *status_json);
  * colour-mapped disparity; each object boxed on both, its track id on the left, its
  * distance in mm on the right. */
 struct jd_preview_frame {
-	const struct jd_image *left;
+	const struct jd_image *left; /* NULL (or disp NULL): the frame is not shown */
 	const struct jd_disp *disp;
 	float dmax;			     /* the colour map's far end (0 .. dmax) */
 	const struct jd_sense_result *sense; /* NULL: not sensed */
 	const struct jd_track_info *tracks;  /* per object, or NULL */
 	const uint8_t *conf;		     /* the confidence map (w bytes a row), or NULL */
 	int min_conf;			     /* below it: tinted */
-	uint8_t *rgb; /* the picture composed already (the GPU's, 2w x h RGB; the boxes are
-			 drawn into it), or NULL: composed here */
+	uint8_t *rgb; /* the picture composed already (the GPU's, at the same step; the boxes
+			 are drawn into it), or NULL: composed here */
 };
 
 /**

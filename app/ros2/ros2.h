@@ -78,6 +78,9 @@ struct jd_ros2_frame {
 /* What the subscribers want made for each frame (jd_ros2_wants_made()). */
 enum { JD_ROS2_MAKE_DEPTH = 1, JD_ROS2_MAKE_POINTS = 2 };
 
+/* What the subscribed topics read of each frame as it is (jd_ros2_wants_read()). */
+enum { JD_ROS2_READ_LEFT = 1, JD_ROS2_READ_MAP = 2, JD_ROS2_READ_CONF = 4 };
+
 /* What the publisher did (its thread's figures, read at any time). */
 struct jd_ros2_counters {
 	unsigned long offered;	 /* frames the loop offered */
@@ -112,6 +115,12 @@ uint64_t jd_ros2_stamp_ns(const struct jd_ros2 *r, uint64_t capture_ns);
 
 /** JD_ROS2_MAKE_* bits: the topics made per pixel that are subscribed now (0: off). */
 int jd_ros2_wants_made(const struct jd_ros2 *r);
+
+/**
+ * JD_ROS2_READ_* bits: what the topics subscribed now copy from the frame offered (the
+ * image, the disparity, the confidence); depth and the cloud are jd_ros2_wants_made()'s.
+ */
+int jd_ros2_wants_read(const struct jd_ros2 *r);
 
 /**
  * Offer a frame (the loop: copies, wakes the thread, never blocks on DDS). What f->made lends

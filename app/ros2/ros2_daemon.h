@@ -18,14 +18,26 @@ static inline struct jd_ros2_rig jd_ros2_rig_of(const struct jd_daemon *d)
 /*
  * Before each step: the GPU makes depth and the cloud the subscribers want for the frames
  * submitted from now on (no effect where the CPU makes them).
+ * @return what the subscribed topics read from the host (JD_CUDA_BACK_* bits, for
+ * d->want_back): the image, disparity and confidence topics, and what the CPU makes the depth
+ * and the cloud from where the GPU does not
  */
-static inline void jd_ros2_want_made(const struct jd_ros2 *r, struct jd_daemon *d)
+static inline unsigned jd_ros2_want_made(const struct jd_ros2 *r, struct jd_daemon *d)
 {
-	int want = jd_ros2_wants_made(r);
-	jd_engine_gpu_cloud_want(&d->boot,
-				 (want & JD_ROS2_MAKE_DEPTH ? JD_CUDA_CLOUD_DEPTH : 0) |
-				     (want & JD_ROS2_MAKE_POINTS ? JD_CUDA_CLOUD_POINTS : 0),
-				 d->min_conf, &d->model);
+	int want = jd_ros2_wants_made(r), read = jd_ros2_wants_read(r);
+	int gpu =
+	    jd_engine_gpu_cloud_want(&d->boot,
+				     (want & JD_ROS2_MAKE_DEPTH ? JD_CUDA_CLOUD_DEPTH : 0) |
+					 (want & JD_ROS2_MAKE_POINTS ? JD_CUDA_CLOUD_POINTS : 0),
+				     d->min_conf, &d->model);
+	unsigned back = (read & JD_ROS2_READ_LEFT ? JD_CUDA_BACK_PAIR : 0) |
+			(read & JD_ROS2_READ_MAP ? JD_CUDA_BACK_MAP : 0) |
+			(read & JD_ROS2_READ_CONF ? JD_CUDA_BACK_CONF : 0);
+
+	if (!gpu && want) {
+		back |= JD_CUDA_BACK_MAP | (want & JD_ROS2_MAKE_POINTS ? JD_CUDA_BACK_PAIR : 0);
+	}
+	return back;
 }
 
 /**
@@ -38,7 +50,7 @@ static inline struct jd_ros2_frame jd_ros2_frame_of(struct jd_daemon *d,
 	struct jd_ros2_frame f = {.frame = st->frame,
 				  .capture_ns = st->ts_ns,
 				  .left = st->left,
-				  .disp = &d->boot.disp,
+				  .disp = st->map,
 				  .conf = st->conf,
 				  .sense = st->sense,
 				  .tracks = st->sense ? st->tracks : NULL};

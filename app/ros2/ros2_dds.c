@@ -448,6 +448,18 @@ int jd_ros2_wants_made(const struct jd_ros2 *r)
 	       (wants(im, T_POINTS) ? JD_ROS2_MAKE_POINTS : 0);
 }
 
+int jd_ros2_wants_read(const struct jd_ros2 *r)
+{
+	struct impl *im = r->impl;
+
+	if (!im) {
+		return 0;
+	}
+	return (wants(im, T_IMAGE) ? JD_ROS2_READ_LEFT : 0) |
+	       (wants(im, T_DISPARITY) ? JD_ROS2_READ_MAP : 0) |
+	       (wants(im, T_CONFIDENCE) ? JD_ROS2_READ_CONF : 0);
+}
+
 void jd_ros2_offer(struct jd_ros2 *r, const struct jd_ros2_frame *f)
 {
 	struct impl *im = r->impl;

@@ -42,6 +42,12 @@ int jd_ros2_wants_made(const struct jd_ros2 *r)
 	return 0;
 }
 
+int jd_ros2_wants_read(const struct jd_ros2 *r)
+{
+	(void)r;
+	return 0;
+}
+
 void jd_ros2_offer(struct jd_ros2 *r, const struct jd_ros2_frame *f)
 {
 	(void)r;

@@ -19,6 +19,7 @@ int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h
 
 	memset(f, 0, sizeof(*f));
 	f->last = -1;
+	f->back = JD_CUDA_BACK_ALL;
 	f->w = w;
 	f->h = h;
 	if (!cu->mapped) {
@@ -106,6 +107,9 @@ static struct jd_cuda_slot *stage(struct jd_cuda *cu, struct jd_cuda_frame *f)
 		return NULL;
 	}
 	f->cur = jd_cuda_frame_next_index(f);
+	/* mapped: all of it is in host memory; a pair packed on the host never left it */
+	f->slot[f->cur].back =
+	    cu->mapped ? JD_CUDA_BACK_ALL : f->back | (f->remap.loaded ? 0 : JD_CUDA_BACK_PAIR);
 	if (cu->mapped) {
 		f->d_out = f->slot[f->cur].d_map; /* the kernels write the map into the slot */
 	}
@@ -205,16 +209,16 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	if (f->cloud) {
 		JD_TRY(jd__cuda_cloud_run(cu, f, map));
 	}
-	if (!cu->mapped) {
+	if (!cu->mapped && (s->back & JD_CUDA_BACK_MAP)) {
 		JD_TRY(JD_CU(
 		    cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n, cu->stream[0])));
 		cu->copied += sizeof(float) * n;
-	} else if (map != s->d_map) {
+	} else if (cu->mapped && map != s->d_map) {
 		snprintf(cu->err, sizeof(cu->err),
 			 "mapped mode: the map was not written into its slot");
 		return -EINVAL;
 	}
-	if (f->conf.taken) {
+	if (f->conf.taken && (s->back & JD_CUDA_BACK_CONF)) {
 		JD_TRY(jd__cuda_conf_download(cu, f));
 	}
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_out, cu->stream[0])));
@@ -247,20 +251,21 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	}
 	JD_TRY(jd_cuda_wait(cu, s->ev_out));
 	JD_TRY(JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, s->ev_start, s->ev_end)));
-	f->conf.last = f->conf.h_conf[idx];
+	f->conf.last = s->back & JD_CUDA_BACK_CONF ? f->conf.h_conf[idx] : NULL;
 	if (f->sense) {
 		f->sense->last = idx;
 	}
 	f->last = idx;
 	if (f->lend) {
-		out->data = s->h_out;
+		/* NULL where the map stayed on the device: fail at once, not on old data */
+		out->data = s->back & JD_CUDA_BACK_MAP ? s->h_out : NULL;
 		out->stride = f->w;
 		return 0;
 	}
-	for (int y = 0; y < f->h; y++) {
+	for (int y = 0; (s->back & JD_CUDA_BACK_MAP) && y < f->h; y++) {
 		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * f->w, sizeof(float) * f->w);
 	}
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2 && (s->back & JD_CUDA_BACK_PAIR); k++) {
 		for (int y = 0; out_img[k] && y < f->h; y++) {
 			memcpy(out_img[k]->data + (size_t)y * out_img[k]->stride,
 			       h_img[k] + (size_t)y * f->w, (size_t)f->w);

@@ -20,6 +20,14 @@
 
 #define JD_CUDA_SLOTS 2
 
+/*
+ * What a frame brings back to the host in copy mode: its map, its rectified pair (where the
+ * device rectified it; a pair packed on the host is there anyway) and its confidence. Each
+ * costs the bus a frame's worth, so the loop asks only for what its outputs read
+ * (jd_cuda_frame_bring_back()); in mapped mode everything is where the host reads it.
+ */
+enum { JD_CUDA_BACK_MAP = 1, JD_CUDA_BACK_PAIR = 2, JD_CUDA_BACK_CONF = 4, JD_CUDA_BACK_ALL = 7 };
+
 struct jd_cuda_slot {
 	jd_cudeviceptr d_left, d_right; /* w * h bytes each (mapped: h_left, h_right) */
 	void *h_left, *h_right;		/* pinned: the gray pair sent, or where the device rectifies
@@ -27,6 +35,7 @@ struct jd_cuda_slot {
 	float *h_out;			/* pinned, w * h */
 	jd_cudeviceptr d_map;		/* mapped: h_out's device view, the map kernels write */
 	void *ev_in, *ev_start, *ev_end, *ev_out;
+	unsigned back; /* JD_CUDA_BACK_* bits this slot's frame has on the host */
 };
 
 /*
@@ -82,7 +91,8 @@ struct jd_cuda_conf {
 struct jd_cuda_picture {
 	jd_cufunction fn;
 	jd_cudeviceptr d_rgb; /* copy mode: where the kernel writes (mapped: h_rgb's view) */
-	unsigned char *h_rgb; /* pinned: 2w x h RGB, 6w bytes a row */
+	unsigned char *h_rgb; /* pinned: 2pw x ph RGB, 6pw bytes a row */
+	int step, pw, ph;     /* the frame's pixels a picture pixel steps over; the view's size */
 	int slot;	      /* the slot whose frame has it (-1: none in flight) */
 	int want;	      /* compose for the next frame finished */
 	int min_conf;	      /* below it: distrusted (algo/preview_compose.h) */
@@ -111,7 +121,8 @@ struct jd_cuda_frame {
 	 * are until the next frame is submitted into that slot: the caller reads them before.
 	 */
 	int lend;
-	int last; /* the last collected slot (-1: none) */
+	int last;      /* the last collected slot (-1: none) */
+	unsigned back; /* JD_CUDA_BACK_* bits frames submitted from now on bring back (all) */
 };
 
 /** Take buffers and events (boot only). @retval 0, -ENOMEM, -EPERM (sealed) */
@@ -163,9 +174,22 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 
 /**
  * Wait for the oldest frame in flight, record its kernel time in cu->last_kernel_ms and copy
- * its map into out (f->lend: point out at it). @retval 0, -EIO, or -ENOENT (nothing in flight)
+ * its map into out (f->lend: point out at it). A frame that did not bring its map back leaves
+ * out as it was (f->lend: out->data NULL). @retval 0, -EIO, or -ENOENT (nothing in flight)
  */
 int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_disp *out);
+
+/** What frames submitted from now on bring back to the host (JD_CUDA_BACK_* bits). */
+static inline void jd_cuda_frame_bring_back(struct jd_cuda_frame *f, unsigned what)
+{
+	f->back = what;
+}
+
+/** What the last collected frame has on the host (JD_CUDA_BACK_* bits; 0: none collected). */
+static inline unsigned jd_cuda_frame_on_host(const struct jd_cuda_frame *f)
+{
+	return f->last >= 0 ? f->slot[f->last].back : 0;
+}
 
 /** The index of the slot the next frame is staged into (one rule for the calls below). */
 static inline int jd_cuda_frame_next_index(const struct jd_cuda_frame *f)
@@ -205,11 +229,11 @@ int jd_cuda_frame_raw_staged(struct jd_cuda_frame *f, const enum jd_pixfmt fmt[2
 /**
  * The last collected frame's rectified 8-bit image k (0 left, 1 right) where the frame lends
  * it (w bytes a row): the pair the GPU rectified, or the pair as packed into the slot.
- * NULL: not lent.
+ * NULL: not lent, or not brought back.
  */
 static inline unsigned char *jd_cuda_frame_rectified(const struct jd_cuda_frame *f, int k)
 {
-	if (!f->lend || f->last < 0) {
+	if (!f->lend || !(jd_cuda_frame_on_host(f) & JD_CUDA_BACK_PAIR)) {
 		return NULL;
 	}
 	return k ? f->slot[f->last].h_right : f->slot[f->last].h_left;

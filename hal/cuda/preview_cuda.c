@@ -11,11 +11,14 @@ enum { THREADS = 128 };
 int jd_cuda_preview_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_picture *pc = &f->picture;
-	size_t bytes = (size_t)6 * f->w * f->h;
 	void *p;
 
 	memset(pc, 0, sizeof(*pc));
 	pc->slot = -1;
+	pc->step = jd_preview_step(f->w);
+	pc->pw = jd_preview_scaled(f->w, pc->step);
+	pc->ph = jd_preview_scaled(f->h, pc->step);
+	size_t bytes = jd_cuda_preview_bytes(pc);
 	if (!f->conf.taken) {
 		snprintf(cu->err, sizeof(cu->err),
 			 "the preview's picture needs the confidence stage");
@@ -46,8 +49,8 @@ int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 {
 	struct jd_cuda_picture *pc = &f->picture;
 	struct jd_cuda_slot *s = &f->slot[f->cur];
-	int w = f->w, h = f->h;
-	size_t bytes = (size_t)6 * w * h;
+	int w = f->w;
+	size_t bytes = jd_cuda_preview_bytes(pc);
 
 	if (pc->slot == f->cur) {
 		pc->slot = -1; /* that frame is collected: its picture is replaced or gone */
@@ -58,10 +61,12 @@ int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	/* the confidence the stage before made for this frame (mapped: in the slot) */
 	jd_cudeviceptr conf =
 	    cu->mapped ? jd_cuda_mapped(cu, f->conf.h_conf[f->cur]) : f->conf.d_conf;
-	void *a[] = {&s->d_left, &map, &conf, &pc->min_conf, &pc->dmax, &w, &h, &pc->d_rgb};
+	void *a[] = {&s->d_left, &map,	    &conf,   &pc->min_conf, &pc->dmax,
+		     &w,	 &pc->step, &pc->pw, &pc->d_rgb};
 
-	JD_TRY(JD_CU(cu, cuLaunchKernel(pc->fn, (unsigned)((w + THREADS - 1) / THREADS),
-					(unsigned)h, 1, THREADS, 1, 1, 0, cu->stream[0], a, NULL)));
+	JD_TRY(JD_CU(cu, cuLaunchKernel(pc->fn, (unsigned)((pc->pw + THREADS - 1) / THREADS),
+					(unsigned)pc->ph, 1, THREADS, 1, 1, 0, cu->stream[0], a,
+					NULL)));
 	if (!cu->mapped) {
 		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(pc->h_rgb, pc->d_rgb, bytes, cu->stream[0])));
 		cu->copied += bytes;

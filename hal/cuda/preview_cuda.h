@@ -7,7 +7,14 @@
 #ifndef JD_HAL_CUDA_PREVIEW_H
 #define JD_HAL_CUDA_PREVIEW_H
 
+#include "../../algo/preview_compose.h"
 #include "frame_cuda.h"
+
+/* The picture's bytes: 2pw x ph RGB. */
+static inline size_t jd_cuda_preview_bytes(const struct jd_cuda_picture *pc)
+{
+	return (size_t)6 * pc->pw * pc->ph;
+}
 
 /**
  * Take the stage's buffers (boot only, after jd_cuda_conf_take()).
@@ -25,8 +32,9 @@ void jd_cuda_preview_want(struct jd_cuda_frame *f, int min_conf, float dmax);
 int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
 
 /**
- * The picture of the last frame jd_cuda_frame_collect() returned (2w x h RGB, writable: the
- * caller draws on it), valid until the next frame is finished; NULL: it has none.
+ * The picture of the last frame jd_cuda_frame_collect() returned (2pw x ph RGB at the step
+ * jd_preview_step() gives for the frame's width; writable: the caller draws on it), valid until the
+ * next frame is finished; NULL: it has none.
  */
 static inline unsigned char *jd_cuda_preview_last(const struct jd_cuda_frame *f)
 {

@@ -107,8 +107,8 @@ int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	JD_TRY(
 	    JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS), (unsigned)h,
 				     2, THREADS, 1, 1, 0, cu->stream[0], args, NULL)));
-	if (cu->mapped) {
-		return 0; /* the kernel wrote the rectified pair into the slot's h_left/h_right */
+	if (cu->mapped || !(s->back & JD_CUDA_BACK_PAIR)) {
+		return 0; /* mapped: the kernel wrote it into the slot's h_left/h_right */
 	}
 	/* The rectified pair comes back with the map (same stream, so before its event). */
 	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_left, s->d_left, (size_t)w * h, cu->stream[0])));

@@ -1,6 +1,7 @@
 #include "sense_cuda.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,10 +40,11 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	    "jd_sense_mask_conf_cuda", "jd_sense_score_cuda",	  "jd_sense_rows_cuda",
 	    "jd_sense_objpx_cuda",     "jd_sense_morph_cuda",	  "jd_sense_ccl_init_cuda",
 	    "jd_sense_ccl_merge_cuda", "jd_sense_ccl_final_cuda", "jd_sense_blobs_cuda",
-	    "jd_sense_count_cuda",     "jd_sense_measure_cuda",	  "jd_sense_axes_cuda"};
-	jd_cufunction *fns[] = {&s->mask_conf, &s->score,    &s->rows,	    &s->objpx,
-				&s->morph,     &s->ccl_init, &s->ccl_merge, &s->ccl_final,
-				&s->blobs,     &s->count,    &s->measure,   &s->axes};
+	    "jd_sense_count_cuda",     "jd_sense_measure_cuda",	  "jd_sense_axes_cuda",
+	    "jd_sense_candidates_cuda"};
+	jd_cufunction *fns[] = {&s->mask_conf, &s->score,     &s->rows,	     &s->objpx, &s->morph,
+				&s->ccl_init,  &s->ccl_merge, &s->ccl_final, &s->blobs, &s->count,
+				&s->measure,   &s->axes,      &s->candidates};
 	int w = f->w, h = f->h;
 	size_t n = (size_t)w * h;
 	void *p;
@@ -84,6 +86,12 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	JD_TRY(
 	    take_out(cu, sizeof(struct jd__sense_obj_rec) * JD_SENSE_MAX_OBJECTS, &p, &s->d_recs));
 	s->h_recs = p;
+	JD_TRY(take_out(cu, sizeof(uint32_t) * 2 * JD_CUDA_SENSE_CANDIDATES, &p, &s->d_draws));
+	s->h_draws = p;
+	JD_TRY(take_out(cu, sizeof(float) * JD_CUDA_SENSE_CANDIDATES, &p, &s->d_cand));
+	s->h_cand = p;
+	JD_TRY(jd_cuda_take_pinned(cu, sizeof(float) * n, &p));
+	s->h_map = p;
 	JD_TRY(jd_cuda_take_event(cu, &s->ev_done));
 	s->w = w;
 	s->h = h;
@@ -151,11 +159,69 @@ static int rows_pass(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 	return wait_queued(cu, s);
 }
 
-/* fit_plane() of sense.c, its passes over the map on the GPU. */
+/* The candidates' values the host draws from (jd__sense_hypotheses_by()). */
+struct candidates {
+	const float *value;
+	long n;
+	int ran_out; /* the draw wanted candidate n or later */
+};
+
+static float pick_candidate(void *ctx, long k, int x, int y)
+{
+	struct candidates *c = ctx;
+
+	(void)x;
+	(void)y;
+	if (k < c->n) {
+		return c->value[k];
+	}
+	c->ran_out = 1;
+	return NAN;
+}
+
+/*
+ * The hypotheses, drawn on the host from the candidates' values the GPU gathered: the first
+ * JD_CUDA_SENSE_FIRST come back, the rest only when the draw needs them (a map with few valid
+ * pixels). @return how many, or -ERANGE: the draw needs more candidates than the stage holds
+ */
+static int draw_hypotheses(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
+			   const struct jd_sense_params *sp, const struct jd__sense_roi *r,
+			   double (*planes)[3])
+{
+	uint32_t seed = sp->seed ? sp->seed : 1;
+	long need = (long)sp->ransac_iters * JD_SENSE_TRIES;
+	need = need < JD_CUDA_SENSE_CANDIDATES ? need : JD_CUDA_SENSE_CANDIDATES;
+	long first = need < JD_CUDA_SENSE_FIRST ? need : JD_CUDA_SENSE_FIRST;
+	int w = s->w, x0 = r->x0, y0 = r->y0, x1 = r->x1, y1 = r->y1, n = (int)need;
+
+	if (s->draws_seed != seed) {
+		/* the seed's stream, once: the same for every frame */
+		jd__sense_draws(sp, JD_CUDA_SENSE_CANDIDATES, s->h_draws);
+		JD_TRY(send(cu, s->d_draws, s->h_draws,
+			    sizeof(uint32_t) * 2 * JD_CUDA_SENSE_CANDIDATES));
+		s->draws_seed = seed;
+	}
+	void *a[] = {&disp, &w, &x0, &y0, &x1, &y1, &s->d_draws, &n, &s->d_cand};
+	JD_TRY(launch(cu, s->candidates, (unsigned)((need + THREADS - 1) / THREADS), 1, THREADS, 0,
+		      a));
+	JD_TRY(fetch(cu, s->h_cand, s->d_cand, sizeof(float) * (size_t)first));
+	JD_TRY(wait_queued(cu, s));
+	struct candidates c = {s->h_cand, first, 0};
+	int got = jd__sense_hypotheses_by(sp, r, pick_candidate, &c, planes);
+	if (c.ran_out && first < need) {
+		JD_TRY(fetch(cu, s->h_cand + first, s->d_cand + sizeof(float) * (size_t)first,
+			     sizeof(float) * (size_t)(need - first)));
+		JD_TRY(wait_queued(cu, s));
+		c = (struct candidates){s->h_cand, need, 0};
+		got = jd__sense_hypotheses_by(sp, r, pick_candidate, &c, planes);
+	}
+	return c.ran_out ? -ERANGE : got;
+}
+
+/* fit_plane() of sense.c, its passes over the map on the GPU. @retval 0, -EIO, -ERANGE */
 static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
 		     const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		     const struct jd_disp *host_map, const struct jd__sense_roi *r,
-		     struct jd__sense_ws *ws, struct jd_plane *pl)
+		     const struct jd__sense_roi *r, struct jd__sense_ws *ws, struct jd_plane *pl)
 {
 	static long count[JD_SENSE_MAX_HYPOTHESES];
 	double(*planes)[3] = (double(*)[3])s->h_planes;
@@ -167,8 +233,11 @@ static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 
 	memset(pl, 0, sizeof(*pl));
 	pl->verdict = JD_TABLE_NOT_FITTED;
-	/* the hypotheses from the host's map (a few hundred pixels), scored on the GPU */
-	int n = jd__sense_hypotheses(sp, host_map, r, planes);
+	/* the hypotheses from the candidates' values (a few thousand pixels), scored on the GPU */
+	int n = draw_hypotheses(cu, s, disp, sp, r, planes);
+	if (n < 0) {
+		return n;
+	}
 	if (!cu->mapped && n) {
 		cu->copied += sizeof(double) * 3 * (size_t)n;
 		JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(s->d_planes, s->h_planes,
@@ -326,21 +395,32 @@ static int gpu_axes(void *ctx, const struct jd__sense_blob *b, int k, const doub
 	return objects_pass(g, s->axes, k, a, rec);
 }
 
+/* The frame's masked map on the host (the rare frames the reference finishes there). */
+static int bring_map(struct jd_cuda *cu, struct jd_cuda_sense *s, struct jd_disp *map)
+{
+	size_t bytes = sizeof(float) * (size_t)s->w * s->h;
+
+	cu->copied += bytes;
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_map, s->d_disp[s->last], bytes, STREAM(cu))));
+	JD_TRY(wait_queued(cu, s));
+	*map = (struct jd_disp){s->h_map, s->w, s->h, s->w};
+	return 0;
+}
+
 int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct jd_sense_params *sp,
-		      const struct jd_camera_model *cam, const struct jd_disp *host_map, void *ws,
-		      size_t ws_bytes, struct jd_sense_result *out, const struct jd_exec *ex)
+		      const struct jd_camera_model *cam, void *ws, size_t ws_bytes,
+		      struct jd_sense_result *out, const struct jd_exec *ex)
 {
 	struct jd__sense_roi r;
 	struct jd__sense_ws w;
+	struct jd_disp map;
 	long nblobs = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!s->on || s->last < 0) {
 		snprintf(cu->err, sizeof(cu->err), "GPU sensing: no collected frame");
 		return -ENOENT;
-	}
-	if (host_map->width != s->w || host_map->height != s->h) {
-		return -EINVAL;
 	}
 	JD_TRY(jd__sense_check(sp, cam, s->w, s->h, &r));
 	if (jd__sense_carve(ws, ws_bytes, s->w, s->h, &w)) {
@@ -348,16 +428,23 @@ int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct 
 	}
 	jd_cudeviceptr disp = s->d_disp[s->last];
 	if (!sp->use_fixed) {
-		JD_TRY(fit_plane(cu, s, disp, sp, cam, host_map, &r, &w, &out->plane));
+		rc = fit_plane(cu, s, disp, sp, cam, &r, &w, &out->plane);
+		if (rc == -ERANGE) {
+			goto on_host; /* more candidates than the stage holds (--ransac-iters) */
+		}
+		JD_TRY(rc);
 	}
 	jd__sense_extent(cam, &r, &out->plane, s->w, &w);
 	struct gpu_gather gg = {cu, s, disp, px_args(s, sp, cam, &r, &out->plane)};
 	JD_TRY(label_objects(cu, s, disp, &gg.px, sp->min_area_px, &nblobs));
 	if (nblobs > s->max_blobs) {
-		/* more blobs than the list holds: the reference knows which come first */
-		return jd_sense_run(sp, cam, host_map, ws, ws_bytes, out, ex);
+		goto on_host; /* more blobs than the list holds: the reference knows which first */
 	}
 	struct jd__sense_blob *blobs = (struct jd__sense_blob *)s->h_blobs; /* in no order */
 	struct jd__sense_gather g = {gpu_first, gpu_axes, &gg};
 	return jd__sense_objects(cam, &r, &w, blobs, nblobs, &g, out);
+on_host:
+	s->on_host++;
+	JD_TRY(bring_map(cu, s, &map));
+	return jd_sense_run(sp, cam, &map, ws, ws_bytes, out, ex);
 }

@@ -5,20 +5,30 @@
  * the frame is collected, jd_cuda_sense_run() scores the plane hypotheses, sums the rows,
  * masks, opens, closes and labels the objects and gathers each object's figures on the GPU,
  * and decides on the host with the reference's own functions: the result is jd_sense_run()'s
- * on the host's masked map (tests/gpu). Only small figures come back (scores, row sums,
- * blobs, the objects' records); in mapped mode the kernels write them into pinned memory.
+ * on the host's masked map (tests/gpu). Only small figures come back (the hypotheses'
+ * candidates, scores, row sums, blobs, the objects' records); in mapped mode the kernels
+ * write them into pinned memory.
  */
 #ifndef JD_HAL_CUDA_SENSE_H
 #define JD_HAL_CUDA_SENSE_H
 
 #include "../../algo/jd_exec.h"
 #include "../../algo/sense.h"
+#include "../../algo/sense_priv.h"
 #include "../cuda.h"
 #include "frame_cuda.h"
 
+/*
+ * The plane hypotheses' candidates the stage gathers (jd__sense_hypotheses_by(): 64 for each
+ * of 256 iterations, so the default 200 never run out; more, and a frame whose draw runs out
+ * is sensed on the host), and how many come back before the draw asks for the rest.
+ */
+#define JD_CUDA_SENSE_CANDIDATES (JD_SENSE_TRIES * 256)
+#define JD_CUDA_SENSE_FIRST 4096
+
 struct jd_cuda_sense {
 	jd_cufunction mask_conf, score, rows, objpx, morph, ccl_init, ccl_merge, ccl_final, blobs,
-	    count, measure, axes;
+	    count, measure, axes, candidates;
 	jd_cudeviceptr d_disp[JD_CUDA_SLOTS]; /* each slot's map, masked by its confidence */
 	/* parent, stats: the labelling's, then the objects' pixels and their values */
 	jd_cudeviceptr d_m0, d_m1, d_parent, d_stats, d_count, d_label;
@@ -31,6 +41,11 @@ struct jd_cuda_sense {
 	int32_t *h_blobs, *h_nblobs, *h_objs;
 	double *h_ax;
 	struct jd__sense_obj_rec *h_recs;
+	jd_cudeviceptr d_draws, d_cand; /* the seed's stream; each candidate's value */
+	uint32_t *h_draws, draws_seed;	/* draws_seed: the seed h_draws holds (0: none) */
+	float *h_cand;
+	float *h_map;	       /* pinned: the masked map, for frames finished on the host */
+	unsigned long on_host; /* frames the reference finished on the host (counted) */
 	long max_blobs;
 	int w, h;
 	int min_conf; /* the map keeps pixels with at least this confidence (0: all) */
@@ -56,13 +71,15 @@ void jd_cuda_sense_start(struct jd_cuda_sense *s, int min_conf, int mask_map);
 int jd__cuda_sense_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
 
 /**
- * jd_sense_run() for the frame jd_cuda_frame_collect() returned last, on the GPU: host_map
- * is that frame's map masked as the stage masked it, ws the reference's workspace
- * (jd_sense_mem_required()). ex runs the reference when the blobs outnumber the stage's list.
+ * jd_sense_run() for the frame jd_cuda_frame_collect() returned last, on the GPU, from that
+ * frame's map masked as the stage masked it (the host's copy of the map is not read: it need
+ * not come back). ws: the reference's workspace (jd_sense_mem_required()). Where the blobs
+ * outnumber the stage's list, or the hypotheses' draw its candidates, the masked map comes
+ * back and the reference runs on it with ex (s->on_host counts those frames).
  * Waits for its kernels (stream 2). @retval 0, -EINVAL, -ENOMEM, -EIO, -ENOENT (no frame)
  */
 int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct jd_sense_params *sp,
-		      const struct jd_camera_model *cam, const struct jd_disp *host_map, void *ws,
-		      size_t ws_bytes, struct jd_sense_result *out, const struct jd_exec *ex);
+		      const struct jd_camera_model *cam, void *ws, size_t ws_bytes,
+		      struct jd_sense_result *out, const struct jd_exec *ex);
 
 #endif

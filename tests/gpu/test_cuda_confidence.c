@@ -49,18 +49,19 @@ static long first_diff(const struct jd_image *l, const struct jd_image *r,
 static long picture_diff(const struct jd_image *l, const struct jd_disp *d,
 			 const unsigned char *conf, int min_conf, float dmax, const uint8_t *gpu)
 {
-	size_t n = (size_t)6 * l->width * l->height;
+	int step = jd_preview_step(l->width), pw = jd_preview_scaled(l->width, step);
+	size_t n = (size_t)6 * pw * jd_preview_scaled(l->height, step);
 	uint8_t *ref = malloc(n);
 	long first = -1;
 
-	jd_preview_compose_ref(l, d, conf, min_conf, dmax, ref);
+	jd_preview_compose_ref(l, d, conf, min_conf, dmax, step, ref);
 	for (long i = 0; i < (long)n && first < 0; i++) {
 		first = ref[i] != gpu[i] ? i : -1;
 	}
 	if (first >= 0) {
-		long px = first / 3 % ((long)2 * l->width), y = first / 3 / ((long)2 * l->width);
-		printf("  picture byte %ld (x %ld of 2w, y %ld): reference %d, gpu %d\n", first, px, y,
-		       ref[first], gpu[first]);
+		long px = first / 3 % ((long)2 * pw), y = first / 3 / ((long)2 * pw);
+		printf("  picture byte %ld (x %ld of %d, y %ld; step %d): reference %d, gpu %d\n",
+		       first, px, 2 * pw, y, step, ref[first], gpu[first]);
 	}
 	free(ref);
 	return first;

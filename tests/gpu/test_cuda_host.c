@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "cuda/confidence_cuda.h"
 #include "gpu_util.h"
 
 /* One context for the three matchers (SGM with every stage beside it): they share it. */
@@ -112,6 +113,37 @@ int main(void)
 	JD_CHECK(jd_cuda_matcher_run(&t.sad, &ps, &l, &r, &out) == 0 &&
 		     cu.copied - before == (unsigned long long)w * h * (2 + 4),
 		 "copy mode: %llu bytes crossed, want %d", cu.copied - before, w * h * 6);
+	/* what comes back is what the loop asks for: nothing, and the map is not lent */
+	struct jd_cuda_frame *fs = t.sad.frame;
+	float *map = out.data;
+	fs->lend = 1;
+	jd_cuda_frame_bring_back(fs, 0);
+	before = cu.copied;
+	JD_CHECK(jd_cuda_matcher_run(&t.sad, &ps, &l, &r, &out) == 0 &&
+		     cu.copied - before == (unsigned long long)w * h * 2 && out.data == NULL &&
+		     jd_cuda_frame_on_host(fs) == JD_CUDA_BACK_PAIR &&
+		     jd_cuda_frame_rectified(fs, 0) == fs->slot[fs->last].h_left,
+		 "nothing back: %llu bytes crossed, want %d (the pair up), the map %p, on the host "
+		 "%u (the pair packed there)",
+		 cu.copied - before, w * h * 2, (void *)out.data, jd_cuda_frame_on_host(fs));
+	jd_cuda_frame_bring_back(fs, JD_CUDA_BACK_ALL);
+	fs->lend = 0;
+	out.data = map;
+	/* the confidence only when asked for: the map alone leaves it on the device */
+	struct jd_cuda_frame *fg = t.sgm.frame;
+	jd_cuda_frame_bring_back(fg, JD_CUDA_BACK_MAP);
+	before = cu.copied;
+	JD_CHECK(jd_cuda_matcher_run(&t.sgm, &pg, &l, &r, &out) == 0 &&
+		     cu.copied - before == (unsigned long long)w * h * (2 + 4) &&
+		     jd_cuda_conf_last(fg) == NULL,
+		 "the map back, not the confidence: %llu bytes crossed, want %d",
+		 cu.copied - before, w * h * 6);
+	jd_cuda_frame_bring_back(fg, JD_CUDA_BACK_ALL);
+	before = cu.copied;
+	JD_CHECK(jd_cuda_matcher_run(&t.sgm, &pg, &l, &r, &out) == 0 &&
+		     cu.copied - before == (unsigned long long)w * h * (2 + 4 + 1) &&
+		     jd_cuda_conf_last(fg) == fg->conf.h_conf[fg->last],
+		 "all back: %llu bytes crossed, want %d", cu.copied - before, w * h * 7);
 	JD_CHECK(jd_cuda_matcher_traffic(&ps, w, h) > 0 && jd_cuda_matcher_traffic(&pb, w, h) > 0,
 		 "each matcher's traffic");
 	jd_cuda_deinit(&cu);

@@ -5,9 +5,10 @@
  * by its confidence on the device as the host masks its copy; with and without a minimum;
  * the map itself handed over masked; two frames in flight), and maps written straight into the
  * stage: the scene's truth, the same with noise, holes and speckles, under other parameters (a
- * fixed threshold, a ROI, tiny blobs, a strict tilt, many hypotheses), and a map of more blobs than
- * the stage's list holds (the reference then decides). At least some cases must find a table and
- * objects. Without a GPU: exit 77.
+ * fixed threshold, a ROI, tiny blobs, a strict tilt, many hypotheses, a sparse map whose
+ * hypotheses' draw outruns the candidates that come back first, or all the stage holds), and a
+ * map of more blobs than the stage's list holds (the reference then decides). At least some cases
+ * must find a table and objects. Without a GPU: exit 77.
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,7 +44,7 @@ static int compare(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct jd_
 	size_t bytes = jd_sense_mem_required(map->width, map->height);
 	void *ws = malloc(bytes);
 	int rc_ref = jd_sense_run(sp, cam, map, ws, bytes, &ref, NULL);
-	int rc_gpu = jd_cuda_sense_run(cu, s, sp, cam, map, ws, bytes, &gpu, NULL);
+	int rc_gpu = jd_cuda_sense_run(cu, s, sp, cam, ws, bytes, &gpu, NULL);
 	int same = rc_ref == rc_gpu && memcmp(&ref, &gpu, sizeof(ref)) == 0;
 
 	JD_CHECK(same, "%s: the GPU's result differs (rc %d / %d; %s)", what, rc_ref, rc_gpu,
@@ -151,7 +152,11 @@ static int put(struct stage *st, const struct jd_disp *map)
 	return 0;
 }
 
-enum variant { PLAIN, NOISY, FIXED, ROI, TINY, STRICT, MANY, NVARIANTS };
+/*
+ * SPARSE keeps one pixel in ten: the hypotheses' draw reads more candidates than come back
+ * first; SPARSE_MANY with 2000 iterations more than the stage holds (the host finishes).
+ */
+enum variant { PLAIN, NOISY, FIXED, ROI, TINY, STRICT, MANY, SPARSE, SPARSE_MANY, NVARIANTS };
 
 static void params_for(enum variant v, int w, int h, float fixed_disp, struct jd_sense_params *sp)
 {
@@ -175,6 +180,7 @@ static void params_for(enum variant v, int w, int h, float fixed_disp, struct jd
 		sp->max_table_tilt_deg = 5.0f;
 		break;
 	case MANY:
+	case SPARSE_MANY:
 		sp->ransac_iters = 2000;
 		sp->seed = 7;
 		break;
@@ -220,6 +226,11 @@ static int direct(int w, int h, int ndisp, int *total)
 			if (v == NOISY || v == TINY) {
 				spoil(&map, 11u + seed);
 			}
+			for (long i = 0; (v == SPARSE || v == SPARSE_MANY) && i < (long)w * h;
+			     i++) {
+				map.data[i] = i % 10 ? JD_DISP_INVALID : map.data[i];
+			}
+			unsigned long on_host = st.g.m.sense.on_host;
 			params_for((enum variant)v, w, h, (float)ndisp * 0.45f, &sp);
 			if (put(&st, &map)) {
 				JD_CHECK(0, "upload: %s", st.g.cu.err);
@@ -229,6 +240,9 @@ static int direct(int w, int h, int ndisp, int *total)
 				 (unsigned)seed, v);
 			ok += compare(&st.g.cu, &st.g.m.sense, &sp, &cam, &map, what);
 			++*total;
+			JD_CHECK((st.g.m.sense.on_host > on_host) == (v == SPARSE_MANY),
+				 "%s: finished on the host %lu time(s)", what,
+				 st.g.m.sense.on_host - on_host);
 		}
 	}
 	/*

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 			    atoi(getenv("JD_ALLOC_TRACE"))); /* where the loop allocates */
 		}
 		long a = jd_thread_allocations;
-		jd_ros2_want_made(&ros2, &d);
+		d.want_back = jd_ros2_want_made(&ros2, &d);
 		int rc = jd_daemon_step(&d, &st);
 		JD_CHECK(rc >= 0 || rc == -EAGAIN, "frame %ld: %d", i, rc);
 		if (rc == 1) {

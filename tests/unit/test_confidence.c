@@ -188,16 +188,52 @@ static void test_preview_picture(void)
 	    /* row 1: two distrusted (red tint, black), one trusted at t 0.25 */
 	    100, 50, 50, 200, 100, 100, 30, 30, 30, 0, 0, 0, 0, 0, 0, 0, 127, 255};
 
-	jd_preview_compose_ref(&l, &disp, conf, 20, 64.0f, rgb);
+	jd_preview_compose_ref(&l, &disp, conf, 20, 64.0f, 1, rgb);
 	int first = -1;
 	for (int i = 0; i < 36 && first < 0; i++) {
 		first = rgb[i] != want[i] ? i : -1;
 	}
 	JD_CHECK(first < 0, "picture byte %d: %d, want %d", first, first >= 0 ? rgb[first] : 0,
 		 first >= 0 ? want[first] : 0);
-	jd_preview_compose_ref(&l, &disp, NULL, 20, 0.0f, rgb);
+	jd_preview_compose_ref(&l, &disp, NULL, 20, 0.0f, 1, rgb);
 	JD_CHECK(rgb[3 * 3] == 0 && rgb[3 * 4 + 1] == 0 && rgb[3 + 1] == 200,
 		 "no confidence, dmax 0: nothing tinted, the colour map black");
+}
+
+/* Downscaled: every step-th pixel of every step-th row, the last partial block included. */
+static void test_preview_step(void)
+{
+	enum { W = 5, H = 3 };
+	uint8_t left[W * H], conf[W * H];
+	float d[W * H];
+	struct jd_image l = {left, W, H, W};
+	struct jd_disp disp = {d, W, H, W};
+	uint8_t rgb[6 * 3 * 2], one[6 * W * H];
+
+	for (int i = 0; i < W * H; i++) {
+		left[i] = (uint8_t)(10 * i);
+		conf[i] = (uint8_t)(i % 3 ? 50 : 5);
+		d[i] = (float)i;
+	}
+	JD_CHECK(jd_preview_step(640) == 1 && jd_preview_step(641) == 2 &&
+		     jd_preview_step(1280) == 2 && jd_preview_step(1920) == 3,
+		 "steps %d %d %d %d", jd_preview_step(640), jd_preview_step(641),
+		 jd_preview_step(1280), jd_preview_step(1920));
+	JD_CHECK(jd_preview_scaled(W, 2) == 3 && jd_preview_scaled(H, 2) == 2, "5x3 at step 2");
+	jd_preview_compose_ref(&l, &disp, conf, 20, 16.0f, 2, rgb);
+	jd_preview_compose_ref(&l, &disp, conf, 20, 16.0f, 1, one);
+	int bad = -1;
+	for (int py = 0; py < 2; py++) {
+		for (int px = 0; px < 3; px++) {
+			for (int side = 0; side < 2; side++) {
+				const uint8_t *got = rgb + (py * 6 * 3) + 3 * (side * 3 + px);
+				const uint8_t *want =
+				    one + (2 * py * 6 * W) + 3 * (side * W + 2 * px);
+				bad = bad < 0 && memcmp(got, want, 3) ? py * 3 + px : bad;
+			}
+		}
+	}
+	JD_CHECK(bad < 0, "step 2: picture pixel %d is not the full picture's (2x, 2y)", bad);
 }
 
 int main(void)
@@ -207,5 +243,6 @@ int main(void)
 	test_confidence();
 	test_tally();
 	test_preview_picture();
+	test_preview_step();
 	return jd_test_done("unit.confidence");
 }

@@ -2,7 +2,8 @@
 # The preview in a real browser: headless Chromium loads the page from `jetdepth run
 # --preview`, and its screenshot shows the disparity colour map with the objects' green boxes;
 # /status parses as the expected JSON; a malformed header gets 400, HTTP/9.9 505, a POST 405, a path
-# outside the three 404; more clients than allowed are refused while the frame loop goes on.
+# outside the three 404; more clients than allowed are refused while the frame loop goes on;
+# a camera wider than 640 is shown downscaled.
 # usage: preview_browser.sh JETDEPTH PNG_PROBE
 set -u
 bin=$1
@@ -81,4 +82,22 @@ wait $pid
 rc=$?
 [ $rc -eq 0 ] || fail "run exited $rc on SIGTERM"
 grep -q "preview: http://127.0.0.1:$port/" "$tmp/run.log" || fail "run did not say where the preview is"
+
+# A wide camera: the stream shows each view at most 640 wide (1300 at step 3: 434, 96: 32).
+port=$((port + 1))
+"$bin" run --size 1300x96 --ndisp 16 --preview "$port" >"$tmp/wide.log" 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+	exec 3<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null && break
+	sleep 0.2
+done
+printf 'GET /stream.mjpg HTTP/1.0\r\n\r\n' >&3
+timeout 5 head -c 300000 <&3 >"$tmp/wide.mjpg"
+exec 3<&-
+off=$(LC_ALL=C grep -obUaP '\xff\xc0' "$tmp/wide.mjpg" | head -1 | cut -d: -f1)
+size=none
+[ -n "$off" ] && size=$(od -An -tu1 -j $((off + 5)) -N4 "$tmp/wide.mjpg" |
+	awk '{print $3 * 256 + $4 "x" $1 * 256 + $2}')
+echo "a 1300x96 camera's pictures: $size"
+[ "$size" = "868x32" ] || fail "a 1300x96 camera's picture is $size, not 868x32 (two 434x32 views)"
 [ $fails -eq 0 ]

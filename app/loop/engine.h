@@ -160,8 +160,9 @@ int jd_engine_gpu_sense_start(struct jd_engine *b, int min_conf, int mask_map);
 
 /**
  * jd_sense_run() on the frame jd_engine_collect() just returned, its per-pixel work on the
- * GPU: b->disp must be masked by the min_conf given to jd_engine_gpu_sense_start(). The same
- * result. @retval 0 or a negative errno (a GPU failure is printed)
+ * GPU, on the map masked there by the min_conf given to jd_engine_gpu_sense_start() (b->disp
+ * is not read: it need not come back). The same result as on b->disp masked so.
+ * @retval 0 or a negative errno (a GPU failure is printed)
  */
 int jd_engine_gpu_sense(struct jd_engine *b, const struct jd_sense_params *sp,
 			const struct jd_camera_model *cam, void *ws, size_t ws_bytes,

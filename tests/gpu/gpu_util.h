@@ -13,6 +13,7 @@
 #include "image_io.h"
 #include "jd_image.h"
 #include "jd_test.h"
+#include "jd_test_data.h"
 #include "jd_test_images.h"
 
 static unsigned long gpu_alloc_calls;
@@ -106,6 +107,53 @@ static inline void gpu_textured_pair(int w, int h, unsigned seed, struct jd_imag
 		for (int x = 0; x < w; x++) {
 			r->data[y * w + x] = l->data[y * w + (x + 5 < w ? x + 5 : x)];
 		}
+	}
+}
+
+/* The random case's pair (gpu_textured_pair()), or 0 where it is over gpu_case_limit(). */
+static inline int gpu_case_pair(int w, int h, unsigned seed, struct jd_image *l, struct jd_image *r)
+{
+	if ((long)w * h > gpu_case_limit()) {
+		return 0;
+	}
+	gpu_textured_pair(w, h, seed, l, r);
+	return 1;
+}
+
+static inline void gpu_free_pair(struct jd_image *l, struct jd_image *r)
+{
+	free(l->data);
+	free(r->data);
+}
+
+/* A test's comparisons: how many, how many identical. */
+struct gpu_tally {
+	int ok, total;
+};
+
+static inline void gpu_count(struct gpu_tally *t, int identical)
+{
+	t->ok += identical;
+	t->total++;
+}
+
+/*
+ * Each dataset pair named (jd_test_load_pair(): one not there is skipped, all of them with
+ * $JD_GPU_QUICK) through one(ctx, its name, the pair, t), which compares and counts.
+ */
+typedef void (*gpu_pair_fn)(void *ctx, const char *name, const struct jd_test_pair *tp,
+			    struct gpu_tally *t);
+static inline void gpu_each_pair(const char *const *names, size_t n, gpu_pair_fn one, void *ctx,
+				 struct gpu_tally *t)
+{
+	for (size_t i = 0; i < n && !gpu_quick(); i++) {
+		struct jd_test_pair tp;
+
+		if (jd_test_load_pair(names[i], 0, &tp)) {
+			continue;
+		}
+		one(ctx, names[i], &tp, t);
+		jd_test_free_pair(&tp);
 	}
 }
 

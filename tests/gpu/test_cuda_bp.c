@@ -145,6 +145,19 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	return first == -1;
 }
 
+/* A dataset pair at its own disparity range, in float and in fp16. */
+static void dataset_pair(void *ex, const char *name, const struct jd_test_pair *tp,
+			 struct gpu_tally *t)
+{
+	for (int fp16 = 0; fp16 < 2; fp16++) {
+		struct jd_match_params p;
+
+		jd_params_default(&p, JD_ALGO_BP, tp->ndisp);
+		p.bp.fp16 = fp16;
+		gpu_count(t, compare(&p, &tp->l, &tp->r, ex, name, NULL));
+	}
+}
+
 int main(void)
 {
 	/* sigma10: --sigma times 10; iters 1: the parent-copy path */
@@ -170,19 +183,18 @@ int main(void)
 						  JD_PREFILTER_RANK}; /* census, raw, ranked */
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones"};
 	struct jd_workers wk;
-	int ok = 0, total = 0;
+	struct gpu_tally t = {0};
 
 	gpu_require();
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if ((long)cases[i].w * cases[i].h > gpu_case_limit()) {
-			continue;
-		}
 		for (int fp16 = 0; fp16 < 2; fp16++) {
 			struct jd_match_params p;
 			struct jd_image l, r;
 
-			gpu_textured_pair(cases[i].w, cases[i].h, 1u + i, &l, &r);
+			if (!gpu_case_pair(cases[i].w, cases[i].h, 1u + (unsigned)i, &l, &r)) {
+				break;
+			}
 			jd_params_default(&p, JD_ALGO_BP, cases[i].nd);
 			p.min_disp = cases[i].min_disp;
 			p.bp.levels = cases[i].levels;
@@ -190,10 +202,8 @@ int main(void)
 			p.bp.iters = cases[i].iters;
 			p.bp.fp16 = fp16;
 			p.prefilter = costs[i % 3];
-			ok += compare(&p, &l, &r, &wk.exec, "random", NULL);
-			total++;
-			free(l.data);
-			free(r.data);
+			gpu_count(&t, compare(&p, &l, &r, &wk.exec, "random", NULL));
+			gpu_free_pair(&l, &r);
 		}
 	}
 	/* Every message-kernel variant in the fatbin (what `jetdepth tune` may choose). */
@@ -213,31 +223,13 @@ int main(void)
 				jd_params_default(&p, JD_ALGO_BP, nds[i]);
 				p.bp.levels = 3;
 				p.bp.fp16 = fp16;
-				ok += compare(&p, &l, &r, &wk.exec, "variant", names[v]);
-				total++;
-				free(l.data);
-				free(r.data);
+				gpu_count(&t, compare(&p, &l, &r, &wk.exec, "variant", names[v]));
+				gpu_free_pair(&l, &r);
 			}
 		}
 	}
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {
-		struct jd_test_pair tp;
-		struct jd_match_params p;
-
-		if (jd_test_load_pair(pairs[i], 0, &tp)) {
-			continue;
-		}
-		struct jd_image l = tp.l, r = tp.r;
-		int nd = tp.ndisp;
-		for (int fp16 = 0; fp16 < 2; fp16++) {
-			jd_params_default(&p, JD_ALGO_BP, nd);
-			p.bp.fp16 = fp16;
-			ok += compare(&p, &l, &r, &wk.exec, pairs[i], NULL);
-			total++;
-		}
-		jd_test_free_pair(&tp);
-	}
-	printf("%d of %d cases identical to the reference\n", ok, total);
+	gpu_each_pair(pairs, sizeof(pairs) / sizeof(pairs[0]), dataset_pair, &wk.exec, &t);
+	printf("%d of %d cases identical to the reference\n", t.ok, t.total);
 	jd_workers_deinit(&wk);
 	return jd_test_done("gpu.cuda_bp");
 }

@@ -234,11 +234,24 @@ static void check_lending(void)
 	free(r.data);
 }
 
+/* A dataset pair at its own disparity range, matched by SGM and by BP. */
+static void dataset_pair(void *ctx, const char *name, const struct jd_test_pair *tp,
+			 struct gpu_tally *t)
+{
+	struct jd_match_params p;
+
+	(void)ctx;
+	jd_params_default(&p, JD_ALGO_SGM, tp->ndisp);
+	gpu_count(t, check(&p, &tp->l, &tp->r, name));
+	jd_params_default(&p, JD_ALGO_BP, tp->ndisp);
+	gpu_count(t, check(&p, &tp->l, &tp->r, name));
+}
+
 int main(void)
 {
 	static const int sizes[][3] = {{97, 61, 16}, {5, 4, 2}, {320, 240, 64}, {641, 37, 32}};
 	static const char *const pairs[] = {"tsukuba", "teddy"};
-	int ok = 0, total = 0;
+	struct gpu_tally t = {0};
 
 	gpu_require();
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -256,32 +269,16 @@ int main(void)
 			if (algo == 2 && p.sad.window > sizes[i][1]) {
 				continue;
 			}
-			ok += check(&p, &l, &r, "random");
-			total++;
+			gpu_count(&t, check(&p, &l, &r, "random"));
 		}
 		free(l.data);
 		free(r.data);
 	}
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {
-		struct jd_test_pair tp;
-		struct jd_match_params p;
-
-		if (jd_test_load_pair(pairs[i], 0, &tp)) {
-			continue;
-		}
-		struct jd_image l = tp.l, r = tp.r;
-		int nd = tp.ndisp;
-		jd_params_default(&p, JD_ALGO_SGM, nd);
-		ok += check(&p, &l, &r, pairs[i]);
-		jd_params_default(&p, JD_ALGO_BP, nd);
-		ok += check(&p, &l, &r, pairs[i]);
-		total += 2;
-		jd_test_free_pair(&tp);
-	}
+	gpu_each_pair(pairs, sizeof(pairs) / sizeof(pairs[0]), dataset_pair, NULL, &t);
 	JD_CHECK(cloud_points > 0, "every cloud compared was empty");
 	check_lending();
 	printf("%d of %d cases identical to the reference (confidence, picture, depth and "
 	       "cloud; %ld points)\n",
-	       ok, total, cloud_points);
+	       t.ok, t.total, cloud_points);
 	return jd_test_done("gpu.cuda_confidence");
 }

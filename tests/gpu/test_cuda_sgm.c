@@ -128,6 +128,16 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 	return first == -1;
 }
 
+/* A dataset pair at its own disparity range. */
+static void dataset_pair(void *ex, const char *name, const struct jd_test_pair *tp,
+			 struct gpu_tally *t)
+{
+	struct jd_match_params p;
+
+	jd_params_default(&p, JD_ALGO_SGM, tp->ndisp);
+	gpu_count(t, compare(&p, &tp->l, &tp->r, ex, name));
+}
+
 int main(void)
 {
 	struct sgm_case {
@@ -154,18 +164,17 @@ int main(void)
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
 					    "kitti2015_000000"};
 	struct jd_workers wk;
-	int ok = 0, total = 0;
+	struct gpu_tally t = {0};
 
 	gpu_require();
 	jd_workers_init(&wk, 2);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if ((long)cases[i].w * cases[i].h > gpu_case_limit()) {
-			continue;
-		}
 		struct jd_match_params p;
 		struct jd_image l, r;
 
-		gpu_textured_pair(cases[i].w, cases[i].h, 1u + i, &l, &r);
+		if (!gpu_case_pair(cases[i].w, cases[i].h, 1u + (unsigned)i, &l, &r)) {
+			continue;
+		}
 		jd_params_default(&p, JD_ALGO_SGM, cases[i].nd);
 		p.min_disp = cases[i].min_disp;
 		p.sgm.cost = cases[i].ad ? JD_SGM_COST_AD : JD_SGM_COST_CENSUS;
@@ -179,26 +188,11 @@ int main(void)
 		p.sgm.subpixel = cases[i].subpixel;
 		p.sgm.lr_check = cases[i].lr_check;
 		p.prefilter = i % 3 == 2 ? JD_PREFILTER_RANK : JD_PREFILTER_AUTO; /* asked for */
-		ok += compare(&p, &l, &r, &wk.exec, "random");
-		total++;
-		free(l.data);
-		free(r.data);
+		gpu_count(&t, compare(&p, &l, &r, &wk.exec, "random"));
+		gpu_free_pair(&l, &r);
 	}
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !gpu_quick(); i++) {
-		struct jd_test_pair tp;
-		struct jd_match_params p;
-
-		if (jd_test_load_pair(pairs[i], 0, &tp)) {
-			continue;
-		}
-		struct jd_image l = tp.l, r = tp.r;
-		int nd = tp.ndisp;
-		jd_params_default(&p, JD_ALGO_SGM, nd);
-		ok += compare(&p, &l, &r, &wk.exec, pairs[i]);
-		total++;
-		jd_test_free_pair(&tp);
-	}
-	printf("%d of %d cases identical to the reference\n", ok, total);
+	gpu_each_pair(pairs, sizeof(pairs) / sizeof(pairs[0]), dataset_pair, &wk.exec, &t);
+	printf("%d of %d cases identical to the reference\n", t.ok, t.total);
 	jd_workers_deinit(&wk);
 	return jd_test_done("gpu.cuda_sgm");
 }

@@ -211,6 +211,7 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 
 	if (f->fmt == JD_PIX_MJPEG) {
 		int rc = jd_jpeg_decode_gray(&c->jpeg[side], f->data, f->bytes, out);
+		c->decoder_failed |= rc == -EIO;
 		if (rc) {
 			snprintf(c->err, sizeof(c->err), "%s camera %s: frame %u: %s",
 				 c->cam[side].label, c->cam[side].device, f->seq, c->jpeg[side].err);
@@ -271,8 +272,8 @@ static void give_back(struct jd_capture *c, int side, const struct jd_cam_frame 
 static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
 		     struct jd_capture_raw *raw, struct jd_disp *gt, int *has_truth)
 {
-	if (c->requeue_failed) {
-		return -EIO; /* c->err still says which requeue failed */
+	if (c->requeue_failed || c->decoder_failed) {
+		return -EIO; /* c->err still says which requeue or decoder failed */
 	}
 	if (c->down) {
 		return -ENODEV; /* c->err says which camera is absent */
@@ -322,14 +323,15 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		}
 		give_back(c, 0, &fl);
 		give_back(c, 1, &fr);
-		if (c->requeue_failed) {
+		if (c->requeue_failed || c->decoder_failed) {
 			return -EIO;
 		}
-		if (!bad) {
-			c->pairs++;
-			c->last_ts = fl.ts_ns;
-			return 0;
+		if (bad) {
+			return -EAGAIN; /* one dropped pair at a time: the loop says each */
 		}
+		c->pairs++;
+		c->last_ts = fl.ts_ns;
+		return 0;
 	}
 	return -EAGAIN;
 }
@@ -362,6 +364,15 @@ int jd_capture_recover(struct jd_capture *c)
 		jd_cam_close(&c->cam[i]);
 	}
 	c->requeue_failed = 0;
+	for (int i = 0; i < 2 && c->decoder_failed; i++) {
+		/* a reopen, not the loop: the decoders may be made again here */
+		jd_jpeg_deinit(&c->jpeg[i]);
+		if (jd_jpeg_init(&c->jpeg[i])) {
+			snprintf(c->err, sizeof(c->err), "%s", c->jpeg[i].err);
+			return -ENOMEM;
+		}
+	}
+	c->decoder_failed = 0;
 	int rc = bring_up(c, NULL);
 	if (!rc && c->down) {
 		c->down = 0; /* up for the first time: not a reopen */

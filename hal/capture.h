@@ -45,6 +45,7 @@ struct jd_capture {
 	unsigned long pairs, drop_corrupt, drop_short;
 	unsigned long drop_partner; /* good frames whose partner was dropped (corrupt or short) */
 	int requeue_failed; /* a driver refused a buffer back: reopen */
+	int decoder_failed; /* a JPEG decoder could not be made ready again: reopen */
 	int down;	    /* the cameras were absent at boot: jd_capture_recover() until up */
 	uint64_t last_ts;   /* the last pair's (left) timestamp, ns CLOCK_MONOTONIC */
 	char err[512];
@@ -68,7 +69,8 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
  * The next pair as luma into left/right (boot's size); gt receives the true disparity when
  * the source knows it (synth), and *has_truth says whether it did.
  * @retval 0
- * @retval -EAGAIN no pair this time (timeout, or only bad frames): c->err says why
+ * @retval -EAGAIN no pair this time: a timeout (c->err says why), or a pair dropped (counted;
+ *         c->last_drop says why), one at a time so that the caller can say each
  * @retval -ENODEV, -EIO the device is gone: call jd_capture_recover()
  * @retval -ENODATA the files camera played its last pair (no --loop)
  */

@@ -2,15 +2,26 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <turbojpeg.h>
+
+/* The smallest header that reads: SOI, a 1x1 8-bit one-component SOF0, SOS, EOI. */
+static const unsigned char probe_header[] = {0xff, 0xd8, 0xff, 0xc0, 0x00, 0x0b, 0x08,
+					     0x00, 0x01, 0x00, 0x01, 0x01, 0x01, 0x11,
+					     0x00, 0xff, 0xda, 0x00, 0x08, 0x01, 0x01,
+					     0x00, 0x00, 0x3f, 0x00, 0xff, 0xd9};
 
 int jd_jpeg_init(struct jd_jpeg *j)
 {
 	j->err[0] = '\0';
+	j->resets = 0;
+	j->retired = NULL;
 	j->tj = tjInitDecompress();
-	if (!j->tj) {
+	j->spare = j->tj ? tjInitDecompress() : NULL;
+	if (!j->spare) {
 		snprintf(j->err, sizeof(j->err), "cannot start the JPEG decoder: %s",
 			 tjGetErrorStr2(NULL));
+		jd_jpeg_deinit(j);
 		return -ENOMEM;
 	}
 	return 0;
@@ -18,10 +29,56 @@ int jd_jpeg_init(struct jd_jpeg *j)
 
 void jd_jpeg_deinit(struct jd_jpeg *j)
 {
-	if (j && j->tj) {
+	if (!j) {
+		return;
+	}
+	if (j->tj) {
 		tjDestroy(j->tj);
 		j->tj = NULL;
 	}
+	if (j->spare) {
+		tjDestroy(j->spare);
+		j->spare = NULL;
+	}
+	if (j->retired) {
+		tjDestroy(j->retired);
+		j->retired = NULL;
+	}
+}
+
+static int reads_probe(void *tj)
+{
+	int w, h, sub, cs;
+	return tjDecompressHeader3(tj, probe_header, sizeof(probe_header), &w, &h, &sub, &cs) ==
+		   0 &&
+	       w == 1 && h == 1;
+}
+
+/*
+ * After a failure: a decode that fails in its header aborts the handle's state (the
+ * decoder's own error path does that; the header-only call does not), here on SOI+EOI, which
+ * holds no image. Then the handle must read the probe header, or the spare takes its place.
+ * @retval -EBADMSG ready again (err keeps the frame's reason), or -EIO
+ */
+static int recover(struct jd_jpeg *j)
+{
+	static const unsigned char no_image[] = {0xff, 0xd8, 0xff, 0xd9};
+	unsigned char px;
+
+	j->resets++;
+	(void)tjDecompress2(j->tj, no_image, sizeof(no_image), &px, 1, 1, 1, TJPF_GRAY, 0);
+	if (reads_probe(j->tj)) {
+		return -EBADMSG;
+	}
+	if (j->spare && reads_probe(j->spare)) {
+		j->retired = j->tj; /* freed at deinit, not in the loop */
+		j->tj = j->spare;
+		j->spare = NULL;
+		return -EBADMSG;
+	}
+	size_t n = strlen(j->err);
+	snprintf(j->err + n, sizeof(j->err) - n, "; the JPEG decoder cannot be reset");
+	return -EIO;
 }
 
 int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int *h)
@@ -32,11 +89,7 @@ int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int 
 		snprintf(j->err, sizeof(j->err), "%zu bytes is not a JPEG frame", bytes);
 		return -EBADMSG;
 	}
-	/*
-	 * The start-of-image marker first: after a failed decode, libjpeg-turbo 2.1's header
-	 * reader can skip that check and report the previous frame's size for bytes that are not
-	 * a JPEG at all (found by tests/fuzz/fuzz_jpeg.c).
-	 */
+	/* the start-of-image marker first: nothing else is worth handing to the library */
 	const unsigned char *b = data;
 	if (b[0] != 0xff || b[1] != 0xd8) {
 		snprintf(j->err, sizeof(j->err),
@@ -46,7 +99,7 @@ int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int 
 	}
 	if (tjDecompressHeader3(j->tj, data, (unsigned long)bytes, w, h, &sub, &cs) != 0) {
 		snprintf(j->err, sizeof(j->err), "not a readable JPEG: %s", tjGetErrorStr2(j->tj));
-		return -EBADMSG;
+		return recover(j);
 	}
 	return 0;
 }
@@ -68,7 +121,7 @@ int jd_jpeg_decode_gray(struct jd_jpeg *j, const void *data, size_t bytes, struc
 			  TJPF_GRAY, TJFLAG_STOPONWARNING) != 0) {
 		snprintf(j->err, sizeof(j->err), "corrupt or truncated JPEG: %s",
 			 tjGetErrorStr2(j->tj));
-		return -EBADMSG;
+		return recover(j);
 	}
 	return 0;
 }

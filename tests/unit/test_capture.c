@@ -105,7 +105,11 @@ int main(void)
 	JD_CHECK(run_capture(&c, spec, 1, NULL, &pairs) == 0 && pairs == 3 * N,
 		 "looping gave %d pairs", pairs);
 
-	/* JPEG: the same scenes, one truncated (left 2) and one bit-flipped (right 4). */
+	/*
+	 * JPEG: the same scenes, one with its header damaged (left 1: the start-of-frame marker
+	 * overwritten, which left libjpeg-turbo's handle failing every later frame), one
+	 * truncated (left 2) and one bit-flipped (right 4).
+	 */
 	tjhandle tj = tjInitCompress();
 	for (int k = 0; k < N; k++) {
 		for (int s = 0; s < 2; s++) {
@@ -114,6 +118,14 @@ int main(void)
 			JD_CHECK(tjCompress2(tj, s ? right[k] : left[k], W, W, H, TJPF_GRAY, &jpg, &len,
 					     TJSAMP_GRAY, 95, 0) == 0,
 				 "compress");
+			if (k == 1 && s == 0) {
+				unsigned long sof = 2;
+				while (sof + 1 < len && !(jpg[sof] == 0xff && jpg[sof + 1] == 0xc0)) {
+					sof++;
+				}
+				JD_CHECK(sof > 10 && sof + 5 < len, "a start-of-frame marker");
+				memset(jpg + sof - 5, 0x55, 10);
+			}
 			if (k == 2 && s == 0) {
 				len /= 2;
 			}
@@ -133,8 +145,10 @@ int main(void)
 	}
 	tjDestroy(tj);
 	JD_CHECK(run_capture(&c, spec, 0, &got[0][0], &pairs) == -ENODATA, "played out");
-	JD_CHECK(pairs == N - 2, "%d pairs from %d with two corrupt", pairs, N);
-	JD_CHECK(c.drop_corrupt == 2, "%lu corrupt frames counted", c.drop_corrupt);
+	JD_CHECK(pairs == N - 3, "%d pairs from %d with three corrupt", pairs, N);
+	JD_CHECK(c.drop_corrupt == 3, "%lu corrupt frames counted", c.drop_corrupt);
+	JD_CHECK(c.jpeg[0].resets == 2 && c.jpeg[1].resets == 1,
+		 "each failure reset its decoder: %lu and %lu", c.jpeg[0].resets, c.jpeg[1].resets);
 	JD_CHECK(strstr(c.last_drop, "004.jpg") == NULL && strstr(c.last_drop, "JPEG") &&
 		     strstr(c.last_drop, "right camera") && strstr(c.last_drop, "frame 4"),
 		 "the last drop names camera, frame and cause: %s", c.last_drop);

@@ -1,10 +1,12 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../hal/out_file.h"
 #include "../loop/boot.h"
@@ -21,6 +23,19 @@ static enum jd_gpu_memory cli_gpu_memory = JD_GPU_MEMORY_AUTO;
 enum jd_gpu_memory jd_cli_gpu_memory(void)
 {
 	return cli_gpu_memory;
+}
+
+int jd_cli_closed_std_fds;
+
+void jd_cli_guard_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+			jd_cli_closed_std_fds |= 1 << fd;
+			/* the lowest free number: this one, as the lower ones are open by now */
+			(void)open("/dev/null", O_RDWR);
+		}
+	}
 }
 
 const char *jd_cli_tuning_path(void)

@@ -12,6 +12,14 @@
 
 enum { JD_EXIT_OK = 0, JD_EXIT_RUNTIME = 1, JD_EXIT_USAGE = 2 };
 
+/*
+ * Standard descriptors that were closed at start (bit 1 << fd), each then opened on
+ * /dev/null so that no file or socket opened later takes its number (and receives what was
+ * meant for stdout). Set once by jd_cli_guard_std_fds() in main().
+ */
+extern int jd_cli_closed_std_fds;
+void jd_cli_guard_std_fds(void);
+
 /* getopt_long codes of the matcher options (above the single-letter range). */
 enum {
 	OPT_ALGO = 1000,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../algo/jd_carve.h"
 #include "../../algo/jd_status.h"
@@ -139,6 +140,43 @@ static size_t run_layout(struct jd_carve *c, const struct jd_run_options *o, int
 	return jd_carve_total(c);
 }
 
+/*
+ * Dropped frames are said as they happen, each with its reason, up to DROP_LINES a second;
+ * beyond that they are counted, and the count is said when the second is over.
+ */
+#define DROP_LINES 5
+
+struct drop_report {
+	unsigned long seen; /* drops counted by capture when last looked at */
+	unsigned long said; /* drops already said or summed up */
+	uint64_t t;	    /* when this second of lines began */
+	int lines;	    /* lines said in it */
+};
+
+/* @return 1 when frames were dropped since the last call */
+static int report_drops(struct drop_report *r, const struct jd_capture *c, uint64_t now)
+{
+	unsigned long n = c->drop_corrupt + c->drop_short;
+	int new = n > r->seen;
+
+	if (now - r->t >= 1000000000ull) {
+		if (n > r->said && r->lines >= DROP_LINES) {
+			fprintf(stderr, "jetdepth: %lu more frame(s) dropped; the last: %s\n",
+				n - r->said, c->last_drop);
+			r->said = n;
+		}
+		r->t = now;
+		r->lines = 0;
+	}
+	if (n > r->said && r->lines < DROP_LINES) {
+		r->lines++;
+		fprintf(stderr, "jetdepth: frame dropped: %s\n", c->last_drop);
+		r->said = n;
+	}
+	r->seen = n;
+	return new;
+}
+
 int jd_cmd_run(int argc, char **argv)
 {
 	uint64_t t_boot = jd_clock_ns();
@@ -147,7 +185,8 @@ int jd_cmd_run(int argc, char **argv)
 	static struct jd_run_options o;
 	static struct jd_daemon d; /* large (camera state): not on the stack */
 	uint64_t total_ns = 0;
-	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, drop_said = 0, rc;
+	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, rc;
+	struct drop_report drops = {0, 0, 0, 0};
 	enum jd_pair_verdict suspect_said = JD_PAIR_OK; /* the verdict last warned about */
 	int waiting_said = 0; /* "waiting for the cameras" was said */
 
@@ -185,6 +224,12 @@ int jd_cmd_run(int argc, char **argv)
 			return JD_EXIT_RUNTIME;
 		}
 	}
+	if (ncalib && cam.kind == JD_CAPTURE_SYNTH) {
+		fprintf(stderr, "jetdepth: --calib %s: the synthetic camera renders rectified frames "
+				"of its own rig and takes no calibration (a calibration is for "
+				"--camera files:DIR or v4l2:)\n", calib_files[0]);
+		return JD_EXIT_USAGE;
+	}
 	if (ncalib) {
 		char err[600];
 		if (jd_calib_load(calib_files, ncalib, &calib, err, sizeof(err)) ||
@@ -194,8 +239,13 @@ int jd_cmd_run(int argc, char **argv)
 		}
 		cam.calib = &calib;
 	}
+	if (json && (jd_cli_closed_std_fds & 2)) {
+		fprintf(stderr, "jetdepth: --json: stdout is closed, so every frame would be lost "
+				"(redirect it to a file or a pipe, or use --udp)\n");
+		return JD_EXIT_USAGE;
+	}
 	static struct jd_publisher pub;
-	if (jd_publish_init(&pub, json ? stdout : NULL, udp)) {
+	if (jd_publish_init(&pub, json ? STDOUT_FILENO : -1, udp)) {
 		fprintf(stderr, "jetdepth: %s\n", pub.err);
 		return JD_EXIT_USAGE;
 	}
@@ -322,15 +372,11 @@ int jd_cmd_run(int argc, char **argv)
 			}
 			continue;
 		}
-		if (!drop_said && d.cap.drop_corrupt + d.cap.drop_short > 0) {
-			/* the first bad frame with its reason; the rest are counted in the summary */
-			drop_said = 1;
-			fprintf(stderr, "jetdepth: frame dropped: %s; later drops are counted\n",
-				d.cap.last_drop);
-		}
+		int dropped_now = report_drops(&drops, &d.cap, jd_clock_ns());
 		if (mrc == -EAGAIN) {
-			/* no pair this time (bad frames, a timeout): said once, then counted */
-			if (!no_pair++) {
+			/* no pair this time (a dropped one was said above; a timeout is said once,
+			 * then counted) */
+			if (!dropped_now && !no_pair++) {
 				fprintf(stderr, "jetdepth: no frame pair: %s\n", d.cap.err);
 			}
 			continue;
@@ -384,7 +430,8 @@ int jd_cmd_run(int argc, char **argv)
 			    jd_dump_frame(o.dump_dir, st.map, st.conf, st.left,
 					  d.sensing ? &d.model : NULL, mem.dump, err, sizeof(err));
 			if (nd < 0) {
-				fprintf(stderr, "jetdepth: dump: %s (the loop goes on)\n", err);
+				fprintf(stderr, "jetdepth: dump: %s; no file of this frame was "
+						"kept (the loop goes on)\n", err);
 			} else {
 				fprintf(info, "dump: frame %d, %d file(s) in %s\n", st.frame, nd,
 					o.dump_dir);
@@ -433,9 +480,17 @@ int jd_cmd_run(int argc, char **argv)
 		}
 		done++;
 		if (json || udp) {
-			if (n > 0 && jd_publish(&pub, line, (size_t)n) && !publish_errors++) {
+			int prc = n > 0 ? jd_publish(&pub, line, (size_t)n) : 0;
+			if (prc && !publish_errors++) {
 				fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n",
 					pub.err);
+			}
+			if (prc == -EPIPE) {
+				/* the reader of --json left: nobody reads what follows; stop */
+				fprintf(stderr, "jetdepth: --json: stdout cannot be written any more: "
+						"stopping\n");
+				stop_requested = 1;
+				rc = JD_EXIT_RUNTIME;
 			}
 			if (json) {
 				continue;
@@ -492,9 +547,14 @@ int jd_cmd_run(int argc, char **argv)
 	if (outages) {
 		fprintf(info, "camera outages: %d\n", outages);
 	}
-	if (publish_errors || pub.send_errors) {
-		fprintf(stderr, "jetdepth: publish: %lu frame(s) sent, %lu send error(s)\n", pub.sent,
-			pub.send_errors);
+	if (publish_errors) {
+		fprintf(stderr,
+			"jetdepth: publish: %lu of %d frame(s) reached every output; stdout: %lu "
+			"line(s) written, %lu lost; udp: %lu datagram(s) sent, %lu send error(s)\n",
+			pub.sent, done, pub.out_sent, pub.out_errors, pub.udp_sent, pub.send_errors);
+		if (pub.out_errors && rc == JD_EXIT_OK) {
+			rc = JD_EXIT_RUNTIME; /* frames the caller asked for on stdout were lost */
+		}
 	}
 	if (o.ros2.enabled) {
 		struct jd_ros2_counters rc2;
@@ -512,6 +572,10 @@ int jd_cmd_run(int argc, char **argv)
 	jd_notify_deinit(&notify);
 	jd_publish_deinit(&pub);
 	jd_daemon_deinit(&d);
-	fflush(stdout);
+	if ((fflush(stdout) || ferror(stdout)) && !json) {
+		fprintf(stderr, "jetdepth: stdout: %s: lines of this run were lost\n",
+			strerror(errno));
+		rc = rc ? rc : JD_EXIT_RUNTIME;
+	}
 	return rc;
 }

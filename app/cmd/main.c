@@ -43,6 +43,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	jd_cli_guard_std_fds();
 	if (argc < 2) {
 		return jd_cmd_run(argc, argv);
 	}

@@ -2,11 +2,13 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int jd_publish_init(struct jd_publisher *p, FILE *out, const char *udp)
+int jd_publish_init(struct jd_publisher *p, int out, const char *udp)
 {
 	memset(p, 0, sizeof(*p));
 	p->out = out;
@@ -57,29 +59,78 @@ int jd_publish_init(struct jd_publisher *p, FILE *out, const char *udp)
 	return 0;
 }
 
+/* All of line to fd, or the first error (-errno) with *wrote the bytes that went. */
+static int write_all(int fd, const char *line, size_t len, size_t *wrote)
+{
+	*wrote = 0;
+	while (*wrote < len) {
+		ssize_t n = write(fd, line + *wrote, len - *wrote);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n <= 0) {
+			return n < 0 ? -errno : -ENOSPC;
+		}
+		*wrote += (size_t)n;
+	}
+	return 0;
+}
+
+/* One line to the stream; a line cut short is cut back off a regular file. */
+static int write_line(struct jd_publisher *p, const char *line, size_t len)
+{
+	struct stat sb;
+	int regular = fstat(p->out, &sb) == 0 && S_ISREG(sb.st_mode);
+	off_t at = regular ? lseek(p->out, 0, SEEK_CUR) : (off_t)-1;
+	size_t wrote;
+	int rc = write_all(p->out, line, len, &wrote);
+
+	if (!rc) {
+		p->out_sent++;
+		return 0;
+	}
+	p->out_errors++;
+	const char *undo = "";
+	if (wrote && at >= 0) {
+		undo = ftruncate(p->out, at) == 0 && lseek(p->out, at, SEEK_SET) == at
+			   ? "; the partial line was removed"
+			   : "; a partial line is left (it could not be removed)";
+	} else if (wrote) {
+		undo = "; the reader got a partial line";
+	}
+	int gone = rc == -EPIPE || rc == -EBADF || rc == -EIO || rc == -EINVAL;
+	snprintf(p->err, sizeof(p->err), "stdout: %s%s%s", strerror(-rc), undo,
+		 gone ? "" : "; frames go on being tried");
+	if (gone) {
+		p->out_gone = 1;
+		return -EPIPE;
+	}
+	return -EIO;
+}
+
 int jd_publish(struct jd_publisher *p, const char *line, size_t len)
 {
-	int ok = 0, tried = 0;
+	int rc = 0;
 
-	if (p->out) {
-		tried++;
-		ok += fwrite(line, 1, len, p->out) == len;
+	if (p->out >= 0 && !p->out_gone) {
+		rc = write_line(p, line, len);
 	}
 	if (p->udp >= 0) {
-		tried++;
 		/* the datagram without the newline: one JSON object each */
-		ssize_t n = sendto(p->udp, line, len && line[len - 1] == '\n' ? len - 1 : len,
-				   MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&p->addr,
-				   p->addrlen);
-		if (n < 0) {
+		size_t dlen = len && line[len - 1] == '\n' ? len - 1 : len;
+		ssize_t n = sendto(p->udp, line, dlen, MSG_DONTWAIT | MSG_NOSIGNAL,
+				   (struct sockaddr *)&p->addr, p->addrlen);
+		if (n != (ssize_t)dlen) {
 			p->send_errors++;
-			snprintf(p->err, sizeof(p->err), "udp: %s", strerror(errno));
+			snprintf(p->err, sizeof(p->err), "udp: %s",
+				 n < 0 ? strerror(errno) : "datagram cut short");
+			rc = rc ? rc : -EIO;
 		} else {
-			ok++;
+			p->udp_sent++;
 		}
 	}
-	p->sent += ok > 0;
-	return tried && !ok ? -EIO : 0;
+	p->sent += rc == 0;
+	return rc;
 }
 
 void jd_publish_deinit(struct jd_publisher *p)

@@ -60,6 +60,7 @@ int jd_out_open(struct jd_out *o, const char *path, char *err, size_t errlen)
 
 	o->fd = -1;
 	o->direct = 0;
+	o->finished = 0;
 	o->tmp[0] = '\0';
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
@@ -125,7 +126,7 @@ int jd_out_write(struct jd_out *o, const void *p, size_t n)
 	return 0;
 }
 
-int jd_out_close(struct jd_out *o, int ok, char *err, size_t errlen)
+int jd_out_finish(struct jd_out *o, int ok, char *err, size_t errlen)
 {
 	int e = ok ? 0 : (errno ? errno : EIO);
 
@@ -141,10 +142,7 @@ int jd_out_close(struct jd_out *o, int ok, char *err, size_t errlen)
 		e = errno;
 	}
 	o->fd = -1;
-	if (ok && !o->direct && rename(o->tmp, o->path) != 0) {
-		ok = 0;
-		e = errno;
-	}
+	o->finished = ok && !o->direct;
 	if (!ok) {
 		if (!o->direct) {
 			unlink(o->tmp);
@@ -154,6 +152,40 @@ int jd_out_close(struct jd_out *o, int ok, char *err, size_t errlen)
 		return -e;
 	}
 	return 0;
+}
+
+int jd_out_commit(struct jd_out *o, char *err, size_t errlen)
+{
+	if (!o->finished) {
+		return 0;
+	}
+	o->finished = 0;
+	if (rename(o->tmp, o->path) != 0) {
+		int e = errno;
+		unlink(o->tmp);
+		snprintf(err, errlen, "%s: write failed: %s", o->path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+void jd_out_abandon(struct jd_out *o)
+{
+	if (o->fd >= 0) {
+		close(o->fd);
+		o->fd = -1;
+		o->finished = !o->direct;
+	}
+	if (o->finished) {
+		unlink(o->tmp);
+		o->finished = 0;
+	}
+}
+
+int jd_out_close(struct jd_out *o, int ok, char *err, size_t errlen)
+{
+	int rc = jd_out_finish(o, ok, err, errlen);
+	return rc ? rc : jd_out_commit(o, err, errlen);
 }
 
 /* A name for the file path would write: its real folder and its own name. */

@@ -22,7 +22,8 @@ struct jd_out {
 	char path[JD_OUT_PATH_MAX]; /* the file written: a link's target */
 	char tmp[JD_OUT_PATH_MAX + 32];
 	int fd;
-	int direct; /* a FIFO or a character device: written in place, no rename */
+	int direct;   /* a FIFO or a character device: written in place, no rename */
+	int finished; /* the temporary is complete and waits for jd_out_commit() */
 };
 
 /**
@@ -40,6 +41,16 @@ int jd_out_write(struct jd_out *o, const void *p, size_t n);
  * temporary and leave the old file as it was. @retval 0 or -errno with err set
  */
 int jd_out_close(struct jd_out *o, int ok, char *err, size_t errlen);
+
+/**
+ * A set of files that lands together (a dump): finish each (flushed and closed, the
+ * temporary kept), then commit them all (the renames), or abandon them all (the temporaries
+ * removed) when one could not be finished. @retval 0 or -errno with err set
+ */
+int jd_out_finish(struct jd_out *o, int ok, char *err, size_t errlen);
+int jd_out_commit(struct jd_out *o, char *err, size_t errlen);
+/** Drop what o holds: an open or finished temporary is removed; the old file stays. */
+void jd_out_abandon(struct jd_out *o);
 
 /**
  * 1 when a and b name the same file (through links, "." and "..", or hard links); a

@@ -4,8 +4,11 @@
  * with a camera model the depth in mm as PFM and the point cloud as binary PLY (x, y, z in
  * mm in the rectified left camera's frame, the left view's grey as colour). The disparity
  * is the one the loop uses: pixels below --min-confidence are already invalid. Written with
- * hal/out_file.h from boot memory (no allocation in the loop), each to a temporary name
- * renamed when complete: a full disk leaves the old files and an error, never half a file.
+ * hal/out_file.h from boot memory (no allocation in the loop). A dump is a set: every file
+ * goes to a temporary name first, and only when all of them are complete are they renamed
+ * into place, one after the other. A full disk leaves the previous dump's files, all of one
+ * frame, and an error: never half a file, never files of two frames. (Renames within one
+ * folder need no space; one refused, which takes a failing file system, stops the rest.)
  */
 #ifndef JD_APP_DUMP_H
 #define JD_APP_DUMP_H
@@ -18,6 +21,8 @@
 
 /* the longest dump folder: its files' names fit after it */
 #define JD_DUMP_DIR_MAX 511
+/* disparity, its PNG, confidence, depth and cloud */
+#define JD_DUMP_FILES_MAX 5
 
 /**
  * Boot's check of --dump-dir: it exists, is a directory, is writable and its name fits.

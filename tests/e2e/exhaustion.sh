@@ -15,7 +15,7 @@ mnt=""
 trap '[ -n "$mnt" ] && umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); return 1; }
 frames() { grep -c '^frame ' "$tmp/out" 2>/dev/null; }
 # Wait until at least $1 frames are out (up to 120 s).
 wait_frames() {
@@ -23,10 +23,12 @@ wait_frames() {
 	while [ "$(frames)" -lt "$1" ] && [ $waited -lt 1200 ]; do sleep 0.1; waited=$((waited + 1)); done
 }
 
-# dump_full DIR WHY: a dump that cannot be written leaves the old files and no temporary.
+# dump_full DIR WHY: a dump that cannot be written leaves the old files, all five of them
+# (a dump is a set: none of the new frame's files lands unless all do), and no temporary.
+dumped="disparity.pfm disparity_u16.png confidence.png depth_mm.pfm cloud.ply"
 dump_full() {
-	local dir=$1 why=$2
-	printf 'old' >"$dir/disparity.pfm"
+	local dir=$1 why=$2 f
+	for f in $dumped; do printf 'old' >"$dir/$f"; done
 	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
 	"$bin" run --size 320x240 --ndisp 32 --dump-dir "$dir" >"$tmp/out" 2>"$tmp/err" &
 	local pid=$!
@@ -46,8 +48,8 @@ dump_full() {
 		fail "dump into $why: no error line: $(cat "$tmp/err")"
 	elif [ "$(frames)" -lt $((n0 + 3)) ]; then
 		fail "dump into $why: the loop stopped"
-	elif [ "$(cat "$dir/disparity.pfm")" != old ] || ls -A "$dir" | grep -q tmp; then
-		fail "dump into $why: the old file was replaced or a temporary is left: $(ls -A "$dir")"
+	elif [ "$(cat $(printf "$dir/%s " $dumped))" != oldoldoldoldold ] || ls -A "$dir" | grep -q tmp; then
+		fail "dump into $why: an old file was replaced or a temporary is left: $(ls -lA "$dir")"
 	else
 		echo "ok: dump into $why: $(grep -o 'dump: .*' "$tmp/err" | head -1)"
 	fi
@@ -63,6 +65,10 @@ else
 fi
 mkdir -p "$tmp/limited"
 (ulimit -f 100 && dump_full "$tmp/limited" "a 100 KiB file size limit") || fails=$((fails + 1))
+# Room for the maps (300 KiB each) but not the cloud (1 MiB): the first four files are
+# written whole, and still none of them may land without the cloud.
+mkdir -p "$tmp/nearly"
+(ulimit -f 400 && dump_full "$tmp/nearly" "a 400 KiB file size limit (the cloud does not fit)") || fails=$((fails + 1))
 
 # An unreachable UDP destination (a closed port on this machine, a documentation address).
 for dest in 127.0.0.1:9 192.0.2.1:9; do

@@ -131,7 +131,11 @@ void jd_calib_model(const struct jd_stereo_calib *c, double *f, double *cx, doub
 	*cx = pl[2];
 	*cy = pl[6];
 	*baseline = pr[0] != 0 ? -pr[3] / pr[0] : 0;
-	*units_mm = fabs(*baseline) < 5 ? 1000 : 1;
+	double b = fabs(*baseline);
+	*units_mm = c->unit_mm > 0		 ? c->unit_mm
+		    : b < JD_CALIB_METRES_BELOW ? 1000
+		    : b >= JD_CALIB_MM_FROM	 ? 1
+						 : 0;
 }
 
 void jd_calib_map(const struct jd_stereo_calib *c, int i, int w, int h, float *mx, float *my)

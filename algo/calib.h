@@ -24,6 +24,7 @@ struct jd_stereo_calib {
 	struct jd_calib_camera cam[2];
 	double R[9], T[3]; /* right from left: X2 = R X1 + T (OpenCV); have_rt says given */
 	int have_rt;
+	double unit_mm; /* the length unit in mm where the file states it (units: mm, cm, m), else 0 */
 };
 
 /** Fill R and P of both cameras from K, D, R, T when the file had none. @retval 0 or -EINVAL */
@@ -31,9 +32,14 @@ int jd_calib_rectify(struct jd_stereo_calib *c);
 
 /**
  * The rectified model: f = P_left[0][0], (cx, cy) = P_left[0][2], P_left[1][2], baseline =
- * -P_right[0][3] / P_right[0][0], in the calibration's length unit. units_mm: 1000 when that
- * unit looks like metres (|B| < 5), else 1 (millimetres).
+ * -P_right[0][3] / P_right[0][0], in the calibration's length unit. units_mm: the unit the
+ * file states (unit_mm); else guessed from the baseline, which a robot's rig has from
+ * about 1.5 cm to 1 m: |B| < JD_CALIB_METRES_BELOW is metres (1000), |B| from
+ * JD_CALIB_MM_FROM up is millimetres (1), and in between 0: unknown, for it could be
+ * millimetres or centimetres (6.2 is a 62 mm rig in cm), and the caller must refuse it.
  */
+#define JD_CALIB_METRES_BELOW 1.0
+#define JD_CALIB_MM_FROM 25.0
 void jd_calib_model(const struct jd_stereo_calib *c, double *f, double *cx, double *cy,
 		    double *baseline, double *units_mm);
 

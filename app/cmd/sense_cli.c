@@ -67,6 +67,14 @@ void jd_sense_cli_options(struct option *opts, int max, int base)
 	opts[n] = (struct option){0};
 }
 
+/* 1 when arg is a whole number (no range): for a better message than the range's */
+static int number_in(const char *arg, double *out)
+{
+	char *end;
+	*out = strtod(arg, &end);
+	return end != arg && !*end;
+}
+
 static int number(const char *opt, const char *arg, double lo, double hi, double *out)
 {
 	char *end;
@@ -116,8 +124,14 @@ int jd_sense_cli_parse(struct jd_sense_cli *s, int k, const char *arg)
 		return 0;
 	}
 	}
-	static const double lim[S_N][2] = {{1, 1e6},   {0.01, 1e6}, {-1e5, 1e5}, {-1e5, 1e5}, {0, 0},
+	/* the baseline's range is the calibration files' (calib_check.c): a stereo rig's */
+	static const double lim[S_N][2] = {{1, 1e6},   {1, 1e4}, {-1e5, 1e5}, {-1e5, 1e5}, {0, 0},
 					   {0, 1e5},   {0, 0},	    {0.01, 1e4}, {0.01, 100}};
+	if (k == S_BASELINE && number_in(arg, &v) && v > 0 && v < 1) {
+		fprintf(stderr, "jetdepth: --baseline %s: millimetres, 1 to 10000 (%s m is %g mm: "
+				"give --baseline %g)\n", arg, arg, v * 1000, v * 1000);
+		return -EINVAL;
+	}
 	if (number(names[k], arg, lim[k][0], lim[k][1], &v)) {
 		return -EINVAL;
 	}
@@ -166,6 +180,17 @@ int jd_sense_cli_fits(const struct jd_sense_cli *s, int w, int h)
 	if ((r[2] || r[3]) && (r[2] > w || r[3] > h)) {
 		fprintf(stderr, "jetdepth: --roi %d,%d,%d,%d: outside the %dx%d image\n", r[0], r[1],
 			r[2], r[3], w, h);
+		return -EINVAL;
+	}
+	/* the principal point inside the frames, as calibration files are held to */
+	if (isfinite(s->cam.cx) && !(s->cam.cx >= 0 && s->cam.cx < w)) {
+		fprintf(stderr, "jetdepth: --cx %g: outside the %dx%d image (0 to %d)\n",
+			(double)s->cam.cx, w, h, w - 1);
+		return -EINVAL;
+	}
+	if (isfinite(s->cam.cy) && !(s->cam.cy >= 0 && s->cam.cy < h)) {
+		fprintf(stderr, "jetdepth: --cy %g: outside the %dx%d image (0 to %d)\n",
+			(double)s->cam.cy, w, h, h - 1);
 		return -EINVAL;
 	}
 	return 0;

@@ -69,6 +69,43 @@ static int check_rotation(const char *file, const char *key, const double *R, ch
 	return 0;
 }
 
+/*
+ * The matchers search along image rows, so the cameras must sit side by side: a rig whose
+ * translation runs mostly along y (one camera above the other) or z would rectify turned
+ * or not at all. Stereo rigs have |T_x| within a few degrees of |T|.
+ */
+#define ALONG_X_MIN 0.9
+
+static int along_rows(const double *T, const char *file, char *err, size_t errlen)
+{
+	double n = sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]);
+
+	if (fabs(T[0]) < ALONG_X_MIN * n) {
+		const char *axis = fabs(T[1]) >= fabs(T[2]) ? "y: one camera above the other"
+							  : "z: one camera in front of the other";
+		FAIL("%s: T: (%g, %g, %g) runs mostly along %s; the matchers search along image "
+		     "rows, so the cameras must sit side by side (along x)",
+		     file, T[0], T[1], T[2], axis);
+	}
+	return 0;
+}
+
+/* P2's baseline and T's length must agree (rectification keeps |T|): else one is wrong. */
+#define BASELINE_AGREE 0.02
+
+static int baseline_contradicts(const struct jd_stereo_calib *c, double b, const char *file,
+				char *err, size_t errlen)
+{
+	double t = sqrt(c->T[0] * c->T[0] + c->T[1] * c->T[1] + c->T[2] * c->T[2]);
+
+	if (fabs(fabs(b) - t) > BASELINE_AGREE * t) {
+		FAIL("%s: P2 and T disagree: P2 gives a baseline of %g (-P2[0][3] / P2[0][0]) but T "
+		     "is %g long; one of them is from another calibration or another unit",
+		     file, fabs(b), t);
+	}
+	return 0;
+}
+
 int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files, int nfiles,
 		      char *err, size_t errlen)
 {
@@ -82,6 +119,9 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 	}
 	if (nfiles == 1 && c->have_rt) {
 		if (check_rotation(files[0], "R", c->R, err, errlen)) {
+			return -EINVAL;
+		}
+		if (along_rows(c->T, files[0], err, errlen)) {
 			return -EINVAL;
 		}
 		if (c->T[0] > 0) {
@@ -122,6 +162,14 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 	if (!(fabs(b) > 0) || !isfinite(b)) {
 		FAIL("%s: the baseline is zero (the right projection's P[0][3] must be -f * B)",
 		     n.file[1]);
+	}
+	if (units == 0) {
+		FAIL("%s: %s: baseline %g in the file's unit, which it does not state: %g mm, or "
+		     "%g mm if centimetres; add a line \"units: mm\" (or cm, m) to the file",
+		     n.file[1], n.P[1], b, b, b * 10);
+	}
+	if (nfiles == 1 && c->have_rt && baseline_contradicts(c, b, files[0], err, errlen)) {
+		return -EINVAL;
 	}
 	double mm = b * units; /* the sign was checked above */
 	if (!(mm >= BASELINE_MIN_MM && mm <= BASELINE_MAX_MM)) {

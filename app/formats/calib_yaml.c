@@ -1,5 +1,6 @@
 #include "calib_yaml.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -208,6 +209,162 @@ static int matrix(struct doc *x, yaml_node_t *root, const char *key, double *out
 	return 0;
 }
 
+/* Edit distance of a and b, letters compared without case; capped at 9 (long keys). */
+static int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int row[64];
+
+	if (la >= 63 || lb >= 63) {
+		return 9;
+	}
+	for (size_t j = 0; j <= lb; j++) {
+		row[j] = (int)j;
+	}
+	for (size_t i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int up = row[j];
+			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			int best = diag + !same;
+			best = up + 1 < best ? up + 1 : best;
+			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * A top-level key that is not one of known[] but within two edits of one is a misspelling
+ * (public files have "distortion_coefficents"): reading on would quietly use a default.
+ * Keys far from every known one (a tool's own notes) are left alone.
+ */
+static int misspelt_key(struct doc *x, const char *const *known)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&x->d);
+
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(&x->d, p->key);
+		if (!k || k->type != YAML_SCALAR_NODE) {
+			continue;
+		}
+		const char *key = (const char *)k->data.scalar.value;
+		const char *near = NULL;
+		int best = 3;
+		for (int i = 0; known[i]; i++) {
+			int d = strcmp(key, known[i]) ? distance(key, known[i]) : -1;
+			if (d < 0) {
+				near = NULL;
+				break;
+			}
+			if (d < best && strlen(known[i]) >= 4) {
+				best = d;
+				near = known[i];
+			}
+		}
+		if (near) {
+			FAIL("%s:%zu: %s: unknown key; did you mean %s?", x->path,
+			     k->start_mark.line + 1, key, near);
+		}
+	}
+	return 0;
+}
+
+/* units: mm, cm or m (the file's length unit) into *unit_mm; absent leaves it. */
+static int units(struct doc *x, double *unit_mm)
+{
+	static const struct {
+		const char *name;
+		double mm;
+	} table[] = {{"mm", 1},	     {"millimetres", 1}, {"millimeters", 1}, {"cm", 10},
+		     {"centimetres", 10}, {"centimeters", 10}, {"m", 1000},	     {"metres", 1000},
+		     {"meters", 1000}};
+	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n = get(x, root, "units");
+
+	n = n ? n : get(x, root, "unit");
+	if (!n) {
+		return 0;
+	}
+	const char *v = n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (!strcmp(v, table[i].name)) {
+			if (*unit_mm > 0 && *unit_mm != table[i].mm) {
+				FAIL("%s:%zu: units: %s, but the other file says otherwise", x->path,
+				     n->start_mark.line + 1, v);
+			}
+			*unit_mm = table[i].mm;
+			return 0;
+		}
+	}
+	FAIL("%s:%zu: units: '%s': expected mm, cm or m", x->path, n->start_mark.line + 1, v);
+}
+
+/* One size key: a whole number of pixels, 1 to 65536. */
+static int size_value(struct doc *x, yaml_node_t *n, const char *key, int *out)
+{
+	double v;
+
+	if (scalar_number(x, n, key, &v)) {
+		return -EINVAL;
+	}
+	if (!(v >= 1 && v <= 65536 && v == floor(v))) {
+		FAIL("%s:%zu: %s: %g: expected a whole number of pixels, 1 to 65536", x->path,
+		     n->start_mark.line + 1, key, v);
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/*
+ * The image size where the file states it: image_width and image_height (ROS, OpenCV's
+ * calibration sample), or imageSize / image_size as [width, height] (OpenCV's stereo tools).
+ */
+static int stated_size(struct doc *x, int *w, int *h)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n;
+	static const char *const pairs[] = {"imageSize", "image_size"};
+
+	if ((n = get(x, root, "image_width")) && size_value(x, n, "image_width", w)) {
+		return -EINVAL;
+	}
+	if ((n = get(x, root, "image_height")) && size_value(x, n, "image_height", h)) {
+		return -EINVAL;
+	}
+	for (int i = 0; i < 2; i++) {
+		double v[2];
+		n = get(x, root, pairs[i]);
+		if (!n) {
+			continue;
+		}
+		if (matrix(x, root, pairs[i], v, 2, 0)) {
+			FAIL("%s:%zu: %s: expected [width, height]", x->path, n->start_mark.line + 1,
+			     pairs[i]);
+		}
+		int sw, sh;
+		if (!(v[0] >= 1 && v[0] <= 65536 && v[1] >= 1 && v[1] <= 65536)) {
+			FAIL("%s:%zu: %s: %g x %g: expected [width, height] in pixels", x->path,
+			     n->start_mark.line + 1, pairs[i], v[0], v[1]);
+		}
+		sw = (int)v[0];
+		sh = (int)v[1];
+		if ((*w && *w != sw) || (*h && *h != sh)) {
+			FAIL("%s:%zu: %s says %dx%d but image_width and image_height say %dx%d",
+			     x->path, n->start_mark.line + 1, pairs[i], sw, sh, *w, *h);
+		}
+		*w = sw;
+		*h = sh;
+	}
+	if ((*w == 0) != (*h == 0)) {
+		FAIL("%s: %s given without %s", x->path, *w ? "image_width" : "image_height",
+		     *w ? "image_height" : "image_width");
+	}
+	return 0;
+}
+
 static int check_camera(struct doc *x, const struct jd_calib_camera *c, const char *kname)
 {
 	if (!(c->K[0] > 0) || !(c->K[4] > 0)) {
@@ -221,23 +378,20 @@ static int check_camera(struct doc *x, const struct jd_calib_camera *c, const ch
 }
 
 /* One ROS camera_info file (what camera_calibration writes). */
-static int load_ros(struct doc *x, struct jd_calib_camera *c)
+static int load_ros(struct doc *x, struct jd_calib_camera *c, double *unit_mm)
 {
 	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n;
-	double v;
+
+	static const char *const known[] = {
+	    "image_width",	       "image_height",	       "camera_name",
+	    "camera_matrix",	       "distortion_model",     "distortion_coefficients",
+	    "rectification_matrix", "projection_matrix",    "units",
+	    "binning_x",	       "binning_y",	       NULL};
 
 	memset(c, 0, sizeof(*c));
-	if ((n = get(x, root, "image_width"))) {
-		if (scalar_number(x, n, "image_width", &v) || v < 1 || v > 65536) {
-			FAIL("%s: image_width: expected 1 to 65536", x->path);
-		}
-		c->width = (int)v;
-	}
-	if ((n = get(x, root, "image_height"))) {
-		if (scalar_number(x, n, "image_height", &v) || v < 1 || v > 65536) {
-			FAIL("%s: image_height: expected 1 to 65536", x->path);
-		}
-		c->height = (int)v;
+	if (misspelt_key(x, known) || units(x, unit_mm) ||
+	    stated_size(x, &c->width, &c->height)) {
+		return -EINVAL;
 	}
 	n = get(x, root, "distortion_model");
 	if (n && (n->type != YAML_SCALAR_NODE ||
@@ -263,7 +417,18 @@ static int load_opencv(struct doc *x, struct jd_stereo_calib *s)
 {
 	yaml_node_t *root = yaml_document_get_root_node(&x->d);
 	static const char *const keys[2][4] = {{"M1", "D1", "R1", "P1"}, {"M2", "D2", "R2", "P2"}};
-	int have_rect = 1;
+	static const char *const known[] = {"M1", "D1", "M2", "D2", "R", "T", "R1", "R2", "P1",
+					    "P2", "Q", "E", "F", "image_width", "image_height",
+					    "imageSize", "image_size", "units", NULL};
+	int have_rect = 1, w = 0, h = 0;
+
+	if (misspelt_key(x, known) || units(x, &s->unit_mm) || stated_size(x, &w, &h)) {
+		return -EINVAL;
+	}
+	for (int i = 0; i < 2; i++) {
+		s->cam[i].width = w;
+		s->cam[i].height = h;
+	}
 
 	for (int i = 0; i < 2; i++) {
 		struct jd_calib_camera *c = &s->cam[i];
@@ -322,7 +487,7 @@ int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *
 		if (rc) {
 			return rc;
 		}
-		rc = nfiles == 2 ? load_ros(&x, &c->cam[i]) : load_opencv(&x, c);
+		rc = nfiles == 2 ? load_ros(&x, &c->cam[i], &c->unit_mm) : load_opencv(&x, c);
 		yaml_document_delete(&x.d);
 	}
 	if (!rc && jd_calib_rectify(c)) {

@@ -50,6 +50,27 @@ static int numbers(const char *text, double *v, int max, int *mm)
 	return n;
 }
 
+/*
+ * A hand-eye translation in metres is a few metres at most: a camera more than
+ * JD_EXTRINSICS_MAX_M from the robot's base is a file in millimetres without its unit line.
+ */
+#define JD_EXTRINSICS_MAX_M 20.0
+
+static int plausible_metres(const char *name, const double t[3], int stride, char *err,
+			    size_t errlen)
+{
+	double d = sqrt(t[0] * t[0] + t[stride] * t[stride] + t[2 * stride] * t[2 * stride]);
+
+	if (d > JD_EXTRINSICS_MAX_M) {
+		snprintf(err, errlen,
+			 "%s: the translation (%g, %g, %g) is %g m from the robot's base: is the "
+			 "file in millimetres? Add a line \"units: mm\" (no unit means metres)",
+			 name, t[0], t[stride], t[2 * stride], d);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *err,
 			size_t errlen)
 {
@@ -65,6 +86,9 @@ int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *
 			snprintf(err, errlen, "%s: quaternion (%g %g %g %g) has norm %g, not 1: not a "
 					      "rotation (order: x y z qx qy qz qw)",
 				 name, qx, qy, qz, qw, q);
+			return -EINVAL;
+		}
+		if (!mm && plausible_metres(name, v, 1, err, errlen)) {
 			return -EINVAL;
 		}
 		qx /= q, qy /= q, qz /= q, qw /= q;
@@ -112,6 +136,9 @@ int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *
 		     v[2] * (v[4] * v[9] - v[5] * v[8]);
 	if (det < 0.0) {
 		snprintf(err, errlen, "%s: the rotation is a reflection (determinant %g)", name, det);
+		return -EINVAL;
+	}
+	if (!mm && plausible_metres(name, v + 3, 4, err, errlen)) {
 		return -EINVAL;
 	}
 	memcpy(m, v, sizeof(v));

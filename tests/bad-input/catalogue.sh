@@ -103,7 +103,7 @@ expect 2 "give --size and --ndisp together" -- tune --size 64x48
 expect 2 "sensing needs the camera: --focal PX and --baseline MM" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified -o "$tmp/out.pfm"
 expect 2 "--roi 5,5,2,2: expected X0,Y0,X1,Y1" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --roi 5,5,2,2 -o "$tmp/out.pfm"
 expect 2 "--roi 0,0,500,50: outside the 96x64 image" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --roi 0,0,500,50 --ndisp 16 -o "$tmp/out.pfm"
-expect 2 "--baseline 0: must be a number from 0.01" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 0 -o "$tmp/out.pfm"
+expect 2 "--baseline 0: must be a number from 1 to 10000" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 0 -o "$tmp/out.pfm"
 expect 2 "a raw pair needs its calibration (--calib)" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --focal 300 --baseline 60 -o "$tmp/out.pfm"
 expect 1 "trunc.pgm" -- sense "$tmp/trunc.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 -o "$tmp/out.pfm"
 printf 'M1: [500, 0, 320, 0, 500, 240, 0, 0]\n' >"$tmp/short.yaml"
@@ -222,7 +222,7 @@ sed 's/data: \[ -60., 0., 0. \]/data: [ 60., 0., 0. ]/' "$sc" >"$tmp/tpos.yaml"
 expect 1 "tpos.yaml: T: T[0] = 60 > 0 puts the right camera left of the left one" -- calib check "$tmp/tpos.yaml"
 sed 's/data: \[ 1., 0., 0., 0., 1., 0., 0., 0., 1. \]/data: [ 2., 0., 0., 0., 2., 0., 0., 0., 2. ]/' "$sc" >"$tmp/r2.yaml"
 expect 1 "r2.yaml: R: not a rotation" -- calib check "$tmp/r2.yaml"
-expect 1 "$tmp/left.yaml: the calibration is for 640x480 images, the frames are 96x64" -- run --frames 1 --size 96x64 --ndisp 16 --calib "$tmp/left.yaml" --calib "$tmp/right.yaml"
+expect 1 "$tmp/left.yaml: the calibration is for 640x480 images, the frames are 96x64" -- run --frames 1 --size 96x64 --ndisp 16 --camera "files:$tmp/cam" --calib "$tmp/left.yaml" --calib "$tmp/right.yaml"
 expect 1 "$tmp/left.yaml: the calibration is for 640x480 images, the frames are 96x64" -- sense "$L" "$R" --calib "$tmp/left.yaml" --calib "$tmp/right.yaml" --ndisp 16 -o "$O"
 expect 1 "M1: principal point (224.5, 187) lies outside the 96x64 frames" -- sense "$L" "$R" --calib "$sc" --ndisp 16 -o "$O"
 expect 1 "M1: principal point (224.5, 187) lies outside the 96x64 frames" -- calib check "$sc" --size 96x64
@@ -255,6 +255,31 @@ long=$(printf 'd%.0s' $(seq 600))
 expect 2 "characters: 1 to 511" -- run --frames 1 --dump-dir "$tmp/$long"
 expect 1 "--dump-dir $tmp/nodump: No such file or directory" -- run --frames 1 --dump-dir "$tmp/nodump"
 expect 1 "--dump-dir $L: not a directory" -- run --frames 1 --dump-dir "$L"
+
+# --- Round two: calibrations and options in the wrong units, contradictions, misspellings. ---
+sed 's/data: \[ -60., 0., 0. \]/data: [ -6.2, 0., 0. ]/' "$sc" >"$tmp/cm.yaml"
+expect 1 "cm.yaml: P2: baseline 6.2 in the file's unit, which it does not state: 6.2 mm, or 62 mm if centimetres; add a line \"units: mm\"" -- calib check "$tmp/cm.yaml" --size 450x375
+{ cat "$tmp/cm.yaml"; printf 'units: furlongs\n'; } >"$tmp/furlong.yaml"
+expect 1 "furlong.yaml:33: units: 'furlongs': expected mm, cm or m" -- calib check "$tmp/furlong.yaml" --size 450x375
+sed 's/data: \[ -60., 0., 0. \]/data: [ -2., -60., 0. ]/' "$sc" >"$tmp/vert.yaml"
+expect 1 "vert.yaml: T: (-2, -60, 0) runs mostly along y: one camera above the other" -- calib check "$tmp/vert.yaml" --size 450x375
+sed 's/data: \[ -60., 0., 0. \]/data: [ -5., 0., -60. ]/' "$sc" >"$tmp/depthwise.yaml"
+expect 1 "depthwise.yaml: T: (-5, 0, -60) runs mostly along z" -- calib check "$tmp/depthwise.yaml" --size 450x375
+{ cat "$sc"; printf 'image_width: 1280\nimage_height: 720\n'; } >"$tmp/sized.yaml"
+expect 1 "sized.yaml: the calibration is for 1280x720 images, the frames are 450x375" -- calib check "$tmp/sized.yaml" --size 450x375
+{ cat "$sc"; printf 'imageSize: [ 1280, 720 ]\n'; } >"$tmp/isize.yaml"
+expect 1 "isize.yaml: the calibration is for 1280x720 images, the frames are 450x375" -- calib check "$tmp/isize.yaml" --size 450x375
+{ cat "$sc"; printf 'image_width: 450\nimage_height: 375\nimage_size: [ 640, 480 ]\n'; } >"$tmp/twosize.yaml"
+expect 1 "twosize.yaml:35: image_size says 640x480 but image_width and image_height say 450x375" -- calib check "$tmp/twosize.yaml"
+sed 's/distortion_coefficients/distortion_coefficents/' "$tmp/left.yaml" >"$tmp/typo.yaml"
+expect 1 "typo.yaml:9: distortion_coefficents: unknown key; did you mean distortion_coefficients?" -- calib check "$tmp/typo.yaml" "$tmp/right.yaml"
+expect 2 "--baseline 0.06: millimetres, 1 to 10000 (0.06 m is 60 mm: give --baseline 60)" -- sense "$L" "$R" --rectified --focal 300 --baseline 0.06 -o "$O"
+expect 2 "--baseline 60000: must be a number from 1 to 10000" -- sense "$L" "$R" --rectified --focal 300 --baseline 60000 -o "$O"
+expect 2 "--cx 5000: outside the 96x64 image" -- sense "$L" "$R" --rectified --focal 300 --baseline 60 --cx 5000 -o "$O"
+expect 2 "--cy -100: outside the 96x64 image" -- sense "$L" "$R" --rectified --focal 300 --baseline 60 --cy -100 -o "$O"
+printf '0.1 0.2 850 0 0 0 1\n' >"$tmp/pose_mm.txt"
+expect 2 "pose_mm.txt: the translation (0.1, 0.2, 850) is 850 m from the robot's base: is the file in millimetres? Add a line \"units: mm\"" -- sense "$L" "$R" --rectified --focal 300 --baseline 60 --extrinsics "$tmp/pose_mm.txt" -o "$O"
+expect 2 "--calib $sc: the synthetic camera renders rectified frames of its own rig and takes no calibration" -- run --frames 1 --calib "$sc"
 
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"

@@ -40,6 +40,7 @@ size_t jd_confidence_mem_required(int width, int height, int nworkers)
 struct conf_job {
 	const struct jd_image *left, *right;
 	const struct jd_disp *disp;
+	const struct jd_conf_search *search;
 	uint8_t *conf;
 	struct conf_ws ws;
 };
@@ -183,17 +184,18 @@ static void conf_row(void *ctx, int y, int worker)
 		agree = agree < 0 ? 0 : agree;
 		long num = 254L * agree * s * s;
 
-		out[x] = (uint8_t)(1 + num / (NEIGHBOURS * NEIGHBOURS * NEIGHBOURS));
+		out[x] = jd_confidence_cut(
+		    (uint8_t)(1 + num / (NEIGHBOURS * NEIGHBOURS * NEIGHBOURS)), x, job->search);
 	}
 }
 
 int jd_confidence_ref(const struct jd_image *left, const struct jd_image *right,
-		      const struct jd_disp *disp, uint8_t *conf, void *ws, size_t ws_bytes,
-		      const struct jd_exec *ex)
+		      const struct jd_disp *disp, const struct jd_conf_search *s, uint8_t *conf,
+		      void *ws, size_t ws_bytes, const struct jd_exec *ex)
 {
 	int w = disp->width, h = disp->height;
 	struct jd_carve c;
-	struct conf_job job = {left, right, disp, conf, {0}};
+	struct conf_job job = {left, right, disp, s, conf, {0}};
 
 	if (left->width != w || left->height != h || right->width != w || right->height != h) {
 		return -EINVAL;

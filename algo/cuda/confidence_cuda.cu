@@ -43,10 +43,27 @@ static __device__ __forceinline__ int jd_conf_right_col(int x, float d)
 	return x - (int)d - (d > (float)(int)d);
 }
 
-/* One block a row; dynamic shared memory: w floats of claims, then w support counts. */
+/* jd_confidence_cut() of confidence.h: the share of the search that was made, squared. */
+static __device__ __forceinline__ unsigned char jd_conf_cut(int c, int x, int min_disp,
+							     int ndisp)
+{
+	long long avail = x - min_disp + 1;
+
+	if (c == 0 || avail >= ndisp) {
+		return (unsigned char)c;
+	}
+	avail = avail < 0 ? 0 : avail;
+	return (unsigned char)(1 + (long long)(c - 1) * avail * avail / ((long long)ndisp * ndisp));
+}
+
+/*
+ * One block a row; dynamic shared memory: w floats of claims, then w support counts. The
+ * search [min_disp, min_disp + ndisp) the map came from (ndisp 0: none was cut short).
+ */
 extern "C" __global__ void jd_conf_cuda(const float *__restrict__ disp, int w, int h,
 					const unsigned *__restrict__ cl,
-					const unsigned *__restrict__ cr, unsigned char *__restrict__ out)
+					const unsigned *__restrict__ cr, unsigned char *__restrict__ out,
+					int min_disp, int ndisp)
 {
 	extern __shared__ float claim[];
 	unsigned char *sup = (unsigned char *)(claim + w);
@@ -108,7 +125,8 @@ extern "C" __global__ void jd_conf_cuda(const float *__restrict__ disp, int w, i
 		agree = agree < 0 ? 0 : agree;
 		long long num = 254LL * agree * s * s;
 
-		*o = (unsigned char)(1 + num / (JD_CONF_NEIGHBOURS * JD_CONF_NEIGHBOURS *
-						JD_CONF_NEIGHBOURS));
+		int c = (int)(1 + num / (JD_CONF_NEIGHBOURS * JD_CONF_NEIGHBOURS *
+					 JD_CONF_NEIGHBOURS));
+		*o = ndisp > 0 ? jd_conf_cut(c, x, min_disp, ndisp) : (unsigned char)c;
 	}
 }

@@ -133,7 +133,9 @@ int jd_cmd_match(int argc, char **argv)
 	uint64_t t1 = jd_clock_ns();
 	uint8_t *conf = NULL;
 	if (!mrc && (conf_path || min_conf)) {
-		mrc = jd_desk_confidence(&l, &r, &boot.disp, min_conf, &boot.workers.exec, &conf);
+		struct jd_conf_search search = {p.min_disp, p.ndisp};
+		mrc = jd_desk_confidence(&l, &r, &boot.disp, &search, min_conf, &boot.workers.exec,
+					 &conf);
 	}
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));

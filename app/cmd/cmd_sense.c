@@ -224,8 +224,9 @@ int jd_cmd_sense(int argc, char **argv)
 	uint64_t t1 = jd_clock_ns();
 	if (!mrc && sc.min_confidence) {
 		uint8_t *conf = NULL;
-		mrc = jd_desk_confidence(&l, &r, &boot.disp, sc.min_confidence, &boot.workers.exec,
-					 &conf);
+		struct jd_conf_search search = {p.min_disp, p.ndisp};
+		mrc = jd_desk_confidence(&l, &r, &boot.disp, &search, sc.min_confidence,
+					 &boot.workers.exec, &conf);
 		free(conf);
 	}
 	int src = mrc || !ws ? -ENOMEM : jd_sense_run(&sc.sp, &cam, &boot.disp, ws, wsb, &res, &boot.workers.exec);

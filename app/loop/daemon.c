@@ -289,7 +289,8 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	/* the GPU's, made beside the map from the same pair (the same bytes), else the CPU's */
 	const uint8_t *conf = jd_engine_gpu_confidence(b);
 	if (!d->gpu_conf) {
-		JD_TRY(jd_confidence_ref(l, r, &b->disp, d->conf, d->conf_ws, d->conf_ws_bytes,
+		struct jd_conf_search search = {d->p.min_disp, d->p.ndisp};
+		JD_TRY(jd_confidence_ref(l, r, &b->disp, &search, d->conf, d->conf_ws, d->conf_ws_bytes,
 					 &b->workers.exec));
 		conf = d->conf;
 	}

@@ -8,12 +8,15 @@
 
 enum { THREADS = 128, ROW_THREADS = 256 };
 
-int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
+int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
+		      const struct jd_match_params *p)
 {
 	struct jd_cuda_conf *c = &f->conf;
 	size_t n = (size_t)f->w * f->h;
 
 	memset(c, 0, sizeof(*c));
+	c->min_disp = p->min_disp;
+	c->ndisp = p->ndisp;
 	JD_TRY(jd_cuda_function(cu, "jd_conf_census_cuda", &c->census));
 	JD_TRY(jd_cuda_function(cu, "jd_conf_cuda", &c->conf));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &c->d_cl));
@@ -22,10 +25,10 @@ int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 		JD_TRY(jd_cuda_take(cu, n, &c->d_conf));
 	}
 	for (int s = 0; s < JD_CUDA_SLOTS; s++) {
-		void *p;
+		void *buf;
 
-		JD_TRY(jd_cuda_take_pinned(cu, n, &p));
-		c->h_conf[s] = p;
+		JD_TRY(jd_cuda_take_pinned(cu, n, &buf));
+		c->h_conf[s] = buf;
 	}
 	c->taken = 1;
 	return 0;
@@ -39,7 +42,7 @@ int jd__cuda_conf_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicept
 	/* mapped: straight into the slot's pinned buffer */
 	jd_cudeviceptr out = cu->mapped ? jd_cuda_mapped(cu, c->h_conf[f->cur]) : c->d_conf;
 	void *ac[] = {&s->d_left, &s->d_right, &w, &h, &c->d_cl, &c->d_cr};
-	void *a[] = {&map, &w, &h, &c->d_cl, &c->d_cr, &out};
+	void *a[] = {&map, &w, &h, &c->d_cl, &c->d_cr, &out, &c->min_disp, &c->ndisp};
 
 	JD_TRY(
 	    JD_CU(cu, cuLaunchKernel(c->census, (unsigned)((w + THREADS - 1) / THREADS),

@@ -79,6 +79,7 @@ struct jd_cuda_conf {
 	jd_cudeviceptr d_conf;		      /* copy mode: where the kernel writes */
 	unsigned char *h_conf[JD_CUDA_SLOTS]; /* pinned: each slot's map */
 	const unsigned char *last;	      /* the last collected frame's (NULL: none) */
+	int min_disp, ndisp; /* the matcher's search (algo/confidence.h: a search cut short) */
 	int taken;
 };
 

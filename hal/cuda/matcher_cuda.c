@@ -88,7 +88,7 @@ int jd_cuda_matcher_take(struct jd_cuda_matcher *m, struct jd_cuda *cu,
 		JD_TRY(jd_cuda_remap_take(cu, f));
 	}
 	if (stages & JD_CUDA_STAGE_CONF) {
-		JD_TRY(jd_cuda_conf_take(cu, f));
+		JD_TRY(jd_cuda_conf_take(cu, f, p));
 	}
 	if (stages & JD_CUDA_STAGE_SENSE) {
 		JD_TRY(jd_cuda_sense_take(cu, f, &m->sense));

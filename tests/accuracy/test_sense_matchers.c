@@ -77,9 +77,11 @@ int main(void)
 				}
 				size_t n = jd_match_mem_required(&p, W, H, 2);
 				size_t nc = jd_confidence_mem_required(W, H, 2);
+				struct jd_conf_search search = {p.min_disp, p.ndisp};
 				void *ws = malloc(n > nc ? n : nc);
 				JD_CHECK(jd_match_run(NULL, &p, &l, &r, &d, ws, n, &wk.exec) == 0 &&
-					     jd_confidence_ref(&l, &r, &d, conf, ws, nc, &wk.exec) == 0,
+					     jd_confidence_ref(&l, &r, &d, &search, conf, ws, nc,
+							       &wk.exec) == 0,
 					 "match");
 				free(ws);
 				jd_confidence_mask(&d, conf, JD_MIN_CONFIDENCE_DEFAULT);

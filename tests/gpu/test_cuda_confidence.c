@@ -23,16 +23,17 @@
 #include "jd_test_data.h"
 
 /* The reference's bytes for map d of pair (l, r) and the GPU's: the first difference, or -1. */
-static long first_diff(const struct jd_image *l, const struct jd_image *r,
-		       const struct jd_disp *d, const unsigned char *gpu)
+static long first_diff(const struct jd_match_params *p, const struct jd_image *l,
+		       const struct jd_image *r, const struct jd_disp *d, const unsigned char *gpu)
 {
+	struct jd_conf_search search = {p->min_disp, p->ndisp};
 	int w = d->width, h = d->height;
 	size_t n = jd_confidence_mem_required(w, h, 1);
 	void *ws = malloc(n);
 	uint8_t *ref = malloc((size_t)w * h);
 	long first = -1;
 
-	JD_CHECK(jd_confidence_ref(l, r, d, ref, ws, n, NULL) == 0, "reference");
+	JD_CHECK(jd_confidence_ref(l, r, d, &search, ref, ws, n, NULL) == 0, "reference");
 	for (long i = 0; i < (long)w * h && first < 0; i++) {
 		if (ref[i] != gpu[i]) {
 			first = i;
@@ -136,7 +137,7 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		JD_CHECK(jd_cuda_matcher_submit(m, p, l, r) == 0 &&
 			     jd_cuda_matcher_collect(m, &a) == 0 && jd_cuda_conf_last(f),
 			 "%s: frame: %s", what, cu->err);
-		ok &= first_diff(l, r, &a, jd_cuda_conf_last(f)) < 0;
+		ok &= first_diff(p, l, r, &a, jd_cuda_conf_last(f)) < 0;
 		JD_CHECK(!jd_cuda_preview_last(f), "%s: a picture nobody asked for", what);
 		JD_CHECK(!jd_cuda_cloud_claim(f), "%s: a cloud nobody asked for", what);
 		/* pipelined: the swapped pair, then this one; each map with its own confidence;
@@ -148,7 +149,7 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 			     jd_cuda_matcher_collect(m, &b) == 0,
 			 "%s: pipelined: %s", what, cu->err);
 		memcpy(ca, jd_cuda_conf_last(f), (size_t)w * h);
-		ok &= first_diff(r, l, &b, ca) < 0;
+		ok &= first_diff(p, r, l, &b, ca) < 0;
 		const uint8_t *pic = jd_cuda_preview_last(f);
 		JD_CHECK(pic != NULL, "%s: the picture asked for is missing", what);
 		int pic_ok = pic && picture_diff(r, &b, ca, min_conf, dmax, pic) < 0;
@@ -158,7 +159,7 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 		struct jd_cuda_cloud_set *set = jd_cuda_cloud_claim(f);
 		ok &= cloud_same(r, &b, ca, min_conf, &cam, set, what);
 		JD_CHECK(jd_cuda_matcher_collect(m, &b) == 0, "%s: second: %s", what, cu->err);
-		ok &= first_diff(l, r, &b, jd_cuda_conf_last(f)) < 0;
+		ok &= first_diff(p, l, r, &b, jd_cuda_conf_last(f)) < 0;
 		ok &= cloud_same(l, &b, jd_cuda_conf_last(f), min_conf, &cam,
 				 jd_cuda_cloud_claim(f), what);
 		jd_cuda_cloud_release(set);

@@ -36,8 +36,8 @@ static int compare(const struct jd_kernels *k, const struct jd_match_params *p, 
 	size_t nc = jd_confidence_mem_required(w, h, jd_exec_workers(ex));
 	void *wc = malloc(nc);
 	uint8_t *ca = malloc((size_t)w * h), *cb = malloc((size_t)w * h);
-	JD_CHECK(jd_confidence_ref(l, r, &a, ca, wc, nc, ex) == 0 &&
-		     jd_confidence_ref(l, r, &b, cb, wc, nc, ex) == 0,
+	JD_CHECK(jd_confidence_ref(l, r, &a, NULL, ca, wc, nc, ex) == 0 &&
+		     jd_confidence_ref(l, r, &b, NULL, cb, wc, nc, ex) == 0,
 		 "%s confidence", what);
 	long cdiff = jd_test_first_diff(ca, cb, (size_t)w * h);
 	JD_CHECK(cdiff < 0, "%s %s: confidence differs first at pixel %ld", what,

@@ -99,8 +99,8 @@ static void confidence_of(struct pair *pr, float v, uint8_t *conf)
 	for (int i = 0; i < w * h; i++) {
 		pr->d.data[i] = v;
 	}
-	JD_CHECK(jd_confidence_ref(&pr->l, &pr->r, &pr->d, conf, ws, n, NULL) == 0, "runs");
-	JD_CHECK(jd_confidence_ref(&pr->l, &pr->r, &pr->d, conf, ws, n / 2, NULL) == -ENOMEM,
+	JD_CHECK(jd_confidence_ref(&pr->l, &pr->r, &pr->d, NULL, conf, ws, n, NULL) == 0, "runs");
+	JD_CHECK(jd_confidence_ref(&pr->l, &pr->r, &pr->d, NULL, conf, ws, n / 2, NULL) == -ENOMEM,
 		 "a short workspace is refused");
 	free(ws);
 }
@@ -143,12 +143,35 @@ static void test_confidence(void)
 	pr.d.data[y * W + 50] = JD_DISP_INVALID;
 	size_t n = jd_confidence_mem_required(W, H, 1);
 	void *ws = malloc(n);
-	JD_CHECK(jd_confidence_ref(&pr.l, &pr.r, &pr.d, right, ws, n, NULL) == 0, "runs");
+	JD_CHECK(jd_confidence_ref(&pr.l, &pr.r, &pr.d, NULL, right, ws, n, NULL) == 0, "runs");
 	JD_CHECK(right[y * W + 50] == 0, "invalid is 0");
 	JD_CHECK(right[y * W + 22] == 0 && right[y * W + 27] == 0,
 		 "covered columns are 0: %d %d", right[y * W + 22], right[y * W + 27]);
 	JD_CHECK(right[y * W + 12] > 0, "an uncovered background pixel is not: %d",
 		 right[y * W + 12]);
+
+	/*
+	 * A search cut short (a 32-disparity search, every pixel at x < 31 missed candidates):
+	 * the rule of confidence.h, column by column, against the uncut bytes; the left third of
+	 * the band falls below the default threshold, the full-search columns are untouched.
+	 */
+	uint8_t cut[W * H];
+	struct jd_conf_search search = {0, 32};
+	JD_CHECK(jd_confidence_ref(&pr.l, &pr.r, &pr.d, &search, cut, ws, n, NULL) == 0, "runs");
+	long rule = 0, kept = 0, low = 0;
+	for (int x = 0; x < W; x++) {
+		uint8_t c = right[y * W + x], want = c;
+		if (c && x < 31) {
+			want = (uint8_t)(1 + (c - 1) * (x + 1) * (x + 1) / (32 * 32));
+		}
+		rule += cut[y * W + x] == want;
+		kept += x >= 31 && cut[y * W + x] == c;
+		low += x < 11 && cut[y * W + x] < JD_MIN_CONFIDENCE_DEFAULT;
+	}
+	JD_CHECK(rule == W, "%ld of %d columns follow the cut-short rule", rule, W);
+	JD_CHECK(kept == W - 31, "full-search columns unchanged: %ld of %d", kept, W - 31);
+	JD_CHECK(low == 11, "the left third of the band below the default threshold: %ld of 11",
+		 low);
 	free(ws);
 
 	/* The mask drops what is below the level, keeps the rest. */

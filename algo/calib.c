@@ -138,11 +138,62 @@ void jd_calib_model(const struct jd_stereo_calib *c, double *f, double *cx, doub
 						 : 0;
 }
 
+const char *jd_dist_name(enum jd_dist_model m, int ndist)
+{
+	if (m == JD_DIST_FISHEYE) {
+		return "equidistant (fisheye)";
+	}
+	return ndist <= 5 ? "plumb_bob" : ndist <= 8 ? "rational_polynomial" : ndist <= 12 ? "thin prism" : "tilted";
+}
+
+/* OpenCV's computeTiltProjectionMatrix: the sensor tilted by tauX, tauY (radians). */
+static void tilt_matrix(double tx, double ty, double out[9])
+{
+	double cx = cos(tx), sx = sin(tx), cy = cos(ty), sy = sin(ty);
+	const double rx[9] = {1, 0, 0, 0, cx, sx, 0, -sx, cx};
+	const double ry[9] = {cy, 0, -sy, 0, 1, 0, sy, 0, cy};
+	double rxy[9];
+
+	mul33(ry, rx, rxy);
+	const double pz[9] = {rxy[8], 0, -rxy[2], 0, rxy[8], -rxy[5], 0, 0, 1};
+	mul33(pz, rxy, out);
+}
+
+/* The standard model: normalised (x, y) to the distorted, tilted (xd, yd). */
+static void radtan(const double *D, const double *tilt, double x, double y, double *xd,
+		   double *yd)
+{
+	double x2 = x * x, y2 = y * y, r2 = x2 + y2, xy2 = 2 * x * y;
+	double kr = (1 + ((D[4] * r2 + D[1]) * r2 + D[0]) * r2) /
+		    (1 + ((D[7] * r2 + D[6]) * r2 + D[5]) * r2);
+	double u = x * kr + D[2] * xy2 + D[3] * (r2 + 2 * x2) + D[8] * r2 + D[9] * r2 * r2;
+	double v = y * kr + D[2] * (r2 + 2 * y2) + D[3] * xy2 + D[10] * r2 + D[11] * r2 * r2;
+	double t0 = tilt[0] * u + tilt[1] * v + tilt[2], t1 = tilt[3] * u + tilt[4] * v + tilt[5];
+	double t2 = tilt[6] * u + tilt[7] * v + tilt[8];
+	double inv = t2 != 0 ? 1 / t2 : 1;
+
+	*xd = t0 * inv;
+	*yd = t1 * inv;
+}
+
+/* The fisheye model: the ray's angle theta, distorted to theta_d, at the ray's azimuth. */
+static void fisheye(const double *D, double x, double y, double *xd, double *yd)
+{
+	double r = sqrt(x * x + y * y), th = atan(r), t2 = th * th;
+	double thd = th * (1 + t2 * (D[0] + t2 * (D[1] + t2 * (D[2] + t2 * D[3]))));
+	double s = r > 1e-8 ? thd / r : 1;
+
+	*xd = x * s;
+	*yd = y * s;
+}
+
 void jd_calib_map(const struct jd_stereo_calib *c, int i, int w, int h, float *mx, float *my)
 {
 	const struct jd_calib_camera *cam = &c->cam[i];
 	const double *P = cam->P, *K = cam->K, *D = cam->D, *R = cam->R;
+	double tilt[9];
 
+	tilt_matrix(D[12], D[13], tilt);
 	for (int v = 0; v < h; v++) {
 		for (int u = 0; u < w; u++) {
 			/* the rectified ray, back in the raw camera's frame (R^T) */
@@ -155,10 +206,12 @@ void jd_calib_map(const struct jd_stereo_calib *c, int i, int w, int h, float *m
 				mx[o] = my[o] = NAN;
 				continue;
 			}
-			double x = X / Z, y = Y / Z, r2 = x * x + y * y;
-			double rad = 1 + D[0] * r2 + D[1] * r2 * r2 + D[4] * r2 * r2 * r2;
-			double xd = x * rad + 2 * D[2] * x * y + D[3] * (r2 + 2 * x * x);
-			double yd = y * rad + D[2] * (r2 + 2 * y * y) + 2 * D[3] * x * y;
+			double xd, yd;
+			if (cam->model == JD_DIST_FISHEYE) {
+				fisheye(D, X / Z, Y / Z, &xd, &yd);
+			} else {
+				radtan(D, tilt, X / Z, Y / Z, &xd, &yd);
+			}
 			mx[o] = (float)(K[0] * xd + K[1] * yd + K[2]);
 			my[o] = (float)(K[4] * yd + K[5]);
 		}

@@ -3,8 +3,8 @@
  * principal point, baseline) and the undistort + rectify maps of each camera. Pure math on
  * numbers already read (app/calib_yaml.c reads the two file formats).
  *
- * Conventions as OpenCV and ROS use them: K the camera matrix, D plumb_bob (k1 k2 p1 p2 k3),
- * R the rectifying rotation, P the 3x4 projection of the rectified camera; for the right
+ * Conventions as OpenCV and ROS use them: K the camera matrix, D the distortion (below), R
+ * the rectifying rotation, P the 3x4 projection of the rectified camera; for the right
  * camera P[0][3] = -f * B. Without R/P (an OpenCV file with only M1 D1 M2 D2 R T) they are
  * computed as OpenCV's stereoRectify does (Bouguet: each camera turned half-way, then both
  * so that the baseline lies along x), with the smaller focal length and the mean centre.
@@ -14,14 +14,35 @@
 
 #include "rectify.h"
 
+/*
+ * Distortion models, as OpenCV computes them (initUndistortRectifyMap and its fisheye twin):
+ *  - JD_DIST_RADTAN: OpenCV's standard model, D = k1 k2 p1 p2 [k3 [k4 k5 k6 [s1 s2 s3 s4
+ *    [tauX tauY]]]] (4, 5, 8, 12 or 14 numbers; the missing ones are 0). ROS's plumb_bob (5)
+ *    and rational_polynomial (8) and Kalibr's radtan (4) are this model.
+ *  - JD_DIST_FISHEYE: OpenCV's fisheye model, D = k1 k2 k3 k4 on the angle of the ray;
+ *    ROS's and Kalibr's equidistant.
+ */
+enum jd_dist_model { JD_DIST_RADTAN, JD_DIST_FISHEYE };
+#define JD_DIST_MAX 14
+
 struct jd_calib_camera {
 	int width, height; /* 0 when the file does not say */
-	double K[9], D[5], R[9], P[12];
+	double K[9], D[JD_DIST_MAX], R[9], P[12];
+	enum jd_dist_model model;
+	int ndist;     /* how many of D the file gave */
 	int have_rect; /* R and P given */
 };
 
+/** "plumb_bob" etc.: the model's name with ndist numbers, for messages. */
+const char *jd_dist_name(enum jd_dist_model m, int ndist);
+
+/* Which file format the numbers came from (app/formats), for messages naming the keys. */
+enum jd_calib_format { JD_CALIB_OPENCV, JD_CALIB_ROS, JD_CALIB_KALIBR };
+
 struct jd_stereo_calib {
 	struct jd_calib_camera cam[2];
+	enum jd_calib_format format;
+	int intrinsics_file, extrinsics_file; /* which of the files given held K, D / R, T, P */
 	double R[9], T[3]; /* right from left: X2 = R X1 + T (OpenCV); have_rt says given */
 	int have_rt;
 	double unit_mm; /* the length unit in mm where the file states it (units: mm, cm, m), else 0 */
@@ -45,7 +66,8 @@ void jd_calib_model(const struct jd_stereo_calib *c, double *f, double *cx, doub
 
 /**
  * The rectify map of camera i for a w x h output: for each rectified pixel, where it comes
- * from in the raw image (through P^-1, R^T, the distortion, K). mx, my: w*h floats each.
+ * from in the raw image (through P^-1, R^T, the distortion, K). mx, my: w*h floats each;
+ * NaN where the ray points behind the camera.
  */
 void jd_calib_map(const struct jd_stereo_calib *c, int i, int w, int h, float *mx, float *my);
 

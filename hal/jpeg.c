@@ -101,6 +101,12 @@ int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int 
 		snprintf(j->err, sizeof(j->err), "not a readable JPEG: %s", tjGetErrorStr2(j->tj));
 		return recover(j);
 	}
+	if (cs == TJCS_CMYK || cs == TJCS_YCCK) {
+		/* the library has no CMYK to grey; its own message says only "unsupported" */
+		snprintf(j->err, sizeof(j->err), "a CMYK JPEG (print colours): only greyscale and "
+						 "colour (YCbCr, RGB) JPEGs are read; save it as RGB");
+		return -EBADMSG;
+	}
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../formats/calib_yaml.h"
+#include "../formats/image_io.h"
 #include "cli.h"
 #include "commands.h"
 #include "../loop/rectified_view.h"
@@ -17,19 +18,58 @@
 static void help(FILE *f)
 {
 	fprintf(f, "usage: jetdepth calib check LEFT.yaml RIGHT.yaml | STEREO.yaml [--size WxH] "
-		   "[--depth MIN,MAX]\n\n"
-		   "Reads and checks a stereo calibration: two ROS camera_info files (left, right)\n"
-		   "or one OpenCV stereo file (M1 D1 M2 D2 R T, with R1 R2 P1 P2 when present).\n"
+		   "[--depth MIN,MAX] [--maps PREFIX]\n\n"
+		   "Reads and checks a stereo calibration: two ROS camera_info files (left, right;\n"
+		   "plumb_bob, rational_polynomial or equidistant), one OpenCV stereo file (M1 D1\n"
+		   "M2 D2 R T, with R1 R2 P1 P2 when present; 4, 5, 8, 12 or 14 coefficients; YAML\n"
+		   "or XML) or OpenCV's two (intrinsics, extrinsics), or a Kalibr camchain.yaml\n"
+		   "(pinhole, radtan or equidistant). A file may state its length unit with a line\n"
+		   "\"units: mm\" (cm, m); without one a baseline from 1 to 25 is refused as unclear.\n"
 		   "Prints the rectified focal length, principal points, baseline, the region of\n"
 		   "the rectified view that both cameras see, and the --ndisp/--min-disp that a\n"
 		   "depth range needs (default 300 to 3000 mm).\n\n"
 		   "  --size WxH        image size (default: the files' image_width/height)\n"
-		   "  --depth MIN,MAX   the working depth range in mm\n");
+		   "  --depth MIN,MAX   the working depth range in mm\n"
+		   "  --maps PREFIX     write the rectify maps: PREFIX_{left,right}_{x,y}.pfm, for\n"
+		   "                    each rectified pixel the raw pixel it comes from (+inf: none)\n");
+}
+
+/* --maps: each camera's rectify map as two gray PFMs (x and y), +inf where none. */
+static int write_maps(const struct jd_stereo_calib *c, int w, int h, const char *prefix)
+{
+	size_t n = (size_t)w * h;
+	float *mx = malloc(sizeof(float) * n), *my = malloc(sizeof(float) * n);
+	char path[1100], err[1200];
+	int rc = JD_EXIT_OK;
+
+	for (int i = 0; i < 2 && mx && my && rc == JD_EXIT_OK; i++) {
+		jd_calib_map(c, i, w, h, mx, my);
+		for (int k = 0; k < 2 && rc == JD_EXIT_OK; k++) {
+			float *m = k ? my : mx;
+			for (size_t j = 0; j < n; j++) {
+				m[j] = isfinite(m[j]) ? m[j] : INFINITY;
+			}
+			struct jd_disp d = {m, w, h, w};
+			snprintf(path, sizeof(path), "%s_%s_%c.pfm", prefix, i ? "right" : "left",
+				 k ? 'y' : 'x');
+			if (jd_pfm_write(path, &d, err, sizeof(err))) {
+				fprintf(stderr, "jetdepth: --maps: %s\n", err);
+				rc = JD_EXIT_RUNTIME;
+			}
+		}
+	}
+	if (!mx || !my) {
+		fprintf(stderr, "jetdepth: --maps: out of memory for %dx%d maps\n", w, h);
+		rc = JD_EXIT_RUNTIME;
+	}
+	free(mx);
+	free(my);
+	return rc;
 }
 
 int jd_cmd_calib(int argc, char **argv)
 {
-	const char *files[2];
+	const char *files[2], *maps = NULL;
 	int nfiles = 0, w = 0, h = 0;
 	double zmin = 300, zmax = 3000;
 	struct jd_stereo_calib c;
@@ -56,6 +96,8 @@ int jd_cmd_calib(int argc, char **argv)
 					argv[i]);
 				return JD_EXIT_USAGE;
 			}
+		} else if (!strcmp(argv[i], "--maps") && i + 1 < argc) {
+			maps = argv[++i];
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "jetdepth calib check: unknown option '%s'\n", argv[i]);
 			return JD_EXIT_USAGE;
@@ -87,16 +129,24 @@ int jd_cmd_calib(int argc, char **argv)
 	}
 	double f, cx, cy, b, units;
 	jd_calib_model(&c, &f, &cx, &cy, &b, &units);
-	printf("%s: %s\n", nfiles == 2 ? "ROS camera_info" : "OpenCV stereo", files[0]);
+	static const char *const formats[] = {"OpenCV stereo", "ROS camera_info", "Kalibr camchain"};
+	printf("%s: %s%s%s\n", formats[c.format], files[0], nfiles == 2 ? ", " : "",
+	       nfiles == 2 ? files[1] : "");
 	for (int i = 0; i < 2; i++) {
 		const double *K = c.cam[i].K;
-		printf("  %-5s raw: f %.2f x %.2f px, principal point (%.2f, %.2f), distortion "
-		       "%.4g %.4g %.4g %.4g %.4g\n",
-		       i ? "right" : "left", K[0], K[4], K[2], K[5], c.cam[i].D[0], c.cam[i].D[1],
-		       c.cam[i].D[2], c.cam[i].D[3], c.cam[i].D[4]);
+		printf("  %-5s raw: f %.2f x %.2f px, principal point (%.2f, %.2f), distortion %s:",
+		       i ? "right" : "left", K[0], K[4], K[2], K[5],
+		       jd_dist_name(c.cam[i].model, c.cam[i].ndist));
+		for (int k = 0; k < c.cam[i].ndist; k++) {
+			printf(" %.4g", c.cam[i].D[k]);
+		}
+		printf("%s\n", c.cam[i].ndist ? "" : " none");
 	}
-	printf("  rectified: f %.2f px, principal point (%.2f, %.2f), baseline %.2f mm%s\n", f, cx,
-	       cy, b * units, units > 1 ? " (the file is in metres)" : "");
+	static const char *const unit_names[] = {"", "mm", "cm", "m"};
+	int u = units == 1 ? 1 : units == 10 ? 2 : 3;
+	printf("  rectified: f %.2f px, principal point (%.2f, %.2f), baseline %.2f mm (the file's "
+	       "unit: %s%s)\n",
+	       f, cx, cy, b * units, unit_names[u], c.unit_mm > 0 ? ", stated" : ", from the baseline");
 	int roi[4];
 	if (jd_rectified_valid_region(&c, w, h, roi)) {
 		printf("  valid region (both cameras see every pixel): none at %dx%d\n", w, h);
@@ -108,5 +158,5 @@ int jd_cmd_calib(int argc, char **argv)
 	int dmin = (int)floor(fb / zmax), dmax = (int)ceil(fb / zmin);
 	printf("  depth %.0f to %.0f mm: disparities %d to %d: --min-disp %d --ndisp %d\n", zmin,
 	       zmax, dmin, dmax, dmin, dmax - dmin + 1);
-	return JD_EXIT_OK;
+	return maps ? write_maps(&c, w, h, maps) : JD_EXIT_OK;
 }

@@ -216,6 +216,10 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 		} else if (opt == OPT_UDP) {
 			snprintf(o->udp, sizeof(o->udp), "%s", optarg);
 		} else if (opt == OPT_CALIB) {
+			if (!optarg[0]) {
+				fprintf(stderr, "jetdepth: %s--calib '': an empty file name\n", where);
+				return JD_EXIT_USAGE;
+			}
 			if (o->ncalib == 2) {
 				fprintf(stderr, "jetdepth: %s--calib: one or two files\n", where);
 				return JD_EXIT_USAGE;
@@ -292,27 +296,63 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 	return 0;
 }
 
+/* Keys a config file may give more than once (each adds one: the two calibration files). */
+static int repeatable(const char *key)
+{
+	return !strcmp(key, "calib");
+}
+
+/*
+ * One line of f into line (cap bytes, NUL-ended, without the newline). @retval 1 a line, 0
+ * the end, -1 too long, -2 a NUL byte (a binary file): the caller says which.
+ */
+static int read_line(FILE *f, char *line, size_t cap)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = fgetc(f)) != EOF && c != '\n') {
+		if (c == '\0') {
+			return -2;
+		}
+		if (n + 1 >= cap) {
+			return -1;
+		}
+		line[n++] = (char)c;
+	}
+	line[n] = '\0';
+	return c == EOF && n == 0 ? 0 : 1;
+}
+
 /* A config file: `key value` (or a bare `key` for a switch) a line, # comments. */
 static int load_config(struct jd_run_options *o, const char *path)
 {
 	char why[600];
 	FILE *f = jd_in_fopen(path, why, sizeof(why));
 	char line[1024];
-	int ln = 0, rc = 0;
+	static struct {
+		char key[64];
+		int line;
+	} seen[64];
+	int ln = 0, rc = 0, nseen = 0, got;
 
 	if (!f) {
 		fprintf(stderr, "jetdepth: --config %s\n", why);
 		return JD_EXIT_RUNTIME;
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
+	while (!rc && (got = read_line(f, line, sizeof(line))) != 0) {
 		char where[600], opt[300], *s = line, *key, *val;
 		ln++;
 		snprintf(where, sizeof(where), "%s:%d: ", path, ln);
-		if (!strchr(line, '\n') && !feof(f)) {
-			fprintf(stderr, "jetdepth: %sline longer than %zu characters\n", where,
-				sizeof(line) - 2);
+		if (got < 0) {
+			fprintf(stderr, "jetdepth: %s%s\n", where,
+				got == -2 ? "a NUL byte: not a text file"
+					  : "line longer than 1022 characters");
 			rc = JD_EXIT_USAGE;
 			break;
+		}
+		if (ln == 1 && !strncmp(s, "\xef\xbb\xbf", 3)) {
+			s += 3; /* a UTF-8 byte-order mark, as some editors write */
 		}
 		s[strcspn(s, "#\r\n")] = '\0';
 		key = strtok(s, " \t");
@@ -324,6 +364,21 @@ static int load_config(struct jd_run_options *o, const char *path)
 			fprintf(stderr, "jetdepth: %s%s: one value after the key\n", where, key);
 			rc = JD_EXIT_USAGE;
 			break;
+		}
+		for (int i = 0; i < nseen && !repeatable(key); i++) {
+			if (!strcmp(seen[i].key, key)) {
+				fprintf(stderr, "jetdepth: %s%s: given twice (first at line %d): which "
+						"one is meant?\n",
+					where, key, seen[i].line);
+				rc = JD_EXIT_USAGE;
+			}
+		}
+		if (rc) {
+			break;
+		}
+		if (nseen < 64) {
+			snprintf(seen[nseen].key, sizeof(seen[0].key), "%s", key);
+			seen[nseen++].line = ln;
 		}
 		snprintf(opt, sizeof(opt), "--%s", key);
 		char *args[3] = {"config", opt, val};

@@ -16,21 +16,31 @@
 
 /* Where each camera's numbers came from: its file and the keys' names in it. */
 struct names {
-	const char *file[2];
+	const char *file[2];  /* R's and P's */
+	const char *kfile[2]; /* K's */
 	const char *K[2], *R[2], *P[2];
 };
 
-static void names_of(const char *const *files, int nfiles, struct names *n)
+static void names_of(const struct jd_stereo_calib *c, const char *const *files, int nfiles,
+		     struct names *n)
 {
 	static const char *const ros[3] = {"camera_matrix", "rectification_matrix",
 					   "projection_matrix"};
 	static const char *const cv[2][3] = {{"M1", "R1", "P1"}, {"M2", "R2", "P2"}};
+	static const char *const kalibr[2][3] = {{"cam0: intrinsics", "cam0 (rectified)", "cam0 (rectified)"},
+						 {"cam1: intrinsics", "cam1: T_cn_cnm1", "cam1: T_cn_cnm1"}};
 
 	for (int i = 0; i < 2; i++) {
-		n->file[i] = files[nfiles == 2 ? i : 0];
-		n->K[i] = nfiles == 2 ? ros[0] : cv[i][0];
-		n->R[i] = nfiles == 2 ? ros[1] : cv[i][1];
-		n->P[i] = nfiles == 2 ? ros[2] : cv[i][2];
+		const char *const *k = c->format == JD_CALIB_ROS      ? ros
+				       : c->format == JD_CALIB_KALIBR ? kalibr[i]
+								      : cv[i];
+		int fe = c->format == JD_CALIB_ROS ? i : c->extrinsics_file;
+		int fi = c->format == JD_CALIB_ROS ? i : c->intrinsics_file;
+		n->file[i] = files[fe < nfiles ? fe : 0];
+		n->kfile[i] = files[fi < nfiles ? fi : 0];
+		n->K[i] = k[0];
+		n->R[i] = k[1];
+		n->P[i] = k[2];
 	}
 }
 
@@ -112,22 +122,25 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 	struct names n;
 	const struct jd_calib_camera *l = &c->cam[0], *r = &c->cam[1];
 
-	names_of(files, nfiles, &n);
+	names_of(c, files, nfiles, &n);
 	if (l->width && r->width && (l->width != r->width || l->height != r->height)) {
 		FAIL("%s is for %dx%d images but %s for %dx%d: both cameras must have one size",
 		     n.file[0], l->width, l->height, n.file[1], r->width, r->height);
 	}
-	if (nfiles == 1 && c->have_rt) {
-		if (check_rotation(files[0], "R", c->R, err, errlen)) {
+	const char *rt_file = files[c->extrinsics_file < nfiles ? c->extrinsics_file : 0];
+	const char *rname = c->format == JD_CALIB_KALIBR ? "cam1: T_cn_cnm1" : "R";
+	if (c->have_rt) {
+		if (check_rotation(rt_file, rname, c->R, err, errlen)) {
 			return -EINVAL;
 		}
-		if (along_rows(c->T, files[0], err, errlen)) {
+		if (along_rows(c->T, rt_file, err, errlen)) {
 			return -EINVAL;
 		}
 		if (c->T[0] > 0) {
 			FAIL("%s: T: T[0] = %g > 0 puts the right camera left of the left one: are "
-			     "M1/D1 and M2/D2 swapped?",
-			     files[0], c->T[0]);
+			     "%s swapped?",
+			     rt_file, c->T[0],
+			     c->format == JD_CALIB_KALIBR ? "cam0 and cam1" : "M1/D1 and M2/D2");
 		}
 	}
 	for (int i = 0; i < 2; i++) {
@@ -142,12 +155,12 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 		}
 		if (k->width && (k->K[2] < 0 || k->K[2] > k->width || k->K[5] < 0 ||
 				 k->K[5] > k->height)) {
-			FAIL("%s: %s: principal point (%g, %g) outside the %dx%d image", n.file[i],
+			FAIL("%s: %s: principal point (%g, %g) outside the %dx%d image", n.kfile[i],
 			     n.K[i], k->K[2], k->K[5], k->width, k->height);
 		}
 	}
 	/* ROS: the left camera's P has Tx = 0, the right one's Tx = -f B < 0 */
-	if (nfiles == 2 && l->P[3] != 0) {
+	if (c->format == JD_CALIB_ROS && l->P[3] != 0) {
 		FAIL("%s: projection_matrix: Tx = P[0][3] = %g, the left camera's is 0: is this the "
 		     "right camera's file? (give the left camera's file first)",
 		     files[0], l->P[3]);
@@ -168,7 +181,7 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 		     "%g mm if centimetres; add a line \"units: mm\" (or cm, m) to the file",
 		     n.file[1], n.P[1], b, b, b * 10);
 	}
-	if (nfiles == 1 && c->have_rt && baseline_contradicts(c, b, files[0], err, errlen)) {
+	if (c->have_rt && baseline_contradicts(c, b, rt_file, err, errlen)) {
 		return -EINVAL;
 	}
 	double mm = b * units; /* the sign was checked above */
@@ -184,13 +197,13 @@ int jd_calib_fits(const struct jd_stereo_calib *c, const char *const *files, int
 {
 	struct names n;
 
-	names_of(files, nfiles, &n);
+	names_of(c, files, nfiles, &n);
 	for (int i = 0; i < 2; i++) {
 		const struct jd_calib_camera *k = &c->cam[i];
 		if (k->width && (k->width != w || k->height != h)) {
 			FAIL("%s: the calibration is for %dx%d images, the frames are %dx%d: "
 			     "calibrate at this size (or scale K and P)",
-			     n.file[i], k->width, k->height, w, h);
+			     n.kfile[i], k->width, k->height, w, h);
 		}
 		/* a file without a size: its centres must at least lie in these frames */
 		const double pts[2][2] = {{k->K[2], k->K[5]}, {k->P[2], k->P[6]}};
@@ -198,7 +211,8 @@ int jd_calib_fits(const struct jd_stereo_calib *c, const char *const *files, int
 			if (pts[j][0] < 0 || pts[j][0] > w || pts[j][1] < 0 || pts[j][1] > h) {
 				FAIL("%s: %s: principal point (%g, %g) lies outside the %dx%d frames: "
 				     "is the calibration for another image size?",
-				     n.file[i], j ? n.P[i] : n.K[i], pts[j][0], pts[j][1], w, h);
+				     j ? n.file[i] : n.kfile[i], j ? n.P[i] : n.K[i], pts[j][0],
+				     pts[j][1], w, h);
 			}
 		}
 	}

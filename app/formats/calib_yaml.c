@@ -1,369 +1,15 @@
+/*
+ * The calibration formats (calib_yaml.h): which one a set of files is, and each one's keys
+ * into struct jd_stereo_calib. The documents, lookups and shared checks are calib_doc.c's.
+ */
 #include "calib_yaml.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
-#include "../../hal/in_file.h"
-
-struct doc {
-	const char *path;
-	yaml_document_t d;
-	char *err;
-	size_t errlen;
-};
-
-#define FAIL(...)                                                                             \
-	do {                                                                                  \
-		snprintf(x->err, x->errlen, __VA_ARGS__);                                     \
-		return -EINVAL;                                                               \
-	} while (0)
-
-/*
- * A calibration nests two levels (key: {rows, cols, data: [...]}); libyaml's time grows with
- * the square of the nesting (400 KB of it took 114 s). A first pass over the events stops at
- * MAX_DEPTH, before the scanner gets far. @retval 1 too deep or not YAML (said), 0 fine
- */
-#define MAX_DEPTH 16
-/* a camera_info has 12 keys; bounding them keeps the duplicate check cheap */
-#define MAX_KEYS 256
-
-static int too_deep(struct doc *x, const unsigned char *buf, size_t n)
-{
-	yaml_parser_t p;
-	yaml_event_t e;
-	int depth = 0, rc = 0;
-
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, buf, n);
-	for (;;) {
-		if (!yaml_parser_parse(&p, &e)) {
-			break; /* the loader says what is wrong with it */
-		}
-		yaml_event_type_t t = e.type;
-		size_t line = e.start_mark.line + 1;
-		yaml_event_delete(&e);
-		if (t == YAML_STREAM_END_EVENT) {
-			break;
-		}
-		depth += t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT;
-		depth -= t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT;
-		if (depth > MAX_DEPTH) {
-			snprintf(x->err, x->errlen,
-				 "%s:%zu: nested deeper than %d levels: not a calibration file",
-				 x->path, line, MAX_DEPTH);
-			rc = 1;
-			break;
-		}
-	}
-	yaml_parser_delete(&p);
-	return rc;
-}
-
-/* A key given twice in one mapping: which one was meant is unknowable. @retval 1 (said) */
-static int duplicate_key(struct doc *x, yaml_node_t *map)
-{
-	yaml_node_pair_t *a, *b, *start = map->data.mapping.pairs.start;
-
-	if (map->data.mapping.pairs.top - start > MAX_KEYS) {
-		snprintf(x->err, x->errlen, "%s:%zu: more than %d keys in one mapping: not a "
-			 "calibration file", x->path, map->start_mark.line + 1, MAX_KEYS);
-		return 1;
-	}
-	for (a = start; a < map->data.mapping.pairs.top; a++) {
-		yaml_node_t *ka = yaml_document_get_node(&x->d, a->key);
-		yaml_node_t *va = yaml_document_get_node(&x->d, a->value);
-		if (!ka || ka->type != YAML_SCALAR_NODE) {
-			continue;
-		}
-		for (b = start; b < a; b++) {
-			yaml_node_t *kb = yaml_document_get_node(&x->d, b->key);
-			if (kb && kb->type == YAML_SCALAR_NODE &&
-			    !strcmp((const char *)ka->data.scalar.value,
-				    (const char *)kb->data.scalar.value)) {
-				snprintf(x->err, x->errlen,
-					 "%s:%zu: %s: given twice (first at line %zu)", x->path,
-					 ka->start_mark.line + 1, (const char *)ka->data.scalar.value,
-					 kb->start_mark.line + 1);
-				return 1;
-			}
-		}
-		if (va && va->type == YAML_MAPPING_NODE && duplicate_key(x, va)) {
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Read the file; OpenCV's "%YAML:1.0" first line is not YAML 1.1: blank it. */
-static int load(struct doc *x)
-{
-	FILE *f = jd_in_fopen(x->path, x->err, x->errlen);
-	yaml_parser_t p;
-
-	if (!f) {
-		return -ENOENT;
-	}
-	static char buf[1 << 20];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	int big = !feof(f);
-	fclose(f);
-	if (big) {
-		snprintf(x->err, x->errlen, "%s: larger than %zu bytes: not a calibration file",
-			 x->path, sizeof(buf) - 1);
-		return -EINVAL;
-	}
-	buf[n] = '\0';
-	if (strncmp(buf, "%YAML:", 6) == 0) {
-		buf[0] = '#';
-	}
-	if (too_deep(x, (const unsigned char *)buf, n)) {
-		return -EINVAL;
-	}
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)buf, n);
-	if (!yaml_parser_load(&p, &x->d)) {
-		snprintf(x->err, x->errlen, "%s:%zu: not valid YAML: %s", x->path,
-			 p.problem_mark.line + 1, p.problem ? p.problem : "parse error");
-		yaml_parser_delete(&p);
-		return -EINVAL;
-	}
-	yaml_parser_delete(&p);
-	if (!yaml_document_get_root_node(&x->d) ||
-	    yaml_document_get_root_node(&x->d)->type != YAML_MAPPING_NODE) {
-		snprintf(x->err, x->errlen, "%s: not a YAML mapping of keys", x->path);
-		yaml_document_delete(&x->d);
-		return -EINVAL;
-	}
-	if (duplicate_key(x, yaml_document_get_root_node(&x->d))) {
-		yaml_document_delete(&x->d);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static yaml_node_t *get(struct doc *x, yaml_node_t *map, const char *key)
-{
-	if (!map || map->type != YAML_MAPPING_NODE) {
-		return NULL;
-	}
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
-	     p++) {
-		yaml_node_t *k = yaml_document_get_node(&x->d, p->key);
-		if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key)) {
-			return yaml_document_get_node(&x->d, p->value);
-		}
-	}
-	return NULL;
-}
-
-static int scalar_number(struct doc *x, yaml_node_t *n, const char *key, double *out)
-{
-	char *end;
-
-	if (!n || n->type != YAML_SCALAR_NODE) {
-		FAIL("%s:%zu: %s: expected a number", x->path, n ? n->start_mark.line + 1 : 0, key);
-	}
-	*out = strtod((const char *)n->data.scalar.value, &end);
-	if (end == (char *)n->data.scalar.value || *end || !isfinite(*out)) {
-		FAIL("%s:%zu: %s: '%s' is not a finite number", x->path, n->start_mark.line + 1, key,
-		     (const char *)n->data.scalar.value);
-	}
-	return 0;
-}
-
-/* key: a matrix as {rows, cols, data: [...]} (ROS and OpenCV alike) with want values. */
-static int matrix(struct doc *x, yaml_node_t *root, const char *key, double *out, int want,
-		  int optional)
-{
-	yaml_node_t *m = get(x, root, key), *data;
-
-	if (!m) {
-		if (optional) {
-			return 1;
-		}
-		FAIL("%s: %s: missing", x->path, key);
-	}
-	data = m->type == YAML_MAPPING_NODE ? get(x, m, "data") : m;
-	if (!data || data->type != YAML_SEQUENCE_NODE) {
-		FAIL("%s:%zu: %s: expected rows, cols and a data list", x->path,
-		     m->start_mark.line + 1, key);
-	}
-	long n = data->data.sequence.items.top - data->data.sequence.items.start;
-	if (n != want) {
-		FAIL("%s:%zu: %s: %ld values, expected %d", x->path, data->start_mark.line + 1, key, n,
-		     want);
-	}
-	for (long i = 0; i < n; i++) {
-		yaml_node_t *v = yaml_document_get_node(&x->d, data->data.sequence.items.start[i]);
-		char what[64];
-		snprintf(what, sizeof(what), "%s[%ld]", key, i);
-		if (scalar_number(x, v, what, &out[i])) {
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* Edit distance of a and b, letters compared without case; capped at 9 (long keys). */
-static int distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	int row[64];
-
-	if (la >= 63 || lb >= 63) {
-		return 9;
-	}
-	for (size_t j = 0; j <= lb; j++) {
-		row[j] = (int)j;
-	}
-	for (size_t i = 1; i <= la; i++) {
-		int diag = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int up = row[j];
-			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
-			int best = diag + !same;
-			best = up + 1 < best ? up + 1 : best;
-			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/*
- * A top-level key that is not one of known[] but within two edits of one is a misspelling
- * (public files have "distortion_coefficents"): reading on would quietly use a default.
- * Keys far from every known one (a tool's own notes) are left alone.
- */
-static int misspelt_key(struct doc *x, const char *const *known)
-{
-	yaml_node_t *root = yaml_document_get_root_node(&x->d);
-
-	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
-	     p++) {
-		yaml_node_t *k = yaml_document_get_node(&x->d, p->key);
-		if (!k || k->type != YAML_SCALAR_NODE) {
-			continue;
-		}
-		const char *key = (const char *)k->data.scalar.value;
-		const char *near = NULL;
-		int best = 3;
-		for (int i = 0; known[i]; i++) {
-			int d = strcmp(key, known[i]) ? distance(key, known[i]) : -1;
-			if (d < 0) {
-				near = NULL;
-				break;
-			}
-			if (d < best && strlen(known[i]) >= 4) {
-				best = d;
-				near = known[i];
-			}
-		}
-		if (near) {
-			FAIL("%s:%zu: %s: unknown key; did you mean %s?", x->path,
-			     k->start_mark.line + 1, key, near);
-		}
-	}
-	return 0;
-}
-
-/* units: mm, cm or m (the file's length unit) into *unit_mm; absent leaves it. */
-static int units(struct doc *x, double *unit_mm)
-{
-	static const struct {
-		const char *name;
-		double mm;
-	} table[] = {{"mm", 1},	     {"millimetres", 1}, {"millimeters", 1}, {"cm", 10},
-		     {"centimetres", 10}, {"centimeters", 10}, {"m", 1000},	     {"metres", 1000},
-		     {"meters", 1000}};
-	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n = get(x, root, "units");
-
-	n = n ? n : get(x, root, "unit");
-	if (!n) {
-		return 0;
-	}
-	const char *v = n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		if (!strcmp(v, table[i].name)) {
-			if (*unit_mm > 0 && *unit_mm != table[i].mm) {
-				FAIL("%s:%zu: units: %s, but the other file says otherwise", x->path,
-				     n->start_mark.line + 1, v);
-			}
-			*unit_mm = table[i].mm;
-			return 0;
-		}
-	}
-	FAIL("%s:%zu: units: '%s': expected mm, cm or m", x->path, n->start_mark.line + 1, v);
-}
-
-/* One size key: a whole number of pixels, 1 to 65536. */
-static int size_value(struct doc *x, yaml_node_t *n, const char *key, int *out)
-{
-	double v;
-
-	if (scalar_number(x, n, key, &v)) {
-		return -EINVAL;
-	}
-	if (!(v >= 1 && v <= 65536 && v == floor(v))) {
-		FAIL("%s:%zu: %s: %g: expected a whole number of pixels, 1 to 65536", x->path,
-		     n->start_mark.line + 1, key, v);
-	}
-	*out = (int)v;
-	return 0;
-}
-
-/*
- * The image size where the file states it: image_width and image_height (ROS, OpenCV's
- * calibration sample), or imageSize / image_size as [width, height] (OpenCV's stereo tools).
- */
-static int stated_size(struct doc *x, int *w, int *h)
-{
-	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n;
-	static const char *const pairs[] = {"imageSize", "image_size"};
-
-	if ((n = get(x, root, "image_width")) && size_value(x, n, "image_width", w)) {
-		return -EINVAL;
-	}
-	if ((n = get(x, root, "image_height")) && size_value(x, n, "image_height", h)) {
-		return -EINVAL;
-	}
-	for (int i = 0; i < 2; i++) {
-		double v[2];
-		n = get(x, root, pairs[i]);
-		if (!n) {
-			continue;
-		}
-		if (matrix(x, root, pairs[i], v, 2, 0)) {
-			FAIL("%s:%zu: %s: expected [width, height]", x->path, n->start_mark.line + 1,
-			     pairs[i]);
-		}
-		int sw, sh;
-		if (!(v[0] >= 1 && v[0] <= 65536 && v[1] >= 1 && v[1] <= 65536)) {
-			FAIL("%s:%zu: %s: %g x %g: expected [width, height] in pixels", x->path,
-			     n->start_mark.line + 1, pairs[i], v[0], v[1]);
-		}
-		sw = (int)v[0];
-		sh = (int)v[1];
-		if ((*w && *w != sw) || (*h && *h != sh)) {
-			FAIL("%s:%zu: %s says %dx%d but image_width and image_height say %dx%d",
-			     x->path, n->start_mark.line + 1, pairs[i], sw, sh, *w, *h);
-		}
-		*w = sw;
-		*h = sh;
-	}
-	if ((*w == 0) != (*h == 0)) {
-		FAIL("%s: %s given without %s", x->path, *w ? "image_width" : "image_height",
-		     *w ? "image_height" : "image_width");
-	}
-	return 0;
-}
+#include "calib_doc.h"
 
 static int check_camera(struct doc *x, const struct jd_calib_camera *c, const char *kname)
 {
@@ -377,65 +23,134 @@ static int check_camera(struct doc *x, const struct jd_calib_camera *c, const ch
 	return 0;
 }
 
+/* key's distortion numbers into c->D, one of the counts in allowed[] (0-ended). */
+static int distortion(struct doc *x, yaml_node_t *map, const char *key, const int *allowed,
+		      const char *model, struct jd_calib_camera *c)
+{
+	int n = jd__calib_vector(x, map, key, c->D, JD_DIST_MAX);
+
+	if (n < 0) {
+		return n;
+	}
+	for (int i = 0; allowed[i] >= 0; i++) {
+		if (n == allowed[i]) {
+			c->ndist = n;
+			return 0;
+		}
+	}
+	char counts[64] = "";
+	for (int i = 0; allowed[i] >= 0; i++) {
+		size_t k = strlen(counts);
+		snprintf(counts + k, sizeof(counts) - k, "%s%d", i ? ", " : "", allowed[i]);
+	}
+	FAIL("%s:%zu: %s: %d numbers; %s takes %s", x->path,
+	     jd__calib_get(x, map, key)->start_mark.line + 1, key, n, model, counts);
+}
+
+/* A scalar's text, or "" (for comparisons). */
+static const char *text_of(yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+}
+
 /* One ROS camera_info file (what camera_calibration writes). */
 static int load_ros(struct doc *x, struct jd_calib_camera *c, double *unit_mm)
 {
 	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n;
-
 	static const char *const known[] = {
-	    "image_width",	       "image_height",	       "camera_name",
-	    "camera_matrix",	       "distortion_model",     "distortion_coefficients",
-	    "rectification_matrix", "projection_matrix",    "units",
-	    "binning_x",	       "binning_y",	       NULL};
+	    "image_width",	    "image_height",	 "camera_name",
+	    "camera_matrix",	    "distortion_model",	 "distortion_coefficients",
+	    "rectification_matrix", "projection_matrix", "units",
+	    "binning_x",	    "binning_y",	 NULL};
+	static const int plumb_bob[] = {0, 4, 5, -1}, rational[] = {0, 8, -1}, equi[] = {0, 4, -1};
 
 	memset(c, 0, sizeof(*c));
-	if (misspelt_key(x, known) || units(x, unit_mm) ||
-	    stated_size(x, &c->width, &c->height)) {
+	if (jd__calib_misspelt(x, root, known) || jd__calib_units(x, unit_mm) ||
+	    jd__calib_stated_size(x, &c->width, &c->height)) {
 		return -EINVAL;
 	}
-	n = get(x, root, "distortion_model");
-	if (n && (n->type != YAML_SCALAR_NODE ||
-		  strcmp((const char *)n->data.scalar.value, "plumb_bob"))) {
-		FAIL("%s:%zu: distortion_model: only plumb_bob is supported", x->path,
-		     n->start_mark.line + 1);
+	const int *allowed = plumb_bob;
+	const char *model = "plumb_bob";
+	if ((n = jd__calib_get(x, root, "distortion_model"))) {
+		model = text_of(n);
+		if (!strcmp(model, "rational_polynomial")) {
+			allowed = rational;
+		} else if (!strcmp(model, "equidistant")) {
+			allowed = equi;
+			c->model = JD_DIST_FISHEYE;
+		} else if (strcmp(model, "plumb_bob")) {
+			FAIL("%s:%zu: distortion_model: '%s': expected plumb_bob, "
+			     "rational_polynomial or equidistant",
+			     x->path, n->start_mark.line + 1, model);
+		}
 	}
-	if (matrix(x, root, "camera_matrix", c->K, 9, 0) ||
-	    matrix(x, root, "rectification_matrix", c->R, 9, 0) ||
-	    matrix(x, root, "projection_matrix", c->P, 12, 0)) {
+	if (jd__calib_matrix(x, root, "camera_matrix", c->K, 9, 0) ||
+	    jd__calib_matrix(x, root, "rectification_matrix", c->R, 9, 0) ||
+	    jd__calib_matrix(x, root, "projection_matrix", c->P, 12, 0) ||
+	    distortion(x, root, "distortion_coefficients", allowed, model, c)) {
 		return -EINVAL;
-	}
-	int rc = matrix(x, root, "distortion_coefficients", c->D, 5, 1);
-	if (rc < 0) {
-		return rc;
 	}
 	c->have_rect = 1;
 	return check_camera(x, c, "camera_matrix");
 }
 
-/* OpenCV's stereo file: M1 D1 M2 D2 R T, and R1 R2 P1 P2 when stereoRectify was run. */
-static int load_opencv(struct doc *x, struct jd_stereo_calib *s)
+/* The document of xs[0..n) whose root holds key (xs[0] when none: its "missing" is said). */
+static struct doc *holder(struct doc *xs, int n, const char *key)
 {
-	yaml_node_t *root = yaml_document_get_root_node(&x->d);
+	for (int i = 0; i < n; i++) {
+		if (jd__calib_root(&xs[i], key)) {
+			return &xs[i];
+		}
+	}
+	return &xs[0];
+}
+
+/*
+ * OpenCV's stereo calibration: M1 D1 M2 D2 R T, and R1 R2 P1 P2 when stereoRectify was run,
+ * in one file or split as OpenCV's stereo sample writes them (intrinsics.yml with M1 D1 M2
+ * D2, extrinsics.yml with R T R1 R2 P1 P2 Q), YAML or XML.
+ */
+static int load_opencv(struct doc *xs, int nx, struct jd_stereo_calib *s)
+{
 	static const char *const keys[2][4] = {{"M1", "D1", "R1", "P1"}, {"M2", "D2", "R2", "P2"}};
 	static const char *const known[] = {"M1", "D1", "M2", "D2", "R", "T", "R1", "R2", "P1",
 					    "P2", "Q", "E", "F", "image_width", "image_height",
 					    "imageSize", "image_size", "units", NULL};
+	static const int counts[] = {4, 5, 8, 12, 14, -1};
 	int have_rect = 1, w = 0, h = 0;
+	struct doc *x;
 
-	if (misspelt_key(x, known) || units(x, &s->unit_mm) || stated_size(x, &w, &h)) {
-		return -EINVAL;
-	}
-	for (int i = 0; i < 2; i++) {
-		s->cam[i].width = w;
-		s->cam[i].height = h;
-	}
-
-	for (int i = 0; i < 2; i++) {
-		struct jd_calib_camera *c = &s->cam[i];
-		if (matrix(x, root, keys[i][0], c->K, 9, 0) || matrix(x, root, keys[i][1], c->D, 5, 0)) {
+	for (int i = 0; i < nx; i++) {
+		x = &xs[i];
+		if (jd__calib_misspelt(x, yaml_document_get_root_node(&x->d), known) ||
+		    jd__calib_units(x, &s->unit_mm) || jd__calib_stated_size(x, &w, &h)) {
 			return -EINVAL;
 		}
-		int a = matrix(x, root, keys[i][2], c->R, 9, 1), b = matrix(x, root, keys[i][3], c->P, 12, 1);
+	}
+	s->format = JD_CALIB_OPENCV;
+	s->intrinsics_file = (int)(holder(xs, nx, "M1") - xs);
+	s->extrinsics_file = (int)(holder(xs, nx, "T") - xs);
+	for (int i = 0; i < 2; i++) {
+		struct jd_calib_camera *c = &s->cam[i];
+		c->width = w;
+		c->height = h;
+		x = holder(xs, nx, keys[i][0]);
+		yaml_node_t *root = yaml_document_get_root_node(&x->d);
+		if (jd__calib_matrix(x, root, keys[i][0], c->K, 9, 0)) {
+			return -EINVAL;
+		}
+		x = holder(xs, nx, keys[i][1]);
+		root = yaml_document_get_root_node(&x->d);
+		if (!jd__calib_get(x, root, keys[i][1])) {
+			FAIL("%s: %s: missing", x->path, keys[i][1]);
+		}
+		if (distortion(x, root, keys[i][1], counts, "OpenCV's model", c)) {
+			return -EINVAL;
+		}
+		x = holder(xs, nx, keys[i][3]);
+		root = yaml_document_get_root_node(&x->d);
+		int a = jd__calib_matrix(x, root, keys[i][2], c->R, 9, 1),
+		    b = jd__calib_matrix(x, root, keys[i][3], c->P, 12, 1);
 		if (a < 0 || b < 0) {
 			return -EINVAL;
 		}
@@ -444,7 +159,9 @@ static int load_opencv(struct doc *x, struct jd_stereo_calib *s)
 			return -EINVAL;
 		}
 	}
-	int r9 = matrix(x, root, "R", s->R, 9, 1);
+	x = holder(xs, nx, "R");
+	yaml_node_t *root = yaml_document_get_root_node(&x->d);
+	int r9 = jd__calib_matrix(x, root, "R", s->R, 9, 1);
 	if (r9 == 1) {
 		FAIL("%s: R: missing", x->path);
 	}
@@ -452,12 +169,13 @@ static int load_opencv(struct doc *x, struct jd_stereo_calib *s)
 		/* a rotation vector (3x1) instead of a matrix */
 		double v[3];
 		snprintf(x->err, x->errlen, "%s", "");
-		if (matrix(x, root, "R", v, 3, 0)) {
+		if (jd__calib_matrix(x, root, "R", v, 3, 0)) {
 			FAIL("%s: R: expected a 3x3 matrix or a 3x1 rotation vector", x->path);
 		}
 		jd_rodrigues(v, s->R);
 	}
-	if (matrix(x, root, "T", s->T, 3, 0)) {
+	x = holder(xs, nx, "T");
+	if (jd__calib_matrix(x, yaml_document_get_root_node(&x->d), "T", s->T, 3, 0)) {
 		return -EINVAL;
 	}
 	if (s->T[0] == 0 && s->T[1] == 0 && s->T[2] == 0) {
@@ -470,25 +188,154 @@ static int load_opencv(struct doc *x, struct jd_stereo_calib *s)
 	return 0;
 }
 
+/* cam1's T_cn_cnm1: a 4x4 list of rows, cam0 to cam1 (X1 = R X0 + T), metres. */
+static int kalibr_pose(struct doc *x, yaml_node_t *cam, struct jd_stereo_calib *s)
+{
+	yaml_node_t *t = jd__calib_get(x, cam, "T_cn_cnm1");
+	double m[16];
+
+	if (!t) {
+		FAIL("%s: cam1: T_cn_cnm1: missing (the pose of cam1 from cam0)", x->path);
+	}
+	long rows = t->type == YAML_SEQUENCE_NODE
+			? t->data.sequence.items.top - t->data.sequence.items.start
+			: 0;
+	for (long i = 0; i < rows && rows == 4; i++) {
+		yaml_node_t *r = yaml_document_get_node(&x->d, t->data.sequence.items.start[i]);
+		long n = r && r->type == YAML_SEQUENCE_NODE
+			     ? r->data.sequence.items.top - r->data.sequence.items.start
+			     : 0;
+		for (long j = 0; j < n && n == 4; j++) {
+			char what[40];
+			snprintf(what, sizeof(what), "T_cn_cnm1[%ld][%ld]", i, j);
+			if (jd__calib_number(x,
+					     yaml_document_get_node(&x->d,
+								    r->data.sequence.items.start[j]),
+					     what, &m[i * 4 + j])) {
+				return -EINVAL;
+			}
+		}
+		if (n != 4) {
+			rows = 0;
+		}
+	}
+	if (rows != 4) {
+		FAIL("%s:%zu: cam1: T_cn_cnm1: expected 4 rows of 4 numbers", x->path,
+		     t->start_mark.line + 1);
+	}
+	for (int i = 0; i < 3; i++) {
+		memcpy(&s->R[i * 3], &m[i * 4], 3 * sizeof(double));
+		s->T[i] = m[i * 4 + 3];
+	}
+	if (s->T[0] == 0 && s->T[1] == 0 && s->T[2] == 0) {
+		FAIL("%s: cam1: T_cn_cnm1: the baseline is zero", x->path);
+	}
+	s->have_rt = 1;
+	s->unit_mm = 1000; /* Kalibr works in metres */
+	return 0;
+}
+
+/* Kalibr's camchain.yaml: cam0 and cam1, pinhole with radtan or equidistant distortion. */
+static int load_kalibr(struct doc *x, struct jd_stereo_calib *s)
+{
+	static const char *const known[] = {
+	    "camera_model", "intrinsics",   "distortion_model",	 "distortion_coeffs",
+	    "resolution",   "rostopic",	    "cam_overlaps",	 "T_cam_imu",
+	    "T_cn_cnm1",    "timeshift_cam_imu", "line_delay", NULL};
+	static const int four[] = {0, 4, -1};
+	yaml_node_t *root = yaml_document_get_root_node(&x->d);
+
+	s->format = JD_CALIB_KALIBR;
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "cam1" : "cam0";
+		yaml_node_t *cam = jd__calib_get(x, root, name);
+		struct jd_calib_camera *c = &s->cam[i];
+		double v[4];
+
+		if (!cam || cam->type != YAML_MAPPING_NODE) {
+			FAIL("%s: %s: missing, or not a mapping of keys", x->path, name);
+		}
+		if (jd__calib_misspelt(x, cam, known)) {
+			return -EINVAL;
+		}
+		yaml_node_t *m = jd__calib_get(x, cam, "camera_model");
+		if (m && strcmp(text_of(m), "pinhole")) {
+			FAIL("%s:%zu: %s: camera_model: '%s': only pinhole is supported", x->path,
+			     m->start_mark.line + 1, name, text_of(m));
+		}
+		if (jd__calib_matrix(x, cam, "intrinsics", v, 4, 0)) {
+			return -EINVAL;
+		}
+		double K[9] = {v[0], 0, v[2], 0, v[1], v[3], 0, 0, 1};
+		memcpy(c->K, K, sizeof(K));
+		yaml_node_t *dm = jd__calib_get(x, cam, "distortion_model");
+		const char *model = dm ? text_of(dm) : "none";
+		if (!strcmp(model, "equidistant")) {
+			c->model = JD_DIST_FISHEYE;
+		} else if (strcmp(model, "radtan") && strcmp(model, "none")) {
+			FAIL("%s:%zu: %s: distortion_model: '%s': expected radtan, equidistant or "
+			     "none",
+			     x->path, dm->start_mark.line + 1, name, model);
+		}
+		if (distortion(x, cam, "distortion_coeffs", four, model, c)) {
+			return -EINVAL;
+		}
+		if (jd__calib_get(x, cam, "resolution")) {
+			if (jd__calib_matrix(x, cam, "resolution", v, 2, 0)) {
+				return -EINVAL;
+			}
+			if (!(v[0] >= 1 && v[0] <= 65536 && v[1] >= 1 && v[1] <= 65536)) {
+				FAIL("%s: %s: resolution: %g x %g: expected [width, height] in pixels",
+				     x->path, name, v[0], v[1]);
+			}
+			c->width = (int)v[0];
+			c->height = (int)v[1];
+		}
+		if (check_camera(x, c, "intrinsics")) {
+			return -EINVAL;
+		}
+		if (i && kalibr_pose(x, cam, s)) {
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *c, char *err,
 		  size_t errlen)
 {
+	struct doc xs[2] = {{.path = files[0], .err = err, .errlen = errlen},
+			    {.path = nfiles > 1 ? files[1] : NULL, .err = err, .errlen = errlen}};
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (nfiles < 1 || nfiles > 2) {
-		snprintf(err, errlen, "calibration: one OpenCV stereo file or two ROS camera_info "
-				      "files (left, right)");
+		snprintf(err, errlen, "calibration: one OpenCV stereo file or Kalibr camchain, or "
+				      "two files: ROS camera_info (left, right) or OpenCV's "
+				      "intrinsics and extrinsics");
 		return -EINVAL;
 	}
 	for (int i = 0; i < nfiles && !rc; i++) {
-		struct doc x = {.path = files[i], .err = err, .errlen = errlen};
-		rc = load(&x);
-		if (rc) {
-			return rc;
+		if (!files[i][0]) {
+			snprintf(err, errlen, "a calibration file named '' (empty)");
+			rc = -EINVAL;
+		} else {
+			rc = jd__calib_doc_load(&xs[i]);
 		}
-		rc = nfiles == 2 ? load_ros(&x, &c->cam[i], &c->unit_mm) : load_opencv(&x, c);
-		yaml_document_delete(&x.d);
+	}
+	if (!rc && nfiles == 2 && jd__calib_root(&xs[0], "camera_matrix")) {
+		c->format = JD_CALIB_ROS;
+		c->extrinsics_file = 1;
+		for (int i = 0; i < 2 && !rc; i++) {
+			rc = load_ros(&xs[i], &c->cam[i], &c->unit_mm);
+		}
+	} else if (!rc && nfiles == 1 && jd__calib_root(&xs[0], "cam0")) {
+		rc = load_kalibr(&xs[0], c);
+	} else if (!rc) {
+		rc = load_opencv(xs, nfiles, c);
+	}
+	for (int i = 0; i < nfiles; i++) {
+		jd__calib_doc_free(&xs[i]);
 	}
 	if (!rc && jd_calib_rectify(c)) {
 		snprintf(err, errlen, "%s: no rectification (R1 R2 P1 P2) and no R, T to compute it",

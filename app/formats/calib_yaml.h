@@ -1,10 +1,14 @@
 /*
- * Stereo calibrations in the two formats robot people have (parsed with libyaml, checked:
- * sizes, finite numbers, positive focal lengths, a baseline; errors name file, line and key):
+ * Stereo calibrations in the formats robot people have (parsed with libyaml, checked: sizes,
+ * finite numbers, positive focal lengths, a baseline, the stated unit and image size, keys
+ * misspelt or given twice; errors name file, line and key):
  *  - two ROS camera_info YAML files, left then right (what `camera_calibration` writes: K, D
- *    plumb_bob, R, P);
- *  - one OpenCV stereo file (FileStorage YAML, `%YAML:1.0`): M1 D1 M2 D2 R T, with R1 R2 P1
- *    P2 when present (else computed: algo/calib.h).
+ *    plumb_bob, rational_polynomial or equidistant, R, P);
+ *  - OpenCV's stereo calibration (FileStorage YAML, `%YAML:1.0`, or XML): M1 D1 M2 D2 R T,
+ *    with R1 R2 P1 P2 when present (else computed: algo/calib.h), 4 to 14 coefficients, in
+ *    one file or in two (intrinsics: M1 D1 M2 D2; extrinsics: R T R1 R2 P1 P2);
+ *  - Kalibr's camchain.yaml: cam0 and cam1, pinhole, radtan or equidistant, metres.
+ * Which one is told by the keys: camera_matrix (ROS), cam0 (Kalibr), else OpenCV.
  */
 #ifndef JD_APP_CALIB_YAML_H
 #define JD_APP_CALIB_YAML_H

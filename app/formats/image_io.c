@@ -156,6 +156,12 @@ int jd_image_read(const char *path, struct jd_image *out, char *err, size_t errl
 		rc = read_pnm_png(path, buf, len, out, err, errlen);
 	} else if (kind == JD_IMAGE_JPEG) {
 		rc = read_jpeg(path, buf, len, out, err, errlen);
+	} else if (len >= 2 && buf[0] == 'P' && (buf[1] == '1' || buf[1] == '2' || buf[1] == '3')) {
+		snprintf(err, errlen,
+			 "%s: a plain-text (ASCII) P%c netpbm file: only the binary ones (P5, P6) are "
+			 "read; convert it, e.g. with pnmtopnm or `convert IN OUT.pgm`",
+			 path, buf[1]);
+		rc = -EINVAL;
 	} else {
 		snprintf(err, errlen, "%s: unknown image format (expected PGM/PPM, PNG or JPEG)",
 			 path);

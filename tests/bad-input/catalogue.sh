@@ -146,7 +146,7 @@ expect 1 "nan.yaml:7: M1[0]: '.nan' is not a finite number" -- calib check "$tmp
 sed 's/data: \[ -60., 0., 0. \]/data: [ 0., 0., 0. ]/' "$sc" >"$tmp/b0.yaml"
 expect 1 "b0.yaml: T: the baseline is zero (T = 0, 0, 0)" -- calib check "$tmp/b0.yaml" --size 450x375
 sed 's/plumb_bob/fisheye/' "$(dirname "$0")/../fuzz/corpus/calib/ros_single.yaml" >"$tmp/fe.yaml"
-expect 1 "fe.yaml:8: distortion_model: only plumb_bob is supported" -- calib check "$tmp/fe.yaml" "$tmp/fe.yaml"
+expect 1 "fe.yaml:8: distortion_model: 'fisheye': expected plumb_bob, rational_polynomial or equidistant" -- calib check "$tmp/fe.yaml" "$tmp/fe.yaml"
 printf 'M1: [1, 2\n' >"$tmp/open.yaml"
 expect 1 "open.yaml:2: not valid YAML" -- calib check "$tmp/open.yaml"
 expect 1 "/dev/zero: is a character device, not a regular file" -- calib check /dev/zero
@@ -280,6 +280,31 @@ expect 2 "--cy -100: outside the 96x64 image" -- sense "$L" "$R" --rectified --f
 printf '0.1 0.2 850 0 0 0 1\n' >"$tmp/pose_mm.txt"
 expect 2 "pose_mm.txt: the translation (0.1, 0.2, 850) is 850 m from the robot's base: is the file in millimetres? Add a line \"units: mm\"" -- sense "$L" "$R" --rectified --focal 300 --baseline 60 --extrinsics "$tmp/pose_mm.txt" -o "$O"
 expect 2 "--calib $sc: the synthetic camera renders rectified frames of its own rig and takes no calibration" -- run --frames 1 --calib "$sc"
+
+# The formats calibration tools write, and files other tools wrote that are not ours.
+printf '<?xml version="1.0"?>\n<opencv_storage>\n<M1 type_id="opencv-matrix">\n<rows>3</rows><cols>3</cols><dt>d</dt>\n<data>1 0 0 0 1 0 0 0 1</data></M2>\n</opencv_storage>\n' >"$tmp/cross.xml"
+expect 1 "cross.xml:5: not OpenCV XML: </M2> closes <M1>" -- calib check "$tmp/cross.xml"
+printf '<?xml version="1.0"?>\n<opencv_storage>\n<M1 type_id="opencv-matrix"><rows>3</rows><cols>3</cols><dt>d</dt><data>1 0 0 0 1 0 0 0</data></M1>\n</opencv_storage>\n' >"$tmp/short.xml"
+expect 1 "short.xml:3: M1: 8 values, expected 9" -- calib check "$tmp/short.xml"
+sed '12s/data: \[ 0., 0., 0., 0., 0. \]/data: [ 0., 0., 0., 0., 0., 0. ]/' "$sc" >"$tmp/d6.yaml"
+expect 1 "D1: 6 numbers; OpenCV's model takes 4, 5, 8, 12, 14" -- calib check "$tmp/d6.yaml" --size 450x375
+printf 'cam0:\n  camera_model: omni\n  intrinsics: [1, 300, 300, 160, 120]\ncam1:\n  camera_model: omni\n' >"$tmp/omni.yaml"
+expect 1 "omni.yaml:2: cam0: camera_model: 'omni': only pinhole is supported" -- calib check "$tmp/omni.yaml"
+printf 'cam0:\n  camera_model: pinhole\n  intrinsics: [300, 300, 160, 120]\n  distortion_model: radtan\n  distortion_coefs: [0, 0, 0, 0]\n' >"$tmp/kal_typo.yaml"
+expect 1 "kal_typo.yaml:5: distortion_coefs: unknown key; did you mean distortion_coeffs?" -- calib check "$tmp/kal_typo.yaml"
+printf '\xff\xfeM\x001\x00' >"$tmp/utf16.yaml"
+expect 1 "utf16.yaml: UTF-16 text (it starts with a byte-order mark): save it as UTF-8" -- calib check "$tmp/utf16.yaml"
+{ printf '\xef\xbb\xbf'; cat "$sc"; } >"$tmp/bom.yaml"
+expect 1 "bom.yaml: M1: principal point (224.5, 187) lies outside the 96x64 frames" -- calib check "$tmp/bom.yaml" --size 96x64
+printf 'P2\n2 2\n255\n1 2 3 4\n' >"$tmp/plain.pgm"
+expect 1 "plain.pgm: a plain-text (ASCII) P2 netpbm file: only the binary ones (P5, P6) are read" -- match "$tmp/plain.pgm" "$R" -o "$O" --ndisp 16
+expect 1 "cmyk.jpg: a CMYK JPEG (print colours)" -- match "$(dirname "$0")/../fuzz/corpus/jpeg/cmyk.jpg" "$R" -o "$O" --ndisp 16
+expect 2 "--calib '': an empty file name" -- run --frames 1 --calib ''
+expect 1 "a calibration file named '' (empty)" -- sense "$L" "$R" --calib '' -o "$O"
+printf 'size 96x64\n\0fps 3\n' >"$tmp/nul.conf"
+expect 2 "nul.conf:2: a NUL byte: not a text file" -- run --frames 1 --config "$tmp/nul.conf"
+printf 'size 96x64\nndisp 16\nsize 160x120\n' >"$tmp/twice.conf"
+expect 2 "twice.conf:3: size: given twice (first at line 1)" -- run --frames 1 --config "$tmp/twice.conf"
 
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"

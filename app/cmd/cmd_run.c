@@ -106,8 +106,9 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 		jd_ros2_counters(ros2, &rc);
 		n += snprintf(buf + n, len - (size_t)n,
 			      "],\"ros2\":{\"offered\":%lu,\"published\":%lu,\"replaced\":%lu,"
-			      "\"write_errors\":%lu,\"subscribed_topics\":%d",
-			      rc.offered, rc.published, rc.replaced, rc.write_errors, rc.subscribed);
+			      "\"write_errors\":%lu,\"subscribed_topics\":%d,\"other_writers\":%lu",
+			      rc.offered, rc.published, rc.replaced, rc.write_errors, rc.subscribed,
+			      rc.rivals);
 	}
 	if (n > 0 && (size_t)n < len) {
 		/* the last frame's report as the robot gets it (its trailing newline dropped) */
@@ -286,9 +287,10 @@ int jd_cmd_run(int argc, char **argv)
 			jd_publish_deinit(&pub);
 			return JD_EXIT_RUNTIME;
 		}
-		fprintf(json ? stderr : stdout, "ros2: publishing under /%s (frame %s)%s\n", o.ros2.ns,
-			o.ros2.frame_id,
-			d.sensing ? "" : "; no camera model: no depth, cloud, camera info or objects");
+		fprintf(json ? stderr : stdout, "ros2: publishing under /%s (frame %s)%s; discovery: %s\n",
+			o.ros2.ns, o.ros2.frame_id,
+			d.sensing ? "" : "; no camera model: no depth, cloud, camera info or objects",
+			ros2.discovery);
 	}
 	static struct jd_notify notify;
 	if (jd_notify_init(&notify)) {
@@ -451,7 +453,10 @@ int jd_cmd_run(int argc, char **argv)
 									    : NULL,
 						      d.calib_dy_px,
 						      o.ros2.enabled ? jd_ros2_stamp_ns(&ros2, st.ts_ns)
-								     : 0};
+								     : 0,
+						      o.id,
+						      (long)getpid(),
+						      {d.cap.cam[0].device, d.cap.cam[1].device}};
 			n = jd_report_json(&rep, line, sizeof(line));
 		}
 		if (o.preview.port) {
@@ -561,8 +566,9 @@ int jd_cmd_run(int argc, char **argv)
 		jd_ros2_stop(&ros2); /* publishes what is pending first */
 		jd_ros2_counters(&ros2, &rc2);
 		fprintf(info, "ros2: %lu of %lu frame(s) published (%lu replaced by a newer one), "
-			      "%lu write error(s); mean ms: offer %.2f, compose %.2f, write %.2f\n",
-			rc2.published, rc2.offered, rc2.replaced, rc2.write_errors,
+			      "%lu write error(s), %lu other writer(s) on these topics; mean ms: "
+			      "offer %.2f, compose %.2f, write %.2f\n",
+			rc2.published, rc2.offered, rc2.replaced, rc2.write_errors, rc2.rivals,
 			rc2.offered ? rc2.offer_ms / rc2.offered : 0.0,
 			rc2.published ? rc2.compose_ms / rc2.published : 0.0,
 			rc2.published ? rc2.write_ms / rc2.published : 0.0);

@@ -244,7 +244,10 @@ int jd_cmd_sense(int argc, char **argv)
 				      NULL,
 				      sc.have_extrinsics ? sc.base_from_camera : NULL,
 				      pair_check && pc.verdict == JD_PAIR_OK ? pc.dy_px : NAN,
-				      0};
+				      0,
+				      NULL, /* one pair from files: no daemon, no cameras */
+				      0,
+				      {NULL, NULL}};
 	int n = src ? -1 : jd_report_json(&rep, json, sizeof(json));
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));

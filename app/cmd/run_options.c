@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "board_find.h"
 #include "../../hal/camera_files.h"
@@ -24,6 +25,7 @@ enum {
 	OPT_SEED,
 	OPT_JSON,
 	OPT_UDP,
+	OPT_ID,
 	OPT_CALIB,
 	OPT_PREVIEW,
 	OPT_PREVIEW_CLIENTS,
@@ -51,6 +53,7 @@ static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL,
 				     {"seed", required_argument, NULL, OPT_SEED},
 				     {"json", no_argument, NULL, OPT_JSON},
 				     {"udp", required_argument, NULL, OPT_UDP},
+				     {"id", required_argument, NULL, OPT_ID},
 				     {"calib", required_argument, NULL, OPT_CALIB},
 				     {"preview", required_argument, NULL, OPT_PREVIEW},
 				     {"preview-clients", required_argument, NULL, OPT_PREVIEW_CLIENTS},
@@ -102,10 +105,14 @@ void jd_run_options_help(FILE *f)
 	    "  --dump-dir DIR  on SIGUSR1 write the current disparity.pfm, disparity_u16.png\n"
 	    "                 (disparity * 256, 0 none), depth_mm.pfm and cloud.ply (binary,\n"
 	    "                 mm) there, each whole or not at all\n"
+	    "  --id NAME      this daemon's name in every frame's JSON (\"daemon\":{\"id\",\"pid\"},\n"
+	    "                 beside the cameras' devices), so that the readers of one UDP port\n"
+	    "                 tell daemons apart (default: the host name)\n"
 	    "  --ros2         publish ROS 2 topics over DDS (Cyclone DDS; docs/ros2.md):\n"
 	    "                 left/image_rect, left|right/camera_info, disparity, depth,\n"
-	    "                 confidence, points, objects, table, markers; ROS_DOMAIN_ID and\n"
-	    "                 CYCLONEDDS_URI as ROS 2 reads them (default: this host only)\n"
+	    "                 confidence, points, objects, table, markers; ROS_DOMAIN_ID,\n"
+	    "                 ROS_AUTOMATIC_DISCOVERY_RANGE, ROS_STATIC_PEERS, ROS_LOCALHOST_ONLY\n"
+	    "                 and CYCLONEDDS_URI as ROS 2 reads them (default: this host only)\n"
 	    "  --ros-namespace NS  topics under /NS/ (default jetdepth; / for the root)\n"
 	    "  --ros-frame-id ID  the messages' frame: the rectified left camera's optical\n"
 	    "                 frame (default jetdepth_left_optical)\n"
@@ -215,6 +222,17 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			o->json = 1;
 		} else if (opt == OPT_UDP) {
 			snprintf(o->udp, sizeof(o->udp), "%s", optarg);
+		} else if (opt == OPT_ID) {
+			size_t k = strlen(optarg);
+			if (k < 1 || k >= sizeof(o->id) ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+					   "._-") != k) {
+				fprintf(stderr, "jetdepth: %s--id %s: 1 to %zu letters, digits, '.', "
+						"'_' or '-'\n",
+					where, optarg, sizeof(o->id) - 1);
+				return JD_EXIT_USAGE;
+			}
+			memcpy(o->id, optarg, k + 1);
 		} else if (opt == OPT_CALIB) {
 			if (!optarg[0]) {
 				fprintf(stderr, "jetdepth: %s--calib '': an empty file name\n", where);
@@ -394,9 +412,24 @@ static int load_config(struct jd_run_options *o, const char *path)
 	return rc;
 }
 
+/* The default --id: the host's name, in the characters --id allows. */
+static void default_id(char *id, size_t cap)
+{
+	if (gethostname(id, cap) != 0 || !id[0]) {
+		snprintf(id, cap, "jetdepth");
+	}
+	id[cap - 1] = '\0';
+	for (char *c = id; *c; c++) {
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *c)) {
+			*c = '-';
+		}
+	}
+}
+
 int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
+	default_id(o->id, sizeof(o->id));
 	o->w = 450;
 	o->h = 375;
 	o->threads = jd_workers_cpu_count();

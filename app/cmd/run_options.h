@@ -23,6 +23,7 @@ struct jd_run_options {
 	struct jd_capture_config cam;
 	struct jd_sense_cli sense;
 	char udp[256];	/* "" : none */
+	char id[64];	/* --id: this daemon's name in every frame's JSON (default: the host's) */
 	char calib[2][512];
 	int ncalib;
 	struct jd_preview_config preview; /* port 0: no preview */

@@ -94,11 +94,38 @@ static void calibration(struct out *o, const struct jd_frame_report *r)
 	    jd_pair_recalibrate(r->vertical_offset_px) ? "true" : "false");
 }
 
+/* s as a JSON string: quotes, backslashes and control bytes escaped. */
+static void put_string(struct out *o, const char *s)
+{
+	put(o, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			put(o, "\\%c", c);
+		} else if (c < 0x20) {
+			put(o, "\\u%04x", c);
+		} else {
+			put(o, "%c", c);
+		}
+	}
+	put(o, "\"");
+}
+
 /* Where the frame came from and whether its depth is suspect, then the object's end. */
 static void provenance(struct out *o, const struct jd_frame_report *r)
 {
 	if (r->source) {
 		put(o, ",\"source\":\"%s\"", r->source);
+	}
+	if (r->daemon_id) {
+		put(o, ",\"daemon\":{\"id\":\"%s\",\"pid\":%ld}", r->daemon_id, r->pid);
+	}
+	if (r->camera[0] && r->camera[1]) {
+		put(o, ",\"cameras\":[");
+		put_string(o, r->camera[0]);
+		put(o, ",");
+		put_string(o, r->camera[1]);
+		put(o, "]");
 	}
 	if (r->suspect) {
 		put(o, ",\"suspect\":\"%s\"", r->suspect);

@@ -27,6 +27,10 @@ struct jd_frame_report {
 	const double *base_from_camera;	     /* app/extrinsics.h, or NULL: camera frame only */
 	float vertical_offset_px;	     /* the calibration monitor's (NaN: not measured) */
 	uint64_t ros_stamp_ns; /* the ROS 2 messages' stamp for this frame (0: not publishing) */
+	/* who sent it, for readers of a port several daemons send to (NULL: not said) */
+	const char *daemon_id; /* --id: [A-Za-z0-9._-] only */
+	long pid;
+	const char *camera[2]; /* the left and right devices (any bytes: escaped) */
 };
 
 /**

@@ -36,6 +36,10 @@ int jd_ddsc_load(const struct jd_ddsc **out, char *err, size_t errlen)
 	    SYM(get_publication_matched_status, dds_get_publication_matched_status),
 	    SYM(write, dds_write),
 	    SYM(delete_entity, dds_delete),
+	    SYM(get_guid, dds_get_guid),
+	    SYM(create_reader, dds_create_reader),
+	    SYM(take, dds_take),
+	    SYM(return_loan, dds_return_loan),
 #undef SYM
 	};
 

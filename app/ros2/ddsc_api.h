@@ -29,6 +29,10 @@ struct jd_ddsc {
 	__typeof__(&dds_get_publication_matched_status) get_publication_matched_status;
 	__typeof__(&dds_write) write;
 	__typeof__(&dds_delete) delete_entity;
+	__typeof__(&dds_get_guid) get_guid;
+	__typeof__(&dds_create_reader) create_reader;
+	__typeof__(&dds_take) take;
+	__typeof__(&dds_return_loan) return_loan;
 };
 
 /**

@@ -91,20 +91,31 @@ struct jd_ros2_counters {
 	double compose_ms; /* the thread's message composition, summed */
 	double write_ms;   /* dds_write (serialization and delivery), summed */
 	int subscribed;	   /* topics with at least one subscriber now */
+	unsigned long rivals; /* other participants' writers seen on our topics */
 };
 
 struct jd_ros2 {
 	void *impl; /* in the boot memory given to jd_ros2_start() */
 	struct jd_ros2_counters last; /* the counters at jd_ros2_stop() */
+	char discovery[512];	      /* how peers are found, for the boot log */
 	char err[512];
 };
+
+/**
+ * The Cyclone configuration for ROS 2's discovery settings in the environment
+ * (ROS_AUTOMATIC_DISCOVERY_RANGE, ROS_STATIC_PEERS, ROS_LOCALHOST_ONLY; CYCLONEDDS_URI
+ * appended) into xml ("" leaves Cyclone to read CYCLONEDDS_URI itself), and what it means
+ * into said. @retval 0 or -EINVAL with err naming the variable and the value
+ */
+int jd_ros2_discovery(char *xml, size_t cap, char *said, size_t saidlen, char *err,
+		      size_t errlen);
 
 /** Bytes jd_ros2_start() takes for w x h frames. */
 size_t jd_ros2_mem_required(int w, int h);
 
 /**
- * Boot: create the DDS participant (ROS_DOMAIN_ID; CYCLONEDDS_URI when set, else discovery
- * on this host only), the topics and writers, and the publishing thread.
+ * Boot: create the DDS participant (ROS_DOMAIN_ID; discovery as jd_ros2_discovery() says),
+ * the topics and writers, and the publishing thread.
  * @retval 0, or -errno with r->err saying why (-ENOSYS: not built in)
  */
 int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struct jd_ros2_rig *rig,

@@ -13,24 +13,13 @@
 #include "ddsc_api.h"
 #include "ros2.h"
 #include "ros2_msgs.h"
+#include "ros2_rivals.h"
 
 /* Cyclone's calls, loaded at jd_ros2_start() (app/ros2/ddsc_api.h) */
 static const struct jd_ddsc *dds;
 
 /* The ROS 2 domain ids a participant may use on Linux (ROS 2's "Domain ID" guide). */
 #define MAX_DOMAIN_ID 232
-
-/*
- * Discovery on this host only unless CYCLONEDDS_URI says otherwise: the loopback interface,
- * unicast discovery to the local participant ports (ROS 2's localhost-only setting does the
- * same). Samples of up to 64 KiB a datagram: fewer fragments for images and clouds.
- */
-static const char localhost_config[] =
-    "<CycloneDDS><Domain Id=\"any\"><General><Interfaces><NetworkInterface "
-    "address=\"127.0.0.1\"/></Interfaces><AllowMulticast>false</AllowMulticast>"
-    "<MaxMessageSize>65500B</MaxMessageSize></General><Discovery><ParticipantIndex>auto"
-    "</ParticipantIndex><MaxAutoParticipantIndex>32</MaxAutoParticipantIndex><Peers><Peer "
-    "address=\"127.0.0.1\"/></Peers></Discovery></Domain></CycloneDDS>";
 
 enum topic {
 	T_IMAGE,
@@ -96,6 +85,7 @@ struct impl {
 	pthread_cond_t wake;
 	pthread_t thread;
 	int want[T_COUNT]; /* subscribed (or compose_always); the thread writes, the loop reads */
+	struct jd_ros2_rivals rivals; /* the thread polls it */
 	struct jd_ros2_counters cnt;
 	struct jd_ros2_msgs msgs;
 	float *disp_f32, *depth_f32, *points;
@@ -206,10 +196,18 @@ static int create_entities(struct jd_ros2 *r, struct impl *im)
 		return rc;
 	}
 	const char *uri = getenv("CYCLONEDDS_URI");
-	if (!uri || !*uri) {
-		dds_entity_t dom = dds->create_domain(domain, localhost_config);
+	static char config[8192];
+	char why[300];
+	if (jd_ros2_discovery(config, sizeof(config), r->discovery, sizeof(r->discovery), why,
+			      sizeof(why))) {
+		snprintf(r->err, sizeof(r->err), "ros2: %s", why);
+		return -EINVAL;
+	}
+	if (config[0]) {
+		dds_entity_t dom = dds->create_domain(domain, config);
 		if (dom < 0) {
-			return dds_fail(r, "the DDS domain", dom);
+			return dds_fail(r, "the DDS domain (check ROS_STATIC_PEERS and CYCLONEDDS_URI)",
+					dom);
 		}
 	}
 	/* ROS 2 tools read the enclave from the participant's user data, as rmw_cyclonedds sets */
@@ -224,6 +222,7 @@ static int create_entities(struct jd_ros2 *r, struct impl *im)
 					       : "the DDS participant",
 				im->participant);
 	}
+	(void)jd__ros2_rivals_start(&im->rivals, dds, im->participant, im->cfg.ns);
 	for (int t = 0; t < T_COUNT; t++) {
 		const struct topic_def *d = &topics[t];
 		char name[2 * JD_ROS2_NAME_MAX + 64];
@@ -263,6 +262,8 @@ static void refresh_subscribed(struct impl *im)
 		__atomic_store_n(&im->want[t], sub || im->cfg.compose_always, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&im->cnt.subscribed, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&im->cnt.rivals, jd__ros2_rivals_poll(&im->rivals, dds, stderr),
+			 __ATOMIC_RELAXED);
 }
 
 static int wants(const struct impl *im, enum topic t)

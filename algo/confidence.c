@@ -15,6 +15,7 @@ struct conf_ws {
 	uint32_t *census_l, *census_r;
 	uint8_t *support; /* per worker, a row */
 	float *claim;	  /* per worker, a row: the nearest disparity mapped to each column */
+	float *reach;	  /* per worker, a row: the largest trusted disparity from x to the reach's end */
 };
 
 static void layout(struct jd_carve *c, int w, int h, int nworkers, struct conf_ws *ws)
@@ -25,6 +26,7 @@ static void layout(struct jd_carve *c, int w, int h, int nworkers, struct conf_w
 	ws->census_r = jd_carve(c, sizeof(uint32_t) * n);
 	ws->support = jd_carve(c, (size_t)nworkers * w);
 	ws->claim = jd_carve(c, sizeof(float) * nworkers * w);
+	ws->reach = jd_carve(c, sizeof(float) * nworkers * w);
 }
 
 size_t jd_confidence_mem_required(int width, int height, int nworkers)
@@ -139,6 +141,7 @@ static void conf_row(void *ctx, int y, int worker)
 	int w = job->disp->width;
 	uint8_t *out = job->conf + (size_t)y * w, *sup = job->ws.support + (size_t)worker * w;
 	float *claim = job->ws.claim + (size_t)worker * w;
+	float *reach = job->ws.reach + (size_t)worker * w;
 	const uint32_t *cl = job->ws.census_l + (size_t)y * w, *cr = job->ws.census_r + (size_t)y * w;
 
 	const float *rows[2 * R + 1];
@@ -162,6 +165,13 @@ static void conf_row(void *ctx, int y, int worker)
 			}
 		}
 	}
+	/* the reach of a search cut short: trusted disparities from x to its end, right to left */
+	int end = job->search ? jd_confidence_reach_end(w, job->search) : 0;
+	for (int x = end - 1; x >= 0; x--) {
+		float v = sup[x] >= TRUSTED_SUPPORT ? d[x] : 0.0f; /* sup 0 where invalid */
+		float next = x + 1 < end ? reach[x + 1] : 0.0f;
+		reach[x] = v > next ? v : next;
+	}
 	for (int x = 0; x < w; x++) {
 		int xr = right_col(x, d[x]);
 		int near = (int)(d[x] + 0.5f);
@@ -184,8 +194,8 @@ static void conf_row(void *ctx, int y, int worker)
 		agree = agree < 0 ? 0 : agree;
 		long num = 254L * agree * s * s;
 
-		out[x] = jd_confidence_cut(
-		    (uint8_t)(1 + num / (NEIGHBOURS * NEIGHBOURS * NEIGHBOURS)), x, job->search);
+		out[x] = jd_confidence_cut((uint8_t)(1 + num / (NEIGHBOURS * NEIGHBOURS * NEIGHBOURS)),
+					   x, x < end ? reach[x] : 0.0f, job->search);
 	}
 }
 

@@ -13,10 +13,12 @@
  * 1 + 254 * agreement * support^2 / 24^3, in integers; then
  *  - a search cut short: near the left border a pixel at x had only the candidates d <= x
  *    (avail = x - min_disp + 1 of ndisp), so its best match may be a wrong small disparity
- *    that looks unique because the right one was never tried. The confidence above 1 is
- *    scaled by the square of the share that was searched, 1 + (c - 1) avail^2 / ndisp^2
- *    (integers, rounded down): in the left third of the band (a share below 0.35) not even
- *    255 reaches the default threshold, and nearer the full search it takes more trust.
+ *    that looks unique because the right one was never tried. That matters only where a
+ *    surface nearby needs more than x: when a trusted disparity (as for the claims) above x
+ *    lies in columns x .. min_disp + 2 ndisp - 1 of the row (the reach), the confidence
+ *    above 1 is scaled by the square of the share of the search that was made,
+ *    1 + (c - 1) avail^2 / ndisp^2 (integers, rounded down): then in the left third of the
+ *    band (a share below 0.35) not even 255 reaches the default threshold.
  * docs/accuracy.md has the curve (bad
  * rate against the share of pixels kept) and the variants measured (texture, which edges
  * at occlusions make a poor sign, and other weights).
@@ -50,12 +52,23 @@ int jd_confidence_ref(const struct jd_image *left, const struct jd_image *right,
 		      const struct jd_disp *disp, const struct jd_conf_search *s, uint8_t *conf,
 		      void *ws, size_t ws_bytes, const struct jd_exec *ex);
 
-/** The search's share of @p c at column @p x (the rule above); c 0 stays 0. */
-static inline uint8_t jd_confidence_cut(uint8_t c, int x, const struct jd_conf_search *s)
+/** The reach's end: columns below it may hold the surface a cut-short pixel belongs to. */
+static inline int jd_confidence_reach_end(int w, const struct jd_conf_search *s)
+{
+	long e = (long)s->min_disp + 2L * s->ndisp;
+	return e < w ? (int)e : w;
+}
+
+/**
+ * The search's share of @p c at column @p x (the rule above), where the largest trusted
+ * disparity in the reach is @p reach; c 0 stays 0.
+ */
+static inline uint8_t jd_confidence_cut(uint8_t c, int x, float reach,
+					const struct jd_conf_search *s)
 {
 	long avail = s ? x - s->min_disp + 1 : 0;
 
-	if (!s || c == 0 || avail >= s->ndisp) {
+	if (!s || c == 0 || avail >= s->ndisp || !(reach > (float)x)) {
 		return c;
 	}
 	avail = avail < 0 ? 0 : avail;

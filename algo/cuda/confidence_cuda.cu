@@ -44,12 +44,12 @@ static __device__ __forceinline__ int jd_conf_right_col(int x, float d)
 }
 
 /* jd_confidence_cut() of confidence.h: the share of the search that was made, squared. */
-static __device__ __forceinline__ unsigned char jd_conf_cut(int c, int x, int min_disp,
-							     int ndisp)
+static __device__ __forceinline__ unsigned char jd_conf_cut(int c, int x, float reach,
+							     int min_disp, int ndisp)
 {
 	long long avail = x - min_disp + 1;
 
-	if (c == 0 || avail >= ndisp) {
+	if (c == 0 || avail >= ndisp || !(reach > (float)x)) {
 		return (unsigned char)c;
 	}
 	avail = avail < 0 ? 0 : avail;
@@ -127,6 +127,18 @@ extern "C" __global__ void jd_conf_cuda(const float *__restrict__ disp, int w, i
 
 		int c = (int)(1 + num / (JD_CONF_NEIGHBOURS * JD_CONF_NEIGHBOURS *
 					 JD_CONF_NEIGHBOURS));
-		*o = ndisp > 0 ? jd_conf_cut(c, x, min_disp, ndisp) : (unsigned char)c;
+		if (ndisp > 0 && x - min_disp + 1 < ndisp) {
+			/* the reach (confidence.h): the largest trusted disparity from x to its end;
+			 * a max, so the same whatever the order */
+			long long e = (long long)min_disp + 2LL * ndisp;
+			int end = e < w ? (int)e : w;
+			float reach = 0.0f;
+			for (int k = x; k < end; k++) {
+				float t = sup[k] >= JD_CONF_TRUSTED ? d[k] : 0.0f;
+				reach = t > reach ? t : reach;
+			}
+			c = jd_conf_cut(c, x, reach, min_disp, ndisp);
+		}
+		*o = (unsigned char)c;
 	}
 }

@@ -151,27 +151,33 @@ static void test_confidence(void)
 		 right[y * W + 12]);
 
 	/*
-	 * A search cut short (a 32-disparity search, every pixel at x < 31 missed candidates):
-	 * the rule of confidence.h, column by column, against the uncut bytes; the left third of
-	 * the band falls below the default threshold, the full-search columns are untouched.
+	 * A search cut short (a 32-disparity search: every pixel at x < 31 missed candidates).
+	 * Row y holds the nearer block at 16 in columns 30..39, within every band pixel's reach
+	 * (columns x .. 63): the rule of confidence.h applies where 16 > x, and in the left
+	 * third of the band nothing reaches the default threshold. Row 2 sees only the surface
+	 * at 6: no band pixel there needs more than its x allows, and nothing changes.
 	 */
 	uint8_t cut[W * H];
 	struct jd_conf_search search = {0, 32};
 	JD_CHECK(jd_confidence_ref(&pr.l, &pr.r, &pr.d, &search, cut, ws, n, NULL) == 0, "runs");
-	long rule = 0, kept = 0, low = 0;
+	long rule = 0, kept = 0, low = 0, calm = 0;
 	for (int x = 0; x < W; x++) {
 		uint8_t c = right[y * W + x], want = c;
-		if (c && x < 31) {
+		if (c && x < 16) {
 			want = (uint8_t)(1 + (c - 1) * (x + 1) * (x + 1) / (32 * 32));
 		}
 		rule += cut[y * W + x] == want;
-		kept += x >= 31 && cut[y * W + x] == c;
+		kept += x >= 16 && cut[y * W + x] == c;
 		low += x < 11 && cut[y * W + x] < JD_MIN_CONFIDENCE_DEFAULT;
+		calm += cut[2 * W + x] == right[2 * W + x];
 	}
 	JD_CHECK(rule == W, "%ld of %d columns follow the cut-short rule", rule, W);
-	JD_CHECK(kept == W - 31, "full-search columns unchanged: %ld of %d", kept, W - 31);
+	JD_CHECK(kept == W - 16, "columns with nothing beyond their reach unchanged: %ld of %d",
+		 kept, W - 16);
 	JD_CHECK(low == 11, "the left third of the band below the default threshold: %ld of 11",
 		 low);
+	JD_CHECK(calm == W, "a row whose surfaces fit the search: %ld of %d columns unchanged",
+		 calm, W);
 	free(ws);
 
 	/* The mask drops what is below the level, keeps the rest. */

@@ -40,7 +40,7 @@ check "cameras lists or says there are none" bash -c "JD_DEV_DIR='$tmp/nodev' '$
 check "cameras on a non-V4L2 node fails and says why" bash -c "'$bin' cameras /dev/null | grep -q 'not a V4L2 device' && ! '$bin' cameras /dev/null >/dev/null"
 check "match --tiles 3 (SAD) equals untiled" bash -c "'$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/full.pfm' --algo sad --ndisp 16 && '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/tiled.pfm' --algo sad --ndisp 16 --tiles 3 && cmp '$tmp/full.pfm' '$tmp/tiled.pfm'"
 printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 40\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/small.board"
-check "a board's ceiling makes boot tile (and say so)" bash -c "'$bin' run --frames 1 --size 320x400 --ndisp 64 --algo sgm --threads 2 --board '$tmp/small.board' | grep -q '^tiling: .* strips .* to fit the board'"
+check "a board's ceiling makes boot tile (and say so)" bash -c "'$bin' run --frames 1 --size 320x400 --ndisp 64 --algo sgm --backend cpu --board '$tmp/small.board' | grep -q '^tiling: .* strips .* to fit the board'"
 "$bin" synth "$tmp/sl.pgm" "$tmp/sr.pgm" --size 450x375 --ndisp 64 >/dev/null
 check "sense finds the synthetic scene's three boxes" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --rectified --focal 360 --baseline 60 -o - | grep -o '\"id\":' | wc -l | grep -qx 3"
 check "sense writes objects.json" bash -c "'$bin' sense '$tmp/sl.pgm' '$tmp/sr.pgm' --rectified --focal 360 --baseline 60 -o '$tmp/objects.json' 2>/dev/null && grep -q '\"table\":{' '$tmp/objects.json'"

@@ -63,7 +63,7 @@ for kind in rgb g16 pgm16 ppm; do
 		echo "FAIL: $kind: the maps differ (or no dump): $(cat "$tmp/err")"; fails=$((fails + 1))
 	fi
 done
-strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g'
+strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g; s/"daemon":\{[^}]*\}//'
 for f in GREY YUYV UYVY; do
 	"$bin" run --frames 6 --size 128x96 --ndisp 32 --pixfmt $f --json 2>"$tmp/err" |
 		sed -E "$strip" >"$tmp/synth_$f.json"

@@ -1,6 +1,7 @@
 /*
- * The calibration loader (app/calib_yaml.c) in both formats: an input with a "\n---8<---\n"
- * line is two ROS camera_info files (left, right), else one OpenCV stereo file. A loaded
+ * The calibration loader (app/formats/calib_yaml.c) in every format: an input with a
+ * "\n---8<---\n" line is two files (ROS camera_info left and right, or OpenCV's intrinsics
+ * and extrinsics), else one (OpenCV stereo YAML or XML, or a Kalibr camchain). A loaded
  * calibration is also rectified and mapped, as boot does.
  */
 #include "calib.h"

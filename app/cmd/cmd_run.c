@@ -143,15 +143,17 @@ static size_t run_layout(struct jd_carve *c, const struct jd_run_options *o, int
 
 /*
  * Dropped frames are said as they happen, each with its reason, up to DROP_LINES a second;
- * beyond that they are counted, and the count is said when the second is over.
+ * beyond that (a flood: a broken stream) only a count a second is said, until a second
+ * passes without a drop.
  */
 #define DROP_LINES 5
 
 struct drop_report {
 	unsigned long seen; /* drops counted by capture when last looked at */
 	unsigned long said; /* drops already said or summed up */
-	uint64_t t;	    /* when this second of lines began */
+	uint64_t t;	    /* when this second began */
 	int lines;	    /* lines said in it */
+	int flood;	    /* the last second overflowed: counts only */
 };
 
 /* @return 1 when frames were dropped since the last call */
@@ -161,15 +163,18 @@ static int report_drops(struct drop_report *r, const struct jd_capture *c, uint6
 	int new = n > r->seen;
 
 	if (now - r->t >= 1000000000ull) {
-		if (n > r->said && r->lines >= DROP_LINES) {
+		if (n > r->said && (r->flood || r->lines >= DROP_LINES)) {
 			fprintf(stderr, "jetdepth: %lu more frame(s) dropped; the last: %s\n",
 				n - r->said, c->last_drop);
 			r->said = n;
+			r->flood = 1;
+		} else {
+			r->flood = 0; /* a second with room to spare: say each again */
 		}
 		r->t = now;
 		r->lines = 0;
 	}
-	if (n > r->said && r->lines < DROP_LINES) {
+	if (n > r->said && !r->flood && r->lines < DROP_LINES) {
 		r->lines++;
 		fprintf(stderr, "jetdepth: frame dropped: %s\n", c->last_drop);
 		r->said = n;
@@ -187,9 +192,11 @@ int jd_cmd_run(int argc, char **argv)
 	static struct jd_daemon d; /* large (camera state): not on the stack */
 	uint64_t total_ns = 0;
 	int done = 0, no_pair = 0, ended = 0, outages = 0, publish_errors = 0, rc;
-	struct drop_report drops = {0, 0, 0, 0};
+	struct drop_report drops = {0, 0, 0, 0, 0};
 	enum jd_pair_verdict suspect_said = JD_PAIR_OK; /* the verdict last warned about */
 	int waiting_said = 0; /* "waiting for the cameras" was said */
+	int stalled = 0;      /* no pair for --stall seconds: the watchdog is not told */
+	uint64_t last_pair_ns = jd_clock_ns();
 
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
 	rc = jd_run_options_load(&o, argc, argv);
@@ -337,8 +344,31 @@ int jd_cmd_run(int argc, char **argv)
 					"(restart to apply a new one)\n");
 		}
 
-		/* the loop came round: tell systemd's watchdog (a hung stage stops this) */
-		jd_notify_watchdog(&notify, jd_clock_ns());
+		/*
+		 * The loop came round: tell systemd's watchdog (a hung stage stops this), unless
+		 * no pair has come for --stall seconds (every frame dropped, the cameras silent):
+		 * then the loop is not well, and the watchdog's restart is the way out.
+		 */
+		uint64_t now_ns = jd_clock_ns();
+		if (mrc >= 0) {
+			if (stalled) {
+				fprintf(stderr, "jetdepth: frame pairs again: the watchdog is told again\n");
+				jd_notify_send(&notify, "STATUS=running the frame loop");
+			}
+			last_pair_ns = now_ns;
+			stalled = 0;
+		} else if (o.stall_s && !stalled &&
+			   now_ns - last_pair_ns >= (uint64_t)o.stall_s * 1000000000ull) {
+			stalled = 1;
+			fprintf(stderr, "jetdepth: no frame pair for %d s (%s): systemd's watchdog is no "
+					"longer told that all is well\n",
+				o.stall_s, d.cap.last_drop[0] ? d.cap.last_drop : d.cap.err);
+			jd_notify_send(&notify, "STATUS=no frame pair: every frame dropped or the "
+						"cameras silent");
+		}
+		if (!stalled) {
+			jd_notify_watchdog(&notify, now_ns);
+		}
 		if (mrc == -EINPROGRESS) {
 			continue; /* a paced camera's frame is not due yet */
 		}

@@ -31,6 +31,7 @@ enum {
 	OPT_PREVIEW_CLIENTS,
 	OPT_DUMP_DIR,
 	OPT_STATS,
+	OPT_STALL,
 	OPT_WAIT_CAMERAS,
 	OPT_ROS2,
 	OPT_ROS_NAMESPACE,
@@ -59,6 +60,7 @@ static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL,
 				     {"preview-clients", required_argument, NULL, OPT_PREVIEW_CLIENTS},
 				     {"dump-dir", required_argument, NULL, OPT_DUMP_DIR},
 				     {"stats", required_argument, NULL, OPT_STATS},
+				     {"stall", required_argument, NULL, OPT_STALL},
 				     {"wait-cameras", no_argument, NULL, OPT_WAIT_CAMERAS},
 				     {"ros2", no_argument, NULL, OPT_ROS2},
 				     {"ros-namespace", required_argument, NULL, OPT_ROS_NAMESPACE},
@@ -116,6 +118,10 @@ void jd_run_options_help(FILE *f)
 	    "  --ros-namespace NS  topics under /NS/ (default jetdepth; / for the root)\n"
 	    "  --ros-frame-id ID  the messages' frame: the rectified left camera's optical\n"
 	    "                 frame (default jetdepth_left_optical)\n"
+	    "  --stall S      after S seconds without a frame pair (every frame dropped, or the\n"
+	    "                 cameras silent) stop telling systemd's watchdog that all is well,\n"
+	    "                 so that it restarts the daemon; said on the log (default 10, 0:\n"
+	    "                 never)\n"
 	    "  --stats S      every S seconds log frames, fps and each stage's mean latency\n"
 	    "                 (and tell systemd; default 10, 0: never)\n"
 	    "  --config FILE  options from a file, one `key value` a line (packaging/run.conf);\n"
@@ -260,6 +266,13 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				return JD_EXIT_USAGE;
 			}
 			snprintf(o->dump_dir, sizeof(o->dump_dir), "%s", optarg);
+		} else if (opt == OPT_STALL) {
+			if (jd_cli_int("--stall", optarg, &o->stall_s) || o->stall_s < 0 ||
+			    o->stall_s > 3600) {
+				fprintf(stderr, "jetdepth: %s--stall %s: seconds, 0 (never) to 3600\n",
+					where, optarg);
+				return JD_EXIT_USAGE;
+			}
 		} else if (opt == OPT_STATS) {
 			if (jd_cli_int("--stats", optarg, &o->stats_every) || o->stats_every < 0 ||
 			    o->stats_every > 86400) {
@@ -434,6 +447,7 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	o->h = 375;
 	o->threads = jd_workers_cpu_count();
 	o->stats_every = 10;
+	o->stall_s = 10;
 	o->cam = (struct jd_capture_config){.kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV};
 	jd_params_default(&o->p, JD_ALGO_SGM, 64);
 	jd_sense_cli_init(&o->sense);

@@ -29,6 +29,7 @@ struct jd_run_options {
 	struct jd_preview_config preview; /* port 0: no preview */
 	char dump_dir[JD_DUMP_DIR_MAX + 1]; /* "": SIGUSR1 is logged and ignored */
 	int stats_every;		  /* seconds between stats lines (0: none) */
+	int stall_s; /* seconds without a pair before the watchdog is no longer told (0: never) */
 	struct jd_ros2_config ros2;	  /* --ros2, --ros-namespace, --ros-frame-id */
 	/* --board and --config are read before everything else */
 	const char *board_path, *config_path;

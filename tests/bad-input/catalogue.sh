@@ -251,6 +251,7 @@ expect 2 "--frame -5: must be 0 or more" -- synth "$tmp/x.pgm" "$tmp/y.pgm" --fr
 expect 2 "--max-bad 500: must be a percentage" -- eval "$tmp/gt.pfm" "$tmp" --max-bad 500
 expect 2 "--stats 100000: seconds, 0 (never) to 86400" -- run --frames 1 --stats 100000
 expect 2 "--seed 99999999999: not a whole number" -- run --frames 1 --seed 99999999999
+expect 2 "--stall -1: seconds, 0 (never) to 3600" -- run --frames 1 --stall -1
 long=$(printf 'd%.0s' $(seq 600))
 expect 2 "characters: 1 to 511" -- run --frames 1 --dump-dir "$tmp/$long"
 expect 1 "--dump-dir $tmp/nodump: No such file or directory" -- run --frames 1 --dump-dir "$tmp/nodump"

@@ -2,6 +2,7 @@
 # Frames in and frames out, as the daemon meets them (docs/reliability.md):
 #  - damaged JPEGs in a files camera (a header, the scan data, a truncation): each is dropped
 #    and said when it happens, and every good frame after it still comes through;
+#  - nothing but bad frames: after --stall seconds systemd's watchdog hears nothing more;
 #  - --json into a closed stdout (refused at boot), a reader that leaves (the daemon stops,
 #    exit 1), a full device and a file size limit (said, counted, exit 1, never a partial
 #    line in the file).
@@ -36,6 +37,44 @@ if [ $rc -ne 0 ] || [ "$frames" -ne 3 ] || [ "$said" -ne 3 ] ||
 	fail "damaged JPEGs: exit $rc, $frames of 3 good pairs, $said of 3 drops said: $(cat "$tmp/err")"
 else
 	echo "ok: damaged JPEGs: 3 good pairs of 6 through, each drop said: $(head -1 "$tmp/err")"
+fi
+
+# A stream of nothing but bad frames: after --stall seconds without a pair the daemon says so
+# and systemd's watchdog hears nothing more (so that it restarts the daemon); STATUS says why.
+mkdir -p "$tmp/allbad/left" "$tmp/allbad/right"
+cp "$jpg" "$tmp/allbad/left/000.jpg"; cp "$jpg" "$tmp/allbad/right/000.jpg"
+for i in $(seq -w 1 200); do cp "$tmp/jc/left/1.jpg" "$tmp/allbad/left/$i.jpg"; cp "$jpg" "$tmp/allbad/right/$i.jpg"; done
+if command -v python3 >/dev/null && [ -z "${JETDEPTH_EMULATOR:-}" ]; then
+	python3 - "$tmp/notify" 5 >"$tmp/wd" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); s.settimeout(0.1)
+t0 = time.monotonic(); stalled = None; after = 0
+while time.monotonic() - t0 < float(sys.argv[2]):
+    try:
+        m = s.recv(4096).decode()
+    except socket.timeout:
+        continue
+    if 'STATUS=no frame pair' in m:
+        stalled = time.monotonic()
+    elif 'WATCHDOG=1' in m and stalled is not None:
+        after += 1
+print('stalled' if stalled else 'never', after)
+PY
+	wpid=$!
+	sleep 0.3
+	NOTIFY_SOCKET=$tmp/notify WATCHDOG_USEC=1000000 "$bin" run --size 16x12 --ndisp 4 --algo sad \
+		--camera "files:$tmp/allbad" --fps 50 --stall 2 >/dev/null 2>"$tmp/err"
+	wait $wpid
+	read -r state after <"$tmp/wd"
+	if [ "$state" = stalled ] && [ "$after" -eq 0 ] && grep -q 'no frame pair for 2 s (left camera .*SOS before SOF): systemd' "$tmp/err" &&
+		grep -q 'more frame(s) dropped' "$tmp/err"; then
+		echo "ok: only bad frames: stalled after 2 s, no watchdog ping after it, the drops counted a second at a time"
+	else
+		echo "FAIL: only bad frames: $state, $after pings after the stall: $(grep -v '^ ' "$tmp/err" | head -12)"
+		fails=$((fails + 1))
+	fi
+else
+	echo "skip: the watchdog case needs python3 and a native build"
 fi
 
 # --json with stdout closed: refused at boot, nothing else would read the frames.

@@ -91,9 +91,11 @@ static int name_of(struct xml *x, char *name, size_t cap)
 {
 	size_t k = 0;
 
+	name[0] = '\0';
 	while (x->s < x->end && (strchr("_-.:", *x->s) || (*x->s >= '0' && *x->s <= '9') ||
 				 ((*x->s | 32) >= 'a' && (*x->s | 32) <= 'z'))) {
 		if (k + 1 >= cap) {
+			name[k] = '\0';
 			return fail(x, "an element name longer than 63 characters");
 		}
 		name[k++] = *x->s;
@@ -255,6 +257,9 @@ static int element(struct xml *x, const char *name, int depth)
 			emit_s(x, "[");
 		}
 		int count = text_items(x, list);
+		if (x->failed) {
+			return -EINVAL; /* out of room: nothing below may trust x->n */
+		}
 		if (depth == 1 && count <= 1) {
 			/* one token: a scalar, not a list */
 			memmove(x->out + mark, x->out + mark + 1, x->n - mark - 1);
@@ -272,7 +277,10 @@ static int element(struct xml *x, const char *name, int depth)
 		return fail(x, "an element that does not end");
 	}
 	advance(x, 2);
-	if (name_of(x, end, sizeof(end)) < 0 || strcmp(end, name)) {
+	if (name_of(x, end, sizeof(end)) < 0) {
+		return -EINVAL;
+	}
+	if (strcmp(end, name)) {
 		char what[200];
 		snprintf(what, sizeof(what), "</%s> closes <%s>", end, name);
 		return fail(x, what);

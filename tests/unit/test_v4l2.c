@@ -5,6 +5,7 @@
  * retried, and the recovery cycle (unplug -> reopen fails while absent -> succeeds when
  * back) with no descriptor or mapping leaked and no allocation in frames.
  */
+#include <errno.h>
 #include <linux/videodev2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "v4l2_list.h"
 #include "fake_v4l2.h"
 #include "jd_test.h"
+#include <turbojpeg.h>
 
 enum { W = 320, H = 240 };
 
@@ -226,11 +228,84 @@ static void test_describe(void)
 	JD_CHECK(fake_open_fds == 0, "describe closes what it opens");
 }
 
+/*
+ * A USB camera's MJPEG stream through the fake kernel: every frame a JPEG, and on the left
+ * frame 3 has its start-of-frame marker overwritten, frame 5 its scan data flipped, frame 7
+ * is cut short. Each is dropped and counted, and every frame after them decodes (a damaged
+ * header used to leave the decoder failing every later frame).
+ */
+static unsigned char *mjpeg;
+static unsigned long mjpeg_len;
+
+static void mjpeg_frame(struct fake_dev *d, struct v4l2_buffer *b, uint8_t *mem)
+{
+	unsigned long n = mjpeg_len;
+
+	memcpy(mem, mjpeg, n);
+	if (d == &fake_devs[0] && b->sequence == 3) {
+		unsigned long sof = 2;
+		while (sof + 1 < n && !(mem[sof] == 0xff && mem[sof + 1] == 0xc0)) {
+			sof++;
+		}
+		memset(mem + sof - 5, 0x55, 10);
+	}
+	if (d == &fake_devs[0] && b->sequence == 5) {
+		for (unsigned long i = n / 2; i < n / 2 + 40; i++) {
+			mem[i] ^= 0x5a;
+		}
+	}
+	b->bytesused = (uint32_t)(d == &fake_devs[0] && b->sequence == 7 ? n / 2 : n);
+}
+
+static void test_mjpeg_damage(void)
+{
+	struct jd_capture_config cfg = config(JD_PIX_MJPEG, 25);
+	struct jd_capture c;
+	size_t bytes = jd_capture_mem_required(&cfg);
+	void *mem = malloc(bytes);
+	static uint8_t l[W * H], r[W * H], scene[W * H];
+	struct jd_image li = {l, W, H, W}, ri = {r, W, H, W};
+	int truth, pairs = 0, again = 0;
+
+	for (int i = 0; i < W * H; i++) {
+		scene[i] = (uint8_t)((i % W) * 7 + (i / W) * 3);
+	}
+	tjhandle tj = tjInitCompress();
+	JD_CHECK(tjCompress2(tj, scene, W, W, H, TJPF_GRAY, &mjpeg, &mjpeg_len, TJSAMP_GRAY, 90,
+			     0) == 0,
+		 "compress");
+	tjDestroy(tj);
+	fake_v4l2_reset();
+	fake_dqbuf_hook = mjpeg_frame;
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == 0, "init: %s", c.err);
+	for (int i = 0; i < 40 && pairs < 12; i++) {
+		int rc = jd_capture_next(&c, &li, &ri, NULL, &truth);
+		pairs += rc == 0;
+		again += rc == -EAGAIN;
+		JD_CHECK(rc == 0 || rc == -EAGAIN, "step %d: %d: %s", i, rc, c.err);
+	}
+	JD_CHECK(pairs == 12 && c.drop_corrupt == 3, "12 pairs, %lu corrupt (want 3), %d retries",
+		 c.drop_corrupt, again);
+	static uint8_t want[W * H];
+	tjhandle td = tjInitDecompress();
+	JD_CHECK(tjDecompress2(td, mjpeg, mjpeg_len, want, W, W, H, TJPF_GRAY, 0) == 0, "decode");
+	tjDestroy(td);
+	JD_CHECK(memcmp(l, want, sizeof(want)) == 0 && memcmp(r, want, sizeof(want)) == 0,
+		 "the last pair, after the damage, is the frame as the library decodes it");
+	JD_CHECK(strstr(c.last_drop, "left camera /dev/fake0: frame 7"),
+		 "the last drop names the frame: %s", c.last_drop);
+	fake_dqbuf_hook = NULL;
+	jd_capture_deinit(&c);
+	tjFree(mjpeg);
+	free(mem);
+}
+
 int main(void)
 {
 	test_describe();
 	test_negotiation();
 	test_streaming();
 	test_late_camera();
+	test_mjpeg_damage();
 	return jd_test_done("unit.v4l2");
 }

@@ -404,7 +404,7 @@ int jd_cmd_run(int argc, char **argv)
 			}
 			continue;
 		}
-		int dropped_now = report_drops(&drops, &d.cap, jd_clock_ns());
+		int dropped_now = report_drops(&drops, &d.cap, now_ns);
 		if (mrc == -EAGAIN) {
 			/* no pair this time (a dropped one was said above; a timeout is said once,
 			 * then counted) */

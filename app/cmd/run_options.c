@@ -148,6 +148,19 @@ static void board_cameras(const struct jd_board *b, struct jd_capture_config *ca
 	}
 }
 
+/* A period option: whole seconds, 0 (never) to max. @retval 0 or -EINVAL (said) */
+static int seconds(const char *opt, const char *arg, int max, const char *where, int *out)
+{
+	if (jd_cli_int(opt, arg, out) || *out < 0 || *out > max) {
+		fprintf(stderr, "jetdepth: %s%s %s: seconds, 0 (never) to %d\n", where, opt, arg, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The characters --id takes (and the default id is made of). */
+static const char id_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+
 /*
  * Parse argv[1..] into o (getopt: argv[0] is a name). where: "" for the command line, or
  * "FILE:LINE: " for a config line, put before the messages. @retval 0 or the exit code
@@ -231,8 +244,7 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 		} else if (opt == OPT_ID) {
 			size_t k = strlen(optarg);
 			if (k < 1 || k >= sizeof(o->id) ||
-			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-					   "._-") != k) {
+			    strspn(optarg, id_chars) != k) {
 				fprintf(stderr, "jetdepth: %s--id %s: 1 to %zu letters, digits, '.', "
 						"'_' or '-'\n",
 					where, optarg, sizeof(o->id) - 1);
@@ -267,17 +279,11 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			}
 			snprintf(o->dump_dir, sizeof(o->dump_dir), "%s", optarg);
 		} else if (opt == OPT_STALL) {
-			if (jd_cli_int("--stall", optarg, &o->stall_s) || o->stall_s < 0 ||
-			    o->stall_s > 3600) {
-				fprintf(stderr, "jetdepth: %s--stall %s: seconds, 0 (never) to 3600\n",
-					where, optarg);
+			if (seconds("--stall", optarg, 3600, where, &o->stall_s)) {
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt == OPT_STATS) {
-			if (jd_cli_int("--stats", optarg, &o->stats_every) || o->stats_every < 0 ||
-			    o->stats_every > 86400) {
-				fprintf(stderr, "jetdepth: %s--stats %s: seconds, 0 (never) to 86400\n",
-					where, optarg);
+			if (seconds("--stats", optarg, 86400, where, &o->stats_every)) {
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt == OPT_ROS2) {
@@ -433,7 +439,7 @@ static void default_id(char *id, size_t cap)
 	}
 	id[cap - 1] = '\0';
 	for (char *c = id; *c; c++) {
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *c)) {
+		if (!strchr(id_chars, *c)) {
 			*c = '-';
 		}
 	}

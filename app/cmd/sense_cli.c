@@ -67,7 +67,7 @@ void jd_sense_cli_options(struct option *opts, int max, int base)
 	opts[n] = (struct option){0};
 }
 
-/* 1 when arg is a whole number (no range): for a better message than the range's */
+/* 1 when arg is a number, its value in *out (no range checked) */
 static int number_in(const char *arg, double *out)
 {
 	char *end;
@@ -77,10 +77,9 @@ static int number_in(const char *arg, double *out)
 
 static int number(const char *opt, const char *arg, double lo, double hi, double *out)
 {
-	char *end;
-	double v = strtod(arg, &end);
+	double v;
 
-	if (end == arg || *end || !(v >= lo && v <= hi)) {
+	if (!number_in(arg, &v) || !(v >= lo && v <= hi)) {
 		fprintf(stderr, "jetdepth: --%s %s: must be a number from %g to %g\n", opt, arg, lo,
 			hi);
 		return -EINVAL;

@@ -10,8 +10,11 @@
 
 int jd_publish_init(struct jd_publisher *p, int out, const char *udp)
 {
+	struct stat sb;
+
 	memset(p, 0, sizeof(*p));
 	p->out = out;
+	p->out_regular = out >= 0 && fstat(out, &sb) == 0 && S_ISREG(sb.st_mode);
 	p->udp = -1;
 	if (!udp) {
 		return 0;
@@ -79,9 +82,7 @@ static int write_all(int fd, const char *line, size_t len, size_t *wrote)
 /* One line to the stream; a line cut short is cut back off a regular file. */
 static int write_line(struct jd_publisher *p, const char *line, size_t len)
 {
-	struct stat sb;
-	int regular = fstat(p->out, &sb) == 0 && S_ISREG(sb.st_mode);
-	off_t at = regular ? lseek(p->out, 0, SEEK_CUR) : (off_t)-1;
+	off_t at = p->out_regular ? lseek(p->out, 0, SEEK_CUR) : (off_t)-1;
 	size_t wrote;
 	int rc = write_all(p->out, line, len, &wrote);
 

@@ -27,6 +27,7 @@ struct jd_publisher {
 	unsigned long out_sent, out_errors; /* the stream's whole lines, and lines not written */
 	unsigned long udp_sent, send_errors; /* datagrams out, and sends that failed */
 	int out_gone;			     /* the stream's reader left, or it cannot be written */
+	int out_regular; /* the stream is a regular file: a cut line can be cut back (boot) */
 	char err[256];
 };
 

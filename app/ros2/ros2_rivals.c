@@ -15,7 +15,7 @@ int jd__ros2_rivals_start(struct jd_ros2_rivals *w, const struct jd_ddsc *dds,
 	return w->reader > 0 ? 0 : -1;
 }
 
-/* Our topic names: the prefix, then one of the names without a further '/' level of ns. */
+/* A topic under our namespace's prefix (rt/<ns>/...): one of ours, or one beside them. */
 static int ours(const struct jd_ros2_rivals *w, const char *topic)
 {
 	return topic && !strncmp(topic, w->prefix, strlen(w->prefix));

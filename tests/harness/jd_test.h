@@ -59,6 +59,26 @@ static inline int jd_test_read_ndisp(const char *meta)
 	return nd;
 }
 
+/*
+ * Overwrite the 10 bytes around a JPEG's start-of-frame marker (FF C0) with 0x55, the damage
+ * that left libjpeg-turbo's handle failing every later frame. @return 1, or 0 with no marker
+ */
+static inline int jd_test_damage_jpeg_header(unsigned char *jpg, unsigned long len)
+{
+	unsigned long sof = 2;
+
+	while (sof + 1 < len && !(jpg[sof] == 0xff && jpg[sof + 1] == 0xc0)) {
+		sof++;
+	}
+	if (sof <= 10 || sof + 5 >= len) {
+		return 0;
+	}
+	for (int i = 0; i < 10; i++) {
+		jpg[sof - 5 + i] = 0x55;
+	}
+	return 1;
+}
+
 /* Deterministic pseudo-random bytes for test images (xorshift32). */
 static inline unsigned jd_test_rand(unsigned *state)
 {

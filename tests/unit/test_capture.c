@@ -119,12 +119,7 @@ int main(void)
 					     TJSAMP_GRAY, 95, 0) == 0,
 				 "compress");
 			if (k == 1 && s == 0) {
-				unsigned long sof = 2;
-				while (sof + 1 < len && !(jpg[sof] == 0xff && jpg[sof + 1] == 0xc0)) {
-					sof++;
-				}
-				JD_CHECK(sof > 10 && sof + 5 < len, "a start-of-frame marker");
-				memset(jpg + sof - 5, 0x55, 10);
+				JD_CHECK(jd_test_damage_jpeg_header(jpg, len), "a start-of-frame marker");
 			}
 			if (k == 2 && s == 0) {
 				len /= 2;

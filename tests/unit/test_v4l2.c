@@ -243,11 +243,7 @@ static void mjpeg_frame(struct fake_dev *d, struct v4l2_buffer *b, uint8_t *mem)
 
 	memcpy(mem, mjpeg, n);
 	if (d == &fake_devs[0] && b->sequence == 3) {
-		unsigned long sof = 2;
-		while (sof + 1 < n && !(mem[sof] == 0xff && mem[sof + 1] == 0xc0)) {
-			sof++;
-		}
-		memset(mem + sof - 5, 0x55, 10);
+		JD_CHECK(jd_test_damage_jpeg_header(mem, n), "a start-of-frame marker");
 	}
 	if (d == &fake_devs[0] && b->sequence == 5) {
 		for (unsigned long i = n / 2; i < n / 2 + 40; i++) {

@@ -43,14 +43,12 @@ static const struct topic_def {
 	const char *name;
 	const dds_topic_descriptor_t *type;
 	enum qos_kind qos;
-	int heavy;	/* composed only while subscribed */
+	int heavy;	 /* composed only while subscribed */
 	int needs_model; /* needs the camera model (focal length, baseline) */
 } topics[T_COUNT] = {
     [T_IMAGE] = {"left/image_rect", &sensor_msgs_msg_dds__Image__desc, Q_SENSOR, 1, 0},
-    [T_LEFT_INFO] = {"left/camera_info", &sensor_msgs_msg_dds__CameraInfo__desc, Q_LATCHED, 0,
-		     1},
-    [T_RIGHT_INFO] = {"right/camera_info", &sensor_msgs_msg_dds__CameraInfo__desc, Q_LATCHED,
-		      0, 1},
+    [T_LEFT_INFO] = {"left/camera_info", &sensor_msgs_msg_dds__CameraInfo__desc, Q_LATCHED, 0, 1},
+    [T_RIGHT_INFO] = {"right/camera_info", &sensor_msgs_msg_dds__CameraInfo__desc, Q_LATCHED, 0, 1},
     [T_DISPARITY] = {"disparity", &stereo_msgs_msg_dds__DisparityImage__desc, Q_SENSOR, 1, 0},
     [T_DEPTH] = {"depth", &sensor_msgs_msg_dds__Image__desc, Q_SENSOR, 1, 1},
     [T_CONFIDENCE] = {"confidence", &sensor_msgs_msg_dds__Image__desc, Q_SENSOR, 1, 0},
@@ -157,7 +155,7 @@ static dds_qos_t *make_qos(enum qos_kind kind)
 		dds->qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_MSECS(10));
 		dds->qset_history(q, DDS_HISTORY_KEEP_LAST, kind == Q_LATCHED ? 1 : 10);
 		dds->qset_durability(q, kind == Q_LATCHED ? DDS_DURABILITY_TRANSIENT_LOCAL
-							 : DDS_DURABILITY_VOLATILE);
+							  : DDS_DURABILITY_VOLATILE);
 	}
 	return q;
 }
@@ -180,8 +178,8 @@ static int domain_id(struct jd_ros2 *r, dds_domainid_t *out)
 	}
 	long v = strtol(s, &end, 10);
 	if (*end || v < 0 || v > MAX_DOMAIN_ID) {
-		snprintf(r->err, sizeof(r->err), "ROS_DOMAIN_ID=%s: not a ROS 2 domain id (0 to %d)",
-			 s, MAX_DOMAIN_ID);
+		snprintf(r->err, sizeof(r->err),
+			 "ROS_DOMAIN_ID=%s: not a ROS 2 domain id (0 to %d)", s, MAX_DOMAIN_ID);
 		return -EINVAL;
 	}
 	*out = (dds_domainid_t)v;
@@ -206,7 +204,9 @@ static int create_entities(struct jd_ros2 *r, struct impl *im)
 	if (config[0]) {
 		dds_entity_t dom = dds->create_domain(domain, config);
 		if (dom < 0) {
-			return dds_fail(r, "the DDS domain (check ROS_STATIC_PEERS and CYCLONEDDS_URI)",
+			return dds_fail(r,
+					"the DDS domain (Cyclone's line above says why; check the "
+					"network interfaces, ROS_STATIC_PEERS and CYCLONEDDS_URI)",
 					dom);
 		}
 	}
@@ -218,8 +218,9 @@ static int create_entities(struct jd_ros2 *r, struct impl *im)
 	im->participant = dds->create_participant(domain, pq, NULL);
 	dds->delete_qos(pq);
 	if (im->participant < 0) {
-		return dds_fail(r, uri && *uri ? "the DDS participant (check CYCLONEDDS_URI)"
-					       : "the DDS participant",
+		return dds_fail(r,
+				uri && *uri ? "the DDS participant (check CYCLONEDDS_URI)"
+					    : "the DDS participant",
 				im->participant);
 	}
 	(void)jd__ros2_rivals_start(&im->rivals, dds, im->participant, im->cfg.ns);
@@ -255,9 +256,10 @@ static void refresh_subscribed(struct impl *im)
 
 	for (int t = 0; t < T_COUNT; t++) {
 		dds_publication_matched_status_t st;
-		int sub = im->writer[t] > 0 &&
-			  dds->get_publication_matched_status(im->writer[t], &st) == DDS_RETCODE_OK &&
-			  st.current_count > 0;
+		int sub =
+		    im->writer[t] > 0 &&
+		    dds->get_publication_matched_status(im->writer[t], &st) == DDS_RETCODE_OK &&
+		    st.current_count > 0;
 		n += sub;
 		__atomic_store_n(&im->want[t], sub || im->cfg.compose_always, __ATOMIC_RELAXED);
 	}
@@ -399,8 +401,9 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 	jd_carve_init(&cv, mem, bytes);
 	layout(&cv, rig->width, rig->height, &im, left, conf, disp, &df, &zf, &points);
 	if (cv.overflow || !im) {
-		snprintf(r->err, sizeof(r->err), "--ros2: %zu bytes of boot memory given, %zu needed",
-			 bytes, jd_ros2_mem_required(rig->width, rig->height));
+		snprintf(r->err, sizeof(r->err),
+			 "--ros2: %zu bytes of boot memory given, %zu needed", bytes,
+			 jd_ros2_mem_required(rig->width, rig->height));
 		return -ENOMEM;
 	}
 	memset(im, 0, sizeof(*im));

@@ -39,7 +39,7 @@ case_() {
 	local got=$([ $lrc -eq 0 ] && echo received || echo "nothing")
 	if [ $rc -ne 0 ] || { [ "$want" = received ] && [ $lrc -ne 0 ]; } || { [ "$want" = nothing ] && [ $lrc -eq 0 ]; }; then
 		echo "FAIL: $name: jetdepth exit $rc, the subscriber: $got (want $want)"
-		grep 'ros2' "$tmp/r.err"; tail -3 "$tmp/l.err"
+		cat "$tmp/r.err"; tail -3 "$tmp/l.err"
 		fails=$((fails + 1))
 	else
 		echo "ok: $name: $got; $(grep -o 'discovery: .*' "$tmp/r.err")"
@@ -50,8 +50,17 @@ case_ received "Jazzy LOCALHOST subscriber, ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALH
 case_ received "Jazzy LOCALHOST subscriber, nothing set" "$jazzy_localhost" X=1
 case_ received "Humble localhost-only subscriber, ROS_LOCALHOST_ONLY=1" "$humble_localhost" ROS_LOCALHOST_ONLY=1
 case_ received "Humble localhost-only subscriber, nothing set" "$humble_localhost" X=1
-case_ received "a passive subscriber, ROS_STATIC_PEERS=127.0.0.1" "$passive" ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET ROS_STATIC_PEERS=127.0.0.1
-case_ nothing "a passive subscriber, no static peer (the control)" "$passive" ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET
+# SUBNET needs Cyclone to set up multicast here; some sandboxes (CI's) refuse it. That is a
+# property of the machine, said and skipped; the static-peer cases run wherever it works.
+ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET "$bin" run --ros2 --size 96x64 --ndisp 16 --frames 1 \
+	>/dev/null 2>"$tmp/s.err"
+if [ $? -ne 0 ] && grep -q 'the DDS domain' "$tmp/s.err"; then
+	echo "skip: ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET: this machine gives Cyclone no multicast" \
+		"(the static-peer cases need it): $(tr '\n' ' ' <"$tmp/s.err")"
+else
+	case_ received "a passive subscriber, ROS_STATIC_PEERS=127.0.0.1" "$passive" ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET ROS_STATIC_PEERS=127.0.0.1
+	case_ nothing "a passive subscriber, no static peer (the control)" "$passive" ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET
+fi
 
 # Two daemons in one namespace: each warns of the other.
 "$bin" run --ros2 --ros-namespace /twin --size 96x64 --ndisp 16 --frames 40 --fps 10 >/dev/null 2>"$tmp/a.err" &

@@ -28,8 +28,8 @@ enum jd_prefilter {
 #define JD_SAD_WINDOW_MAX 31
 #define JD_RANK_WINDOW_MAX 15
 #define JD_BP_LEVELS_MAX 8
-/* SGM path costs stay below this, so int16 and fp16 hold them exactly (algorithms.md). */
-#define JD_SGM_PATH_COST_LIMIT 2048
+/* SGM path costs are bytes: P2 up to this keeps their recurrence exact (sgm_priv.h). */
+#define JD_SGM_P2_MAX 255
 
 struct jd_sad_params {
 	int window;   /* odd, 1..JD_SAD_WINDOW_MAX */

@@ -105,8 +105,6 @@ float jd_bp_disc_k(const struct jd_match_params *p)
 
 static int validate_sgm(const struct jd_sgm_params *s, char *err, size_t errlen)
 {
-	int cmax = s->cost == JD_SGM_COST_AD ? 255 : 62;
-
 	if (s->cost != JD_SGM_COST_CENSUS && s->cost != JD_SGM_COST_AD) {
 		FAIL("--cost %d: must be census or ad", (int)s->cost);
 	}
@@ -119,10 +117,10 @@ static int validate_sgm(const struct jd_sgm_params *s, char *err, size_t errlen)
 	if (s->p2 <= s->p1) {
 		FAIL("--p2 %d: must be larger than --p1 (%d)", s->p2, s->p1);
 	}
-	/* Path costs are bounded by max cost + P2; keep them exact in int16/fp16. */
-	if (cmax + s->p2 >= JD_SGM_PATH_COST_LIMIT) {
-		FAIL("--p2 %d: too large; max cost %d + P2 must stay below %d", s->p2, cmax,
-		     JD_SGM_PATH_COST_LIMIT);
+	/* Path costs are bytes; a P2 above 255 would let saturation change the recurrence. */
+	if (s->p2 > JD_SGM_P2_MAX) {
+		FAIL("--p2 %d: too large; path costs are bytes, so P2 must be at most %d", s->p2,
+		     JD_SGM_P2_MAX);
 	}
 	if (s->p2_adapt < 0 || s->p2_adapt > 255) {
 		FAIL("--p2-adapt %d: must be between 0 (off) and 255", s->p2_adapt);

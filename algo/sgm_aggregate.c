@@ -11,17 +11,15 @@ static void sweep_layout(struct jd_carve *c, int w, int nd, struct jd__sgm_sweep
 
 	for (int k = 0; k < JD__ROW_PATHS; k++) {
 		for (int r = 0; r < 2; r++) {
-			int16_t *lr = jd_carve(c, sizeof(int16_t) * vec);
-			int16_t *mn = jd_carve(c, sizeof(int16_t) * (w + 2));
+			uint8_t *lr = jd_carve(c, vec);
 
 			if (b) {
 				b->lr[k][r] = lr;
-				b->mins[k][r] = mn;
 			}
 		}
 	}
 	for (int r = 0; r < 2; r++) {
-		int16_t *h = jd_carve(c, sizeof(int16_t) * (nd + 2));
+		uint8_t *h = jd_carve(c, (size_t)nd + 2);
 		if (b) {
 			b->horiz[r] = h;
 		}
@@ -44,38 +42,8 @@ void jd__sgm_sweep_init(const struct jd__sgm_sweep_buf *b, int w, int nd)
 			for (int x = 0; x < w + 2; x++) {
 				jd__sgm_init_vec(b->lr[k][r] + (size_t)x * (nd + 2), nd);
 			}
-			memset(b->mins[k][r], 0, sizeof(int16_t) * (w + 2));
 		}
 	}
-}
-
-static inline int16_t min16(int16_t a, int16_t b)
-{
-	return a < b ? a : b;
-}
-
-/*
- * One step of L_r(p,d) = C(p,d) + min(L(p-r,d), L(p-r,d+-1) + P1, min L(p-r) + P2) - min L(p-r),
- * added into the sweep's sum. prev and cur point at d = 0 with sentinels at [-1] and [nd].
- * Returns min over d of the new L_r.
- */
-static inline int16_t path_step(const int16_t *restrict prev, int16_t prev_min,
-				const uint8_t *restrict cost, int16_t *restrict cur,
-				uint16_t *restrict sum, int nd, int16_t p1, int16_t p2)
-{
-	int16_t lim = (int16_t)(prev_min + p2);
-	int16_t best = JD__SGM_SENTINEL;
-
-	for (int d = 0; d < nd; d++) {
-		int16_t near = (int16_t)(min16(prev[d - 1], prev[d + 1]) + p1);
-		int16_t v = min16(min16(prev[d], near), lim);
-		int16_t l = (int16_t)(cost[d] + v - prev_min);
-
-		cur[d] = l;
-		sum[d] = (uint16_t)(sum[d] + l);
-		best = min16(best, l);
-	}
-	return best;
 }
 
 /* dir = +1: rows top to bottom, x left to right; dir = -1: the mirror image. */
@@ -86,8 +54,7 @@ JD_VECTOR_CLONES static void sweep_ref(const struct jd__sgm_sweep_job *job, int 
 	int dir = which == 0 ? 1 : -1;
 	int w = job->w, h = job->h, nd = p->ndisp, vs = nd + 2;
 	int diagonals = p->sgm.paths == 8;
-	int16_t p1 = (int16_t)p->sgm.p1, p2 = (int16_t)p->sgm.p2;
-	int t = p->sgm.p2_adapt;
+	int p1 = p->sgm.p1, p2 = p->sgm.p2, t = p->sgm.p2_adapt;
 	int cur = 0;
 
 	jd__sgm_sweep_init(b, w, nd);
@@ -95,7 +62,6 @@ JD_VECTOR_CLONES static void sweep_ref(const struct jd__sgm_sweep_job *job, int 
 	for (int yi = 0; yi < h; yi++) {
 		int y = dir > 0 ? yi : h - 1 - yi;
 		int prv = cur ^ 1;
-		int16_t hmin = 0;
 		int hc = 0;
 		const uint8_t *irow = jd_image_row(job->img, y);
 		const uint8_t *prow =
@@ -109,34 +75,27 @@ JD_VECTOR_CLONES static void sweep_ref(const struct jd__sgm_sweep_job *job, int 
 			const uint8_t *c = job->cost + pix * nd;
 			uint16_t *s = job->sum[which] + pix * nd;
 			/* Row-buffer slots: x itself, and the upstream neighbours along x. */
-			int sx = x + 1, sback = x + 1 - dir, sfwd = x + 1 + dir;
-
+			size_t sx = (size_t)(x + 1) * vs, sback = (size_t)(x + 1 - dir) * vs;
+			size_t sfwd = (size_t)(x + 1 + dir) * vs;
 			/* Guide-image neighbours along each path (clamped: path starts ignore
 			 * them). */
 			int xb = x - dir < 0 || x - dir >= w ? x : x - dir;
 			int xf = x + dir < 0 || x + dir >= w ? x : x + dir;
 			int i0 = irow[x];
-			int16_t p2h = jd__sgm_adapt_p2(p1, p2, t, i0, irow[xb]);
-			int16_t p2v = jd__sgm_adapt_p2(p1, p2, t, i0, prow[x]);
-			int16_t p2d = jd__sgm_adapt_p2(p1, p2, t, i0, prow[xb]);
-			int16_t p2a = jd__sgm_adapt_p2(p1, p2, t, i0, prow[xf]);
 
-			hmin = path_step(b->horiz[hc ^ 1] + 1, hmin, c, b->horiz[hc] + 1, s, nd, p1,
-					 p2h);
+			jd__sgm_path_step(b->horiz[hc ^ 1] + 1, c, b->horiz[hc] + 1, s, nd, p1,
+					  jd__sgm_adapt_p2(p1, p2, t, i0, irow[xb]));
 			hc ^= 1;
-			b->mins[JD__ROW_VERT][cur][sx] = path_step(
-			    b->lr[JD__ROW_VERT][prv] + (size_t)sx * vs + 1,
-			    b->mins[JD__ROW_VERT][prv][sx], c,
-			    b->lr[JD__ROW_VERT][cur] + (size_t)sx * vs + 1, s, nd, p1, p2v);
+			jd__sgm_path_step(b->lr[JD__ROW_VERT][prv] + sx + 1, c,
+					  b->lr[JD__ROW_VERT][cur] + sx + 1, s, nd, p1,
+					  jd__sgm_adapt_p2(p1, p2, t, i0, prow[x]));
 			if (diagonals) {
-				b->mins[JD__ROW_DIAG][cur][sx] = path_step(
-				    b->lr[JD__ROW_DIAG][prv] + (size_t)sback * vs + 1,
-				    b->mins[JD__ROW_DIAG][prv][sback], c,
-				    b->lr[JD__ROW_DIAG][cur] + (size_t)sx * vs + 1, s, nd, p1, p2d);
-				b->mins[JD__ROW_ANTI][cur][sx] = path_step(
-				    b->lr[JD__ROW_ANTI][prv] + (size_t)sfwd * vs + 1,
-				    b->mins[JD__ROW_ANTI][prv][sfwd], c,
-				    b->lr[JD__ROW_ANTI][cur] + (size_t)sx * vs + 1, s, nd, p1, p2a);
+				jd__sgm_path_step(b->lr[JD__ROW_DIAG][prv] + sback + 1, c,
+						  b->lr[JD__ROW_DIAG][cur] + sx + 1, s, nd, p1,
+						  jd__sgm_adapt_p2(p1, p2, t, i0, prow[xb]));
+				jd__sgm_path_step(b->lr[JD__ROW_ANTI][prv] + sfwd + 1, c,
+						  b->lr[JD__ROW_ANTI][cur] + sx + 1, s, nd, p1,
+						  jd__sgm_adapt_p2(p1, p2, t, i0, prow[xf]));
 			}
 		}
 		cur = prv;
@@ -145,31 +104,28 @@ JD_VECTOR_CLONES static void sweep_ref(const struct jd__sgm_sweep_job *job, int 
 
 size_t jd_sgm_path_mem_required(int width, int ndisp)
 {
-	/* previous and current row (or pixel, for a path along the row) of vectors, and minima */
-	return 2 * sizeof(int16_t) * ((size_t)width * (ndisp + 2) + width);
+	/* previous and current row (or pixel, for a path along the row) of kept vectors */
+	return 2 * (size_t)width * (ndisp + 2);
 }
 
 /*
  * Rows in the order the path needs (top-down when it comes from above, else bottom-up), and
  * within a row in the direction of dx when the path runs along the row: every pixel's
  * predecessor (x - dx, y - dy) comes first. A predecessor outside the image is the path's
- * entry: L = 0 and min 0 there, so any P2 serves.
+ * entry: V = 0 there, so any P2 serves.
  */
 void jd_sgm_path_ref(const struct jd_match_params *p, const struct jd_image *guide,
 		     const uint8_t *cost, int dx, int dy, uint16_t *sum, void *ws)
 {
 	const int w = guide->width, h = guide->height, nd = p->ndisp, vs = nd + 2;
-	const int16_t p1 = (int16_t)p->sgm.p1, p2 = (int16_t)p->sgm.p2;
-	int16_t *lr[2], *mins[2];
+	const int p1 = p->sgm.p1, p2 = p->sgm.p2;
+	uint8_t *lr[2];
 
 	lr[0] = ws;
 	lr[1] = lr[0] + (size_t)w * vs;
-	mins[0] = lr[1] + (size_t)w * vs;
-	mins[1] = mins[0] + w;
 	for (int r = 0; r < 2; r++) {
 		for (int x = 0; x < w; x++) {
 			jd__sgm_init_vec(lr[r] + (size_t)x * vs, nd);
-			mins[r][x] = 0;
 		}
 	}
 	for (int yi = 0; yi < h; yi++) {
@@ -181,24 +137,22 @@ void jd_sgm_path_ref(const struct jd_match_params *p, const struct jd_image *gui
 			int x = dx >= 0 ? xi : w - 1 - xi, px = x - dx, py = y - dy;
 			int inside = px >= 0 && px < w && py >= 0 && py < h;
 			size_t pix = (size_t)y * w + x;
-			int16_t zero[JD_NDISP_MAX + 2];
-			const int16_t *prev;
-			int16_t pmin, p2e;
+			uint8_t zero[JD_NDISP_MAX + 2];
+			const uint8_t *prev;
+			int p2e;
 
 			if (inside) {
 				prev = lr[prv] + (size_t)px * vs + 1;
-				pmin = mins[prv][px];
 				p2e = jd__sgm_adapt_p2(p1, p2, p->sgm.p2_adapt,
 						       jd_image_row(guide, y)[x],
 						       jd_image_row(guide, py)[px]);
 			} else {
 				jd__sgm_init_vec(zero, nd);
 				prev = zero + 1;
-				pmin = 0;
 				p2e = p2;
 			}
-			mins[cur][x] = path_step(prev, pmin, cost + pix * nd,
-						 lr[cur] + (size_t)x * vs + 1, sum + pix * nd, nd, p1, p2e);
+			jd__sgm_path_step(prev, cost + pix * nd, lr[cur] + (size_t)x * vs + 1,
+					  sum + pix * nd, nd, p1, p2e);
 		}
 	}
 }

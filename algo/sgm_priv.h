@@ -8,21 +8,36 @@
 #include "sgm.h"
 
 /*
- * Path costs are int16: every L_r is at most max cost + P2 < 2048 (checked by
- * jd_params_validate), so with a sentinel of 0x3fff no sum below can overflow.
- * Row buffers keep one entry per x plus a zero entry on each side (x = -1 and x = width):
- * a path that enters from outside the image sees L = 0 and min = 0, which gives L_r = C there.
- * Each disparity vector has a sentinel slot on each side for the d - 1 and d + 1 neighbours.
+ * Path costs are bytes. One step of a path r at pixel p, for every disparity d:
+ *
+ *   m(d)  = min(V(d), min(V(d - 1), V(d + 1)) + P1, P2)
+ *   t(d)  = min(C(p, d) + m(d), 255)            added into the sum
+ *   V'(d) = t(d) - min_d t                      kept for the next pixel on the path
+ *
+ * where V is the previous pixel's kept vector (all zeros where the path enters the image, 255
+ * beyond both ends of d). Hirschmueller's L_r(p, d) = C + min(L(d), L(d +- 1) + P1,
+ * min L + P2) - min L is C + m(d) with V = L - min L: the kept vector is L_r normalised to
+ * a minimum of 0, which is what lets it live in a byte.
+ *
+ * Why a byte is exact. m(d) only looks at V through min(., P2) and min(.) + P1 against P2, so
+ * any two values >= P2 give the same m. A kept value differs from L - min L only where
+ * C + m > 255, and then it is 255 - min t >= 255 - max C, with min t <= C(d*) at the d* where
+ * V(d*) = 0. So while max C + P2 <= 255 (census costs 0..62 with P2 <= 193) the recurrence is
+ * Hirschmueller's exactly, and the sum differs from the 16-bit one only where a path cost
+ * passes 255, far above any winner. With the default P2 = 200 a pixel needs every disparity's
+ * cost above 55 (of 62) before 255 - min t drops below P2: the arithmetic is then ours, and
+ * docs/accuracy.md measured it against the 16-bit one on every dev pair. Every backend
+ * (NEON with 16 bytes a vector, CUDA with four a register) computes exactly these bytes.
+ * A sum of eight paths is at most 8 * 255 = 2040, so uint16 holds it.
  */
-#define JD__SGM_SENTINEL 0x3fff
+#define JD__SGM_EDGE 255 /* V beyond d = 0 and d = nd - 1 */
 
 /* The three directions that come from the previous row, and the one along the row. */
 enum { JD__ROW_VERT, JD__ROW_DIAG, JD__ROW_ANTI, JD__ROW_PATHS };
 
 struct jd__sgm_sweep_buf {
-	int16_t *lr[JD__ROW_PATHS][2];	 /* [2 rows][(width + 2) * (ndisp + 2)] */
-	int16_t *mins[JD__ROW_PATHS][2]; /* [2 rows][width + 2] */
-	int16_t *horiz[2];		 /* previous and current pixel along the row */
+	uint8_t *lr[JD__ROW_PATHS][2]; /* [2 rows][(width + 2) * (ndisp + 2)] */
+	uint8_t *horiz[2];	       /* previous and current pixel along the row */
 };
 
 struct jd__sgm_sweep_job {
@@ -42,14 +57,40 @@ void jd__sgm_aggregate_with(jd__sgm_sweep_fn sweep, const struct jd_match_params
 			    const struct jd_image *guide, const uint8_t *cost, uint16_t *s_fwd,
 			    uint16_t *s_bwd, void *sweep_ws, const struct jd_exec *ex);
 
-/** Sentinels and zeros in every row buffer of one sweep. */
+/** Edges and zeros in every row buffer of one sweep. */
 void jd__sgm_sweep_init(const struct jd__sgm_sweep_buf *b, int w, int nd);
 
-static inline void jd__sgm_init_vec(int16_t *v, int nd)
+/* A kept vector where its path enters the image: zeros, with the edges at [0] and [nd + 1]. */
+static inline void jd__sgm_init_vec(uint8_t *v, int nd)
 {
-	v[0] = JD__SGM_SENTINEL;
-	memset(v + 1, 0, sizeof(int16_t) * nd);
-	v[nd + 1] = JD__SGM_SENTINEL;
+	v[0] = JD__SGM_EDGE;
+	memset(v + 1, 0, (size_t)nd);
+	v[nd + 1] = JD__SGM_EDGE;
+}
+
+/*
+ * One path step (the rule above) for d = 0 .. nd - 1: prev and cur point at d = 0 with edges
+ * at [-1] and [nd]; t is added into sum and cur gets V'.
+ */
+static inline void jd__sgm_path_step(const uint8_t *restrict prev, const uint8_t *restrict cost,
+				     uint8_t *restrict cur, uint16_t *restrict sum, int nd,
+				     int p1, int p2)
+{
+	int best = 255;
+
+	for (int d = 0; d < nd; d++) {
+		int near = (prev[d - 1] < prev[d + 1] ? prev[d - 1] : prev[d + 1]) + p1;
+		int m = prev[d] < near ? prev[d] : near;
+		int t = cost[d] + (m < p2 ? m : p2);
+
+		t = t < 255 ? t : 255;
+		cur[d] = (uint8_t)t;
+		sum[d] = (uint16_t)(sum[d] + t);
+		best = t < best ? t : best;
+	}
+	for (int d = 0; d < nd; d++) {
+		cur[d] = (uint8_t)(cur[d] - best);
+	}
 }
 
 /*
@@ -57,16 +98,16 @@ static inline void jd__sgm_init_vec(int16_t *v, int nd)
  * a disparity jump cheaper, P2' = max(P1 + 1, P2 * T / (T + |dI|)); T = 0 keeps P2 constant.
  * Integer arithmetic, so every backend reproduces it exactly, and P2' <= P2 keeps the bound.
  */
-static inline int16_t jd__sgm_adapt_p2(int p1, int p2, int t, int i0, int i1)
+static inline int jd__sgm_adapt_p2(int p1, int p2, int t, int i0, int i1)
 {
 	int diff = i0 > i1 ? i0 - i1 : i1 - i0;
 	int v;
 
 	if (t == 0) {
-		return (int16_t)p2;
+		return p2;
 	}
 	v = p2 * t / (t + diff);
-	return (int16_t)(v > p1 + 1 ? v : p1 + 1);
+	return v > p1 + 1 ? v : p1 + 1;
 }
 
 /* Census bits of pixel x from the window's rows (edges replicated), first comparison highest. */

@@ -1,22 +1,18 @@
 /*
  * SGM on the GPU, stage by stage the twin of sgm_cost.c, sgm_aggregate.c and sgm_select.c:
- * the same integer arithmetic, edge rules and tie rules, so the disparity map is identical to
- * jd_sgm_ref() (fill and median follow in postfilter_cuda.cu).
+ * the same bytes, edge rules and tie rules, so the disparity map is identical to jd_sgm_ref()
+ * (fill and median follow in postfilter_cuda.cu).
  *
- * Aggregation: matching costs computed from the census images where they are used (no
- * stored cost volume); one warp walks one scanline of one direction (a row, a column or a
- * diagonal); its lanes hold the disparities, the previous pixel's path costs live in shared
- * memory with a sentinel on each side, and the minimum over d is a warp reduction. All
- * directions run at once, adding their path costs into the one uint16 sum volume with atomic
- * adds (every sum stays below 8 * 2048, so no wrap: the reference's two partial sums add up
- * to the same).
+ * Aggregation: every direction at once, each writing its path costs t (sgm_priv.h's rule,
+ * one byte a disparity) into its own slice of the path volume; the selection then sums the
+ * slices of a pixel on chip. No stored cost volume (the path kernels make their matching costs
+ * from the census images) and no atomics: a path cost is written once and read once.
  */
 #include <stdint.h>
 
 #include "../sgm_census.h"
 #include "sgm_cuda.h"
 
-#define SENTINEL 0x3fff
 
 static __device__ __forceinline__ int clampi_s(int v, int lo, int hi)
 {
@@ -81,29 +77,38 @@ static __device__ __forceinline__ int adapt_p2(int p1, int p2, int t, int i0, in
 __constant__ int jd_sgm_dirs8[8][2] = JD_SGM_DIRS8;
 __constant__ int jd_sgm_dirs4[4][2] = JD_SGM_DIRS4;
 
-/*
- * Every direction at once (blockIdx.y picks it, counted from dir0), so 4-8x more warps hide
- * the latency of the scanline walks. Each lane owns pairs of disparities (d, d + 1) and adds
- * both path costs with one 32-bit atomic add (compiled to a fire-and-forget reduction): the
- * two uint16 halves cannot carry into each other because every total stays below 8 * 2048.
- * sstride is the even per-pixel stride of the sum volume, so every pair is 4-byte aligned.
- * Scanline k starts at the k-th pixel of the border the direction enters through.
- * Shared memory per warp: two vectors of nd + 2 int16 (previous and current path costs).
- */
-extern "C" __global__ void
-jd_sgm_aggregate_cuda(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,
-		      const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right,
-		      int stride, int w, int h, int nd, int min_disp, int census, int sstride,
-		      int paths, int p1, int p2, int p2_adapt, int dir0, uint32_t *__restrict__ sum)
+/* The least of the four bytes of v. */
+static __device__ __forceinline__ unsigned min_byte(unsigned v)
 {
-	extern __shared__ int16_t vec[];
-	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-	const int line = blockIdx.x * JD_SGM_AGGREGATE_WARPS + warp;
-	const int dir = dir0 + blockIdx.y; /* dir0: 0, or the one direction a stage check runs */
+	v = __vminu4(v, v >> 16);
+	v = __vminu4(v, v >> 8);
+	return v & 0xffu;
+}
+
+/*
+ * One scanline of one direction for a group of `glanes` lanes (a power of two up to 32; a warp
+ * walks 32 / glanes scanlines side by side). Lane g of the group holds disparities
+ * 4 (g V + v) + k in byte k of word v: four a register, so one SIMD instruction does the
+ * reference's arithmetic for four disparities (saturating adds where it clamps at 255).
+ * Disparities past nd are padding: cost 255, and 255 in the kept vector, which is the
+ * reference's edge for d = nd - 1. The d - 1 and d + 1 neighbours come from funnel shifts of
+ * adjacent words, across lanes through shuffles. The group's minimum is a warp reduction (a
+ * butterfly when the group is smaller than the warp).
+ */
+template <int V>
+static __device__ __forceinline__ void
+path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,
+	  const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, int w,
+	  int h, int nd, int min_disp, int census, int paths, int p1, int dir0, int glanes,
+	  int ndp, long long slice, uint8_t *__restrict__ vol, const uint8_t *p2tab)
+{
+	const int lane = threadIdx.x % 32, g = lane & (glanes - 1);
+	const unsigned mask = glanes == 32 ? 0xffffffffu : ((1u << glanes) - 1) << (lane & ~(glanes - 1));
+	const int line = (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * (32 / glanes) + lane / glanes;
+	const int dir = dir0 + blockIdx.y;
 	const int dx = paths == 8 ? jd_sgm_dirs8[dir][0] : jd_sgm_dirs4[dir][0];
 	const int dy = paths == 8 ? jd_sgm_dirs8[dir][1] : jd_sgm_dirs4[dir][1];
-	int16_t *prev = vec + (size_t)warp * 2 * (nd + 2) + 1;
-	int16_t *cur = prev + (nd + 2);
+	const unsigned cmax = census ? 62u : 255u, p1x4 = (unsigned)p1 * 0x01010101u;
 	int x, y, nlines;
 
 	if (dy == 0) {
@@ -127,52 +132,111 @@ jd_sgm_aggregate_cuda(const uint64_t *__restrict__ census_l, const uint64_t *__r
 	if (line >= nlines) {
 		return;
 	}
-	/* The path enters from outside: L = 0 there and min 0 (sentinels at both ends). */
-	for (int d = lane; d < nd; d += 32) {
-		prev[d] = 0;
+	uint8_t *out = vol + (size_t)dir * (size_t)slice + 4 * g * V;
+	unsigned kept[V], pad[V];
+	for (int v = 0; v < V; v++) {
+		int e0 = 4 * (g * V + v);
+		pad[v] = 0;
+		for (int k = 0; k < 4; k++) {
+			pad[v] |= e0 + k >= nd ? 0xffu << (8 * k) : 0u;
+		}
+		kept[v] = pad[v]; /* the path enters from outside: zeros */
 	}
-	if (lane == 0) {
-		prev[-1] = prev[nd] = SENTINEL;
-		cur[-1] = cur[nd] = SENTINEL;
-	}
-	int prev_min = 0;
-	__syncwarp();
-	for (; x >= 0 && x < w && y >= 0 && y < h; x += dx, y += dy) {
-		int px = x - dx, py = y - dy;
-		int gx = px < 0 || px >= w ? x : px, gy = py < 0 || py >= h ? y : py;
-		int p2e = adapt_p2(p1, p2, p2_adapt, guide[(size_t)y * stride + x],
-				   guide[(size_t)gy * stride + gx]);
-		int lim = prev_min + p2e, best = SENTINEL;
-		/* the left pixel's census (or intensity) for every lane; the right row's */
+	for (int px = x - dx, py = y - dy; x >= 0 && x < w && y >= 0 && y < h;
+	     px = x, py = y, x += dx, y += dy) {
+		const int i0 = guide[(size_t)y * stride + x];
+		const int first = px < 0 || px >= w || py < 0 || py >= h;
+		const int i1 = first ? i0 : guide[(size_t)py * stride + px];
+		const unsigned p2x4 = p2tab[i0 > i1 ? i0 - i1 : i1 - i0] * 0x01010101u;
 		const uint64_t cl = census ? census_l[(size_t)y * w + x] : 0;
-		const int il = census ? 0 : guide[(size_t)y * stride + x];
 		const uint64_t *crow = census_r + (size_t)y * w;
 		const uint8_t *rrow = right + (size_t)y * stride;
-		uint32_t *s = sum + ((size_t)y * w + x) * (sstride / 2);
+		unsigned left_in = __shfl_up_sync(mask, kept[V - 1], 1, glanes);
+		unsigned right_in = __shfl_down_sync(mask, kept[0], 1, glanes);
+		unsigned t[V], best = 0xffffffffu;
 
-		for (int d = 2 * lane; d < nd; d += 64) {
-			uint32_t packed = 0;
-
-			for (int k = 0; k < 2 && d + k < nd; k++) {
-				int e = d + k;
-				int nearv = min((int)prev[e - 1], (int)prev[e + 1]) + p1;
-				int v = min(min((int)prev[e], nearv), lim);
-				int l = match_cost(census, cl, il, crow, rrow, x - min_disp - e) + v -
-					prev_min;
-
-				cur[e] = (int16_t)l;
-				packed |= (uint32_t)l << (16 * k);
-				best = min(best, l);
+		left_in = g == 0 ? 0xffffffffu : left_in;
+		right_in = g == glanes - 1 ? 0xffffffffu : right_in;
+#pragma unroll
+		for (int v = 0; v < V; v++) {
+			const int e0 = 4 * (g * V + v);
+			unsigned c = 0;
+#pragma unroll
+			for (int k = 0; k < 4; k++) {
+				const int e = e0 + k, xr = x - min_disp - e;
+				unsigned ck;
+				if (e >= nd) {
+					ck = 255u;
+				} else if (xr < 0) {
+					ck = cmax;
+				} else if (census) {
+					ck = (unsigned)__popcll(cl ^ crow[xr]);
+				} else {
+					int d = i0 - rrow[xr];
+					ck = (unsigned)(d < 0 ? -d : d);
+				}
+				c |= ck << (8 * k);
 			}
-			atomicAdd(s + d / 2, packed);
+			const unsigned lo = v > 0 ? kept[v - 1] : left_in;
+			const unsigned hi = v < V - 1 ? kept[v + 1] : right_in;
+			const unsigned dm1 = __funnelshift_l(lo, kept[v], 8);
+			const unsigned dp1 = __funnelshift_r(kept[v], hi, 8);
+			const unsigned near = __vaddus4(__vminu4(dm1, dp1), p1x4);
+			const unsigned m = __vminu4(__vminu4(kept[v], near), p2x4);
+			t[v] = __vaddus4(c, m);
+			best = __vminu4(best, t[v]);
 		}
-		prev_min = __reduce_min_sync(0xffffffffu, best);
-		__syncwarp();
-		int16_t *t = prev;
-		prev = cur;
-		cur = t;
+		unsigned b = min_byte(best);
+		if (glanes == 32) {
+			b = __reduce_min_sync(mask, b);
+		} else {
+			for (int o = glanes / 2; o > 0; o >>= 1) {
+				b = min(b, __shfl_xor_sync(mask, b, o, glanes));
+			}
+		}
+		const unsigned b4 = b * 0x01010101u;
+		uint8_t *o = out + ((size_t)y * w + x) * ndp;
+#pragma unroll
+		for (int v = 0; v < V; v++) {
+			kept[v] = __vsubus4(t[v], b4) | pad[v];
+		}
+		if (V == 1) {
+			*(unsigned *)o = t[0];
+		} else if (V == 2) {
+			*(uint2 *)o = make_uint2(t[0], t[1]);
+		} else {
+#pragma unroll
+			for (int v = 0; v < V; v += 4) {
+				*(uint4 *)(o + 4 * v) = make_uint4(t[v], t[v + 1], t[v + 2], t[v + 3]);
+			}
+		}
 	}
 }
+
+/*
+ * The path kernels, one a register count a lane (V words: nd up to 128 V): blockIdx.y picks
+ * the direction, counted from dir0 (0, or the one direction a stage check runs), and every
+ * direction's slice of vol gets its path costs, a pixel every ndp bytes.
+ */
+#define JD_SGM_PATH_KERNEL(V)                                                                     \
+	extern "C" __global__ void __launch_bounds__(JD_SGM_PATH_THREADS) jd_sgm_path_##V(          \
+	    const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,          \
+	    const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, int w, \
+	    int h, int nd, int min_disp, int census, int paths, int p1, int p2, int p2_adapt,       \
+	    int dir0, int glanes, int ndp, long long slice, uint8_t *__restrict__ vol)             \
+	{                                                                                         \
+		__shared__ uint8_t p2tab[256];                                                    \
+		for (int i = threadIdx.x; i < 256; i += blockDim.x) {                             \
+			p2tab[i] = (uint8_t)adapt_p2(p1, p2, p2_adapt, i, 0);                     \
+		}                                                                                 \
+		__syncthreads();                                                                  \
+		path_walk<V>(census_l, census_r, guide, right, stride, w, h, nd, min_disp, census,   \
+			     paths, p1, dir0, glanes, ndp, slice, vol, p2tab);                        \
+	}
+JD_SGM_PATH_KERNEL(1)
+JD_SGM_PATH_KERNEL(2)
+JD_SGM_PATH_KERNEL(4)
+JD_SGM_PATH_KERNEL(8)
 
 /* (value, index) minimum over the warp, the smaller index on ties: the reference's first minimum. */
 static __device__ __forceinline__ void warp_argmin(unsigned &v, int &i)
@@ -188,20 +252,24 @@ static __device__ __forceinline__ void warp_argmin(unsigned &v, int &i)
 }
 
 /*
- * Selection, one block a row, reading the sum volume once: each warp takes pixels x = warp,
- * warp + JD_SGM_AGGREGATE_WARPS, ... (lanes over d, so a pixel's vector is one coalesced read) for
- * the winner, uniqueness and sub-pixel, and offers every sum to the right view's winner at x -
- * min_disp - d in shared memory, keyed sum << 10 | d so that the least key is the reference's first
- * least sum (sums stay below 2^14, d below 2^10). Then, the row complete, the left-right check.
- * Shared memory: the keys (w words), the winners (w int16).
+ * Selection, one block a row: each warp takes pixels x = warp, warp + warps, ... and first sums
+ * the pixel's path costs over the directions' slices (four disparities a lane and a load, two
+ * 16-bit sums a register) into its vector in shared memory; then, lanes over d, the winner,
+ * uniqueness and sub-pixel, and every sum offered to the right view's winner at x - min_disp
+ * - d in shared memory, keyed sum << 10 | d so that the least key is the reference's first
+ * least sum (sums stay below 2^11, d below 2^10). Then, the row complete, the left-right check.
+ * Shared memory: the keys (w words), the winners (w int16, rounded up to even), a vector of
+ * ndp uint16 a warp.
  */
-extern "C" __global__ void jd_sgm_select_row_cuda(const uint16_t *__restrict__ sum, int w, int nd,
-						  int sstride, int min_disp, int uniq, int subpix,
-						  int lr, int lr_max_diff, float *__restrict__ out)
+extern "C" __global__ void jd_sgm_select_row_cuda(const uint8_t *__restrict__ vol, long long slice,
+						  int ndirs, int w, int nd, int ndp, int min_disp,
+						  int uniq, int subpix, int lr, int lr_max_diff,
+						  float *__restrict__ out)
 {
 	extern __shared__ uint32_t rkey[];
 	int16_t *best_l = (int16_t *)(rkey + w);
 	const int y = blockIdx.x, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+	uint16_t *s = (uint16_t *)(best_l + ((w + 1) & ~1)) + (threadIdx.x / 32) * ndp;
 	float *orow = out + (size_t)y * w;
 
 	for (int i = threadIdx.x; i < w; i += blockDim.x) {
@@ -209,10 +277,23 @@ extern "C" __global__ void jd_sgm_select_row_cuda(const uint16_t *__restrict__ s
 	}
 	__syncthreads();
 	for (int x = threadIdx.x / 32; x < w; x += warps) {
-		const uint16_t *s = sum + ((size_t)y * w + x) * sstride;
+		__syncwarp(); /* the last pixel's lanes are done with the vector */
+		const uint8_t *pix = vol + ((size_t)y * w + x) * ndp;
 		unsigned bv = 0xffffffffu;
 		int best = 0x7fffffff;
 
+		for (int q = lane; q < ndp / 4; q += 32) {
+			unsigned even = 0, odd = 0; /* d = 4q, 4q + 2 and d = 4q + 1, 4q + 3 */
+			for (int r = 0; r < ndirs; r++) {
+				unsigned v = *(const unsigned *)(pix + (size_t)r * (size_t)slice + 4 * q);
+				even += v & 0x00ff00ffu;
+				odd += (v >> 8) & 0x00ff00ffu;
+			}
+			unsigned *pair = (unsigned *)(s + 4 * q);
+			pair[0] = (even & 0xffffu) | (odd << 16);
+			pair[1] = (even >> 16) | (odd & 0xffff0000u);
+		}
+		__syncwarp();
 		for (int d = lane; d < nd; d += 32) {
 			unsigned v = s[d];
 			int xr = x - min_disp - d;

@@ -5,12 +5,12 @@
 #ifndef JD_ALGO_CUDA_SGM_CUDA_H
 #define JD_ALGO_CUDA_SGM_CUDA_H
 
-/* Scanlines a block of jd_sgm_aggregate_cuda walks: a warp each. */
-#define JD_SGM_AGGREGATE_WARPS 4
+/* Threads a block of the path kernels (jd_sgm_path_V): four warps. */
+#define JD_SGM_PATH_THREADS 128
 
 /*
- * The path directions of jd_sgm_aggregate_cuda, in the order of its blockIdx.y: (dx, dy),
- * the step from the previous pixel on the path.
+ * The path directions of the path kernels, in the order of their blockIdx.y and of the slices
+ * of the path volume: (dx, dy), the step from the previous pixel on the path.
  */
 /* clang-format off */
 #define JD_SGM_DIRS8 {{1, 0}, {0, 1}, {1, 1}, {-1, 1}, {-1, 0}, {0, -1}, {-1, -1}, {1, -1}}

@@ -14,7 +14,10 @@
 
 enum {
 	JD_CUDA_SGM_CENSUS,
-	JD_CUDA_SGM_AGGREGATE,
+	JD_CUDA_SGM_PATH1, /* the path kernels, 1, 2, 4 and 8 words a lane */
+	JD_CUDA_SGM_PATH2,
+	JD_CUDA_SGM_PATH4,
+	JD_CUDA_SGM_PATH8,
 	JD_CUDA_SGM_SELECT, /* a row a block: winners, right view, left-right check */
 	JD_CUDA_SGM_NFN
 };
@@ -24,7 +27,9 @@ struct jd_cuda_sgm {
 	jd_cufunction fn[JD_CUDA_SGM_NFN];
 	int w, h, nd;
 	struct jd_cuda_frame frame;
-	jd_cudeviceptr d_cl, d_cr, d_sum;
+	jd_cudeviceptr d_cl, d_cr;
+	jd_cudeviceptr d_vol; /* the path volume: a slice a direction, path costs in bytes */
+	size_t slice;	      /* bytes a slice: a pixel every jd_cuda_sgm_pixel_bytes(nd) */
 	jd_cudeviceptr d_spare;		 /* w * h floats: the median's output */
 	jd_cudeviceptr d_guide, d_right; /* the last frame's images on the device */
 	struct jd_cuda_post post;
@@ -48,11 +53,13 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		       const struct jd_image *left, const struct jd_image *right);
 
+/** Bytes a pixel of a slice of the path volume takes for nd disparities (d = 0 first). */
+int jd_cuda_sgm_pixel_bytes(int nd);
+
 /**
- * For the GPU tests' stage checks, after a frame: the sum volume (d_sum, a pixel every
- * (nd + 1) / 2 * 2 uint16) zeroed and then only direction dir of the path kernel's table
- * (algo/cuda/sgm_cuda.h, the 4- or 8-path one as p says) added into it, from the last
- * frame's census (or images) and guide. Queued on stream 0.
+ * For the GPU tests' stage checks, after a frame: direction dir of the path kernels' table
+ * (algo/cuda/sgm_cuda.h, the 4- or 8-path one as p says) alone, into its slice of d_vol
+ * (at dir * slice), from the last frame's census (or images) and guide. Queued on stream 0.
  * @retval 0, -EINVAL (no such direction), -EIO (cu->err)
  */
 int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p, int dir);

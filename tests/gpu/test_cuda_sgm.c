@@ -18,8 +18,8 @@
 #include "sgm.h"
 #include "workers.h"
 
-/* First element where a and b differ: the device's values with stride gs a pixel, or -1. */
-static long first_diff16(const uint16_t *dev, int gs, const uint16_t *ref, int nd, size_t npix)
+/* First element where a and b differ: the device's bytes with stride gs a pixel, or -1. */
+static long first_diff(const uint8_t *dev, int gs, const uint16_t *ref, int nd, size_t npix)
 {
 	for (size_t i = 0; i < npix; i++) {
 		for (int d = 0; d < nd; d++) {
@@ -34,7 +34,8 @@ static long first_diff16(const uint16_t *dev, int gs, const uint16_t *ref, int n
 /*
  * Stage by stage after a frame of (l, r), so that a failure names the stage: the census of
  * both images, then each path direction alone (its matching costs made in the kernel from
- * the census) against jd_sgm_path_ref() on the reference's cost volume.
+ * the census; its slice of the path volume) against jd_sgm_path_ref() on the reference's cost
+ * volume.
  * (The sums of all directions are the reference's, so a map that differs after them is the
  * selection's.) Directions only up to `paths_px` pixels, to keep the test short.
  */
@@ -43,7 +44,7 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 			 long paths_px)
 {
 	static const int d8[8][2] = JD_SGM_DIRS8, d4[4][2] = JD_SGM_DIRS4;
-	int w = l->width, h = l->height, nd = p->ndisp, gs = (nd + 1) / 2 * 2;
+	int w = l->width, h = l->height, nd = p->ndisp, gs = jd_cuda_sgm_pixel_bytes(nd);
 	size_t n = (size_t)w * h, vol = n * nd;
 	uint64_t *cl = malloc(8 * n), *cr = malloc(8 * n), *g = malloc(8 * n);
 	uint8_t *cost = malloc(vol);
@@ -59,7 +60,8 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 	}
 	jd_sgm_cost_ref(p, l, r, cl, cr, cost, NULL);
 	if ((long)n <= paths_px) {
-		uint16_t *ref = malloc(2 * vol), *dev = malloc(2 * n * gs);
+		uint16_t *ref = malloc(2 * vol);
+		uint8_t *dev = malloc(n * gs);
 		void *ws = malloc(jd_sgm_path_mem_required(w, nd));
 
 		for (int k = 0; k < p->sgm.paths; k++) {
@@ -68,9 +70,9 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 			memset(ref, 0, 2 * vol);
 			jd_sgm_path_ref(p, l, cost, dir[0], dir[1], ref, ws);
 			JD_CHECK(jd_cuda_sgm_path_one(s, p, k) == 0 &&
-				     gpu_download(cu, dev, s->d_sum, 2 * n * gs) == 0,
+				     gpu_download(cu, dev, s->d_vol + (size_t)k * s->slice, n * gs) == 0,
 				 "%s", cu->err);
-			at = first_diff16(dev, gs, ref, nd, n);
+			at = first_diff(dev, gs, ref, nd, n);
 			JD_CHECK(at < 0, "stage path (%d, %d) %dx%d nd %d: element %ld ref %d gpu %d",
 				 dir[0], dir[1], w, h, nd, at, at < 0 ? 0 : ref[at],
 				 at < 0 ? 0 : dev[at / nd * gs + at % nd]);

@@ -349,7 +349,12 @@ void jd_cuda_seal(struct jd_cuda *cu)
 int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out)
 {
 	*out = NULL;
-	return JD_CU(cu, cuModuleGetFunction(out, cu->module, name)) ? -ENOENT : 0;
+	if (JD_CU(cu, cuModuleGetFunction(out, cu->module, name))) {
+		size_t n = strlen(cu->err);
+		snprintf(cu->err + n, sizeof(cu->err) - n, ": kernel %s", name);
+		return -ENOENT;
+	}
+	return 0;
 }
 
 uint64_t jd_cuda_fatbin_hash(void)

@@ -77,248 +77,314 @@ static __device__ __forceinline__ int adapt_p2(int p1, int p2, int t, int i0, in
 __constant__ int jd_sgm_dirs8[8][2] = JD_SGM_DIRS8;
 __constant__ int jd_sgm_dirs4[4][2] = JD_SGM_DIRS4;
 
-/* The least of the four bytes of v. */
-static __device__ __forceinline__ unsigned min_byte(unsigned v)
+/* Where scanline `line` of direction (dx, dy) enters the image: 0 when there is no such line. */
+static __device__ __forceinline__ int line_start(int line, int dx, int dy, int w, int h, int *x,
+						 int *y)
 {
-	v = __vminu4(v, v >> 16);
-	v = __vminu4(v, v >> 8);
-	return v & 0xffu;
+	if (dy == 0) {
+		*x = dx > 0 ? 0 : w - 1;
+		*y = line;
+		return line < h;
+	}
+	if (dx == 0) {
+		*x = line;
+		*y = dy > 0 ? 0 : h - 1;
+		return line < w;
+	}
+	if (line < w) {
+		*x = line;
+		*y = dy > 0 ? 0 : h - 1;
+	} else {
+		*x = dx > 0 ? 0 : w - 1;
+		*y = dy > 0 ? line - w + 1 : h - 2 - (line - w);
+	}
+	return line < w + h - 1;
+}
+
+/* The matching cost of the disparity `off` past the lane's first (cp, rp at its right pixel). */
+template <bool CENSUS>
+static __device__ __forceinline__ unsigned match(uint64_t cl, const uint64_t *cp, const uint8_t *rp,
+						 int i0, int off)
+{
+	if (CENSUS) {
+		return (unsigned)__popcll(cl ^ cp[-off]);
+	}
+	int diff = i0 - rp[-off];
+	return (unsigned)(diff < 0 ? -diff : diff);
+}
+
+/* The minimum of v over the G lanes of a group (a butterfly; one reduction for a whole warp). */
+template <int G>
+static __device__ __forceinline__ unsigned group_min(unsigned v, unsigned mask)
+{
+	if constexpr (G == 32) {
+		return __reduce_min_sync(mask, v);
+	} else {
+#pragma unroll
+		for (int o = G / 2; o > 0; o >>= 1) {
+			v = min(v, __shfl_xor_sync(mask, v, o, G));
+		}
+		return v;
+	}
 }
 
 /*
- * One scanline of one direction for a group of `glanes` lanes (a power of two up to 32; a warp
- * walks 32 / glanes scanlines side by side). Lane g of the group holds disparities
- * 4 (g V + v) + k in byte k of word v: four a register, so one SIMD instruction does the
- * reference's arithmetic for four disparities (saturating adds where it clamps at 255).
- * Disparities past nd are padding: cost 255, and 255 in the kept vector, which is the
- * reference's edge for d = nd - 1. The d - 1 and d + 1 neighbours come from funnel shifts of
- * adjacent words, across lanes through shuffles. The group's minimum is a warp reduction (a
- * butterfly when the group is smaller than the warp).
+ * One scanline of one direction for a group of G lanes (a warp walks 32 / G scanlines side by
+ * side). Lane g of the group holds the K disparities d = g + G j, two a register: d = g + 2 G q
+ * in the low half of pair q, d = g + 2 G q + G in the high half. So Hopper's DPX instructions
+ * do the reference's min(a + b, c) on both halves at once (CUDA emulates them before sm_90),
+ * the lanes of a group read consecutive census words of the right row, and one shuffle brings
+ * the d - 1 (or d + 1) neighbours of both halves from the lane beside; the group's first and
+ * last lane take theirs across the pair boundary with a byte permute whose selector is per
+ * lane. Disparities from nd up to G K are padding: cost 255 and 255 in the kept vector, which
+ * is the reference's edge for d = nd - 1. Lane g stores its K path costs as K bytes at g K of
+ * the pixel's G K bytes in the direction's slice (jd_cuda_sgm_byte_of() says where d lands).
  */
-template <int V>
+template <int G, int K, bool CENSUS>
 static __device__ __forceinline__ void
 path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,
 	  const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, int w,
-	  int h, int nd, int min_disp, int census, int paths, int p1, int dir0, int glanes,
-	  int ndp, long long slice, uint8_t *__restrict__ vol, const uint8_t *p2tab)
+	  int h, int nd, int min_disp, int paths, int p1, int dir0, long long slice,
+	  uint8_t *__restrict__ vol, const uint8_t *p2tab)
 {
-	const int lane = threadIdx.x % 32, g = lane & (glanes - 1);
-	const unsigned mask = glanes == 32 ? 0xffffffffu : ((1u << glanes) - 1) << (lane & ~(glanes - 1));
-	const int line = (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * (32 / glanes) + lane / glanes;
+	constexpr int Q = K / 2;
+	const unsigned cmax = CENSUS ? 62u : 255u, edge = 0x00ff00ffu;
+	const int lane = threadIdx.x % 32, g = lane % G;
+	const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (lane - g);
+	const int line = (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * (32 / G) + lane / G;
 	const int dir = dir0 + blockIdx.y;
 	const int dx = paths == 8 ? jd_sgm_dirs8[dir][0] : jd_sgm_dirs4[dir][0];
 	const int dy = paths == 8 ? jd_sgm_dirs8[dir][1] : jd_sgm_dirs4[dir][1];
-	const unsigned cmax = census ? 62u : 255u, p1x4 = (unsigned)p1 * 0x01010101u;
-	int x, y, nlines;
+	const int nreal = (nd - g + G - 1) / G; /* this lane's real disparities: j < nreal */
+	const unsigned p1x2 = (unsigned)p1 * 0x00010001u;
+	const unsigned sel_m = g == 0 ? 0x5432u : 0x7654u, sel_p = g == G - 1 ? 0x5432u : 0x3210u;
+	const int src_m = (g + G - 1) % G, src_p = (g + 1) % G;
+	int x, y;
 
-	if (dy == 0) {
-		nlines = h;
-		x = dx > 0 ? 0 : w - 1;
-		y = line;
-	} else if (dx == 0) {
-		nlines = w;
-		x = line;
-		y = dy > 0 ? 0 : h - 1;
-	} else {
-		nlines = w + h - 1;
-		if (line < w) {
-			x = line;
-			y = dy > 0 ? 0 : h - 1;
-		} else {
-			x = dx > 0 ? 0 : w - 1;
-			y = dy > 0 ? line - w + 1 : h - 2 - (line - w);
-		}
-	}
-	if (line >= nlines) {
+	if (!line_start(line, dx, dy, w, h, &x, &y)) {
 		return;
 	}
-	uint8_t *out = vol + (size_t)dir * (size_t)slice + 4 * g * V;
-	unsigned kept[V], pad[V];
-	for (int v = 0; v < V; v++) {
-		int e0 = 4 * (g * V + v);
-		pad[v] = 0;
-		for (int k = 0; k < 4; k++) {
-			pad[v] |= e0 + k >= nd ? 0xffu << (8 * k) : 0u;
-		}
-		kept[v] = pad[v]; /* the path enters from outside: zeros */
+	const int n = dy == 0 ? w
+		    : dx == 0 ? h
+			      : min(dx > 0 ? w - x : x + 1, dy > 0 ? h - y : y + 1);
+	const int step_pix = dy * w + dx, step_g = dy * stride + dx;
+	int pix = y * w + x, goff = y * stride + x;
+	uint8_t *o = vol + (size_t)dir * (size_t)slice + (size_t)pix * (G * K) + K * g;
+	const long long ostep = (long long)step_pix * (G * K);
+	unsigned kept[Q], padc[Q];
+#pragma unroll
+	for (int q = 0; q < Q; q++) {
+		padc[q] = (2 * q < nreal ? 0u : 0xffu) | (2 * q + 1 < nreal ? 0u : 0xff0000u);
+		kept[q] = padc[q]; /* the path enters from outside: zeros */
 	}
-	for (int px = x - dx, py = y - dy; x >= 0 && x < w && y >= 0 && y < h;
-	     px = x, py = y, x += dx, y += dy) {
-		const int i0 = guide[(size_t)y * stride + x];
-		const int first = px < 0 || px >= w || py < 0 || py >= h;
-		const int i1 = first ? i0 : guide[(size_t)py * stride + px];
-		const unsigned p2x4 = p2tab[i0 > i1 ? i0 - i1 : i1 - i0] * 0x01010101u;
-		const uint64_t cl = census ? census_l[(size_t)y * w + x] : 0;
-		const uint64_t *crow = census_r + (size_t)y * w;
-		const uint8_t *rrow = right + (size_t)y * stride;
-		unsigned left_in = __shfl_up_sync(mask, kept[V - 1], 1, glanes);
-		unsigned right_in = __shfl_down_sync(mask, kept[0], 1, glanes);
-		unsigned t[V], best = 0xffffffffu;
+	for (int s = 0; s < n; s++) {
+		const int i0 = guide[goff];
+		const int i1 = s == 0 ? i0 : guide[goff - step_g]; /* the entry: any P2 serves */
+		const unsigned p2x2 = p2tab[i0 > i1 ? i0 - i1 : i1 - i0] * 0x00010001u;
+		const int xr0 = x - min_disp - g; /* the right pixel of d = g */
+		const uint64_t cl = CENSUS ? census_l[pix] : 0;
+		const uint64_t *cp = census_r + (pix - x) + xr0;
+		const uint8_t *rp = right + (goff - x) + xr0;
+		/* the matching costs, two a register; padding costs 255 (c <= 255, so an OR of 0xff) */
+		unsigned cost[Q];
+		if (xr0 - G * (K - 1) >= 0) { /* every d inside the right image: no checks */
+#pragma unroll
+			for (int q = 0; q < Q; q++) {
+				cost[q] = (match<CENSUS>(cl, cp, rp, i0, G * 2 * q) |
+					   match<CENSUS>(cl, cp, rp, i0, G * (2 * q + 1)) << 16) |
+					  padc[q];
+			}
+		} else {
+#pragma unroll
+			for (int q = 0; q < Q; q++) {
+				const int j0 = G * 2 * q, j1 = G * (2 * q + 1);
+				cost[q] = ((xr0 - j0 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j0) : cmax) |
+					   (xr0 - j1 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j1) : cmax) << 16) |
+					  padc[q];
+			}
+		}
+		unsigned t[Q], best = 0xffffffffu;
+		unsigned r_prev = edge, r_cur = __shfl_sync(mask, kept[0], src_m, G);
+		unsigned s_cur = __shfl_sync(mask, kept[0], src_p, G);
 
-		left_in = g == 0 ? 0xffffffffu : left_in;
-		right_in = g == glanes - 1 ? 0xffffffffu : right_in;
 #pragma unroll
-		for (int v = 0; v < V; v++) {
-			const int e0 = 4 * (g * V + v);
-			unsigned c = 0;
-#pragma unroll
-			for (int k = 0; k < 4; k++) {
-				const int e = e0 + k, xr = x - min_disp - e;
-				unsigned ck;
-				if (e >= nd) {
-					ck = 255u;
-				} else if (xr < 0) {
-					ck = cmax;
-				} else if (census) {
-					ck = (unsigned)__popcll(cl ^ crow[xr]);
-				} else {
-					int d = i0 - rrow[xr];
-					ck = (unsigned)(d < 0 ? -d : d);
-				}
-				c |= ck << (8 * k);
-			}
-			const unsigned lo = v > 0 ? kept[v - 1] : left_in;
-			const unsigned hi = v < V - 1 ? kept[v + 1] : right_in;
-			const unsigned dm1 = __funnelshift_l(lo, kept[v], 8);
-			const unsigned dp1 = __funnelshift_r(kept[v], hi, 8);
-			const unsigned near = __vaddus4(__vminu4(dm1, dp1), p1x4);
-			const unsigned m = __vminu4(__vminu4(kept[v], near), p2x4);
-			t[v] = __vaddus4(c, m);
-			best = __vminu4(best, t[v]);
+		for (int q = 0; q < Q; q++) {
+			const unsigned s_next =
+			    q + 1 < Q ? __shfl_sync(mask, kept[q + 1 < Q ? q + 1 : q], src_p, G) : edge;
+			const unsigned r_next =
+			    q + 1 < Q ? __shfl_sync(mask, kept[q + 1 < Q ? q + 1 : q], src_m, G) : edge;
+			const unsigned dm1 = __byte_perm(r_prev, r_cur, sel_m);
+			const unsigned dp1 = __byte_perm(s_cur, s_next, sel_p);
+			const unsigned cc = cost[q];
+			/* no carry between the halves: each stays below 2^9 */
+			const unsigned near = __viaddmin_u16x2(dm1, p1x2, dp1 + p1x2);
+			const unsigned m = __vimin3_u16x2(kept[q], p2x2, near);
+			t[q] = __viaddmin_u16x2(cc, m, edge);
+			best = __vimin3_u16x2(best, t[q], t[q]);
+			r_prev = r_cur;
+			r_cur = r_next;
+			s_cur = s_next;
 		}
-		unsigned b = min_byte(best);
-		if (glanes == 32) {
-			b = __reduce_min_sync(mask, b);
-		} else {
-			for (int o = glanes / 2; o > 0; o >>= 1) {
-				b = min(b, __shfl_xor_sync(mask, b, o, glanes));
+		best = group_min<G>(min(best & 0xffffu, best >> 16), mask);
+		const unsigned b2 = best * 0x00010001u;
+		unsigned word[Q / 2];
+#pragma unroll
+		for (int q = 0; q < Q; q++) {
+			kept[q] = (t[q] - b2) | padc[q];
+			if (q % 2 == 1) {
+				word[q / 2] = __byte_perm(t[q - 1], t[q], 0x6420);
 			}
 		}
-		const unsigned b4 = b * 0x01010101u;
-		uint8_t *o = out + ((size_t)y * w + x) * ndp;
 #pragma unroll
-		for (int v = 0; v < V; v++) {
-			kept[v] = __vsubus4(t[v], b4) | pad[v];
+		for (int v = 0; v < Q / 2; v += 4) {
+			*(uint4 *)(o + 4 * v) = make_uint4(word[v], word[v + 1], word[v + 2], word[v + 3]);
 		}
-		if (V == 1) {
-			*(unsigned *)o = t[0];
-		} else if (V == 2) {
-			*(uint2 *)o = make_uint2(t[0], t[1]);
-		} else {
-#pragma unroll
-			for (int v = 0; v < V; v += 4) {
-				*(uint4 *)(o + 4 * v) = make_uint4(t[v], t[v + 1], t[v + 2], t[v + 3]);
-			}
-		}
+		pix += step_pix;
+		goff += step_g;
+		x += dx;
+		o += ostep;
 	}
 }
 
 /*
- * The path kernels, one a register count a lane (V words: nd up to 128 V): blockIdx.y picks
- * the direction, counted from dir0 (0, or the one direction a stage check runs), and every
- * direction's slice of vol gets its path costs, a pixel every ndp bytes.
+ * The path kernels, one a shape (G lanes a scanline, K disparities a lane: nd up to G K) and
+ * cost: blockIdx.y picks the direction, counted from dir0 (0, or the one direction a stage check
+ * runs), and every direction's slice of vol gets its path costs, a pixel every G K bytes.
  */
-#define JD_SGM_PATH_KERNEL(V)                                                                     \
-	extern "C" __global__ void __launch_bounds__(JD_SGM_PATH_THREADS) jd_sgm_path_##V(          \
+#define JD_SGM_PATH_KERNEL(NAME, G, K, CENSUS)                                                   \
+	extern "C" __global__ void __launch_bounds__(JD_SGM_PATH_THREADS) NAME(                    \
 	    const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,          \
 	    const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, int w, \
-	    int h, int nd, int min_disp, int census, int paths, int p1, int p2, int p2_adapt,       \
-	    int dir0, int glanes, int ndp, long long slice, uint8_t *__restrict__ vol)             \
+	    int h, int nd, int min_disp, int paths, int p1, int p2, int p2_adapt, int dir0,         \
+	    long long slice, uint8_t *__restrict__ vol)                                            \
 	{                                                                                         \
 		__shared__ uint8_t p2tab[256];                                                    \
 		for (int i = threadIdx.x; i < 256; i += blockDim.x) {                             \
 			p2tab[i] = (uint8_t)adapt_p2(p1, p2, p2_adapt, i, 0);                     \
 		}                                                                                 \
 		__syncthreads();                                                                  \
-		path_walk<V>(census_l, census_r, guide, right, stride, w, h, nd, min_disp, census,   \
-			     paths, p1, dir0, glanes, ndp, slice, vol, p2tab);                        \
+		path_walk<G, K, CENSUS>(census_l, census_r, guide, right, stride, w, h, nd,          \
+					min_disp, paths, p1, dir0, slice, vol, p2tab);              \
 	}
-JD_SGM_PATH_KERNEL(1)
-JD_SGM_PATH_KERNEL(2)
-JD_SGM_PATH_KERNEL(4)
-JD_SGM_PATH_KERNEL(8)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c0, 1, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c1, 2, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c2, 4, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c3, 8, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c4, 16, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c5, 32, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c6, 32, 16, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c7, 32, 32, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a0, 1, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a1, 2, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a2, 4, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a3, 8, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a4, 16, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a5, 32, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a6, 32, 16, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a7, 32, 32, false)
 
-/* (value, index) minimum over the warp, the smaller index on ties: the reference's first minimum. */
-static __device__ __forceinline__ void warp_argmin(unsigned &v, int &i)
+/* s[d / G] of lane d % G of the group (every lane of the group passes its own). */
+template <int G, int K>
+static __device__ __forceinline__ unsigned take(const unsigned (&v)[K], int d, unsigned mask)
 {
-	for (int o = 16; o > 0; o >>= 1) {
-		unsigned ov = __shfl_xor_sync(0xffffffffu, v, o);
-		int oi = __shfl_xor_sync(0xffffffffu, i, o);
-		if (ov < v || (ov == v && oi < i)) {
-			v = ov;
-			i = oi;
-		}
+	unsigned mine = 0;
+#pragma unroll
+	for (int j = 0; j < K; j++) {
+		mine = j == d / G ? v[j] : mine;
 	}
+	return __shfl_sync(mask, mine, d % G, G);
 }
 
 /*
- * Selection, one block a row: each warp takes pixels x = warp, warp + warps, ... and first sums
- * the pixel's path costs over the directions' slices (four disparities a lane and a load, two
- * 16-bit sums a register) into its vector in shared memory; then, lanes over d, the winner,
- * uniqueness and sub-pixel, and every sum offered to the right view's winner at x - min_disp
- * - d in shared memory, keyed sum << 10 | d so that the least key is the reference's first
- * least sum (sums stay below 2^11, d below 2^10). Then, the row complete, the left-right check.
- * Shared memory: the keys (w words), the winners (w int16, rounded up to even), a vector of
- * ndp uint16 a warp.
+ * Selection, one block a row: a group of G lanes a pixel (a warp takes 32 / G neighbouring
+ * pixels), each lane the sums of its disparities d = g + G j over the directions' slices (its K
+ * bytes of each, as the path kernels stored them, added two to a register). Then the winner,
+ * uniqueness and sub-pixel through group reductions and shuffles, and every sum offered to the
+ * right view's winner at x - min_disp - d in shared memory, keyed sum << 10 | d so that the least
+ * key is the reference's first least sum (sums stay below 2^11, d below 2^10). Then, the row
+ * complete, the left-right check. Shared memory: the keys (w words), the winners (w int16).
  */
-extern "C" __global__ void jd_sgm_select_row_cuda(const uint8_t *__restrict__ vol, long long slice,
-						  int ndirs, int w, int nd, int ndp, int min_disp,
-						  int uniq, int subpix, int lr, int lr_max_diff,
-						  float *__restrict__ out)
+template <int G, int K>
+static __device__ __forceinline__ void
+select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, int nd,
+	   int min_disp, int uniq, int subpix, int lr, int lr_max_diff, float *__restrict__ out)
 {
 	extern __shared__ uint32_t rkey[];
 	int16_t *best_l = (int16_t *)(rkey + w);
-	const int y = blockIdx.x, lane = threadIdx.x % 32, warps = blockDim.x / 32;
-	uint16_t *s = (uint16_t *)(best_l + ((w + 1) & ~1)) + (threadIdx.x / 32) * ndp;
+	const unsigned full = 0xffffffffu;
+	const int y = blockIdx.x, lane = threadIdx.x % 32, g = lane % G, warps = blockDim.x / 32;
+	const unsigned mask = G == 32 ? full : ((1u << G) - 1) << (lane - g);
 	float *orow = out + (size_t)y * w;
 
 	for (int i = threadIdx.x; i < w; i += blockDim.x) {
 		rkey[i] = 0xffffffffu;
 	}
 	__syncthreads();
-	for (int x = threadIdx.x / 32; x < w; x += warps) {
-		__syncwarp(); /* the last pixel's lanes are done with the vector */
-		const uint8_t *pix = vol + ((size_t)y * w + x) * ndp;
-		unsigned bv = 0xffffffffu;
-		int best = 0x7fffffff;
+	for (int x = (threadIdx.x / 32) * (32 / G) + lane / G; x < w; x += warps * (32 / G)) {
+		const uint8_t *pix = vol + ((size_t)y * w + x) * (G * K) + K * g;
+		unsigned even[K / 4], odd[K / 4], s[K], bkey = full;
 
-		for (int q = lane; q < ndp / 4; q += 32) {
-			unsigned even = 0, odd = 0; /* d = 4q, 4q + 2 and d = 4q + 1, 4q + 3 */
-			for (int r = 0; r < ndirs; r++) {
-				unsigned v = *(const unsigned *)(pix + (size_t)r * (size_t)slice + 4 * q);
-				even += v & 0x00ff00ffu;
-				odd += (v >> 8) & 0x00ff00ffu;
-			}
-			unsigned *pair = (unsigned *)(s + 4 * q);
-			pair[0] = (even & 0xffffu) | (odd << 16);
-			pair[1] = (even >> 16) | (odd & 0xffff0000u);
+#pragma unroll
+		for (int v = 0; v < K / 4; v++) {
+			even[v] = odd[v] = 0;
 		}
-		__syncwarp();
-		for (int d = lane; d < nd; d += 32) {
-			unsigned v = s[d];
-			int xr = x - min_disp - d;
-			if (v < bv) {
-				bv = v;
-				best = d;
-			}
-			if (lr && xr >= 0) {
-				atomicMin(rkey + xr, v << 10 | (unsigned)d);
+		for (int r = 0; r < ndirs; r++) {
+			const uint4 *q = (const uint4 *)(pix + (size_t)r * (size_t)slice);
+#pragma unroll
+			for (int v = 0; v < K / 4; v += 4) {
+				const uint4 u = q[v / 4];
+				even[v] += u.x & 0x00ff00ffu;
+				odd[v] += (u.x >> 8) & 0x00ff00ffu;
+				even[v + 1] += u.y & 0x00ff00ffu;
+				odd[v + 1] += (u.y >> 8) & 0x00ff00ffu;
+				even[v + 2] += u.z & 0x00ff00ffu;
+				odd[v + 2] += (u.z >> 8) & 0x00ff00ffu;
+				even[v + 3] += u.w & 0x00ff00ffu;
+				odd[v + 3] += (u.w >> 8) & 0x00ff00ffu;
 			}
 		}
-		warp_argmin(bv, best);
+#pragma unroll
+		for (int v = 0; v < K / 4; v++) { /* bytes 4v .. 4v + 3 are j = 4v .. 4v + 3 */
+			s[4 * v] = even[v] & 0xffffu;
+			s[4 * v + 1] = odd[v] & 0xffffu;
+			s[4 * v + 2] = even[v] >> 16;
+			s[4 * v + 3] = odd[v] >> 16;
+		}
+#pragma unroll
+		for (int j = 0; j < K; j++) {
+			const int d = g + G * j, xr = x - min_disp - d;
+			if (d < nd) {
+				unsigned key = s[j] << 10 | (unsigned)d;
+				bkey = min(bkey, key);
+				if (lr && xr >= 0) {
+					atomicMin(rkey + xr, key);
+				}
+			}
+		}
+		bkey = group_min<G>(bkey, mask);
+		const unsigned bv = bkey >> 10;
+		const int best = (int)(bkey & 1023u);
 		int invalid = x - min_disp - best < 0;
 		if (uniq && !invalid) {
 			/* OpenCV's rule: the best outside best +- 1 must stay out of the margin. */
-			unsigned m = 0xffffffffu;
-			for (int d = lane; d < nd; d += 32) {
-				if ((d < best - 1 || d > best + 1) && s[d] < m) {
-					m = s[d];
+			unsigned m = full;
+#pragma unroll
+			for (int j = 0; j < K; j++) {
+				const int d = g + G * j;
+				if (d < nd && (d < best - 1 || d > best + 1)) {
+					m = min(m, s[j]);
 				}
 			}
-			m = __reduce_min_sync(0xffffffffu, m);
-			invalid = m != 0xffffffffu && (long)m * (100 - uniq) < (long)bv * 100;
+			m = group_min<G>(m, mask);
+			invalid = m != full && (long)m * (100 - uniq) < (long)bv * 100;
 		}
-		if (lane != 0) {
+		const int inner = subpix && !invalid && best > 0 && best < nd - 1;
+		int c0 = 0, c2 = 0;
+		if (inner) { /* group-uniform: every lane of the group passes its value */
+			c0 = (int)take<G, K>(s, best - 1, mask);
+			c2 = (int)take<G, K>(s, best + 1, mask);
+		}
+		if (g != 0) {
 			continue;
 		}
 		best_l[x] = (int16_t)(invalid ? -1 : best);
@@ -327,9 +393,8 @@ extern "C" __global__ void jd_sgm_select_row_cuda(const uint8_t *__restrict__ vo
 			continue;
 		}
 		float v = (float)(min_disp + best);
-		if (subpix && best > 0 && best < nd - 1) {
-			int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
-			int denom = c0 + c2 - 2 * c1;
+		if (inner) {
+			int c1 = (int)bv, denom = c0 + c2 - 2 * c1;
 			/* IEEE division, as the reference's (nvcc's default -prec-div=true). */
 			v = v + (denom > 0 ? __fdiv_rn((float)(c0 - c2), (float)(2 * denom)) : 0.0f);
 		}
@@ -353,3 +418,21 @@ extern "C" __global__ void jd_sgm_select_row_cuda(const uint8_t *__restrict__ vo
 		}
 	}
 }
+
+#define JD_SGM_SELECT_KERNEL(NAME, G, K)                                                         \
+	extern "C" __global__ void NAME(const uint8_t *__restrict__ vol, long long slice,         \
+					int ndirs, int w, int nd, int min_disp, int uniq,          \
+					int subpix, int lr, int lr_max_diff,                       \
+					float *__restrict__ out)                                   \
+	{                                                                                         \
+		select_row<G, K>(vol, slice, ndirs, w, nd, min_disp, uniq, subpix, lr,             \
+				 lr_max_diff, out);                                                \
+	}
+JD_SGM_SELECT_KERNEL(jd_sgm_select_0, 1, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_1, 2, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_2, 4, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_3, 8, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_4, 16, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_5, 32, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_6, 32, 16)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_7, 32, 32)

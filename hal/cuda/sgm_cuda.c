@@ -14,30 +14,36 @@ enum {
 };
 
 /*
- * The path kernels' shape for nd disparities: lanes a scanline (a power of two up to 32) and
- * words a lane (four disparities each; 1, 2, 4 or 8, the kernel variant). A pixel's slice of
- * the path volume is lanes * words * 4 bytes: nd rounded up to whole words and lanes.
+ * The shape of the path and selection kernels for nd disparities: K disparities a lane (8, or
+ * 16 past 256, 32 past 512) and G lanes a pixel (a power of two up to 32, G K >= nd); the kernel
+ * variant is 0 .. 5 for G = 1 .. 32 with K = 8, 6 for K = 16, 7 for K = 32.
  */
-static void path_shape(int nd, int *lanes, int *words)
+static int shape(int nd, int *lanes, int *per_lane)
 {
-	int need = (nd + 3) / 4;
+	int g = 1, k = nd > 512 ? 32 : nd > 256 ? 16 : 8, v = 0;
 
-	*lanes = 1;
-	while (*lanes < 32 && *lanes < need) {
-		*lanes *= 2;
+	while (g * k < nd) {
+		g *= 2;
+		v++;
 	}
-	*words = 1;
-	while (*lanes * *words < need) {
-		*words *= 2;
-	}
+	*lanes = g;
+	*per_lane = k;
+	return k == 32 ? 7 : k == 16 ? 6 : v;
+}
+
+static int variant_of(int nd)
+{
+	int g, k;
+
+	return shape(nd, &g, &k);
 }
 
 static int pixel_bytes(int nd)
 {
-	int lanes, words;
+	int g, k;
 
-	path_shape(nd, &lanes, &words);
-	return 4 * lanes * words;
+	shape(nd, &g, &k);
+	return g * k;
 }
 
 static size_t slice_bytes(int nd, int w, int h)
@@ -45,11 +51,10 @@ static size_t slice_bytes(int nd, int w, int h)
 	return (size_t)w * h * (size_t)pixel_bytes(nd);
 }
 
-/* The row selection's shared memory: a key (uint32) and a winner (int16) a pixel, a vector a warp. */
-static unsigned select_smem(int w, int nd)
+/* The row selection's shared memory: a key (uint32) and a winner (int16) a pixel. */
+static unsigned select_smem(int w)
 {
-	return (unsigned)(4 * (size_t)w + 2 * (size_t)((w + 1) & ~1) +
-			  (SELECT_THREADS / 32) * 2 * (size_t)pixel_bytes(nd));
+	return (unsigned)(6 * (size_t)w);
 }
 
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
@@ -72,8 +77,13 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 		     int w, int h)
 {
 	static const char *const names[JD_CUDA_SGM_NFN] = {
-	    "jd_census_cuda", "jd_sgm_path_1", "jd_sgm_path_2", "jd_sgm_path_4", "jd_sgm_path_8",
-	    "jd_sgm_select_row_cuda"};
+	    "jd_census_cuda",  "jd_sgm_path_c0",  "jd_sgm_path_c1",  "jd_sgm_path_c2",
+	    "jd_sgm_path_c3",  "jd_sgm_path_c4",  "jd_sgm_path_c5",  "jd_sgm_path_c6",
+	    "jd_sgm_path_c7",  "jd_sgm_path_a0",  "jd_sgm_path_a1",  "jd_sgm_path_a2",
+	    "jd_sgm_path_a3",  "jd_sgm_path_a4",  "jd_sgm_path_a5",  "jd_sgm_path_a6",
+	    "jd_sgm_path_a7",  "jd_sgm_select_0", "jd_sgm_select_1", "jd_sgm_select_2",
+	    "jd_sgm_select_3", "jd_sgm_select_4", "jd_sgm_select_5", "jd_sgm_select_6",
+	    "jd_sgm_select_7"};
 	size_t n = (size_t)w * h;
 
 	memset(s, 0, sizeof(*s));
@@ -91,7 +101,8 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	s->slice = slice_bytes(p->ndisp, w, h);
 	JD_TRY(jd_cuda_take(cu, (size_t)p->sgm.paths * s->slice, &s->d_vol));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
-	unsigned smem = select_smem(w, p->ndisp);
+	unsigned smem = select_smem(w);
+	jd_cufunction sel = s->fn[JD_CUDA_SGM_SELECT + variant_of(p->ndisp)];
 	if (smem > 48 * 1024) {
 		if (smem > (unsigned)cu->smem_optin) {
 			snprintf(
@@ -101,7 +112,7 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 			    smem, w, cu->name, cu->smem_optin);
 			return -ENOMEM;
 		}
-		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn[JD_CUDA_SGM_SELECT],
+		JD_TRY(JD_CU(cu, cuFuncSetAttribute(sel,
 						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 						    (int)smem)));
 	}
@@ -120,24 +131,20 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 			int count)
 {
 	const struct jd_sgm_params *g = &p->sgm;
-	int w = s->w, h = s->h, nd = s->nd, stride = s->w, lanes, words;
+	int w = s->w, h = s->h, nd = s->nd, stride = s->w;
 	int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
 	int lines = w + h - 1; /* the most any direction has: the diagonals */
-	int md = p->min_disp, census = g->cost == JD_SGM_COST_CENSUS;
+	int md = p->min_disp, lanes, per_lane, v = shape(nd, &lanes, &per_lane);
+	int per_block = (JD_SGM_PATH_THREADS / 32) * (32 / lanes); /* scanlines */
+	int fn =
+	    (g->cost == JD_SGM_COST_CENSUS ? JD_CUDA_SGM_PATH_CENSUS : JD_CUDA_SGM_PATH_AD) + v;
 	long long slice = (long long)s->slice;
-	int ndp;
+	void *ap[] = {&s->d_cl, &s->d_cr, &s->d_guide, &s->d_right, &stride, &w,
+		      &h,	&nd,	  &md,	       &paths,	    &p1,     &p2,
+		      &adapt,	&first,	  &slice,      &s->d_vol};
 
-	path_shape(nd, &lanes, &words);
-	ndp = 4 * lanes * words;
-	int per_block = (JD_SGM_PATH_THREADS / 32) * (32 / lanes);
-	int variant = words == 1 ? 0 : words == 2 ? 1 : words == 4 ? 2 : 3;
-	void *ap[] = {&s->d_cl, &s->d_cr, &s->d_guide, &s->d_right, &stride, &w, &h,
-		      &nd,	&md,	  &census,     &paths,	   &p1,	    &p2, &adapt,
-		      &first,	&lanes,	  &ndp,	       &slice,	   &s->d_vol};
-
-	return launch(s->cu, s->fn[JD_CUDA_SGM_PATH1 + variant],
-		      (unsigned)((lines + per_block - 1) / per_block), (unsigned)count,
-		      JD_SGM_PATH_THREADS, 0, ap);
+	return launch(s->cu, s->fn[fn], (unsigned)((lines + per_block - 1) / per_block),
+		      (unsigned)count, JD_SGM_PATH_THREADS, 0, ap);
 }
 
 int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p, int dir)
@@ -151,6 +158,14 @@ int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 int jd_cuda_sgm_pixel_bytes(int nd)
 {
 	return pixel_bytes(nd);
+}
+
+int jd_cuda_sgm_byte_of(int nd, int d)
+{
+	int g, k;
+
+	shape(nd, &g, &k);
+	return k * (d % g) + d / g;
 }
 
 int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
@@ -180,10 +195,10 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	jd_cudeviceptr raw, scratch;
 	jd_cuda_post_buffers(cu, g->median, f->d_out, s->d_spare, &raw, &scratch);
 	long long slice = (long long)s->slice;
-	int ndirs = g->paths, ndp = pixel_bytes(nd);
-	void *as[] = {&s->d_vol, &slice, &ndirs, &w, &nd, &ndp, &md, &uniq, &sub, &lr, &lrd, &raw};
-	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT], (unsigned)h, 1, SELECT_THREADS,
-		      select_smem(w, nd), as));
+	int ndirs = g->paths;
+	void *as[] = {&s->d_vol, &slice, &ndirs, &w, &nd, &md, &uniq, &sub, &lr, &lrd, &raw};
+	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT + variant_of(nd)], (unsigned)h, 1,
+		      SELECT_THREADS, select_smem(w), as));
 	/* The rest of jd_sgm_ref(): fill, median (into the spare map). */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, g->fill, g->median, &result));
 	return jd_cuda_frame_finish(cu, f, result);

@@ -23,7 +23,7 @@ static long first_diff(const uint8_t *dev, int gs, const uint16_t *ref, int nd, 
 {
 	for (size_t i = 0; i < npix; i++) {
 		for (int d = 0; d < nd; d++) {
-			if (dev[i * gs + d] != ref[i * nd + d]) {
+			if (dev[i * gs + jd_cuda_sgm_byte_of(nd, d)] != ref[i * nd + d]) {
 				return (long)(i * nd + d);
 			}
 		}
@@ -69,13 +69,16 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 
 			memset(ref, 0, 2 * vol);
 			jd_sgm_path_ref(p, l, cost, dir[0], dir[1], ref, ws);
-			JD_CHECK(jd_cuda_sgm_path_one(s, p, k) == 0 &&
-				     gpu_download(cu, dev, s->d_vol + (size_t)k * s->slice, n * gs) == 0,
-				 "%s", cu->err);
+			JD_CHECK(
+			    jd_cuda_sgm_path_one(s, p, k) == 0 &&
+				gpu_download(cu, dev, s->d_vol + (size_t)k * s->slice, n * gs) == 0,
+			    "%s", cu->err);
 			at = first_diff(dev, gs, ref, nd, n);
-			JD_CHECK(at < 0, "stage path (%d, %d) %dx%d nd %d: element %ld ref %d gpu %d",
-				 dir[0], dir[1], w, h, nd, at, at < 0 ? 0 : ref[at],
-				 at < 0 ? 0 : dev[at / nd * gs + at % nd]);
+			JD_CHECK(
+			    at < 0, "stage path (%d, %d) %dx%d nd %d: element %ld ref %d gpu %d",
+			    dir[0], dir[1], w, h, nd, at, at < 0 ? 0 : ref[at],
+			    at < 0 ? 0
+				   : dev[at / nd * gs + jd_cuda_sgm_byte_of(nd, (int)(at % nd))]);
 		}
 		free(ref);
 		free(dev);
@@ -147,20 +150,76 @@ int main(void)
 	};
 	/* clang-format off: one case a row */
 	static const struct sgm_case cases[] = {
-	    {.w = 311, .h = 239, .nd = 64, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
-	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
-	    {.w = 97, .h = 61, .nd = 16, .min_disp = 3, .ad = 1, .paths = 4, .p2_adapt = 0,
-	     .uniqueness = 0, .subpixel = 0, .lr_check = 1},
-	    {.w = 33, .h = 17, .nd = 7, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
-	     .uniqueness = 15, .subpixel = 1, .lr_check = 0},
-	    {.w = 5, .h = 3, .nd = 2, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
-	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
-	    {.w = 640, .h = 480, .nd = 128, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
-	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
-	    {.w = 600, .h = 40, .nd = 512, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
-	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
-	    {.w = 200, .h = 100, .nd = 33, .min_disp = 1, .ad = 1, .paths = 8, .p2_adapt = 2,
-	     .uniqueness = 0, .subpixel = 1, .lr_check = 1},
+	    {.w = 311,
+	     .h = 239,
+	     .nd = 64,
+	     .min_disp = 0,
+	     .ad = 0,
+	     .paths = 8,
+	     .p2_adapt = 4,
+	     .uniqueness = 5,
+	     .subpixel = 1,
+	     .lr_check = 1},
+	    {.w = 97,
+	     .h = 61,
+	     .nd = 16,
+	     .min_disp = 3,
+	     .ad = 1,
+	     .paths = 4,
+	     .p2_adapt = 0,
+	     .uniqueness = 0,
+	     .subpixel = 0,
+	     .lr_check = 1},
+	    {.w = 33,
+	     .h = 17,
+	     .nd = 7,
+	     .min_disp = 0,
+	     .ad = 0,
+	     .paths = 8,
+	     .p2_adapt = 4,
+	     .uniqueness = 15,
+	     .subpixel = 1,
+	     .lr_check = 0},
+	    {.w = 5,
+	     .h = 3,
+	     .nd = 2,
+	     .min_disp = 0,
+	     .ad = 0,
+	     .paths = 8,
+	     .p2_adapt = 4,
+	     .uniqueness = 5,
+	     .subpixel = 1,
+	     .lr_check = 1},
+	    {.w = 640,
+	     .h = 480,
+	     .nd = 128,
+	     .min_disp = 0,
+	     .ad = 0,
+	     .paths = 8,
+	     .p2_adapt = 4,
+	     .uniqueness = 5,
+	     .subpixel = 1,
+	     .lr_check = 1},
+	    {.w = 600,
+	     .h = 40,
+	     .nd = 512,
+	     .min_disp = 0,
+	     .ad = 0,
+	     .paths = 8,
+	     .p2_adapt = 4,
+	     .uniqueness = 5,
+	     .subpixel = 1,
+	     .lr_check = 1},
+	    {.w = 200,
+	     .h = 100,
+	     .nd = 33,
+	     .min_disp = 1,
+	     .ad = 1,
+	     .paths = 8,
+	     .p2_adapt = 2,
+	     .uniqueness = 0,
+	     .subpixel = 1,
+	     .lr_check = 1},
 	};
 	/* clang-format on */
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",

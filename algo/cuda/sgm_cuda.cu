@@ -177,31 +177,49 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 		padc[q] = (2 * q < nreal ? 0u : 0xffu) | (2 * q + 1 < nreal ? 0u : 0xff0000u);
 		kept[q] = padc[q]; /* the path enters from outside: zeros */
 	}
-	for (int s = 0; s < n; s++) {
-		const int i0 = guide[goff];
-		const int i1 = s == 0 ? i0 : guide[goff - step_g]; /* the entry: any P2 serves */
-		const unsigned p2x2 = p2tab[i0 > i1 ? i0 - i1 : i1 - i0] * 0x00010001u;
-		const int xr0 = x - min_disp - g; /* the right pixel of d = g */
-		const uint64_t cl = CENSUS ? census_l[pix] : 0;
-		const uint64_t *cp = census_r + (pix - x) + xr0;
-		const uint8_t *rp = right + (goff - x) + xr0;
-		/* the matching costs, two a register; padding costs 255 (c <= 255, so an OR of 0xff) */
-		unsigned cost[Q];
+	/*
+	 * The matching costs of a step, two a register (padding costs 255: c <= 255, so an OR of
+	 * 0xff), and its guide pixels. A step's are made one step ahead, so their loads overlap
+	 * the previous step's chain of shuffles and minima.
+	 */
+	auto costs = [&](int at_pix, int at_goff, int at_x, unsigned(&out)[Q], int &i0, int &i1,
+			 int first) {
+		const int xr0 = at_x - min_disp - g; /* the right pixel of d = g */
+		const uint64_t cl = CENSUS ? census_l[at_pix] : 0;
+		const uint64_t *cp = census_r + (at_pix - at_x) + xr0;
+		const uint8_t *rp = right + (at_goff - at_x) + xr0;
+		i0 = guide[at_goff];
+		i1 = first ? i0 : guide[at_goff - step_g]; /* the entry: any P2 serves */
 		if (xr0 - G * (K - 1) >= 0) { /* every d inside the right image: no checks */
 #pragma unroll
 			for (int q = 0; q < Q; q++) {
-				cost[q] = (match<CENSUS>(cl, cp, rp, i0, G * 2 * q) |
-					   match<CENSUS>(cl, cp, rp, i0, G * (2 * q + 1)) << 16) |
-					  padc[q];
+				out[q] = (match<CENSUS>(cl, cp, rp, i0, G * 2 * q) |
+					  match<CENSUS>(cl, cp, rp, i0, G * (2 * q + 1)) << 16) |
+					 padc[q];
 			}
 		} else {
 #pragma unroll
 			for (int q = 0; q < Q; q++) {
 				const int j0 = G * 2 * q, j1 = G * (2 * q + 1);
-				cost[q] = ((xr0 - j0 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j0) : cmax) |
-					   (xr0 - j1 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j1) : cmax) << 16) |
-					  padc[q];
+				out[q] = ((xr0 - j0 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j0) : cmax) |
+					  (xr0 - j1 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j1) : cmax) << 16) |
+					 padc[q];
 			}
+		}
+	};
+	unsigned next[Q];
+	int n0, n1;
+	costs(pix, goff, x, next, n0, n1, 1);
+	for (int s = 0; s < n; s++) {
+		unsigned cost[Q];
+#pragma unroll
+		for (int q = 0; q < Q; q++) {
+			cost[q] = next[q];
+		}
+		const int i0 = n0, i1 = n1;
+		const unsigned p2x2 = p2tab[i0 > i1 ? i0 - i1 : i1 - i0] * 0x00010001u;
+		if (s + 1 < n) {
+			costs(pix + step_pix, goff + step_g, x + dx, next, n0, n1, 0);
 		}
 		unsigned t[Q], best = 0xffffffffu;
 		unsigned r_prev = edge, r_cur = __shfl_sync(mask, kept[0], src_m, G);
@@ -235,9 +253,14 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 				word[q / 2] = __byte_perm(t[q - 1], t[q], 0x6420);
 			}
 		}
+		if constexpr (K == 8) {
+			*(uint2 *)o = make_uint2(word[0], word[1]);
+		} else {
 #pragma unroll
-		for (int v = 0; v < Q / 2; v += 4) {
-			*(uint4 *)(o + 4 * v) = make_uint4(word[v], word[v + 1], word[v + 2], word[v + 3]);
+			for (int v = 0; v < Q / 2; v += 4) {
+				*(uint4 *)(o + 4 * v) =
+				    make_uint4(word[v], word[v + 1], word[v + 2], word[v + 3]);
+			}
 		}
 		pix += step_pix;
 		goff += step_g;
@@ -329,10 +352,18 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, i
 			even[v] = odd[v] = 0;
 		}
 		for (int r = 0; r < ndirs; r++) {
-			const uint4 *q = (const uint4 *)(pix + (size_t)r * (size_t)slice);
+			const uint8_t *q = pix + (size_t)r * (size_t)slice;
+			if constexpr (K == 8) {
+				const uint2 u = *(const uint2 *)q;
+				even[0] += u.x & 0x00ff00ffu;
+				odd[0] += (u.x >> 8) & 0x00ff00ffu;
+				even[1] += u.y & 0x00ff00ffu;
+				odd[1] += (u.y >> 8) & 0x00ff00ffu;
+				continue;
+			}
 #pragma unroll
 			for (int v = 0; v < K / 4; v += 4) {
-				const uint4 u = q[v / 4];
+				const uint4 u = ((const uint4 *)q)[v / 4];
 				even[v] += u.x & 0x00ff00ffu;
 				odd[v] += (u.x >> 8) & 0x00ff00ffu;
 				even[v + 1] += u.y & 0x00ff00ffu;

@@ -253,7 +253,9 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 				word[q / 2] = __byte_perm(t[q - 1], t[q], 0x6420);
 			}
 		}
-		if constexpr (K == 8) {
+		if constexpr (K == 4) {
+			*(unsigned *)o = word[0];
+		} else if constexpr (K == 8) {
 			*(uint2 *)o = make_uint2(word[0], word[1]);
 		} else {
 #pragma unroll
@@ -289,22 +291,34 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 		path_walk<G, K, CENSUS>(census_l, census_r, guide, right, stride, w, h, nd,          \
 					min_disp, paths, p1, dir0, slice, vol, p2tab);              \
 	}
-JD_SGM_PATH_KERNEL(jd_sgm_path_c0, 1, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c1, 2, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c2, 4, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c3, 8, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c4, 16, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c5, 32, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c6, 32, 16, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c7, 32, 32, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a0, 1, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a1, 2, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a2, 4, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a3, 8, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a4, 16, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a5, 32, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a6, 32, 16, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a7, 32, 32, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c0, 1, 4, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c1, 2, 4, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c2, 4, 4, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c3, 8, 4, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c4, 16, 4, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c5, 32, 4, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c6, 1, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c7, 2, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c8, 4, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c9, 8, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c10, 16, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c11, 32, 8, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c12, 32, 16, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c13, 32, 32, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a0, 1, 4, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a1, 2, 4, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a2, 4, 4, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a3, 8, 4, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a4, 16, 4, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a5, 32, 4, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a6, 1, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a7, 2, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a8, 4, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a9, 8, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a10, 16, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a11, 32, 8, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a12, 32, 16, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a13, 32, 32, false)
 
 /* s[d / G] of lane d % G of the group (every lane of the group passes its own). */
 template <int G, int K>
@@ -353,6 +367,12 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, i
 		}
 		for (int r = 0; r < ndirs; r++) {
 			const uint8_t *q = pix + (size_t)r * (size_t)slice;
+			if constexpr (K == 4) {
+				const unsigned u = *(const unsigned *)q;
+				even[0] += u & 0x00ff00ffu;
+				odd[0] += (u >> 8) & 0x00ff00ffu;
+				continue;
+			}
 			if constexpr (K == 8) {
 				const uint2 u = *(const uint2 *)q;
 				even[0] += u.x & 0x00ff00ffu;
@@ -459,11 +479,17 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, i
 		select_row<G, K>(vol, slice, ndirs, w, nd, min_disp, uniq, subpix, lr,             \
 				 lr_max_diff, out);                                                \
 	}
-JD_SGM_SELECT_KERNEL(jd_sgm_select_0, 1, 8)
-JD_SGM_SELECT_KERNEL(jd_sgm_select_1, 2, 8)
-JD_SGM_SELECT_KERNEL(jd_sgm_select_2, 4, 8)
-JD_SGM_SELECT_KERNEL(jd_sgm_select_3, 8, 8)
-JD_SGM_SELECT_KERNEL(jd_sgm_select_4, 16, 8)
-JD_SGM_SELECT_KERNEL(jd_sgm_select_5, 32, 8)
-JD_SGM_SELECT_KERNEL(jd_sgm_select_6, 32, 16)
-JD_SGM_SELECT_KERNEL(jd_sgm_select_7, 32, 32)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_0, 1, 4)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_1, 2, 4)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_2, 4, 4)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_3, 8, 4)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_4, 16, 4)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_5, 32, 4)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_6, 1, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_7, 2, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_8, 4, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_9, 8, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_10, 16, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_11, 32, 8)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_12, 32, 16)
+JD_SGM_SELECT_KERNEL(jd_sgm_select_13, 32, 32)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../algo/cuda/sgm_cuda.h"
@@ -14,41 +15,50 @@ enum {
 };
 
 /*
- * The shape of the path and selection kernels for nd disparities: K disparities a lane (8, or
- * 16 past 256, 32 past 512) and G lanes a pixel (a power of two up to 32, G K >= nd); the kernel
- * variant is 0 .. 5 for G = 1 .. 32 with K = 8, 6 for K = 16, 7 for K = 32.
+ * Disparities a lane of the path and selection kernels holds (K): 4 up to 128 disparities, 8 up
+ * to 256, then 16, then 32. Fewer a lane means more lanes a scanline, so more threads in flight
+ * to hide each step's chain of shuffles and minima, and more instructions a disparity (a step's
+ * fixed work is shared by fewer). Measured on the H200 (docs/perf.md), 4 beat 8 at 640x480/64,
+ * 1280x720/128 and 1920x1080/128, with 8 paths and with 4. JD_SGM_LANE_DISPARITIES (4 or 8)
+ * overrides it where it fits, to measure the other.
  */
-static int shape(int nd, int *lanes, int *per_lane)
+static int lane_disparities(const struct jd_match_params *p)
 {
-	int g = 1, k = nd > 512 ? 32 : nd > 256 ? 16 : 8, v = 0;
+	const char *env = getenv("JD_SGM_LANE_DISPARITIES");
+	int nd = p->ndisp, k = 4;
+
+	if (env && (!strcmp(env, "4") || !strcmp(env, "8"))) {
+		k = atoi(env);
+	}
+	while (32 * k < nd) {
+		k *= 2;
+	}
+	return k;
+}
+
+/*
+ * The kernels' shape for nd disparities, k a lane: G lanes a pixel (a power of two up to 32,
+ * G k >= nd). The variant is 0 .. 5 for G = 1 .. 32 with k = 4, 6 .. 11 with k = 8, 12 for 16,
+ * 13 for 32 (the order of algo/cuda/sgm_cuda.cu's instances).
+ */
+static int shape(int nd, int k, int *lanes)
+{
+	int g = 1, v = 0;
 
 	while (g * k < nd) {
 		g *= 2;
 		v++;
 	}
 	*lanes = g;
-	*per_lane = k;
-	return k == 32 ? 7 : k == 16 ? 6 : v;
+	return k == 4 ? v : k == 8 ? 6 + v : k == 16 ? 12 : 13;
 }
 
-static int variant_of(int nd)
+static size_t slice_bytes(int nd, int k, int w, int h)
 {
-	int g, k;
+	int g;
 
-	return shape(nd, &g, &k);
-}
-
-static int pixel_bytes(int nd)
-{
-	int g, k;
-
-	shape(nd, &g, &k);
-	return g * k;
-}
-
-static size_t slice_bytes(int nd, int w, int h)
-{
-	return (size_t)w * h * (size_t)pixel_bytes(nd);
+	shape(nd, k, &g);
+	return (size_t)w * h * (size_t)(g * k);
 }
 
 /* The row selection's shared memory: a key (uint32) and a winner (int16) a pixel. */
@@ -60,7 +70,8 @@ static unsigned select_smem(int w)
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 {
 	const struct jd_sgm_params *g = &p->sgm;
-	double n = (double)w * h, slice = (double)slice_bytes(p->ndisp, w, h);
+	double n = (double)w * h;
+	double slice = (double)slice_bytes(p->ndisp, lane_disparities(p), w, h);
 	double t = 0;
 
 	if (g->cost == JD_SGM_COST_CENSUS) {
@@ -77,13 +88,17 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 		     int w, int h)
 {
 	static const char *const names[JD_CUDA_SGM_NFN] = {
-	    "jd_census_cuda",  "jd_sgm_path_c0",  "jd_sgm_path_c1",  "jd_sgm_path_c2",
-	    "jd_sgm_path_c3",  "jd_sgm_path_c4",  "jd_sgm_path_c5",  "jd_sgm_path_c6",
-	    "jd_sgm_path_c7",  "jd_sgm_path_a0",  "jd_sgm_path_a1",  "jd_sgm_path_a2",
-	    "jd_sgm_path_a3",  "jd_sgm_path_a4",  "jd_sgm_path_a5",  "jd_sgm_path_a6",
-	    "jd_sgm_path_a7",  "jd_sgm_select_0", "jd_sgm_select_1", "jd_sgm_select_2",
-	    "jd_sgm_select_3", "jd_sgm_select_4", "jd_sgm_select_5", "jd_sgm_select_6",
-	    "jd_sgm_select_7"};
+	    "jd_census_cuda",	"jd_sgm_path_c0",   "jd_sgm_path_c1",  "jd_sgm_path_c2",
+	    "jd_sgm_path_c3",	"jd_sgm_path_c4",   "jd_sgm_path_c5",  "jd_sgm_path_c6",
+	    "jd_sgm_path_c7",	"jd_sgm_path_c8",   "jd_sgm_path_c9",  "jd_sgm_path_c10",
+	    "jd_sgm_path_c11",	"jd_sgm_path_c12",  "jd_sgm_path_c13", "jd_sgm_path_a0",
+	    "jd_sgm_path_a1",	"jd_sgm_path_a2",   "jd_sgm_path_a3",  "jd_sgm_path_a4",
+	    "jd_sgm_path_a5",	"jd_sgm_path_a6",   "jd_sgm_path_a7",  "jd_sgm_path_a8",
+	    "jd_sgm_path_a9",	"jd_sgm_path_a10",  "jd_sgm_path_a11", "jd_sgm_path_a12",
+	    "jd_sgm_path_a13",	"jd_sgm_select_0",  "jd_sgm_select_1", "jd_sgm_select_2",
+	    "jd_sgm_select_3",	"jd_sgm_select_4",  "jd_sgm_select_5", "jd_sgm_select_6",
+	    "jd_sgm_select_7",	"jd_sgm_select_8",  "jd_sgm_select_9", "jd_sgm_select_10",
+	    "jd_sgm_select_11", "jd_sgm_select_12", "jd_sgm_select_13"};
 	size_t n = (size_t)w * h;
 
 	memset(s, 0, sizeof(*s));
@@ -98,11 +113,13 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	JD_TRY(jd_cuda_frame_rank_take(cu, &s->frame, p));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cl));
 	JD_TRY(jd_cuda_take(cu, 8 * n, &s->d_cr));
-	s->slice = slice_bytes(p->ndisp, w, h);
+	s->k = lane_disparities(p);
+	s->variant = shape(p->ndisp, s->k, &s->lanes);
+	s->slice = slice_bytes(p->ndisp, s->k, w, h);
 	JD_TRY(jd_cuda_take(cu, (size_t)p->sgm.paths * s->slice, &s->d_vol));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
 	unsigned smem = select_smem(w);
-	jd_cufunction sel = s->fn[JD_CUDA_SGM_SELECT + variant_of(p->ndisp)];
+	jd_cufunction sel = s->fn[JD_CUDA_SGM_SELECT + s->variant];
 	if (smem > 48 * 1024) {
 		if (smem > (unsigned)cu->smem_optin) {
 			snprintf(
@@ -134,8 +151,8 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 	int w = s->w, h = s->h, nd = s->nd, stride = s->w;
 	int p1 = g->p1, p2 = g->p2, adapt = g->p2_adapt, paths = g->paths;
 	int lines = w + h - 1; /* the most any direction has: the diagonals */
-	int md = p->min_disp, lanes, per_lane, v = shape(nd, &lanes, &per_lane);
-	int per_block = (JD_SGM_PATH_THREADS / 32) * (32 / lanes); /* scanlines */
+	int md = p->min_disp, v = s->variant;
+	int per_block = (JD_SGM_PATH_THREADS / 32) * (32 / s->lanes); /* scanlines */
 	int fn =
 	    (g->cost == JD_SGM_COST_CENSUS ? JD_CUDA_SGM_PATH_CENSUS : JD_CUDA_SGM_PATH_AD) + v;
 	long long slice = (long long)s->slice;
@@ -155,17 +172,14 @@ int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	return launch_paths(s, p, dir, 1);
 }
 
-int jd_cuda_sgm_pixel_bytes(int nd)
+int jd_cuda_sgm_pixel_bytes(const struct jd_cuda_sgm *s)
 {
-	return pixel_bytes(nd);
+	return s->lanes * s->k;
 }
 
-int jd_cuda_sgm_byte_of(int nd, int d)
+int jd_cuda_sgm_byte_of(const struct jd_cuda_sgm *s, int d)
 {
-	int g, k;
-
-	shape(nd, &g, &k);
-	return k * (d % g) + d / g;
+	return s->k * (d % s->lanes) + d / s->lanes;
 }
 
 int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
@@ -197,8 +211,8 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	long long slice = (long long)s->slice;
 	int ndirs = g->paths;
 	void *as[] = {&s->d_vol, &slice, &ndirs, &w, &nd, &md, &uniq, &sub, &lr, &lrd, &raw};
-	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT + variant_of(nd)], (unsigned)h, 1,
-		      SELECT_THREADS, select_smem(w), as));
+	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT + s->variant], (unsigned)h, 1, SELECT_THREADS,
+		      select_smem(w), as));
 	/* The rest of jd_sgm_ref(): fill, median (into the spare map). */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, g->fill, g->median, &result));
 	return jd_cuda_frame_finish(cu, f, result);

@@ -14,12 +14,12 @@
 
 enum {
 	JD_CUDA_SGM_CENSUS,
-	/* the path kernels for census and AD costs, 8 shapes each (hal/cuda/sgm_cuda.c) */
+	/* the path kernels for census and AD costs, 14 shapes each (hal/cuda/sgm_cuda.c) */
 	JD_CUDA_SGM_PATH_CENSUS,
-	JD_CUDA_SGM_PATH_AD = JD_CUDA_SGM_PATH_CENSUS + 8,
-	/* a row a block: sums, winners, right view, left-right check (8 shapes) */
-	JD_CUDA_SGM_SELECT = JD_CUDA_SGM_PATH_AD + 8,
-	JD_CUDA_SGM_NFN = JD_CUDA_SGM_SELECT + 8
+	JD_CUDA_SGM_PATH_AD = JD_CUDA_SGM_PATH_CENSUS + 14,
+	/* a row a block: sums, winners, right view, left-right check (14 shapes) */
+	JD_CUDA_SGM_SELECT = JD_CUDA_SGM_PATH_AD + 14,
+	JD_CUDA_SGM_NFN = JD_CUDA_SGM_SELECT + 14
 };
 
 struct jd_cuda_sgm {
@@ -29,7 +29,8 @@ struct jd_cuda_sgm {
 	struct jd_cuda_frame frame;
 	jd_cudeviceptr d_cl, d_cr;
 	jd_cudeviceptr d_vol;	/* the path volume: a slice a direction, path costs in bytes */
-	size_t slice;		/* bytes a slice: a pixel every jd_cuda_sgm_pixel_bytes(nd) */
+	size_t slice;		/* bytes a slice: a pixel every jd_cuda_sgm_pixel_bytes() */
+	int k, lanes, variant;	/* disparities a lane, lanes a pixel, the kernels\' shape */
 	jd_cudeviceptr d_spare; /* w * h floats: the median's output */
 	jd_cudeviceptr d_guide, d_right; /* the last frame's images on the device */
 	struct jd_cuda_post post;
@@ -53,11 +54,11 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		       const struct jd_image *left, const struct jd_image *right);
 
-/** Bytes a pixel of a slice of the path volume takes for nd disparities. */
-int jd_cuda_sgm_pixel_bytes(int nd);
+/** Bytes a pixel of a slice of the path volume takes. */
+int jd_cuda_sgm_pixel_bytes(const struct jd_cuda_sgm *s);
 
 /** Where disparity d's path cost sits among a pixel's bytes (the lanes' layout, not d order). */
-int jd_cuda_sgm_byte_of(int nd, int d);
+int jd_cuda_sgm_byte_of(const struct jd_cuda_sgm *s, int d);
 
 /**
  * For the GPU tests' stage checks, after a frame: direction dir of the path kernels' table

@@ -2,11 +2,13 @@
  * The CUDA SGM matcher against the reference (jd_match_run(), the rank prefilter included):
  * identical disparity maps on awkward sizes, raw and ranked pairs, both costs,
  * 4 and 8 paths, constant and adaptive P2, uniqueness, sub-pixel, left-right check,
- * minimum disparity, ndisp up to 512, and on the dataset pairs; no device or pinned
+ * minimum disparity, ndisp up to 512, each with 4 and 8 disparities a lane
+ * (JD_SGM_LANE_DISPARITIES), and on the dataset pairs; no device or pinned
  * allocation after boot; and stage by stage (census, each path direction with its costs) so
  * that a failure names its stage. Without a GPU it prints why and exits 77 (skipped).
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../algo/cuda/sgm_cuda.h"
 #include "cuda/sgm_cuda.h"
@@ -19,11 +21,12 @@
 #include "workers.h"
 
 /* First element where a and b differ: the device's bytes with stride gs a pixel, or -1. */
-static long first_diff(const uint8_t *dev, int gs, const uint16_t *ref, int nd, size_t npix)
+static long first_diff(const struct jd_cuda_sgm *s, const uint8_t *dev, int gs,
+		       const uint16_t *ref, int nd, size_t npix)
 {
 	for (size_t i = 0; i < npix; i++) {
 		for (int d = 0; d < nd; d++) {
-			if (dev[i * gs + jd_cuda_sgm_byte_of(nd, d)] != ref[i * nd + d]) {
+			if (dev[i * gs + jd_cuda_sgm_byte_of(s, d)] != ref[i * nd + d]) {
 				return (long)(i * nd + d);
 			}
 		}
@@ -44,7 +47,7 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 			 long paths_px)
 {
 	static const int d8[8][2] = JD_SGM_DIRS8, d4[4][2] = JD_SGM_DIRS4;
-	int w = l->width, h = l->height, nd = p->ndisp, gs = jd_cuda_sgm_pixel_bytes(nd);
+	int w = l->width, h = l->height, nd = p->ndisp, gs = jd_cuda_sgm_pixel_bytes(s);
 	size_t n = (size_t)w * h, vol = n * nd;
 	uint64_t *cl = malloc(8 * n), *cr = malloc(8 * n), *g = malloc(8 * n);
 	uint8_t *cost = malloc(vol);
@@ -73,12 +76,12 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 			    jd_cuda_sgm_path_one(s, p, k) == 0 &&
 				gpu_download(cu, dev, s->d_vol + (size_t)k * s->slice, n * gs) == 0,
 			    "%s", cu->err);
-			at = first_diff(dev, gs, ref, nd, n);
+			at = first_diff(s, dev, gs, ref, nd, n);
 			JD_CHECK(
 			    at < 0, "stage path (%d, %d) %dx%d nd %d: element %ld ref %d gpu %d",
 			    dir[0], dir[1], w, h, nd, at, at < 0 ? 0 : ref[at],
 			    at < 0 ? 0
-				   : dev[at / nd * gs + jd_cuda_sgm_byte_of(nd, (int)(at % nd))]);
+				   : dev[at / nd * gs + jd_cuda_sgm_byte_of(s, (int)(at % nd))]);
 		}
 		free(ref);
 		free(dev);
@@ -150,76 +153,20 @@ int main(void)
 	};
 	/* clang-format off: one case a row */
 	static const struct sgm_case cases[] = {
-	    {.w = 311,
-	     .h = 239,
-	     .nd = 64,
-	     .min_disp = 0,
-	     .ad = 0,
-	     .paths = 8,
-	     .p2_adapt = 4,
-	     .uniqueness = 5,
-	     .subpixel = 1,
-	     .lr_check = 1},
-	    {.w = 97,
-	     .h = 61,
-	     .nd = 16,
-	     .min_disp = 3,
-	     .ad = 1,
-	     .paths = 4,
-	     .p2_adapt = 0,
-	     .uniqueness = 0,
-	     .subpixel = 0,
-	     .lr_check = 1},
-	    {.w = 33,
-	     .h = 17,
-	     .nd = 7,
-	     .min_disp = 0,
-	     .ad = 0,
-	     .paths = 8,
-	     .p2_adapt = 4,
-	     .uniqueness = 15,
-	     .subpixel = 1,
-	     .lr_check = 0},
-	    {.w = 5,
-	     .h = 3,
-	     .nd = 2,
-	     .min_disp = 0,
-	     .ad = 0,
-	     .paths = 8,
-	     .p2_adapt = 4,
-	     .uniqueness = 5,
-	     .subpixel = 1,
-	     .lr_check = 1},
-	    {.w = 640,
-	     .h = 480,
-	     .nd = 128,
-	     .min_disp = 0,
-	     .ad = 0,
-	     .paths = 8,
-	     .p2_adapt = 4,
-	     .uniqueness = 5,
-	     .subpixel = 1,
-	     .lr_check = 1},
-	    {.w = 600,
-	     .h = 40,
-	     .nd = 512,
-	     .min_disp = 0,
-	     .ad = 0,
-	     .paths = 8,
-	     .p2_adapt = 4,
-	     .uniqueness = 5,
-	     .subpixel = 1,
-	     .lr_check = 1},
-	    {.w = 200,
-	     .h = 100,
-	     .nd = 33,
-	     .min_disp = 1,
-	     .ad = 1,
-	     .paths = 8,
-	     .p2_adapt = 2,
-	     .uniqueness = 0,
-	     .subpixel = 1,
-	     .lr_check = 1},
+	    {.w = 311, .h = 239, .nd = 64, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
+	    {.w = 97, .h = 61, .nd = 16, .min_disp = 3, .ad = 1, .paths = 4, .p2_adapt = 0,
+	     .uniqueness = 0, .subpixel = 0, .lr_check = 1},
+	    {.w = 33, .h = 17, .nd = 7, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 15, .subpixel = 1, .lr_check = 0},
+	    {.w = 5, .h = 3, .nd = 2, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
+	    {.w = 640, .h = 480, .nd = 128, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
+	    {.w = 600, .h = 40, .nd = 512, .min_disp = 0, .ad = 0, .paths = 8, .p2_adapt = 4,
+	     .uniqueness = 5, .subpixel = 1, .lr_check = 1},
+	    {.w = 200, .h = 100, .nd = 33, .min_disp = 1, .ad = 1, .paths = 8, .p2_adapt = 2,
+	     .uniqueness = 0, .subpixel = 1, .lr_check = 1},
 	};
 	/* clang-format on */
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",
@@ -229,29 +176,34 @@ int main(void)
 
 	gpu_require();
 	jd_workers_init(&wk, 2);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	/* every case with both shapes of the kernels up to 256 disparities (4 and 8 a lane) */
+	for (size_t i = 0; i < 2 * (sizeof(cases) / sizeof(cases[0])); i++) {
 		struct jd_match_params p;
 		struct jd_image l, r;
+		size_t c = i % (sizeof(cases) / sizeof(cases[0]));
 
-		if (!gpu_case_pair(cases[i].w, cases[i].h, 1u + (unsigned)i, &l, &r)) {
+		setenv("JD_SGM_LANE_DISPARITIES", i < sizeof(cases) / sizeof(cases[0]) ? "4" : "8", 1);
+
+		if (!gpu_case_pair(cases[c].w, cases[c].h, 1u + (unsigned)c, &l, &r)) {
 			continue;
 		}
-		jd_params_default(&p, JD_ALGO_SGM, cases[i].nd);
-		p.min_disp = cases[i].min_disp;
-		p.sgm.cost = cases[i].ad ? JD_SGM_COST_AD : JD_SGM_COST_CENSUS;
-		if (cases[i].ad) {
+		jd_params_default(&p, JD_ALGO_SGM, cases[c].nd);
+		p.min_disp = cases[c].min_disp;
+		p.sgm.cost = cases[c].ad ? JD_SGM_COST_AD : JD_SGM_COST_CENSUS;
+		if (cases[c].ad) {
 			p.sgm.p1 = 10;
 			p.sgm.p2 = 120;
 		}
-		p.sgm.paths = cases[i].paths;
-		p.sgm.p2_adapt = cases[i].p2_adapt;
-		p.sgm.uniqueness = cases[i].uniqueness;
-		p.sgm.subpixel = cases[i].subpixel;
-		p.sgm.lr_check = cases[i].lr_check;
-		p.prefilter = i % 3 == 2 ? JD_PREFILTER_RANK : JD_PREFILTER_AUTO; /* asked for */
+		p.sgm.paths = cases[c].paths;
+		p.sgm.p2_adapt = cases[c].p2_adapt;
+		p.sgm.uniqueness = cases[c].uniqueness;
+		p.sgm.subpixel = cases[c].subpixel;
+		p.sgm.lr_check = cases[c].lr_check;
+		p.prefilter = c % 3 == 2 ? JD_PREFILTER_RANK : JD_PREFILTER_AUTO; /* asked for */
 		gpu_count(&t, compare(&p, &l, &r, &wk.exec, "random"));
 		gpu_free_pair(&l, &r);
 	}
+	unsetenv("JD_SGM_LANE_DISPARITIES");
 	gpu_each_pair(pairs, sizeof(pairs) / sizeof(pairs[0]), dataset_pair, &wk.exec, &t);
 	printf("%d of %d cases identical to the reference\n", t.ok, t.total);
 	jd_workers_deinit(&wk);

@@ -90,11 +90,11 @@ DECL(int, cuModuleUnload, (void *m))
 DECL(int, cuModuleGetFunction, (void **f, void *m, const char *n))
 {
 	/* The handle is the name; callers may pass one from their stack, so keep a copy. */
-	static char names[64][64];
+	static char names[256][64];
 	static int used;
 
 	UNUSED(m);
-	if (used == 64 || strlen(n) >= sizeof(names[0])) {
+	if (used == 256 || strlen(n) >= sizeof(names[0])) {
 		return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
 	}
 	strcpy(names[used], n);

@@ -35,14 +35,14 @@ size_t jd_sgm_sweep_mem_required(int width, int ndisp);
  * Path aggregation over the cost volume of guide (the left image, which also steers the
  * adaptive P2). The top-down sweep (left-to-right, down, and for 8 paths both downward
  * diagonals) sums into s_fwd; the bottom-up sweep (the opposite directions) into s_bwd.
- * Each sum is at most 4 * (max cost + P2) < 8192, so uint16 holds it.
+ * Path costs are bytes (sgm_priv.h), so each sum is at most 4 * 255 and uint16 holds it.
  * sweep_ws: two blocks of jd_sgm_sweep_mem_required() bytes.
  */
 void jd_sgm_aggregate_ref(const struct jd_match_params *p, const struct jd_image *guide,
 			  const uint8_t *cost, uint16_t *s_fwd, uint16_t *s_bwd, void *sweep_ws,
 			  const struct jd_exec *ex);
 
-/** Scratch bytes for jd_sgm_path_ref(): two rows of path-cost vectors and their minima. */
+/** Scratch bytes for jd_sgm_path_ref(): two rows of kept path-cost vectors (bytes). */
 size_t jd_sgm_path_mem_required(int width, int ndisp);
 
 /**

@@ -5,7 +5,7 @@
 #ifndef JD_ALGO_CUDA_SGM_CUDA_H
 #define JD_ALGO_CUDA_SGM_CUDA_H
 
-/* Threads a block of the path kernels (jd_sgm_path_V): four warps. */
+/* Threads a block of the path kernels (jd_sgm_path_*): four warps. */
 #define JD_SGM_PATH_THREADS 128
 
 /*

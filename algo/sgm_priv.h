@@ -27,7 +27,7 @@
  * passes 255, far above any winner. With the default P2 = 200 a pixel needs every disparity's
  * cost above 55 (of 62) before 255 - min t drops below P2: the arithmetic is then ours, and
  * docs/accuracy.md measured it against the 16-bit one on every dev pair. Every backend
- * (NEON with 16 bytes a vector, CUDA with four a register) computes exactly these bytes.
+ * (NEON with 16 bytes a vector, CUDA with two in the halves of a register) computes exactly these bytes.
  * A sum of eight paths is at most 8 * 255 = 2040, so uint16 holds it.
  */
 #define JD__SGM_EDGE 255 /* V beyond d = 0 and d = nd - 1 */
@@ -68,6 +68,16 @@ static inline void jd__sgm_init_vec(uint8_t *v, int nd)
 	v[nd + 1] = JD__SGM_EDGE;
 }
 
+/* t(d) of the rule above, from the kept vector prev (edges at [-1] and [nd]) and C(p, d) = c. */
+static inline int jd__sgm_path_t(const uint8_t *prev, int d, int c, int p1, int p2)
+{
+	int near = (prev[d - 1] < prev[d + 1] ? prev[d - 1] : prev[d + 1]) + p1;
+	int m = prev[d] < near ? prev[d] : near;
+	int t = c + (m < p2 ? m : p2);
+
+	return t < 255 ? t : 255;
+}
+
 /*
  * One path step (the rule above) for d = 0 .. nd - 1: prev and cur point at d = 0 with edges
  * at [-1] and [nd]; t is added into sum and cur gets V'.
@@ -79,11 +89,8 @@ static inline void jd__sgm_path_step(const uint8_t *restrict prev, const uint8_t
 	int best = 255;
 
 	for (int d = 0; d < nd; d++) {
-		int near = (prev[d - 1] < prev[d + 1] ? prev[d - 1] : prev[d + 1]) + p1;
-		int m = prev[d] < near ? prev[d] : near;
-		int t = cost[d] + (m < p2 ? m : p2);
+		int t = jd__sgm_path_t(prev, d, cost[d], p1, p2);
 
-		t = t < 255 ? t : 255;
 		cur[d] = (uint8_t)t;
 		sum[d] = (uint16_t)(sum[d] + t);
 		best = t < best ? t : best;

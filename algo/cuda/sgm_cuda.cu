@@ -42,25 +42,6 @@ extern "C" __global__ void jd_census_cuda(const uint8_t *__restrict__ im, int w,
 	out[(size_t)y * w + x] = bits;
 }
 
-/*
- * C(x, y, d) (sgm_priv.h's jd__sgm_cost_one): the census Hamming distance (census != 0) or
- * the absolute difference, the maximum where x - min_disp - d falls off the right image. The
- * path kernel computes it where it needs it instead of reading a stored volume.
- */
-static __device__ __forceinline__ int match_cost(int census, uint64_t cl, int il,
-						 const uint64_t *__restrict__ crow,
-						 const uint8_t *__restrict__ rrow, int xr)
-{
-	if (xr < 0) {
-		return census ? 62 : 255;
-	}
-	if (census) {
-		return __popcll(cl ^ crow[xr]);
-	}
-	int ir = rrow[xr];
-	return il > ir ? il - ir : ir - il;
-}
-
 /* jd__sgm_adapt_p2() of sgm_priv.h. */
 static __device__ __forceinline__ int adapt_p2(int p1, int p2, int t, int i0, int i1)
 {
@@ -101,7 +82,11 @@ static __device__ __forceinline__ int line_start(int line, int dx, int dy, int w
 	return line < w + h - 1;
 }
 
-/* The matching cost of the disparity `off` past the lane's first (cp, rp at its right pixel). */
+/*
+ * C(x, y, d) (sgm_priv.h's jd__sgm_cost_one) of the disparity `off` past the lane's first (cp,
+ * rp at its right pixel): the census Hamming distance or the absolute difference. The caller
+ * gives the maximum where the right pixel falls off the image.
+ */
 template <bool CENSUS>
 static __device__ __forceinline__ unsigned match(uint64_t cl, const uint64_t *cp, const uint8_t *rp,
 						 int i0, int off)

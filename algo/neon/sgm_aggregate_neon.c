@@ -24,14 +24,9 @@ struct path {
 __attribute__((noinline)) static int tail(const struct path *q, const uint8_t *cost,
 					  uint16_t *sum, int d0, int nd, int p1, int best)
 {
-	const uint8_t *prev = q->prev;
-
 	for (int e = d0; e < nd; e++) {
-		int near = (prev[e - 1] < prev[e + 1] ? prev[e - 1] : prev[e + 1]) + p1;
-		int m = prev[e] < near ? prev[e] : near;
-		int t = cost[e] + (m < q->p2 ? m : q->p2);
+		int t = jd__sgm_path_t(q->prev, e, cost[e], p1, q->p2);
 
-		t = t < 255 ? t : 255;
 		q->cur[e] = (uint8_t)t;
 		sum[e] = (uint16_t)(sum[e] + t);
 		best = t < best ? t : best;

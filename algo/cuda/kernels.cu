@@ -3,7 +3,12 @@
  * each stage keeps its own file, included here.
  */
 #include "sad_cuda.cu"
+/* JD_SGM_PREV: an earlier commit's SGM file, to time both in one call (gpu_sgm_variants.sh) */
+#ifdef JD_SGM_PREV
+#include "sgm_cuda_prev.cu"
+#else
 #include "sgm_cuda.cu"
+#endif
 #include "bp_cuda.cu"
 #include "bp_messages_cuda.cu"
 #include "postfilter_cuda.cu"

@@ -14,6 +14,13 @@
 #include "sgm_cuda.h"
 
 
+/*
+ * Cache hints: the path volume is written once and read once, far apart, so its stores and the
+ * selection's loads stream (evict first) and leave L2 to the census images every direction reads.
+ */
+#define JD_SGM_ST(p, v) __stcs(p, v)
+#define JD_SGM_LD(p) __ldcs(p)
+
 static __device__ __forceinline__ int clampi_s(int v, int lo, int hi)
 {
 	return v < lo ? lo : (v > hi ? hi : v);
@@ -239,14 +246,14 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 			}
 		}
 		if constexpr (K == 4) {
-			*(unsigned *)o = word[0];
+			JD_SGM_ST((unsigned *)o, word[0]);
 		} else if constexpr (K == 8) {
-			*(uint2 *)o = make_uint2(word[0], word[1]);
+			JD_SGM_ST((uint2 *)o, make_uint2(word[0], word[1]));
 		} else {
 #pragma unroll
 			for (int v = 0; v < Q / 2; v += 4) {
-				*(uint4 *)(o + 4 * v) =
-				    make_uint4(word[v], word[v + 1], word[v + 2], word[v + 3]);
+				JD_SGM_ST((uint4 *)(o + 4 * v),
+					  make_uint4(word[v], word[v + 1], word[v + 2], word[v + 3]));
 			}
 		}
 		pix += step_pix;
@@ -305,22 +312,39 @@ JD_SGM_PATH_KERNEL(jd_sgm_path_a11, 32, 8, false)
 JD_SGM_PATH_KERNEL(jd_sgm_path_a12, 32, 16, false)
 JD_SGM_PATH_KERNEL(jd_sgm_path_a13, 32, 32, false)
 
-/* s[d / G] of lane d % G of the group (every lane of the group passes its own). */
+/*
+ * The selection's view of a pixel's G K bytes (a direction's slice): GS lanes a pixel, each taking
+ * the KS contiguous bytes of R path lanes (16 bytes where the path lanes hold fewer), so one
+ * vector load a slice brings a lane's share and a warp selects 32 / GS pixels at once. Byte b of
+ * selection lane gs is path lane gs R + b / K's disparity j = b % K: d = gs R + b / K + G (b % K).
+ */
+template <int G, int K> struct sel_shape {
+	static constexpr int R = K >= 16 ? 1 : (16 / K < G ? 16 / K : G);
+	static constexpr int GS = G / R, KS = K * R;
+	static __device__ __forceinline__ int d_of(int gs, int b)
+	{
+		return gs * R + b / K + G * (b % K);
+	}
+};
+
+/* s[] of the lane that holds disparity d (every lane of the pixel's group passes its own). */
 template <int G, int K>
-static __device__ __forceinline__ unsigned take(const unsigned (&v)[K], int d, unsigned mask)
+static __device__ __forceinline__ unsigned take(const unsigned (&v)[sel_shape<G, K>::KS], int d,
+						unsigned mask)
 {
+	using S = sel_shape<G, K>;
+	const int gp = d % G, b = (gp % S::R) * K + d / G;
 	unsigned mine = 0;
 #pragma unroll
-	for (int j = 0; j < K; j++) {
-		mine = j == d / G ? v[j] : mine;
+	for (int i = 0; i < S::KS; i++) {
+		mine = i == b ? v[i] : mine;
 	}
-	return __shfl_sync(mask, mine, d % G, G);
+	return __shfl_sync(mask, mine, gp / S::R, S::GS);
 }
 
 /*
- * Selection, one block a row: a group of G lanes a pixel (a warp takes 32 / G neighbouring
- * pixels), each lane the sums of its disparities d = g + G j over the directions' slices (its K
- * bytes of each, as the path kernels stored them, added two to a register). Then the winner,
+ * Selection, one block a row: GS lanes a pixel (sel_shape), each lane the sums of its KS
+ * disparities over the directions' slices (added two to a register). Then the winner,
  * uniqueness and sub-pixel through group reductions and shuffles, and every sum offered to the
  * right view's winner at x - min_disp - d in shared memory, keyed sum << 10 | d so that the least
  * key is the reference's first least sum (sums stay below 2^11, d below 2^10). Then, the row
@@ -331,73 +355,71 @@ static __device__ __forceinline__ void
 select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, int nd,
 	   int min_disp, int uniq, int subpix, int lr, int lr_max_diff, float *__restrict__ out)
 {
+	using S = sel_shape<G, K>;
+	constexpr int GS = S::GS, KS = S::KS, W = KS / 4; /* W words a lane a slice */
 	extern __shared__ uint32_t rkey[];
 	int16_t *best_l = (int16_t *)(rkey + w);
 	const unsigned full = 0xffffffffu;
-	const int y = blockIdx.x, lane = threadIdx.x % 32, g = lane % G, warps = blockDim.x / 32;
-	const unsigned mask = G == 32 ? full : ((1u << G) - 1) << (lane - g);
+	const int y = blockIdx.x, lane = threadIdx.x % 32, g = lane % GS, warps = blockDim.x / 32;
+	const unsigned mask = GS == 32 ? full : ((1u << GS) - 1) << (lane - g);
 	float *orow = out + (size_t)y * w;
 
 	for (int i = threadIdx.x; i < w; i += blockDim.x) {
 		rkey[i] = 0xffffffffu;
 	}
 	__syncthreads();
-	for (int x = (threadIdx.x / 32) * (32 / G) + lane / G; x < w; x += warps * (32 / G)) {
-		const uint8_t *pix = vol + ((size_t)y * w + x) * (G * K) + K * g;
-		unsigned even[K / 4], odd[K / 4], s[K], bkey = full;
+	for (int x = (threadIdx.x / 32) * (32 / GS) + lane / GS; x < w; x += warps * (32 / GS)) {
+		const uint8_t *pix = vol + ((size_t)y * w + x) * (G * K) + KS * g;
+		unsigned even[W], odd[W], s[KS], bkey = full;
 
 #pragma unroll
-		for (int v = 0; v < K / 4; v++) {
+		for (int v = 0; v < W; v++) {
 			even[v] = odd[v] = 0;
 		}
 		for (int r = 0; r < ndirs; r++) {
 			const uint8_t *q = pix + (size_t)r * (size_t)slice;
-			if constexpr (K == 4) {
-				const unsigned u = *(const unsigned *)q;
-				even[0] += u & 0x00ff00ffu;
-				odd[0] += (u >> 8) & 0x00ff00ffu;
-				continue;
-			}
-			if constexpr (K == 8) {
-				const uint2 u = *(const uint2 *)q;
-				even[0] += u.x & 0x00ff00ffu;
-				odd[0] += (u.x >> 8) & 0x00ff00ffu;
-				even[1] += u.y & 0x00ff00ffu;
-				odd[1] += (u.y >> 8) & 0x00ff00ffu;
-				continue;
+			unsigned u[W];
+			if constexpr (W == 1) {
+				u[0] = JD_SGM_LD((const unsigned *)q);
+			} else if constexpr (W == 2) {
+				const uint2 v2 = JD_SGM_LD((const uint2 *)q);
+				u[0] = v2.x;
+				u[1] = v2.y;
+			} else {
+#pragma unroll
+				for (int v = 0; v < W; v += 4) {
+					const uint4 v4 = JD_SGM_LD((const uint4 *)q + v / 4);
+					u[v] = v4.x;
+					u[v + 1] = v4.y;
+					u[v + 2] = v4.z;
+					u[v + 3] = v4.w;
+				}
 			}
 #pragma unroll
-			for (int v = 0; v < K / 4; v += 4) {
-				const uint4 u = ((const uint4 *)q)[v / 4];
-				even[v] += u.x & 0x00ff00ffu;
-				odd[v] += (u.x >> 8) & 0x00ff00ffu;
-				even[v + 1] += u.y & 0x00ff00ffu;
-				odd[v + 1] += (u.y >> 8) & 0x00ff00ffu;
-				even[v + 2] += u.z & 0x00ff00ffu;
-				odd[v + 2] += (u.z >> 8) & 0x00ff00ffu;
-				even[v + 3] += u.w & 0x00ff00ffu;
-				odd[v + 3] += (u.w >> 8) & 0x00ff00ffu;
+			for (int v = 0; v < W; v++) {
+				even[v] += u[v] & 0x00ff00ffu;
+				odd[v] += (u[v] >> 8) & 0x00ff00ffu;
 			}
 		}
 #pragma unroll
-		for (int v = 0; v < K / 4; v++) { /* bytes 4v .. 4v + 3 are j = 4v .. 4v + 3 */
+		for (int v = 0; v < W; v++) { /* bytes 4v .. 4v + 3 */
 			s[4 * v] = even[v] & 0xffffu;
 			s[4 * v + 1] = odd[v] & 0xffffu;
 			s[4 * v + 2] = even[v] >> 16;
 			s[4 * v + 3] = odd[v] >> 16;
 		}
 #pragma unroll
-		for (int j = 0; j < K; j++) {
-			const int d = g + G * j, xr = x - min_disp - d;
+		for (int b = 0; b < KS; b++) {
+			const int d = S::d_of(g, b), xr = x - min_disp - d;
 			if (d < nd) {
-				unsigned key = s[j] << 10 | (unsigned)d;
+				unsigned key = s[b] << 10 | (unsigned)d;
 				bkey = min(bkey, key);
 				if (lr && xr >= 0) {
 					atomicMin(rkey + xr, key);
 				}
 			}
 		}
-		bkey = group_min<G>(bkey, mask);
+		bkey = group_min<GS>(bkey, mask);
 		const unsigned bv = bkey >> 10;
 		const int best = (int)(bkey & 1023u);
 		int invalid = x - min_disp - best < 0;
@@ -405,13 +427,13 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, i
 			/* OpenCV's rule: the best outside best +- 1 must stay out of the margin. */
 			unsigned m = full;
 #pragma unroll
-			for (int j = 0; j < K; j++) {
-				const int d = g + G * j;
+			for (int b = 0; b < KS; b++) {
+				const int d = S::d_of(g, b);
 				if (d < nd && (d < best - 1 || d > best + 1)) {
-					m = min(m, s[j]);
+					m = min(m, s[b]);
 				}
 			}
-			m = group_min<G>(m, mask);
+			m = group_min<GS>(m, mask);
 			invalid = m != full && (long)m * (100 - uniq) < (long)bv * 100;
 		}
 		const int inner = subpix && !invalid && best > 0 && best < nd - 1;

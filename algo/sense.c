@@ -15,6 +15,7 @@ void jd_sense_default(struct jd_sense_params *sp)
 	sp->plane_tol = 1.0f;
 	sp->min_height_mm = 15.0f;
 	sp->min_area_px = 100;
+	sp->min_area_mm2 = 400.0f;
 	sp->min_table_share = 0.1f;
 	sp->max_table_tilt_deg = 60.0f;
 	sp->seed = 1;
@@ -48,6 +49,8 @@ static void layout(struct jd_carve *c, int w, int h, struct jd__sense_ws *s)
 
 	s->m0 = jd_carve(c, n);
 	s->m1 = jd_carve(c, n);
+	s->weak = jd_carve(c, n);
+	s->strong = jd_carve(c, sizeof(int32_t) * (n + 2));
 	s->label = jd_carve(c, sizeof(int32_t) * n);
 	s->nparent = (long)(n + 2); /* depth edges split blobs: a label can be a pixel */
 	s->parent = jd_carve(c, sizeof(int32_t) * (size_t)s->nparent);
@@ -84,7 +87,8 @@ int jd__sense_check(const struct jd_sense_params *sp, const struct jd_camera_mod
 {
 	*r = (struct jd__sense_roi){sp->roi[0], sp->roi[1], sp->roi[2], sp->roi[3]};
 	if (!(cam->f > 0) || !(cam->baseline_mm > 0) || !isfinite(cam->cx) || !isfinite(cam->cy) ||
-	    sp->ransac_iters < 1 || !(sp->plane_tol > 0) || sp->min_area_px < 1) {
+	    sp->ransac_iters < 1 || !(sp->plane_tol > 0) || sp->min_area_px < 1 ||
+	    !(sp->min_area_mm2 >= 0)) {
 		return -EINVAL;
 	}
 	if (w > JD_SENSE_MAX_SIDE || h > JD_SENSE_MAX_SIDE) {
@@ -169,7 +173,7 @@ struct mask_job {
 	const struct jd_disp *disp;
 	const struct jd_plane *plane;
 	const struct jd__sense_roi *r;
-	uint8_t *mask;
+	uint8_t *mask, *weak;
 	int fixed;
 };
 
@@ -181,8 +185,9 @@ static void mask_row(void *ctx, int y, int worker)
 
 	(void)worker;
 	for (int x = 0; x < w; x++) {
-		j->mask[(size_t)y * w + x] = (uint8_t)jd__sense_object_px(j->sp, j->cam, j->plane,
-									  j->r, j->fixed, x, y, row[x]);
+		int v = jd__sense_object_px(j->sp, j->cam, j->plane, j->r, j->fixed, x, y, row[x]);
+		j->mask[(size_t)y * w + x] = (uint8_t)(v == JD_SENSE_PX_STRONG);
+		j->weak[(size_t)y * w + x] = (uint8_t)(v != 0);
 	}
 }
 
@@ -312,6 +317,65 @@ static long label8(const uint8_t *mask, const struct jd_disp *dm, int w, int h, 
 	return next - 1;
 }
 
+/* The least label of p's 8 neighbours that joins it (0: none). */
+static int32_t least_neighbour(const struct jd_disp *dm, const int32_t *label, int w, int h,
+			       size_t p)
+{
+	int x = (int)(p % w), y = (int)(p / w);
+	int32_t best = 0;
+
+	for (int dy = -1; dy <= 1; dy++) {
+		for (int dx = -1; dx <= 1; dx++) {
+			int xx = x + dx, yy = y + dy;
+			if ((dx || dy) && xx >= 0 && xx < w && yy >= 0 && yy < h) {
+				size_t j = (size_t)yy * w + xx;
+				int32_t l = label[j];
+				if (l && (!best || l < best) && joins(dm, p, j)) {
+					best = l;
+				}
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * The weak pixels join the blobs of the strong ones (sense_priv.h): JD_SENSE_GROW_PASSES
+ * passes, in each of which an unlabelled weak pixel takes the least label of its neighbours
+ * labelled before the pass, where they join. Weak pixels never join two blobs, so an object's
+ * rim cannot bridge it to its neighbour. The pending pixels are a list (scratch2), their new
+ * labels another (scratch), applied after the pass.
+ */
+static void grow(const struct jd_disp *dm, int w, int h, struct jd__sense_ws *s)
+{
+	int32_t *pend = (int32_t *)s->scratch2, *next = (int32_t *)s->scratch;
+	long np = 0;
+
+	for (size_t i = 0; i < (size_t)w * h; i++) {
+		if (s->weak[i] && !s->label[i]) {
+			pend[np++] = (int32_t)i;
+		}
+	}
+	for (int pass = 0; pass < JD_SENSE_GROW_PASSES && np > 0; pass++) {
+		long k = 0, changed = 0;
+		for (long i = 0; i < np; i++) {
+			next[i] = least_neighbour(dm, s->label, w, h, (size_t)pend[i]);
+			changed += next[i] != 0;
+		}
+		if (!changed) {
+			break;
+		}
+		for (long i = 0; i < np; i++) {
+			if (next[i]) {
+				s->label[pend[i]] = next[i];
+			} else {
+				pend[k++] = pend[i];
+			}
+		}
+		np = k;
+	}
+}
+
 /*
  * The blobs of at least min_area_px, in label order, with their boxes (the first
  * max_blobs: out->truncated beyond). Areas count in the parent array (its union-find job is
@@ -325,14 +389,16 @@ static long blobs_of(const struct jd_sense_params *sp, struct jd__sense_ws *s, i
 
 	for (long i = 0; i <= nl; i++) {
 		s->parent[i] = 0;
+		s->strong[i] = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
 		s->parent[s->label[i]] += s->label[i] != 0;
+		s->strong[s->label[i]] += s->m0[i] != 0;
 	}
 	for (long i = 1; i <= nl; i++) {
 		int32_t area = s->parent[i];
 		s->parent[i] = 0;
-		if (area < sp->min_area_px) {
+		if (area < sp->min_area_px || s->strong[i] < 1) {
 			continue;
 		}
 		if (nb == s->max_blobs) {
@@ -375,7 +441,8 @@ int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model 
 	}
 	jd__sense_extent(cam, &r, &out->plane, w, &s);
 	/* Object pixels: above the table (or past the fixed threshold without one). */
-	struct mask_job mj = {sp, cam, disp, &out->plane, &r, s.m0, sp->use_fixed || !out->plane.valid};
+	struct mask_job mj = {sp,    cam,    disp, &out->plane,
+			      &r,    s.m0,   s.weak, sp->use_fixed || !out->plane.valid};
 	jd_exec_run(ex, h, mask_row, &mj);
 	uint8_t *tmp = (uint8_t *)s.label; /* free until labelling */
 	morph(s.m0, s.m1, tmp, w, h, 0, ex); /* open: speckles go */
@@ -386,9 +453,10 @@ int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model 
 	if (nl < 0) {
 		return -ENOMEM;
 	}
+	grow(disp, w, h, &s);
 	long nb = blobs_of(sp, &s, w, h, nl, out);
 	struct jd__sense_ref_gather rg = {cam, disp, &out->plane, &s, ex, {0}};
 	struct jd__sense_gather g;
 	jd__sense_ref_gather_init(&rg, &g);
-	return jd__sense_objects(cam, &r, &s, s.blobs, nb, &g, out);
+	return jd__sense_objects(sp, cam, &r, &s, s.blobs, nb, &g, out);
 }

@@ -11,15 +11,17 @@
  * says why and, without the fixed threshold, there are no objects.
  * Objects: pixels more than min_height_mm above that plane (towards the camera), cleaned by
  * a 3x3 opening then closing, labelled 8-connected where neighbouring disparities agree
- * (objects that touch in the image but not in depth come apart); blobs smaller than
- * min_area_px, mostly without disparity, or whose footprint is not inside the table's extent
- * (walls and background surfaces behind the table: a vertical surface's footprint is its
- * base line, the table's edge) are dropped. Per object: area, box, centroid in pixels,
- * median disparity, 3D centroid (from the centroid pixel at the median disparity's depth),
- * distance, height above the table (a high percentile of its pixels' heights, robust to
- * stray pixels), the footprint of its box in mm, and for grasping the oriented footprint on
- * the table (yaw, length, width about its centre), the top face's centre, a quality score
- * and whether the image border cuts it. The thesis's fixed threshold (objects = d >
+ * (objects that touch in the image but not in depth come apart), then grown into the pixels
+ * above it by half as much (an object's lower rim; sense_priv.h); blobs smaller than
+ * min_area_px, mostly without disparity, smaller where they stand than min_area_mm2, or
+ * whose footprint is not inside the table's extent (walls and background surfaces behind the
+ * table: a vertical surface's footprint is its base line, the table's edge) are dropped. Per
+ * object: area, box, centroid in pixels, median disparity, 3D centroid (the mean of its
+ * pixels' 3D points, the 2 % nearest and farthest left out), distance, height above the
+ * table (a high percentile of its pixels' heights, robust to stray pixels), the footprint of
+ * its box in mm, and for grasping the oriented footprint on the table (yaw, length, width
+ * about its centre), the top face's centre, a quality score and whether the image border
+ * cuts it. The thesis's fixed threshold (objects = d >
  * fixed_disp, no plane) is the fallback when asked for.
  * Memory: caller's workspace (jd_sense_mem_required), no allocation; libc and libm only.
  */
@@ -43,6 +45,7 @@ struct jd_sense_params {
 	float plane_tol;	/* inlier distance to the plane, in disparity px (default 1.0) */
 	float min_height_mm;	/* object pixels are at least this far above the table (15) */
 	int min_area_px;	/* smaller blobs are dropped (default 100) */
+	float min_area_mm2;	/* objects smaller where they stand are dropped (default 400) */
 	float min_table_share;	/* a table's inliers are at least this share of the ROI (0.1) */
 	float max_table_tilt_deg; /* planes tilted more from facing the camera are not tables (60) */
 	int use_fixed;		/* the thesis's fixed threshold instead of a plane */

@@ -28,7 +28,7 @@ int jd__sense_object_px(const struct jd_sense_params *sp, const struct jd_camera
 		return 0;
 	}
 	if (fixed) {
-		return d > sp->fixed_disp && sp->fixed_disp > 0;
+		return d > sp->fixed_disp && sp->fixed_disp > 0 ? JD_SENSE_PX_STRONG : 0;
 	}
 	/*
 	 * Above the table by min_height_mm, and by more than the plane's own tolerance in
@@ -36,8 +36,13 @@ int jd__sense_object_px(const struct jd_sense_params *sp, const struct jd_camera
 	 * maps (BP, SAD) would sprout objects.
 	 */
 	float above = d - (pl->a * x + pl->b * y + pl->c);
-	return above > sp->plane_tol &&
-	       jd_plane_height_mm(pl, cam, (float)x, (float)y, d) > sp->min_height_mm;
+	float hgt = jd_plane_height_mm(pl, cam, (float)x, (float)y, d);
+	if (above > sp->plane_tol && hgt > sp->min_height_mm) {
+		return JD_SENSE_PX_STRONG;
+	}
+	/* half of both: an object's lower rim, kept where it joins a strong part */
+	return above > 0.5f * sp->plane_tol && hgt > 0.5f * sp->min_height_mm ? JD_SENSE_PX_WEAK
+									       : 0;
 }
 
 /* How far (mm) the point lies inside the table's extent (negative: outside). */
@@ -168,10 +173,30 @@ static void begin(const struct jd_camera_model *cam, const struct jd__sense_roi 
 	o->quality = (float)rec->n / (float)o->area_px * (o->cut ? 0.5f : 1.0f);
 }
 
+/*
+ * How far inside the table's extent an object's footprint must stand. The extent's far edge
+ * reaches past the table's end by what the plane's tolerance lets through: where a surface
+ * rises there, its lowest pixels are inliers. That overreach is about plane_tol in disparity
+ * at the surface's depth, plane_tol z / d in mm. A surface that runs past the top of the view
+ * (a wall, a shelf, a person behind the table) must stand inside by that too; an object whose
+ * top the view shows need not.
+ */
+static double on_table_margin(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+			      const struct jd__sense_roi *r, const struct jd_object *o)
+{
+	double d = o->median_disp;
+
+	if (o->bbox[1] > r->y0 + 2 || !(d > 0)) {
+		return JD_SENSE_ON_TABLE_MM;
+	}
+	return JD_SENSE_ON_TABLE_MM + sp->plane_tol * (double)cam->f * cam->baseline_mm / (d * d);
+}
+
 /* Is it an object? With a plane, its grasp first. */
-static int finish(const struct jd_plane *pl, const struct jd__sense_ws *s,
-		  const struct jd__sense_obj_rec *rec, double ang, const double ax[2],
-		  struct jd_object *o)
+static int finish(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		  const struct jd__sense_roi *r, const struct jd_plane *pl,
+		  const struct jd__sense_ws *s, const struct jd__sense_obj_rec *rec, double ang,
+		  const double ax[2], struct jd_object *o)
 {
 	double inside = INFINITY;
 
@@ -179,13 +204,17 @@ static int finish(const struct jd_plane *pl, const struct jd__sense_ws *s,
 		inside = rec->n < 2 ? -INFINITY : footprint(pl, s, rec, ang, ax, o);
 	}
 	/*
-	 * Not an object: mostly holes the closing filled (no depth to stand on), or a footprint
-	 * outside the table's extent (a wall's is the table's far edge).
+	 * Not an object: mostly holes the closing filled (no depth to stand on), a footprint
+	 * outside the table's extent (a wall's is the table's far edge), or smaller where it
+	 * stands than min_area_mm2 (a pixel there is z / f mm wide).
 	 */
-	return !(2 * rec->n < o->area_px || inside < JD_SENSE_ON_TABLE_MM);
+	double mm_px = o->median_disp > 0 ? (double)cam->baseline_mm / o->median_disp : 0.0;
+	return !(2 * rec->n < o->area_px || inside < on_table_margin(sp, cam, r, o) ||
+		 (double)o->area_px * mm_px * mm_px < sp->min_area_mm2);
 }
 
-int jd__sense_objects(const struct jd_camera_model *cam, const struct jd__sense_roi *r,
+int jd__sense_objects(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		      const struct jd__sense_roi *r,
 		      const struct jd__sense_ws *s, struct jd__sense_blob *blobs, long nblobs,
 		      const struct jd__sense_gather *g, struct jd_sense_result *out)
 {
@@ -212,7 +241,7 @@ int jd__sense_objects(const struct jd_camera_model *cam, const struct jd__sense_
 			JD_TRY(g->axes(g->ctx, b, k, (const double(*)[2])bt.ax, bt.rec));
 		}
 		for (int i = 0; i < k; i++) {
-			if (finish(pl, s, &bt.rec[i], bt.ang[i], bt.ax[i], &bt.obj[i])) {
+			if (finish(sp, cam, r, pl, s, &bt.rec[i], bt.ang[i], bt.ax[i], &bt.obj[i])) {
 				struct jd_object *o = &out->objects[out->nobjects++];
 				*o = bt.obj[i];
 				o->id = out->nobjects;

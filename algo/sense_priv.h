@@ -50,12 +50,13 @@ enum {
 
 /* A connected blob: label (> 0), pixel count, box (x0, y0, x1, y1 inclusive). */
 struct jd__sense_blob {
-	int32_t label, area, bbox[4];
+	int32_t label, area, bbox[4]; /* area: its strong and weak pixels */
 };
 
 /* The workspace jd_sense_mem_required() sizes. */
 struct jd__sense_ws {
-	uint8_t *m0, *m1;
+	uint8_t *m0, *m1, *weak; /* weak: every object pixel, strong or weak, before cleaning */
+	int32_t *strong;	 /* each label's strong pixels */
 	int32_t *label, *parent; /* parent: free once the blobs are listed (objects' pixels) */
 	float *scratch, *scratch2;
 	long nparent;
@@ -132,7 +133,20 @@ void jd__sense_plane(const struct jd_sense_params *sp, const struct jd_camera_mo
 void jd__sense_extent(const struct jd_camera_model *cam, const struct jd__sense_roi *r,
 		      const struct jd_plane *pl, int w, struct jd__sense_ws *s);
 
-/** Is pixel (x, y) with disparity d an object pixel (before the opening)? */
+/*
+ * Object pixels by hysteresis: strong ones stand above the table by min_height_mm (and by the
+ * plane's tolerance in disparity); weak ones by half of both. A blob is a component of the
+ * strong pixels, opened and closed, grown into the weak ones that touch it, pass by pass (a
+ * weak pixel takes the least label beside it), so that an object's rim near the table (its
+ * lowest min_height_mm, a third of a small box's face) belongs to it, the table's own noise,
+ * weak at most, makes no blob, and a rim never bridges two objects.
+ */
+enum { JD_SENSE_PX_WEAK = 1, JD_SENSE_PX_STRONG = 2 };
+
+/* How far (passes, pixels) a blob grows into its weak rim. */
+#define JD_SENSE_GROW_PASSES 16
+
+/** Pixel (x, y) with disparity d: JD_SENSE_PX_STRONG, JD_SENSE_PX_WEAK or 0. */
 int jd__sense_object_px(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
 			const struct jd_plane *pl, const struct jd__sense_roi *r, int fixed, int x,
 			int y, float d);
@@ -209,7 +223,8 @@ void jd__sense_ref_gather_init(struct jd__sense_ref_gather *rg, struct jd__sense
  * out->truncated), in batches of as many as are still wanted; s->hull is the table's extent.
  * @retval 0 or g's error
  */
-int jd__sense_objects(const struct jd_camera_model *cam, const struct jd__sense_roi *r,
+int jd__sense_objects(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		      const struct jd__sense_roi *r,
 		      const struct jd__sense_ws *s, struct jd__sense_blob *blobs, long nblobs,
 		      const struct jd__sense_gather *g, struct jd_sense_result *out);
 

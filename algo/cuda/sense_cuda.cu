@@ -152,9 +152,13 @@ static __device__ __forceinline__ float jd_sense_height(const jd_sense_px_args &
 					   __fmul_rn(a.n[2], z)));
 }
 
-/* jd__sense_object_px() over the map: grid (ceil(w / 128), h). */
+/*
+ * jd__sense_object_px() over the map: mask the strong pixels, weak every object pixel, strong
+ * or weak (as the reference's mask_row()): grid (ceil(w / 128), h).
+ */
 extern "C" __global__ void jd_sense_objpx_cuda(const float *__restrict__ disp,
-					       jd_sense_px_args a, unsigned char *__restrict__ mask)
+					       jd_sense_px_args a, unsigned char *__restrict__ mask,
+					       unsigned char *__restrict__ weak)
 {
 	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
@@ -164,18 +168,22 @@ extern "C" __global__ void jd_sense_objpx_cuda(const float *__restrict__ disp,
 	float d = disp[(size_t)y * a.w + x];
 	int in = x >= a.roi[0] && x < a.roi[2] && y >= a.roi[1] && y < a.roi[3] &&
 		 jd_sense_valid_d(d);
-	int on = 0;
+	int on = 0, rim = 0;
 
 	if (in && a.fixed) {
 		on = d > a.fixed_disp && a.fixed_disp > 0;
 	} else if (in) {
 		float pf = __fadd_rn(__fadd_rn(__fmul_rn(a.a, (float)x), __fmul_rn(a.b, (float)y)),
 				     a.c);
-		on = __fsub_rn(d, pf) > a.plane_tol &&
-		     jd_sense_height(a, (float)x, (float)y, d) > a.min_height_mm;
+		float above = __fsub_rn(d, pf), hgt = jd_sense_height(a, (float)x, (float)y, d);
+		on = above > a.plane_tol && hgt > a.min_height_mm;
+		rim = above > __fmul_rn(0.5f, a.plane_tol) && hgt > __fmul_rn(0.5f, a.min_height_mm);
 	}
 	mask[(size_t)y * a.w + x] = (unsigned char)on;
+	weak[(size_t)y * a.w + x] = (unsigned char)(on || rim);
 }
+
+
 
 /* 3x3 erosion (all set) or dilation (any set), outside the map 0: grid (ceil(w / 128), h). */
 extern "C" __global__ void jd_sense_morph_cuda(const unsigned char *__restrict__ src,
@@ -199,7 +207,10 @@ extern "C" __global__ void jd_sense_morph_cuda(const unsigned char *__restrict__
 	dst[(size_t)y * w + x] = (unsigned char)(dilate ? any : all);
 }
 
-/* Each object pixel its own set; every pixel's statistics cleared (area, x0, y0, x1, y1). */
+/*
+ * Each object pixel its own set; every pixel's statistics cleared (area, x0, y0, x1, y1, and
+ * the strong pixels).
+ */
 extern "C" __global__ void jd_sense_ccl_init_cuda(const unsigned char *__restrict__ mask, int w,
 						  int h, int *__restrict__ parent,
 						  int *__restrict__ stats)
@@ -210,11 +221,12 @@ extern "C" __global__ void jd_sense_ccl_init_cuda(const unsigned char *__restric
 		return;
 	}
 	parent[i] = mask[i] ? i : -1;
-	stats[5 * i] = 0;
-	stats[5 * i + 1] = w;
-	stats[5 * i + 2] = h;
-	stats[5 * i + 3] = -1;
-	stats[5 * i + 4] = -1;
+	stats[6 * i] = 0;
+	stats[6 * i + 1] = w;
+	stats[6 * i + 2] = h;
+	stats[6 * i + 3] = -1;
+	stats[6 * i + 4] = -1;
+	stats[6 * i + 5] = 0;
 }
 
 static __device__ int jd_sense_find(const int *parent, int i)
@@ -282,25 +294,67 @@ extern "C" __global__ void jd_sense_ccl_merge_cuda(const unsigned char *__restri
 	}
 }
 
-/* Each pixel's label (its root + 1; 0 background) and its blob's area and box. */
+/* Each strong pixel's label: its root + 1 (0 background). */
 extern "C" __global__ void jd_sense_ccl_final_cuda(const int *__restrict__ parent, int w, int h,
-						   int *__restrict__ stats,
 						   int *__restrict__ label)
 {
 	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 	int i = y * w + x;
 
+	if (x < w) {
+		label[i] = parent[i] < 0 ? 0 : jd_sense_find(parent, i) + 1;
+	}
+}
+
+/*
+ * One pass of the reference's grow(): an unlabelled weak pixel takes the least label of its 8
+ * neighbours that joins it, from the labels before the pass (in); grid (ceil(w / 128), h).
+ */
+extern "C" __global__ void jd_sense_grow_cuda(const int *__restrict__ in, int *__restrict__ out,
+					      const unsigned char *__restrict__ weak,
+					      const float *__restrict__ disp, int w, int h)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+	size_t i = (size_t)y * w + x;
+
 	if (x >= w) {
 		return;
 	}
-	if (parent[i] < 0) {
-		label[i] = 0;
+	int l = in[i];
+	if (!l && weak[i]) {
+		float d = disp[i];
+		for (int dy = -1; dy <= 1; dy++) {
+			for (int dx = -1; dx <= 1; dx++) {
+				int xx = x + dx, yy = y + dy;
+				if ((dx || dy) && xx >= 0 && xx < w && yy >= 0 && yy < h) {
+					size_t j = (size_t)yy * w + xx;
+					int lj = in[j];
+					if (lj && (!l || lj < l) && jd_sense_joins_d(d, disp[j])) {
+						l = lj;
+					}
+				}
+			}
+		}
+	}
+	out[i] = l;
+}
+
+/* Each blob's area, box and strong pixels (mask), at its root, from the grown labels. */
+extern "C" __global__ void jd_sense_ccl_stats_cuda(const int *__restrict__ label,
+						   const unsigned char *__restrict__ mask, int w,
+						   int *__restrict__ stats)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+	size_t i = (size_t)y * w + x;
+
+	if (x >= w || !label[i]) {
 		return;
 	}
-	int r = jd_sense_find(parent, i);
-	int *s = stats + 5 * (size_t)r;
-	label[i] = r + 1;
+	int *s = stats + 6 * (size_t)(label[i] - 1);
 	atomicAdd(&s[0], 1);
+	if (mask[i]) {
+		atomicAdd(&s[5], 1);
+	}
 	atomicMin(&s[1], x);
 	atomicMin(&s[2], y);
 	atomicMax(&s[3], x);
@@ -308,8 +362,9 @@ extern "C" __global__ void jd_sense_ccl_final_cuda(const int *__restrict__ paren
 }
 
 /*
- * The blobs of at least min_area pixels, in no order (the host sorts them by label), up to
- * cap; *count may pass cap (the host then says so). blobs: label, area, x0, y0, x1, y1.
+ * The blobs of at least min_area pixels with a strong one, in no order (the host sorts them by
+ * label), up to cap; *count may pass cap (the host then says so). blobs: label, area, x0, y0,
+ * x1, y1.
  */
 extern "C" __global__ void jd_sense_blobs_cuda(const int *__restrict__ parent,
 					       const int *__restrict__ stats, int n, int min_area,
@@ -318,7 +373,8 @@ extern "C" __global__ void jd_sense_blobs_cuda(const int *__restrict__ parent,
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 
-	if (i >= n || parent[i] != i || stats[5 * (size_t)i] < min_area) {
+	if (i >= n || parent[i] != i || stats[6 * (size_t)i] < min_area ||
+	    stats[6 * (size_t)i + 5] < 1) {
 		return;
 	}
 	int k = atomicAdd(count, 1);
@@ -326,7 +382,7 @@ extern "C" __global__ void jd_sense_blobs_cuda(const int *__restrict__ parent,
 		int *b = blobs + 6 * (size_t)k;
 		b[0] = i + 1;
 		for (int f = 0; f < 5; f++) {
-			b[1 + f] = stats[5 * (size_t)i + f];
+			b[1 + f] = stats[6 * (size_t)i + f];
 		}
 	}
 }

@@ -21,12 +21,13 @@ enum {
 	S_TOL,
 	S_MIN_CONF,
 	S_EXTRINSICS,
+	S_MIN_AREA_MM2,
 	S_N
 };
 
 static const char *const names[S_N] = {"focal",	     "baseline", "cx",	      "cy",	 "roi",
 				       "min-height", "min-area", "fixed-disp", "plane-tol",
-				       "min-confidence", "extrinsics"};
+				       "min-confidence", "extrinsics", "min-area-mm2"};
 
 const char jd_sense_cli_help[] =
     "sensing options:\n"
@@ -35,6 +36,8 @@ const char jd_sense_cli_help[] =
     "  --roi X0,Y0,X1,Y1      only this region (pixels, X1 and Y1 exclusive)\n"
     "  --min-height MM        object pixels stand this far above the table (default 15)\n"
     "  --min-area PX          smaller blobs are dropped (default 100)\n"
+    "  --min-area-mm2 MM2     objects smaller where they stand are dropped (default 400:\n"
+    "                         2 x 2 cm; its image area at its distance)\n"
     "  --plane-tol PX         table inliers lie this close to its plane, in disparity (1)\n"
     "  --fixed-disp D         the thesis's fixed threshold instead of a table plane:\n"
     "                         object pixels have a disparity above D\n"
@@ -110,6 +113,12 @@ int jd_sense_cli_parse(struct jd_sense_cli *s, int k, const char *arg)
 			return -EINVAL;
 		}
 		s->sp.min_area_px = (int)v;
+		return 0;
+	case S_MIN_AREA_MM2:
+		if (number(names[k], arg, 0, 1e8, &v)) {
+			return -EINVAL;
+		}
+		s->sp.min_area_mm2 = (float)v;
 		return 0;
 	case S_MIN_CONF:
 		return jd_cli_confidence("--min-confidence", arg, &s->min_confidence);

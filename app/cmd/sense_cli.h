@@ -20,7 +20,7 @@ extern const char jd_sense_cli_help[];
 
 void jd_sense_cli_init(struct jd_sense_cli *s);
 /* How many options jd_sense_cli_options() appends (its caller sizes its table with it). */
-#define JD_SENSE_CLI_NOPTS 11
+#define JD_SENSE_CLI_NOPTS 12
 
 /** Append the options (ids base + k) to opts (room for max; NULL-terminated). */
 void jd_sense_cli_options(struct option *opts, int max, int base);

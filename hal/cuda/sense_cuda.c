@@ -11,8 +11,8 @@
 
 enum { THREADS = 128, SCORE_THREADS = 256, ROW_THREADS = 128 };
 
-/* The labelling's statistics (5 ints a pixel), then the objects' three values a pixel. */
-#define STATS_BYTES 20
+/* The labelling's statistics (6 ints a pixel), then the objects' three values a pixel. */
+#define STATS_BYTES 24
 #define VALUES(s, k) ((s)->d_stats + 4 * (size_t)(s)->w * (s)->h * (k))
 
 #define STREAM(cu) ((cu)->stream[2])
@@ -41,10 +41,10 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	    "jd_sense_objpx_cuda",     "jd_sense_morph_cuda",	  "jd_sense_ccl_init_cuda",
 	    "jd_sense_ccl_merge_cuda", "jd_sense_ccl_final_cuda", "jd_sense_blobs_cuda",
 	    "jd_sense_count_cuda",     "jd_sense_measure_cuda",	  "jd_sense_axes_cuda",
-	    "jd_sense_candidates_cuda"};
+	    "jd_sense_candidates_cuda", "jd_sense_grow_cuda", "jd_sense_ccl_stats_cuda"};
 	jd_cufunction *fns[] = {&s->mask_conf, &s->score,     &s->rows,	     &s->objpx, &s->morph,
 				&s->ccl_init,  &s->ccl_merge, &s->ccl_final, &s->blobs, &s->count,
-				&s->measure,   &s->axes,      &s->candidates};
+				&s->measure,   &s->axes,      &s->candidates, &s->grow, &s->ccl_stats};
 	int w = f->w, h = f->h;
 	size_t n = (size_t)w * h;
 	void *p;
@@ -63,10 +63,12 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	}
 	JD_TRY(jd_cuda_take(cu, n, &s->d_m0));
 	JD_TRY(jd_cuda_take(cu, n, &s->d_m1));
+	JD_TRY(jd_cuda_take(cu, n, &s->d_weak));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_parent));
 	JD_TRY(jd_cuda_take(cu, STATS_BYTES * n, &s->d_stats));
 	JD_TRY(jd_cuda_take(cu, sizeof(int32_t), &s->d_count));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_label));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_label2));
 	s->max_blobs = JD_SENSE_MAX_BLOBS(n);
 	JD_TRY(take_out(cu, sizeof(double) * 3 * JD_SENSE_MAX_HYPOTHESES, &p, &s->d_planes));
 	s->h_planes = p;
@@ -301,13 +303,16 @@ static struct jd_sense_px_args px_args(const struct jd_cuda_sense *s,
 					 s->h};
 }
 
-/* The object mask, opened and closed, labelled: the blobs' count (may pass max_blobs). */
+/*
+ * The object mask: its strong pixels opened and closed and labelled, the labels grown into the
+ * weak pixels (sense_priv.h): the blobs' count (may pass max_blobs).
+ */
 static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
 			 struct jd_sense_px_args *px, int min_area, long *nblobs)
 {
 	int w = s->w, h = s->h, n = w * h, cap = (int)s->max_blobs;
 	unsigned gx = (unsigned)((w + THREADS - 1) / THREADS), gn = (unsigned)((n + 255) / 256);
-	void *ap[] = {&disp, px, &s->d_m0};
+	void *ap[] = {&disp, px, &s->d_m0, &s->d_weak};
 	/* open (erode, dilate), close (dilate, erode): m0 -> m1 -> m0 -> m1 -> m0 */
 	void *am[4][5] = {{&s->d_m0, &s->d_m1, &w, &h, &(int){0}},
 			  {&s->d_m1, &s->d_m0, &w, &h, &(int){1}},
@@ -315,7 +320,11 @@ static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudevic
 			  {&s->d_m1, &s->d_m0, &w, &h, &(int){0}}};
 	void *ai[] = {&s->d_m0, &w, &h, &s->d_parent, &s->d_stats};
 	void *ag[] = {&s->d_m0, &disp, &w, &h, &s->d_parent};
-	void *af[] = {&s->d_parent, &w, &h, &s->d_stats, &s->d_label};
+	void *af[] = {&s->d_parent, &w, &h, &s->d_label};
+	/* grow: d_label -> d_label2 -> d_label ..., an even count of passes */
+	void *agr[2][6] = {{&s->d_label, &s->d_label2, &s->d_weak, &disp, &w, &h},
+			   {&s->d_label2, &s->d_label, &s->d_weak, &disp, &w, &h}};
+	void *ast[] = {&s->d_label, &s->d_m0, &w, &s->d_stats};
 	void *ab[] = {&s->d_parent, &s->d_stats, &n, &min_area, &cap, &s->d_count, &s->d_blobs};
 	void *ac[] = {&s->d_count, &s->d_nblobs};
 
@@ -327,6 +336,11 @@ static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudevic
 	JD_TRY(launch(cu, s->ccl_init, gn, 1, 256, 0, ai));
 	JD_TRY(launch(cu, s->ccl_merge, gx, (unsigned)h, THREADS, 0, ag));
 	JD_TRY(launch(cu, s->ccl_final, gx, (unsigned)h, THREADS, 0, af));
+	_Static_assert(JD_SENSE_GROW_PASSES % 2 == 0, "the passes end in d_label");
+	for (int k = 0; k < JD_SENSE_GROW_PASSES; k++) {
+		JD_TRY(launch(cu, s->grow, gx, (unsigned)h, THREADS, 0, agr[k % 2]));
+	}
+	JD_TRY(launch(cu, s->ccl_stats, gx, (unsigned)h, THREADS, 0, ast));
 	JD_TRY(launch(cu, s->blobs, gn, 1, 256, 0, ab));
 	JD_TRY(launch(cu, s->count, 1, 1, 1, 0, ac));
 	JD_TRY(fetch(cu, s->h_nblobs, s->d_nblobs, sizeof(int32_t)));
@@ -442,7 +456,7 @@ int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct 
 	}
 	struct jd__sense_blob *blobs = (struct jd__sense_blob *)s->h_blobs; /* in no order */
 	struct jd__sense_gather g = {gpu_first, gpu_axes, &gg};
-	return jd__sense_objects(cam, &r, &w, blobs, nblobs, &g, out);
+	return jd__sense_objects(sp, cam, &r, &w, blobs, nblobs, &g, out);
 on_host:
 	s->on_host++;
 	JD_TRY(bring_map(cu, s, &map));

@@ -28,10 +28,10 @@
 
 struct jd_cuda_sense {
 	jd_cufunction mask_conf, score, rows, objpx, morph, ccl_init, ccl_merge, ccl_final, blobs,
-	    count, measure, axes, candidates;
+	    count, measure, axes, candidates, grow, ccl_stats;
 	jd_cudeviceptr d_disp[JD_CUDA_SLOTS]; /* each slot's map, masked by its confidence */
 	/* parent, stats: the labelling's, then the objects' pixels and their values */
-	jd_cudeviceptr d_m0, d_m1, d_parent, d_stats, d_count, d_label;
+	jd_cudeviceptr d_m0, d_m1, d_weak, d_parent, d_stats, d_count, d_label, d_label2;
 	/* what crosses: device buffers copied (copy), or the pinned ones' views */
 	jd_cudeviceptr d_planes, d_scores, d_rows, d_blobs, d_nblobs, d_objs, d_ax, d_recs;
 	void *ev_done;

@@ -101,6 +101,7 @@ expect 2 "--tile-overlap -3: must be 0" -- run --frames 1 --size 160x120 --tile-
 JD_CUDA_LIB=/nonexistent/libcuda.so.1 expect 1 "jetdepth: tune: " -- tune --size 64x48 --ndisp 16 -o "$tmp/tuning.txt"
 expect 2 "give --size and --ndisp together" -- tune --size 64x48
 expect 2 "sensing needs the camera: --focal PX and --baseline MM" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified -o "$tmp/out.pfm"
+expect 2 "--min-area-mm2 -5: must be a number from 0 to 1e+08" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --min-area-mm2 -5 -o "$tmp/out.pfm"
 expect 2 "--roi 5,5,2,2: expected X0,Y0,X1,Y1" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --roi 5,5,2,2 -o "$tmp/out.pfm"
 expect 2 "--roi 0,0,500,50: outside the 96x64 image" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 60 --roi 0,0,500,50 --ndisp 16 -o "$tmp/out.pfm"
 expect 2 "--baseline 0: must be a number from 1 to 10000" -- sense "$tmp/l.pgm" "$tmp/r.pgm" --rectified --focal 300 --baseline 0 -o "$tmp/out.pfm"

@@ -115,7 +115,8 @@ check "bench one case" bash -c "'$bin' bench --algo sad --size 160x120 --ndisp 3
 check "run stops on SIGTERM" bash -c "'$bin' run --size 160x120 --ndisp 32 >'$tmp/run.log' & pid=\$!; sleep 1; kill -TERM \$pid; wait \$pid; grep -q 'frame(s)' '$tmp/run.log'"
 # Every sensing option reaches run (a full option table once dropped the last ones silently).
 check "run takes every sensing option" "$bin" run --frames 1 --size 160x120 --ndisp 32 \
-	--plane-tol 1 --fixed-disp 5 --min-area 50 --min-confidence 10 --min-height 10
+	--plane-tol 1 --fixed-disp 5 --min-area 50 --min-confidence 10 --min-height 10 \
+	--min-area-mm2 300
 printf 'translation:\n  x: 0.5\n  y: 0\n  z: 0\nrotation:\n  x: 0\n  y: 0\n  z: 0\n  w: 1\n' >"$tmp/pose.yaml"
 check "run --json with --extrinsics: tracks and base-frame positions" bash -c \
 	"'$bin' run --frames 3 --json --extrinsics '$tmp/pose.yaml' 2>/dev/null | tail -1 | grep -q '\"track\":{\"id\":1,\"age\":3.*\"base\":{\"centroid_mm\"'"

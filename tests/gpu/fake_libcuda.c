@@ -94,6 +94,12 @@ DECL(int, cuModuleGetFunction, (void **f, void *m, const char *n))
 	static int used;
 
 	UNUSED(m);
+	for (int i = 0; i < used; i++) { /* a name looked up again (another boot) is the same */
+		if (!strcmp(names[i], n)) {
+			*f = names[i];
+			return 0;
+		}
+	}
 	if (used == 256 || strlen(n) >= sizeof(names[0])) {
 		return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
 	}

@@ -1,0 +1,228 @@
+/*
+ * Whole objects, where they are: tabletop scenes ray-cast into stereo pairs (scene_raycast.h)
+ * with boxes, spheres and cylinders, a box and a sphere touching in the image, a wall where
+ * the table ends, small objects far off, at 1280x720 and 640x480. Every matcher with its
+ * defaults, the confidence mask at its default, then sensing with its defaults, as the daemon
+ * runs them. Against the truth of the left view, for every object: found once (no split), no
+ * reported object that is none of them (no phantom), none holding two (no merge: the other
+ * would be missed), its distance within 1 %, its image area at least 90 % of its visible pixels
+ * (75 % under 2000 px) and at most 110 %. JD_SCENES_REPORT=1 prints every figure and asserts
+ * nothing (for measuring); JD_SCENES_ONLY=name runs one scene; JD_SCENES_DUMP=prefix writes
+ * the left image and each matcher's masked map (x3) as PGM.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "confidence.h"
+#include "jd_test.h"
+#include "matcher.h"
+#include "scene_raycast.h"
+#include "sense.h"
+#include "workers.h"
+
+static struct jd_workers wk;
+static int report_only;
+
+/* The truth object a reported one stands for: the label under its centroid, else -1. */
+static int truth_of(const struct jd_scene *s, const int8_t *label, const struct jd_object *o)
+{
+	int x = (int)lrintf(o->centroid_px[0]), y = (int)lrintf(o->centroid_px[1]);
+
+	if (x < 0 || y < 0 || x >= s->w || y >= s->h) {
+		return -1;
+	}
+	return label[(size_t)y * s->w + x];
+}
+
+static void check(struct jd_scene *s, const char *name, int ndisp)
+{
+	static const enum jd_algo algos[] = {JD_ALGO_SGM, JD_ALGO_BP, JD_ALGO_SAD};
+	size_t n = (size_t)s->w * s->h;
+	uint8_t *lb = malloc(n), *rb = malloc(n), *conf = malloc(n);
+	int8_t *label = malloc(n);
+	float *db = malloc(sizeof(float) * n);
+	struct jd_image l = {lb, s->w, s->h, s->w}, r = {rb, s->w, s->h, s->w};
+	struct jd_disp d = {db, s->w, s->h, s->w};
+	static struct jd_sense_result res;
+
+	jd_scene_render(s, &l, &r, label);
+	if (getenv("JD_SCENES_DUMP")) { /* the pair, to look at */
+		char path[128];
+		snprintf(path, sizeof(path), "%s-l.pgm", getenv("JD_SCENES_DUMP"));
+		FILE *f = fopen(path, "wb");
+		if (f) {
+			fprintf(f, "P5\n%d %d\n255\n", s->w, s->h);
+			fwrite(lb, 1, n, f);
+			fclose(f);
+		}
+	}
+	for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
+		struct jd_match_params p;
+		struct jd_sense_params sp;
+		const char *what = jd_algo_name(algos[a]);
+
+		jd_params_default(&p, algos[a], ndisp);
+		size_t nm = jd_match_mem_required(&p, s->w, s->h, 2);
+		size_t nc = jd_confidence_mem_required(s->w, s->h, 2);
+		size_t ns = jd_sense_mem_required(s->w, s->h);
+		size_t nw = nm > nc ? nm : nc;
+		void *ws = malloc(nw > ns ? nw : ns);
+		struct jd_conf_search search = {p.min_disp, p.ndisp};
+		JD_CHECK(jd_match_run(NULL, &p, &l, &r, &d, ws, nm, &wk.exec) == 0 &&
+			     jd_confidence_ref(&l, &r, &d, &search, conf, ws, nc, &wk.exec) == 0,
+			 "%s %s: match", name, what);
+		jd_confidence_mask(&d, conf, JD_MIN_CONFIDENCE_DEFAULT);
+		if (getenv("JD_SCENES_DUMP")) { /* the map, x3, to look at */
+			char path[128];
+			snprintf(path, sizeof(path), "%s-%s.pgm", getenv("JD_SCENES_DUMP"), what);
+			FILE *f = fopen(path, "wb");
+			if (f) {
+				fprintf(f, "P5\n%d %d\n255\n", s->w, s->h);
+				for (size_t i = 0; i < n; i++) {
+					float v = db[i] > 0 && db[i] < 85 ? 3 * db[i] : 0;
+					fputc((int)v, f);
+				}
+				fclose(f);
+			}
+		}
+		jd_sense_default(&sp);
+		JD_CHECK(jd_sense_run(&sp, &s->cam, &d, ws, ns, &res, &wk.exec) == 0, "%s %s: sense",
+			 name, what);
+		free(ws);
+		int count[JD_SCENE_MAX] = {0}, phantoms = 0;
+		const struct jd_object *mine[JD_SCENE_MAX] = {0};
+		for (int i = 0; i < res.nobjects; i++) {
+			int k = truth_of(s, label, &res.objects[i]);
+			if (k < 0) {
+				phantoms++;
+				const struct jd_object *o = &res.objects[i];
+				printf("%s %-3s phantom at (%.0f, %.0f) px, %ld px, %.0f mm, %.0f mm "
+				       "high, footprint %.0f x %.0f mm, box %d %d %d %d\n",
+				       name, what, (double)o->centroid_px[0], (double)o->centroid_px[1],
+				       o->area_px, (double)o->distance_mm, (double)o->height_mm,
+				       (double)o->length_mm, (double)o->width_mm, o->bbox[0], o->bbox[1],
+				       o->bbox[2], o->bbox[3]);
+				continue;
+			}
+			count[k]++;
+			mine[k] = mine[k] && mine[k]->area_px > res.objects[i].area_px ? mine[k]
+										: &res.objects[i];
+		}
+		JD_CHECK(report_only || phantoms == 0, "%s %s: %d phantom objects", name, what,
+			 phantoms);
+		for (int k = 0; k < s->n; k++) {
+			if (s->o[k].kind == JD_SCENE_WALL) {
+				continue;
+			}
+			const struct jd_object *o = mine[k];
+			double dist = s->distance[k], area = (double)s->area[k];
+			double off = o ? fabs(o->distance_mm - dist) / dist : 1.0;
+			double share = o ? (double)o->area_px / area : 0.0;
+			double ce = o ? sqrt(pow(o->centroid_mm[0] - s->centroid[k][0], 2) +
+					     pow(o->centroid_mm[1] - s->centroid[k][1], 2) +
+					     pow(o->centroid_mm[2] - s->centroid[k][2], 2)) / dist
+				      : 1.0;
+			printf("%s %-3s object %d (%s): %s, %.0f mm, distance off %.2f %%, centroid off "
+			       "%.2f %%, area %.0f %% of %ld px%s\n",
+			       name, what, k,
+			       s->o[k].kind == JD_SCENE_BOX ? "box"
+			       : s->o[k].kind == JD_SCENE_SPHERE ? "sphere" : "cylinder",
+			       count[k] == 0 ? "MISSED" : count[k] > 1 ? "SPLIT" : "found", dist,
+			       100 * off, 100 * ce, 100 * share, s->area[k],
+			       o && o->area_px > 1.5 * area ? " (merged?)" : "");
+			if (report_only) {
+				continue;
+			}
+			JD_CHECK(count[k] == 1, "%s %s: object %d reported %d times", name, what, k,
+				 count[k]);
+			JD_CHECK(off < 0.01, "%s %s: object %d at %.0f mm off by %.2f %%", name, what,
+				 k, dist, 100 * off);
+			/* thin objects far off lose their one-pixel borders: 25 mm is 19 px at 1.3 m */
+			double least = s->area[k] >= 2000 ? 0.9 : 0.75;
+			JD_CHECK(share >= least && share <= 1.1,
+				 "%s %s: object %d has %.0f %% of its %ld px", name, what, k,
+				 100 * share, s->area[k]);
+		}
+	}
+	free(lb);
+	free(rb);
+	free(conf);
+	free(label);
+	free(db);
+}
+
+static struct jd_scene_obj box(double u, double v, double sx, double sy, double hgt, double yaw)
+{
+	return (struct jd_scene_obj){JD_SCENE_BOX, u, v, sx, sy, hgt, yaw, 0.9};
+}
+
+static struct jd_scene_obj sphere(double u, double v, double r)
+{
+	return (struct jd_scene_obj){JD_SCENE_SPHERE, u, v, r, r, 2 * r, 0, 0.85};
+}
+
+static struct jd_scene_obj cylinder(double u, double v, double r, double hgt)
+{
+	return (struct jd_scene_obj){JD_SCENE_CYLINDER, u, v, r, r, hgt, 0, 0.8};
+}
+
+int main(void)
+{
+	struct jd_scene s;
+	const char *only = getenv("JD_SCENES_ONLY");
+
+	report_only = getenv("JD_SCENES_REPORT") != NULL;
+	JD_CHECK(jd_workers_init(&wk, 2) == 0, "workers");
+#define SCENE(NAME) if (!only || strstr(NAME, only))
+	SCENE("boxes 1280x720")
+	{
+		jd_scene_init(&s, 1280, 720, 1000, 30, 90, 800);
+		s.n = 3;
+		s.o[0] = box(-160, -40, 45, 40, 90, 20);
+		s.o[1] = box(40, 60, 60, 30, 120, 0);
+		s.o[2] = box(200, -40, 30, 50, 50, -30);
+		check(&s, "boxes 1280x720", 128);
+	}
+	SCENE("round 1280x720")
+	{
+		jd_scene_init(&s, 1280, 720, 1000, 30, 90, 800);
+		s.n = 3;
+		s.o[0] = cylinder(-150, 0, 35, 110);
+		s.o[1] = box(40, -60, 40, 40, 160, 0);
+		s.o[2] = sphere(50, 40, 35); /* before the box, overlapping it in the image */
+		check(&s, "round 1280x720", 128);
+	}
+	SCENE("wall 1280x720")
+	{
+		jd_scene_init(&s, 1280, 720, 1000, 30, 90, 800);
+		s.table_v_min = -170;
+		s.n = 3;
+		s.o[0] = box(-120, 0, 40, 40, 80, 10);
+		s.o[1] = sphere(120, 40, 40);
+		s.o[2] = (struct jd_scene_obj){JD_SCENE_WALL, 0, -180, 3000, 10, 1500, 0, 0.7};
+		check(&s, "wall 1280x720", 128);
+	}
+	SCENE("small 1280x720")
+	{
+		jd_scene_init(&s, 1280, 720, 1000, 40, 90, 1000);
+		s.n = 4;
+		s.o[0] = box(-200, 0, 15, 15, 40, 0);
+		s.o[1] = cylinder(-60, 40, 12, 40);
+		s.o[2] = sphere(80, -20, 20);
+		s.o[3] = box(220, 30, 20, 12, 40, 45);
+		check(&s, "small 1280x720", 128);
+	}
+	SCENE("boxes 640x480")
+	{
+		jd_scene_init(&s, 640, 480, 500, 25, 90, 750);
+		s.n = 3;
+		s.o[0] = box(-160, -40, 45, 40, 90, 20);
+		s.o[1] = cylinder(40, 40, 35, 100);
+		s.o[2] = box(200, -40, 30, 50, 50, -30);
+		check(&s, "boxes 640x480", 64);
+	}
+	jd_workers_deinit(&wk);
+	return jd_test_done("accuracy.sense_scenes");
+}

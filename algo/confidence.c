@@ -177,14 +177,16 @@ static void conf_row(void *ctx, int y, int worker)
 		int near = (int)(d[x] + 0.5f);
 
 		/*
-		 * No depth, a match outside the right image (the band at the left edge), or a
-		 * right-image column a nearer surface covers: nothing the right camera saw.
+		 * No depth, a match outside the right image (the band at the left edge) or in its
+		 * first column (the true match may lie a fraction of a pixel outside: at the band's
+		 * edge a match to x - d = 0.3 is most of what was published where none exists), or
+		 * a right-image column a nearer surface covers: nothing the right camera saw.
 		 */
 		if (!sup[x] && (!jd_disp_is_valid(d[x]) || !(d[x] > 0.0f))) {
 			out[x] = 0;
 			continue;
 		}
-		if (xr < 0 || x - near < 0 || claim[xr] > d[x] + 1.0f ||
+		if (xr < 1 || x - near < 0 || claim[xr] > d[x] + 1.0f ||
 		    (xr + 1 < w && claim[xr + 1] > d[x] + 1.0f)) {
 			out[x] = 0;
 			continue;

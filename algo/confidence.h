@@ -2,9 +2,10 @@
  * How far a disparity can be trusted, 8 bits a pixel: 0 = no depth, 1..255 = more
  * trustworthy the higher. It is computed from the finished map and the rectified pair, so
  * every matcher and backend gets the same rule and, with the same map, the same bytes:
- *  - the band where no match can exist is 0: scanning a row from the right, once a column
- *    lies left of the disparity of the trusted surface just right of it, that surface (and
- *    everything left of it) is not seen by the right camera;
+ *  - the band where no match can exist is 0: a match left of the right image's second column
+ *    (x - d < 1: the true match may lie a fraction of a pixel outside), and, scanning a row
+ *    from the right, once a column lies left of the disparity of the trusted surface just
+ *    right of it, that surface (and everything left of it) is not seen by the right camera;
  *  - agreement: the 5x5 census of the left pixel against the right pixel it was matched to,
  *    above chance: 24 - 2 * Hamming distance, at least 0 (unrelated pixels share half the
  *    bits; a filled or wrong disparity rarely lands on a match);

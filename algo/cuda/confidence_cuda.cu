@@ -114,7 +114,7 @@ extern "C" __global__ void jd_conf_cuda(const float *__restrict__ disp, int w, i
 		}
 		int xr = jd_conf_right_col(x, v), near = (int)(v + 0.5f);
 
-		if (xr < 0 || x - near < 0 || claim[xr] > v + 1.0f ||
+		if (xr < 1 || x - near < 0 || claim[xr] > v + 1.0f ||
 		    (xr + 1 < w && claim[xr + 1] > v + 1.0f)) {
 			*o = 0;
 			continue;

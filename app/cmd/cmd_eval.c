@@ -1,7 +1,9 @@
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../algo/confidence.h"
 #include "../../algo/eval.h"
 #include "cli.h"
 #include "commands.h"
@@ -56,6 +58,23 @@ static int confidence_report(const struct jd_disp *disp, const struct jd_disp *g
 	jd_eval_conf_split(&tally, 0.5, &top, &rest);
 	printf("  confident half %.2f, other half %.2f (ratio %.3f)\n", top, rest,
 	       rest > 0.0 ? top / rest : 0.0);
+	/* the band no match exists for: the true disparity puts the match left of the image */
+	long band = 0, nonzero = 0, published = 0;
+	for (int y = 0; y < gt->height; y++) {
+		const float *g = jd_disp_row(gt, y), *d = jd_disp_row(disp, y);
+		const uint8_t *c = conf->data + (size_t)y * conf->stride;
+		for (int x = 0; x < gt->width; x++) {
+			if (g[x] > 0 && g[x] < INFINITY && (float)x < g[x]) {
+				band++;
+				nonzero += c[x] > 0;
+				published += c[x] >= JD_MIN_CONFIDENCE_DEFAULT && d[x] > 0 &&
+					     d[x] < INFINITY;
+			}
+		}
+	}
+	printf("  band without a match (x < true disparity): %ld px, %ld with confidence, %ld "
+	       "published at the default %d\n",
+	       band, nonzero, published, JD_MIN_CONFIDENCE_DEFAULT);
 	if (max_ratio > 0.0f && top > (double)max_ratio * rest) {
 		fprintf(stderr, "jetdepth: confident half's bad rate %.2f%% is above %.3f x the "
 				"other half's %.2f%%\n", top, (double)max_ratio, rest);

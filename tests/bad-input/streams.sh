@@ -43,7 +43,9 @@ fi
 # and systemd's watchdog hears nothing more (so that it restarts the daemon); STATUS says why.
 mkdir -p "$tmp/allbad/left" "$tmp/allbad/right"
 cp "$jpg" "$tmp/allbad/left/000.jpg"; cp "$jpg" "$tmp/allbad/right/000.jpg"
-for i in $(seq -w 1 200); do cp "$tmp/jc/left/1.jpg" "$tmp/allbad/left/$i.jpg"; cp "$jpg" "$tmp/allbad/right/$i.jpg"; done
+# 400 bad frames, 8 s at 50 fps: the files camera loops back to the good frame 000 only after the
+# listener's 5 s (200 wrapped within them where boot is quick, and the ping after it was right)
+for i in $(seq -w 1 400); do cp "$tmp/jc/left/1.jpg" "$tmp/allbad/left/$i.jpg"; cp "$jpg" "$tmp/allbad/right/$i.jpg"; done
 if command -v python3 >/dev/null && [ -z "${JETDEPTH_EMULATOR:-}" ]; then
 	python3 - "$tmp/notify" 5 >"$tmp/wd" <<'PY' &
 import socket, sys, time

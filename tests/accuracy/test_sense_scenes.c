@@ -171,9 +171,13 @@ static struct jd_scene_obj cylinder(double u, double v, double r, double hgt)
 int main(void)
 {
 	struct jd_scene s;
-	const char *only = getenv("JD_SCENES_ONLY");
+	const char *only = getenv("JD_SCENES_ONLY"), *emu = getenv("JETDEPTH_EMULATOR");
 
 	report_only = getenv("JD_SCENES_REPORT") != NULL;
+	if (!only && emu && *emu) {
+		printf("under an emulator: the 640x480 scene only (the rest run natively)\n");
+		only = "640x480";
+	}
 	JD_CHECK(jd_workers_init(&wk, 2) == 0, "workers");
 #define SCENE(NAME) if (!only || strstr(NAME, only))
 	SCENE("boxes 1280x720")

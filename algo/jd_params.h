@@ -44,7 +44,7 @@ struct jd_sgm_params {
 	int p1;          /* small-change penalty */
 	int p2;          /* large-change penalty, > p1 */
 	int p2_adapt;    /* intensity step that halves P2 (0 = constant P2) */
-	int subpixel;    /* parabola through the three costs around the minimum */
+	int subpixel;    /* equiangular fit through the three costs around the minimum */
 	int lr_check;    /* left-right consistency */
 	int lr_max_diff; /* allowed |dL - dR| in pixels */
 	int uniqueness;  /* percent margin the best cost must beat the others by; 0 = off */

@@ -452,9 +452,9 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, i
 		}
 		float v = (float)(min_disp + best);
 		if (inner) {
-			int c1 = (int)bv, denom = c0 + c2 - 2 * c1;
+			int c1 = (int)bv, rise = (c0 > c2 ? c0 : c2) - c1;
 			/* IEEE division, as the reference's (nvcc's default -prec-div=true). */
-			v = v + (denom > 0 ? __fdiv_rn((float)(c0 - c2), (float)(2 * denom)) : 0.0f);
+			v = v + (rise > 0 ? __fdiv_rn((float)(c0 - c2), (float)(2 * rise)) : 0.0f);
 		}
 		orow[x] = v;
 	}

@@ -113,7 +113,7 @@ const char jd_cli_matcher_help[] =
     "  --paths 4|8            aggregation paths (default 8)\n"
     "  --p1 N --p2 N          smoothness penalties (default 25, 200)\n"
     "  --p2-adapt T           P2 halves at an intensity step of T, 0 = constant (default 4)\n"
-    "  --[no-]subpixel        parabola refinement (default on)\n"
+    "  --[no-]subpixel        equiangular sub-pixel refinement (default on)\n"
     "  --[no-]lr-check        left-right check (default on), --lr-max-diff N (1)\n"
     "  --uniqueness PCT       uniqueness margin in percent, 0 = off (default 5)\n"
     "  --[no-]fill            fill invalid pixels from the farther neighbour (default on)\n"

@@ -244,6 +244,24 @@ void jd_scene_init(struct jd_scene *s, int w, int h, double f, double tilt_deg,
 	s->seed = 7;
 }
 
+/*
+ * The ray (x, y, 1) a raw pixel's normalised, distorted coordinates (xd, yd) come from:
+ * OpenCV's radial model xd = x (1 + k1 r^2 + k2 r^4) inverted by fixed-point iteration.
+ */
+static void undistort(const struct jd_scene *s, double xd, double yd, double r[3])
+{
+	double x = xd, y = yd;
+
+	for (int it = 0; it < 20 && (s->k1 != 0 || s->k2 != 0); it++) {
+		double r2 = x * x + y * y, g = 1 + s->k1 * r2 + s->k2 * r2 * r2;
+		x = xd / g;
+		y = yd / g;
+	}
+	r[0] = x;
+	r[1] = y;
+	r[2] = 1.0;
+}
+
 static void render_view(struct jd_scene *s, const struct frame *f, double cx_mm,
 			struct jd_image *im, int8_t *label)
 {
@@ -255,7 +273,8 @@ static void render_view(struct jd_scene *s, const struct frame *f, double cx_mm,
 			double sum = 0;
 			for (int k = 0; k < 4; k++) {
 				double sx = x + (k & 1 ? 0.25 : -0.25), sy = y + (k & 2 ? 0.25 : -0.25);
-				double r[3] = {(sx - ccx) / fo, (sy - ccy) / fo, 1.0};
+				double r[3];
+				undistort(s, (sx - ccx) / fo, (sy - ccy) / fo, r);
 				sum += shade(s, f, c, r, &h);
 			}
 			uint32_t z = hash3(x, y, cx_mm > 0, s->seed + 99);
@@ -264,7 +283,8 @@ static void render_view(struct jd_scene *s, const struct frame *f, double cx_mm,
 			if (!label) {
 				continue;
 			}
-			double r[3] = {(x - ccx) / fo, (y - ccy) / fo, 1.0};
+			double r[3];
+			undistort(s, (x - ccx) / fo, (y - ccy) / fo, r);
 			cast(s, f, c, r, &h);
 			int8_t k = h.obj >= 0 && s->o[h.obj].kind != JD_SCENE_WALL ? (int8_t)h.obj : -1;
 			label[(size_t)y * s->w + x] = k;
@@ -284,11 +304,13 @@ void jd_scene_render(struct jd_scene *s, struct jd_image *left, struct jd_image 
 	struct frame f;
 
 	table_frame(s, &f);
-	memset(s->area, 0, sizeof(s->area));
-	memset(s->centroid, 0, sizeof(s->centroid));
+	if (label) {
+		memset(s->area, 0, sizeof(s->area));
+		memset(s->centroid, 0, sizeof(s->centroid));
+	}
 	render_view(s, &f, 0.0, left, label);
 	render_view(s, &f, s->cam.baseline_mm, right, NULL);
-	for (int k = 0; k < s->n; k++) {
+	for (int k = 0; k < s->n && label; k++) {
 		if (s->area[k]) {
 			for (int i = 0; i < 3; i++) {
 				s->centroid[k][i] /= (double)s->area[k];

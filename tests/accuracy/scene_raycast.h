@@ -4,7 +4,8 @@
  * Every surface carries a 3D value-noise texture of its world point, so both cameras see
  * the same texture; 2x2 samples a pixel, Lambertian light, and a little sensor noise.
  * The truth is the left view's: which object each pixel sees, and per object its visible
- * pixels and the mean of their 3D points.
+ * pixels and the mean of their 3D points. With k1, k2 the images are raw (distorted), as a
+ * camera gives them; the truth is then the undistorted view's (render once without them).
  */
 #ifndef JD_TEST_SCENE_RAYCAST_H
 #define JD_TEST_SCENE_RAYCAST_H
@@ -38,6 +39,7 @@ struct jd_scene {
 	int n;
 	struct jd_scene_obj o[JD_SCENE_MAX];
 	uint32_t seed; /* texture and sensor noise */
+	double k1, k2; /* the lenses' radial distortion (OpenCV's radtan), both cameras */
 	/* the truth, filled by jd_scene_render() */
 	long area[JD_SCENE_MAX];
 	double centroid[JD_SCENE_MAX][3];
@@ -50,7 +52,7 @@ void jd_scene_init(struct jd_scene *s, int w, int h, double f, double tilt_deg,
 
 /**
  * Render the pair (w x h, stride w) and the left view's labels (-1: no object, else the
- * object's index; NULL: not wanted); fills the truth.
+ * object's index); with labels, fills the truth (NULL: neither).
  */
 void jd_scene_render(struct jd_scene *s, struct jd_image *left, struct jd_image *right,
 		     int8_t *label);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib.h"
 #include "confidence.h"
 #include "jd_test.h"
 #include "matcher.h"
@@ -36,6 +37,57 @@ static int truth_of(const struct jd_scene *s, const int8_t *label, const struct 
 	return label[(size_t)y * s->w + x];
 }
 
+/*
+ * A raw pair as the cameras give it (the scene's k1, k2), rectified the way the daemon does
+ * it: the calibration (K, D of each camera, R = I, T = 60 mm along x) through
+ * jd_calib_rectify(), jd_calib_map() and the remap, in place; cam becomes the rectified
+ * model jd_calib_model() gives.
+ */
+static void rectify_raw(const struct jd_scene *s, struct jd_image *im[2],
+			struct jd_camera_model *cam)
+{
+	struct jd_stereo_calib c;
+	size_t n = (size_t)s->w * s->h;
+	float *mx = malloc(sizeof(float) * n), *my = malloc(sizeof(float) * n);
+	struct jd_remap m = {s->w, s->h, malloc(4 * n), malloc(4 * n)};
+	uint8_t *tmp = malloc(n);
+	double f, cx, cy, b, units;
+
+	memset(&c, 0, sizeof(c));
+	for (int i = 0; i < 2; i++) {
+		struct jd_calib_camera *k = &c.cam[i];
+		k->width = s->w;
+		k->height = s->h;
+		k->K[0] = k->K[4] = s->cam.f;
+		k->K[2] = s->cam.cx;
+		k->K[5] = s->cam.cy;
+		k->K[8] = 1;
+		k->D[0] = s->k1;
+		k->D[1] = s->k2;
+		k->ndist = 5;
+		k->model = JD_DIST_RADTAN;
+	}
+	c.R[0] = c.R[4] = c.R[8] = 1;
+	c.T[0] = -s->cam.baseline_mm;
+	c.have_rt = 1;
+	c.unit_mm = 1;
+	JD_CHECK(jd_calib_rectify(&c) == 0, "rectify the raw pair's calibration");
+	jd_calib_model(&c, &f, &cx, &cy, &b, &units);
+	*cam = (struct jd_camera_model){(float)f, (float)cx, (float)cy, (float)(b * units)};
+	for (int i = 0; i < 2; i++) {
+		struct jd_image out = {tmp, s->w, s->h, s->w};
+		jd_calib_map(&c, i, s->w, s->h, mx, my);
+		jd_remap_from_float(&m, mx, my);
+		jd_remap_ref(&m, im[i], &out, &wk.exec);
+		memcpy(im[i]->data, tmp, n);
+	}
+	free(mx);
+	free(my);
+	free(m.sx);
+	free(m.sy);
+	free(tmp);
+}
+
 static void check(struct jd_scene *s, const char *name, int ndisp)
 {
 	static const enum jd_algo algos[] = {JD_ALGO_SGM, JD_ALGO_BP, JD_ALGO_SAD};
@@ -47,7 +99,19 @@ static void check(struct jd_scene *s, const char *name, int ndisp)
 	struct jd_disp d = {db, s->w, s->h, s->w};
 	static struct jd_sense_result res;
 
-	jd_scene_render(s, &l, &r, label);
+	struct jd_camera_model cam = s->cam;
+	if (s->k1 != 0 || s->k2 != 0) { /* the truth undistorted, then the raw pair rectified */
+		double k1 = s->k1, k2 = s->k2;
+		s->k1 = s->k2 = 0;
+		jd_scene_render(s, &l, &r, label);
+		s->k1 = k1;
+		s->k2 = k2;
+		jd_scene_render(s, &l, &r, NULL);
+		struct jd_image *im[2] = {&l, &r};
+		rectify_raw(s, im, &cam);
+	} else {
+		jd_scene_render(s, &l, &r, label);
+	}
 	if (getenv("JD_SCENES_DUMP")) { /* the pair, to look at */
 		char path[128];
 		snprintf(path, sizeof(path), "%s-l.pgm", getenv("JD_SCENES_DUMP"));
@@ -88,7 +152,7 @@ static void check(struct jd_scene *s, const char *name, int ndisp)
 			}
 		}
 		jd_sense_default(&sp);
-		JD_CHECK(jd_sense_run(&sp, &s->cam, &d, ws, ns, &res, &wk.exec) == 0, "%s %s: sense",
+		JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, ns, &res, &wk.exec) == 0, "%s %s: sense",
 			 name, what);
 		free(ws);
 		int count[JD_SCENE_MAX] = {0}, phantoms = 0;
@@ -217,6 +281,17 @@ int main(void)
 		s.o[2] = sphere(80, -20, 20);
 		s.o[3] = box(220, 30, 20, 12, 40, 45);
 		check(&s, "small 1280x720", 128);
+	}
+	SCENE("raw distorted 640x480")
+	{
+		jd_scene_init(&s, 640, 480, 500, 25, 90, 750);
+		s.k1 = -0.25;
+		s.k2 = 0.07;
+		s.n = 3;
+		s.o[0] = cylinder(-110, 10, 30, 110);
+		s.o[1] = box(30, -30, 40, 35, 80, 15);
+		s.o[2] = box(150, 40, 35, 30, 60, -20);
+		check(&s, "raw distorted 640x480", 64);
 	}
 	SCENE("boxes 640x480")
 	{

@@ -1,14 +1,15 @@
 /*
  * Whole objects, where they are: tabletop scenes ray-cast into stereo pairs (scene_raycast.h)
- * with boxes, spheres and cylinders, a box and a sphere touching in the image, a wall where
- * the table ends, small objects far off, at 1280x720 and 640x480. Every matcher with its
- * defaults, the confidence mask at its default, then sensing with its defaults, as the daemon
- * runs them. Against the truth of the left view, for every object: found once (no split), no
- * reported object that is none of them (no phantom), none holding two (no merge: the other
- * would be missed), its distance within 1 %, its image area at least 90 % of its visible pixels
- * (75 % under 2000 px) and at most 110 %. JD_SCENES_REPORT=1 prints every figure and asserts
- * nothing (for measuring); JD_SCENES_ONLY=name runs one scene; JD_SCENES_DUMP=prefix writes
- * the left image and each matcher's masked map (x3) as PGM.
+ * with boxes, spheres and cylinders, a sphere overlapping a box in the image, a wall where the
+ * table ends, small objects far off, a raw distorted pair, at 1280x720 and 640x480. Every
+ * matcher with its defaults, the confidence mask at its default, then sensing with its
+ * defaults, as the daemon runs them. Against the truth of the left view, for every object:
+ * found once (no split), no reported object that is none of them (no phantom), none holding
+ * two (no merge: the other would be missed), its distance and its centroid within 1 % of its
+ * distance, its image area at least 90 % of its visible pixels (75 % under 2000 px) and at
+ * most 110 %. JD_SCENES_REPORT=1 prints every figure and asserts nothing (for measuring);
+ * JD_SCENES_ONLY=name runs one scene; JD_SCENES_DUMP=prefix writes the left image and each
+ * matcher's masked map (x3) as PGM.
  */
 #include <math.h>
 #include <stdio.h>
@@ -203,6 +204,8 @@ static void check(struct jd_scene *s, const char *name, int ndisp)
 				 count[k]);
 			JD_CHECK(off < 0.01, "%s %s: object %d at %.0f mm off by %.2f %%", name, what,
 				 k, dist, 100 * off);
+			JD_CHECK(ce < 0.01, "%s %s: object %d's centroid %.2f %% of its distance off",
+				 name, what, k, 100 * ce);
 			/* thin objects far off lose their one-pixel borders: 25 mm is 19 px at 1.3 m */
 			double least = s->area[k] >= 2000 ? 0.9 : 0.75;
 			JD_CHECK(share >= least && share <= 1.1,

@@ -9,7 +9,15 @@
 #include "commands.h"
 #include "../formats/image_io.h"
 
-enum { OPT_MAX_BAD = OPT_CMD_BASE, OPT_CONF, OPT_MAX_CONF_RATIO, OPT_CONF_THRESH, OPT_HELP };
+enum {
+	OPT_MAX_BAD = OPT_CMD_BASE,
+	OPT_CONF,
+	OPT_MAX_CONF_RATIO,
+	OPT_CONF_THRESH,
+	OPT_SUBPIX,
+	OPT_MAX_SUBPIX_RMS,
+	OPT_HELP
+};
 
 static void help(FILE *f)
 {
@@ -27,7 +35,11 @@ static void help(FILE *f)
 	       "                  docs/accuracy.md), and of the confident half against the rest\n"
 	       "  --conf-threshold PX   the error that counts as bad there (default 1)\n"
 	       "  --max-conf-ratio R   exit 1 when the confident half's bad rate exceeds R times\n"
-	       "                  the other half's\n");
+	       "                  the other half's\n"
+	       "  --subpixel      also the sub-pixel error on the first mask: the RMS over the\n"
+	       "                  pixels within 1 px of the truth, and how the fractional parts\n"
+	       "                  spread over fifths (pixel-locking piles them at the ends)\n"
+	       "  --max-subpix-rms PX   exit 1 when that RMS exceeds PX (implies --subpixel)\n");
 }
 
 static int same_size(const char *path, int w, int h, int gw, int gh)
@@ -83,6 +95,45 @@ static int confidence_report(const struct jd_disp *disp, const struct jd_disp *g
 	return 0;
 }
 
+/* The sub-pixel error on a mask (NULL: every known pixel). @return 1 when above max_rms > 0 */
+static int subpixel_report(const struct jd_disp *disp, const struct jd_disp *gt,
+			   const struct jd_image *mask, const char *name, float max_rms)
+{
+	double sq = 0.0;
+	long near = 0, fifth[5] = {0}, n = 0;
+
+	for (int y = 0; y < gt->height; y++) {
+		const float *g = jd_disp_row(gt, y), *d = jd_disp_row(disp, y);
+		const uint8_t *m = mask ? mask->data + (size_t)y * mask->stride : NULL;
+		for (int x = 0; x < gt->width; x++) {
+			if ((m && !m[x]) || !(g[x] > 0 && g[x] < INFINITY) ||
+			    !(d[x] > 0 && d[x] < INFINITY)) {
+				continue;
+			}
+			double e = (double)d[x] - g[x], f = d[x] - floorf(d[x]);
+			int k = (int)(f * 5.0);
+			fifth[k < 5 ? k : 4]++;
+			n++;
+			if (fabs(e) < 1.0) {
+				sq += e * e;
+				near++;
+			}
+		}
+	}
+	double rms = near ? sqrt(sq / (double)near) : 0.0;
+	printf("subpixel on %s: RMS %.3f px over %ld pixels within 1 px; fractional parts by "
+	       "fifths %.2f %.2f %.2f %.2f %.2f\n",
+	       name, rms, near, n ? (double)fifth[0] / n : 0.0, n ? (double)fifth[1] / n : 0.0,
+	       n ? (double)fifth[2] / n : 0.0, n ? (double)fifth[3] / n : 0.0,
+	       n ? (double)fifth[4] / n : 0.0);
+	if (max_rms > 0.0f && rms > (double)max_rms) {
+		fprintf(stderr, "jetdepth: sub-pixel RMS %.3f px on %s is above the limit %.3f\n",
+			rms, name, (double)max_rms);
+		return 1;
+	}
+	return 0;
+}
+
 int jd_cmd_eval(int argc, char **argv)
 {
 	static const char *const masks[] = {"nonocc", "all"};
@@ -90,9 +141,12 @@ int jd_cmd_eval(int argc, char **argv)
 				{"confidence", required_argument, NULL, OPT_CONF},
 				{"max-conf-ratio", required_argument, NULL, OPT_MAX_CONF_RATIO},
 				{"conf-threshold", required_argument, NULL, OPT_CONF_THRESH},
+				{"subpixel", no_argument, NULL, OPT_SUBPIX},
+				{"max-subpix-rms", required_argument, NULL, OPT_MAX_SUBPIX_RMS},
 				{"help", no_argument, NULL, OPT_HELP},
 				{0}};
-	float max_bad = -1.0f, max_ratio = -1.0f, thresh = 1.0f;
+	float max_bad = -1.0f, max_ratio = -1.0f, thresh = 1.0f, max_rms = -1.0f;
+	int subpix = 0;
 	const char *conf_path = NULL;
 	struct jd_image conf = {0};
 	struct jd_disp disp, gt;
@@ -117,6 +171,15 @@ int jd_cmd_eval(int argc, char **argv)
 					optarg);
 				return JD_EXIT_USAGE;
 			}
+		} else if (opt == OPT_SUBPIX) {
+			subpix = 1;
+		} else if (opt == OPT_MAX_SUBPIX_RMS) {
+			if (jd_cli_float("--max-subpix-rms", optarg, &max_rms) || !(max_rms > 0.0f)) {
+				fprintf(stderr, "jetdepth: --max-subpix-rms %s: must be above 0 px\n",
+					optarg);
+				return JD_EXIT_USAGE;
+			}
+			subpix = 1;
 		} else if (opt == OPT_CONF_THRESH) {
 			if (jd_cli_float("--conf-threshold", optarg, &thresh) || !(thresh > 0.0f)) {
 				fprintf(stderr, "jetdepth: --conf-threshold %s: must be above 0 px\n",
@@ -183,6 +246,10 @@ int jd_cmd_eval(int argc, char **argv)
 		jd_eval(&disp, &gt, mask.data ? &mask : NULL, &res);
 		if (first && conf.data && confidence_report(&disp, &gt, mask.data ? &mask : NULL,
 							    &conf, name, thresh, max_ratio)) {
+			rc = JD_EXIT_RUNTIME;
+		}
+		if (first && subpix &&
+		    subpixel_report(&disp, &gt, mask.data ? &mask : NULL, name, max_rms)) {
 			rc = JD_EXIT_RUNTIME;
 		}
 		free(mask.data);

@@ -242,7 +242,7 @@ int main(void)
 
 	report_only = getenv("JD_SCENES_REPORT") != NULL;
 	if (!only && emu && *emu) {
-		printf("under an emulator: the 640x480 scene only (the rest run natively)\n");
+		printf("under an emulator: the 640x480 scenes only (the rest run natively)\n");
 		only = "640x480";
 	}
 	JD_CHECK(jd_workers_init(&wk, 2) == 0, "workers");

@@ -50,7 +50,6 @@ static void layout(struct jd_carve *c, int w, int h, struct jd__sense_ws *s)
 	s->m0 = jd_carve(c, n);
 	s->m1 = jd_carve(c, n);
 	s->weak = jd_carve(c, n);
-	s->strong = jd_carve(c, sizeof(int32_t) * (n + 2));
 	s->label = jd_carve(c, sizeof(int32_t) * n);
 	s->nparent = (long)(n + 2); /* depth edges split blobs: a label can be a pixel */
 	s->parent = jd_carve(c, sizeof(int32_t) * (size_t)s->nparent);
@@ -389,16 +388,14 @@ static long blobs_of(const struct jd_sense_params *sp, struct jd__sense_ws *s, i
 
 	for (long i = 0; i <= nl; i++) {
 		s->parent[i] = 0;
-		s->strong[i] = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
 		s->parent[s->label[i]] += s->label[i] != 0;
-		s->strong[s->label[i]] += s->m0[i] != 0;
 	}
 	for (long i = 1; i <= nl; i++) {
 		int32_t area = s->parent[i];
 		s->parent[i] = 0;
-		if (area < sp->min_area_px || s->strong[i] < 1) {
+		if (area < sp->min_area_px) { /* weak pixels too; every label has strong ones */
 			continue;
 		}
 		if (nb == s->max_blobs) {

@@ -56,7 +56,6 @@ struct jd__sense_blob {
 /* The workspace jd_sense_mem_required() sizes. */
 struct jd__sense_ws {
 	uint8_t *m0, *m1, *weak; /* weak: every object pixel, strong or weak, before cleaning */
-	int32_t *strong;	 /* each label's strong pixels */
 	int32_t *label, *parent; /* parent: free once the blobs are listed (objects' pixels) */
 	float *scratch, *scratch2;
 	long nparent;

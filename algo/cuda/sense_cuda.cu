@@ -183,8 +183,6 @@ extern "C" __global__ void jd_sense_objpx_cuda(const float *__restrict__ disp,
 	weak[(size_t)y * a.w + x] = (unsigned char)(on || rim);
 }
 
-
-
 /* 3x3 erosion (all set) or dilation (any set), outside the map 0: grid (ceil(w / 128), h). */
 extern "C" __global__ void jd_sense_morph_cuda(const unsigned char *__restrict__ src,
 					       unsigned char *__restrict__ dst, int w, int h,

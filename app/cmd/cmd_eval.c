@@ -122,10 +122,12 @@ static int subpixel_report(const struct jd_disp *disp, const struct jd_disp *gt,
 	}
 	double rms = near ? sqrt(sq / (double)near) : 0.0;
 	printf("subpixel on %s: RMS %.3f px over %ld pixels within 1 px; fractional parts by "
-	       "fifths %.2f %.2f %.2f %.2f %.2f\n",
-	       name, rms, near, n ? (double)fifth[0] / n : 0.0, n ? (double)fifth[1] / n : 0.0,
-	       n ? (double)fifth[2] / n : 0.0, n ? (double)fifth[3] / n : 0.0,
-	       n ? (double)fifth[4] / n : 0.0);
+	       "fifths",
+	       name, rms, near);
+	for (int k = 0; k < 5; k++) {
+		printf(" %.2f", n ? (double)fifth[k] / n : 0.0);
+	}
+	printf("\n");
 	if (max_rms > 0.0f && rms > (double)max_rms) {
 		fprintf(stderr, "jetdepth: sub-pixel RMS %.3f px on %s is above the limit %.3f\n",
 			rms, name, (double)max_rms);

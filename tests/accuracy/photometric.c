@@ -21,22 +21,44 @@ static int fail(const char *what, const char *path)
 
 #define CLIP_R 4
 
+/* A binary 8-bit PGM's pixels (w x h), or NULL after saying why. */
 static unsigned char *read_pgm(const char *path, int *w, int *h)
 {
 	int maxval;
 	FILE *f = fopen(path, "rb");
-	unsigned char *px = NULL;
 
-	if (f && fscanf(f, "P5 %d %d %d", w, h, &maxval) == 3 && maxval == 255 && *w > 0 &&
-	    *h > 0 && fgetc(f) != EOF && (px = malloc((size_t)*w * *h)) &&
-	    fread(px, 1, (size_t)*w * *h, f) != (size_t)*w * *h) {
-		free(px);
-		px = NULL;
+	if (!f) {
+		fail("cannot open", path);
+		return NULL;
 	}
-	if (f) {
+	if (fscanf(f, "P5 %d %d %d", w, h, &maxval) != 3 || maxval != 255 || *w <= 0 || *h <= 0 ||
+	    fgetc(f) == EOF) {
 		fclose(f);
+		fail("not a binary 8-bit PGM", path);
+		return NULL;
 	}
+	unsigned char *px = malloc((size_t)*w * *h);
+	if (!px || fread(px, 1, (size_t)*w * *h, f) != (size_t)*w * *h) {
+		fclose(f);
+		free(px);
+		fail("truncated", path);
+		return NULL;
+	}
+	fclose(f);
 	return px;
+}
+
+/* Write w x h pixels as a binary PGM. @return 0, or 1 after saying why */
+static int write_pgm(const char *path, const unsigned char *px, int w, int h)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f) {
+		return fail("cannot create", path);
+	}
+	fprintf(f, "P5\n%d %d\n255\n", w, h);
+	int ok = fwrite(px, 1, (size_t)w * h, f) == (size_t)w * h;
+	return fclose(f) == 0 && ok ? 0 : fail("write failed", path);
 }
 
 /* A PFM's one channel, top row first (PFM stores the bottom row first). */
@@ -74,7 +96,11 @@ static int unclipped(char **argv)
 
 	if (!r || !l || !c || !m || !gt || w2 != w || w3 != w || w4 != w || h2 != h || h3 != h ||
 	    h4 != h) {
-		fprintf(stderr, "photometric: unclipped: unreadable or mismatched inputs\n");
+		if (r && l && c && m && !gt) {
+			fail("not a PFM the size of the right image", argv[6]);
+		} else if (r && l && c && m) {
+			fprintf(stderr, "photometric: unclipped: the images differ in size\n");
+		}
 		goto out;
 	}
 	for (int y = 0; y < h; y++) {
@@ -97,14 +123,7 @@ static int unclipped(char **argv)
 			m[i] = keep ? 255 : 0;
 		}
 	}
-	FILE *f = fopen(argv[2], "wb");
-	if (!f) {
-		fprintf(stderr, "photometric: %s: cannot create\n", argv[2]);
-		goto out;
-	}
-	fprintf(f, "P5\n%d %d\n255\n", w, h);
-	rc = fwrite(m, 1, (size_t)w * h, f) == (size_t)w * h;
-	rc = fclose(f) == 0 && rc ? 0 : 1;
+	rc = write_pgm(argv[2], m, w, h);
 out:
 	free(r);
 	free(l);
@@ -116,8 +135,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	int w, h, maxval;
-	FILE *f;
+	int w, h;
 
 	if (argc == 8 && strcmp(argv[3], "unclipped") == 0) {
 		return unclipped(argv);
@@ -126,21 +144,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: photometric IN.pgm OUT.pgm gain G OFFSET | vignette V\n");
 		return 2;
 	}
-	if (!(f = fopen(argv[1], "rb"))) {
-		return fail("cannot open", argv[1]);
+	unsigned char *px = read_pgm(argv[1], &w, &h);
+	if (!px) {
+		return 1;
 	}
-	if (fscanf(f, "P5 %d %d %d", &w, &h, &maxval) != 3 || maxval != 255 || w <= 0 || h <= 0 ||
-	    fgetc(f) == EOF) {
-		fclose(f);
-		return fail("not a binary 8-bit PGM", argv[1]);
-	}
-	unsigned char *px = malloc((size_t)w * h);
-	if (!px || fread(px, 1, (size_t)w * h, f) != (size_t)w * h) {
-		fclose(f);
-		free(px);
-		return fail("truncated", argv[1]);
-	}
-	fclose(f);
 	double gain = 1.0, offset = 0.0, vig = 0.0;
 	if (strcmp(argv[3], "gain") == 0) {
 		gain = atof(argv[4]);
@@ -156,12 +163,7 @@ int main(int argc, char **argv)
 			px[(size_t)y * w + x] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : floor(v + 0.5));
 		}
 	}
-	if (!(f = fopen(argv[2], "wb"))) {
-		free(px);
-		return fail("cannot create", argv[2]);
-	}
-	fprintf(f, "P5\n%d %d\n255\n", w, h);
-	int ok = fwrite(px, 1, (size_t)w * h, f) == (size_t)w * h;
+	int rc = write_pgm(argv[2], px, w, h);
 	free(px);
-	return fclose(f) == 0 && ok ? 0 : fail("write failed", argv[2]);
+	return rc;
 }

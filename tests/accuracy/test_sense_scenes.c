@@ -18,6 +18,7 @@
 
 #include "calib.h"
 #include "confidence.h"
+#include "image_io.h"
 #include "jd_test.h"
 #include "matcher.h"
 #include "scene_raycast.h"
@@ -26,6 +27,21 @@
 
 static struct jd_workers wk;
 static int report_only;
+
+/* With JD_SCENES_DUMP=prefix, im as prefix-name.pgm, to look at. */
+static void dump(const char *name, const struct jd_image *im)
+{
+	const char *prefix = getenv("JD_SCENES_DUMP");
+	char path[512], err[512];
+
+	if (!prefix) {
+		return;
+	}
+	snprintf(path, sizeof(path), "%s-%s.pgm", prefix, name);
+	if (jd_pgm_write(path, im, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+	}
+}
 
 /* The truth object a reported one stands for: the label under its centroid, else -1. */
 static int truth_of(const struct jd_scene *s, const int8_t *label, const struct jd_object *o)
@@ -113,16 +129,7 @@ static void check(struct jd_scene *s, const char *name, int ndisp)
 	} else {
 		jd_scene_render(s, &l, &r, label);
 	}
-	if (getenv("JD_SCENES_DUMP")) { /* the pair, to look at */
-		char path[128];
-		snprintf(path, sizeof(path), "%s-l.pgm", getenv("JD_SCENES_DUMP"));
-		FILE *f = fopen(path, "wb");
-		if (f) {
-			fprintf(f, "P5\n%d %d\n255\n", s->w, s->h);
-			fwrite(lb, 1, n, f);
-			fclose(f);
-		}
-	}
+	dump("l", &l);
 	for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
 		struct jd_match_params p;
 		struct jd_sense_params sp;
@@ -140,17 +147,11 @@ static void check(struct jd_scene *s, const char *name, int ndisp)
 			 "%s %s: match", name, what);
 		jd_confidence_mask(&d, conf, JD_MIN_CONFIDENCE_DEFAULT);
 		if (getenv("JD_SCENES_DUMP")) { /* the map, x3, to look at */
-			char path[128];
-			snprintf(path, sizeof(path), "%s-%s.pgm", getenv("JD_SCENES_DUMP"), what);
-			FILE *f = fopen(path, "wb");
-			if (f) {
-				fprintf(f, "P5\n%d %d\n255\n", s->w, s->h);
-				for (size_t i = 0; i < n; i++) {
-					float v = db[i] > 0 && db[i] < 85 ? 3 * db[i] : 0;
-					fputc((int)v, f);
-				}
-				fclose(f);
+			struct jd_image vis = {conf, s->w, s->h, s->w}; /* conf is spent */
+			for (size_t i = 0; i < n; i++) {
+				conf[i] = (uint8_t)(db[i] > 0 && db[i] < 85 ? 3 * db[i] : 0);
 			}
+			dump(what, &vis);
 		}
 		jd_sense_default(&sp);
 		JD_CHECK(jd_sense_run(&sp, &cam, &d, ws, ns, &res, &wk.exec) == 0, "%s %s: sense",

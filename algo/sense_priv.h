@@ -142,6 +142,9 @@ void jd__sense_extent(const struct jd_camera_model *cam, const struct jd__sense_
  */
 enum { JD_SENSE_PX_WEAK = 1, JD_SENSE_PX_STRONG = 2 };
 
+/* The weak pixels' share of both thresholds (a third or a quarter let the table's noise in). */
+#define JD_SENSE_WEAK_SHARE 0.5f
+
 /* How far (passes, pixels) a blob grows into its weak rim. */
 #define JD_SENSE_GROW_PASSES 16
 

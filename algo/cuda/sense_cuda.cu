@@ -177,7 +177,8 @@ extern "C" __global__ void jd_sense_objpx_cuda(const float *__restrict__ disp,
 				     a.c);
 		float above = __fsub_rn(d, pf), hgt = jd_sense_height(a, (float)x, (float)y, d);
 		on = above > a.plane_tol && hgt > a.min_height_mm;
-		rim = above > __fmul_rn(0.5f, a.plane_tol) && hgt > __fmul_rn(0.5f, a.min_height_mm);
+		rim = above > __fmul_rn(JD_SENSE_WEAK_SHARE, a.plane_tol) &&
+		      hgt > __fmul_rn(JD_SENSE_WEAK_SHARE, a.min_height_mm);
 	}
 	mask[(size_t)y * a.w + x] = (unsigned char)on;
 	weak[(size_t)y * a.w + x] = (unsigned char)(on || rim);

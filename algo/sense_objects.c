@@ -41,10 +41,9 @@ int jd__sense_object_px(const struct jd_sense_params *sp, const struct jd_camera
 		return JD_SENSE_PX_STRONG;
 	}
 	/* half of both: an object's lower rim, kept where it joins a strong part */
-	return above > JD_SENSE_WEAK_SHARE * sp->plane_tol &&
-			       hgt > JD_SENSE_WEAK_SHARE * sp->min_height_mm
-		   ? JD_SENSE_PX_WEAK
-		   : 0;
+	int rim = above > JD_SENSE_WEAK_SHARE * sp->plane_tol &&
+		  hgt > JD_SENSE_WEAK_SHARE * sp->min_height_mm;
+	return rim ? JD_SENSE_PX_WEAK : 0;
 }
 
 /* How far (mm) the point lies inside the table's extent (negative: outside). */

@@ -2,7 +2,9 @@
 # On the GPU machine: SGM kernel variants (nvcc -D switches of sgm_cuda.cu) built side by side
 # and timed case by case in turn, beside libSGM on the same pairs, with ncu's DRAM bytes of each.
 # VARIANTS: "name:flags[:VAR=value] ..." with nvcc flags comma-separated, and an environment
-# setting its runs take.
+# setting its runs take; flags "@DIR" build another source tree instead, e.g. an earlier commit's
+# whole tree (host code too) unpacked into the git-ignored .gpuold/ and carried:
+#   rm -rf .gpuold/main && mkdir -p .gpuold/main && git archive HEAD | tar -x -C .gpuold/main
 # The commit before, as variant "prev:-DJD_SGM_PREV": first, here,
 #   git show HEAD:algo/cuda/sgm_cuda.cu >algo/cuda/sgm_cuda_prev.cu
 # (git-ignored, so name it in the call's carry).
@@ -12,8 +14,9 @@ set -u
 variants=${VARIANTS:-"prev:-DJD_SGM_PREV new:"}
 cases=${CASES:-"1280x720:128 1920x1080:128 1920x1080:256"}
 for v in $variants; do
-	n=${v%%:*}; f=$(echo "${v#*:}" | cut -d: -f1 | tr , ' ')
-	{ cmake -S . -B build/gpu-$n -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
+	n=${v%%:*}; f=$(echo "${v#*:}" | cut -d: -f1 | tr , ' '); src=.
+	case $f in @*) src=${f#@}; f= ;; esac
+	{ cmake -S $src -B build/gpu-$n -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
 		-DJD_CUDA_ONLY_ARCH=90 "-DJD_NVCC_FLAGS=$f" && cmake --build build/gpu-$n --target jetdepth test_cuda_sgm; } \
 		>"/tmp/build-$n.log" 2>&1 || { echo "build $n failed"; tail -20 "/tmp/build-$n.log"; } &
 done

@@ -28,13 +28,15 @@
 		[JD_K_GRAY_RGB] = b, [JD_K_GRAY_YUYV] = b, [JD_K_GRAY_UYVY] = b, [JD_K_REMAP] = b, \
 		[JD_K_CENSUS] = b, [JD_K_SGM_COST] = b, [JD_K_SGM_AGGREGATE] = b,                  \
 		[JD_K_SGM_SELECT] = b, [JD_K_SAD_ACCUMULATE] = b, [JD_K_SAD_WTA] = b,              \
-		[JD_K_BP_MESSAGES] = b                                                             \
+		[JD_K_BP_MESSAGES] = b, [JD_K_GRAY_MONO16] = b, [JD_K_GRAY_BAYER] = b              \
 	}
 
 static const char *const kernel_names[JD_K_COUNT] = {
     [JD_K_GRAY_RGB] = "gray_rgb",
     [JD_K_GRAY_YUYV] = "gray_yuyv",
     [JD_K_GRAY_UYVY] = "gray_uyvy",
+    [JD_K_GRAY_MONO16] = "gray_mono16",
+    [JD_K_GRAY_BAYER] = "gray_bayer",
     [JD_K_REMAP] = "remap",
     [JD_K_CENSUS] = "census",
     [JD_K_SGM_COST] = "sgm_cost",
@@ -49,6 +51,8 @@ const struct jd_kernels jd_kernels_ref = {
     .gray_from_rgb = jd_gray_from_rgb_ref,
     .gray_from_yuyv = jd_gray_from_yuyv_ref,
     .gray_from_uyvy = jd_gray_from_uyvy_ref,
+    .gray_from_mono16 = jd_gray_from_mono16_ref,
+    .gray_from_bayer = jd_gray_from_bayer_ref,
     .remap = jd_remap_ref,
     .census = jd_census_ref,
     .sgm_cost = jd_sgm_cost_ref,
@@ -66,6 +70,8 @@ static const struct jd_kernels kernels_neon = {
     .gray_from_rgb = jd_gray_from_rgb_neon,
     .gray_from_yuyv = jd_gray_from_yuyv_neon,
     .gray_from_uyvy = jd_gray_from_uyvy_neon,
+    .gray_from_mono16 = jd_gray_from_mono16_neon,
+    .gray_from_bayer = jd_gray_from_bayer_neon,
     .remap = jd_remap_neon,
     .census = jd_census_neon,
     .sgm_cost = jd_sgm_cost_neon,

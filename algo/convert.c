@@ -1,4 +1,5 @@
 #include "convert.h"
+#include "convert_priv.h"
 
 #include <stddef.h>
 
@@ -37,5 +38,20 @@ void jd_gray_from_uyvy_ref(const uint8_t *uyvy, int n, uint8_t *out)
 {
 	for (int i = 0; i < n; i++) {
 		out[i] = uyvy[2 * i + 1];
+	}
+}
+
+void jd_gray_from_mono16_ref(const uint8_t *row, int n, int bits, uint8_t *out)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = jd__top8(jd__sample16(row + 2 * i), bits);
+	}
+}
+
+void jd_gray_from_bayer_ref(const uint8_t *up, const uint8_t *row, const uint8_t *down, int n,
+			    int bits, int r_col, int r_row, uint8_t *out)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = jd__bayer_pixel(up, row, down, n, bits, r_col, r_row, i);
 	}
 }

@@ -32,4 +32,30 @@ void jd_gray_from_yuyv_neon(const uint8_t *yuyv, int n, uint8_t *out);
 void jd_gray_from_uyvy_ref(const uint8_t *uyvy, int n, uint8_t *out);
 void jd_gray_from_uyvy_neon(const uint8_t *uyvy, int n, uint8_t *out);
 
+/*
+ * Deep mono (Y10, Y12, Y16: a 16-bit little-endian sample a pixel, the depth's bits at the
+ * bottom as V4L2 lays them out): the top 8 bits, v >> (bits - 8); a sample past the depth
+ * (a corrupt one) gives 255. row: n samples; bits 9 .. 16.
+ */
+void jd_gray_from_mono16_ref(const uint8_t *row, int n, int bits, uint8_t *out);
+void jd_gray_from_mono16_neon(const uint8_t *row, int n, int bits, uint8_t *out);
+
+/*
+ * Raw Bayer (RGGB, BGGR, GRBG or GBRG; 8 bits a byte, or 10 and 12 in 16-bit little-endian
+ * containers) to luma at full resolution: each sample first to 8 bits as deep mono does (its
+ * top 8 bits; a corrupt one past the depth gives 255), then a bilinear demosaic (a site's
+ * missing colours are the rounded means of its nearest same-colour neighbours: the two beside
+ * or above and below it, or the four around it) and the one RGB rule above. Measured against
+ * a 3x3 binomial, the 2x2 cell mean and 2x2 binning on the dev pairs' colour images
+ * (docs/cameras.md), this loses least. Beyond the edges the mosaic is mirrored about the edge
+ * pixel (x = -1 reads x = 1), which keeps each site's colour.
+ * up, row, down: the rows y - 1, y, y + 1 (the caller mirrors them at the top and bottom);
+ * n >= 2 pixels; bits 8, 10 or 12; r_col: the column parity of the R sites, r_row: 1 when this
+ * row holds R sites (RGGB: r_col 0, r_row = y even).
+ */
+void jd_gray_from_bayer_ref(const uint8_t *up, const uint8_t *row, const uint8_t *down, int n,
+			    int bits, int r_col, int r_row, uint8_t *out);
+void jd_gray_from_bayer_neon(const uint8_t *up, const uint8_t *row, const uint8_t *down, int n,
+			     int bits, int r_col, int r_row, uint8_t *out);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "camera.h"
 #include "in_file.h"
 
 enum kind { K_STR, K_BOOL, K_LONG, K_CAMERA, K_ALGO, K_NDISP, K_SIZE, K_BACKEND };
@@ -133,10 +134,10 @@ static int parse_value(struct parse *ps, const struct key *k, const char *v, con
 			FAIL(file, line, "%s: '%s': expected SOURCE FORMAT WIDTHxHEIGHT@FPS",
 			     k->name, v);
 		}
-		if (strcmp(fmt, "YUYV") && strcmp(fmt, "UYVY") && strcmp(fmt, "GREY") &&
-		    strcmp(fmt, "MJPEG") && strcmp(fmt, "-")) {
-			FAIL(file, line, "%s: format '%s': expected YUYV, UYVY, GREY, MJPEG or -",
-			     k->name, fmt);
+		enum jd_pixfmt pf;
+		if (strcmp(fmt, "-") && jd_pixfmt_parse(fmt, &pf)) {
+			FAIL(file, line, "%s: format '%s': expected - or one of %s", k->name, fmt,
+			     jd_pixfmt_names());
 		}
 		strcpy(c->source, src);
 		strcpy(c->format, fmt);

@@ -20,7 +20,7 @@ struct rig {
 	float *gt[2];		/* per set */
 	int running;
 	int replay; /* after frames 0 and 1, hand their sets out again unrendered */
-	enum jd_pixfmt fmt; /* the layout frames come in: GREY, or YUYV/UYVY as a camera's */
+	enum jd_pixfmt fmt; /* the layout frames come in: any but MJPEG (set_format) */
 	const struct jd_exec *ex; /* renders on these workers (NULL: the caller's thread) */
 };
 
@@ -31,7 +31,7 @@ static struct rig *layout(struct jd_carve *c, int w, int h, uint8_t *view[2][2],
 	struct rig *r = jd_carve(c, sizeof(struct rig));
 
 	for (int s = 0; s < 2; s++) {
-		/* room for a 4:2:2 frame: two bytes a pixel */
+		/* room for a 4:2:2 or 16-bit frame: two bytes a pixel */
 		view[s][0] = jd_carve(c, 2 * n);
 		view[s][1] = jd_carve(c, 2 * n);
 		gt[s] = jd_carve(c, sizeof(float) * n);
@@ -132,6 +132,35 @@ static void to_422(uint8_t *v, size_t n, int off)
 	}
 }
 
+/*
+ * The gray view v (w x h, packed) as a deep mono or raw Bayer frame in place, from the end. A
+ * Bayer site keeps its colour's share of the gray (R 3/4, G 1, B 1/2: a scene under a colour
+ * cast, so that the mosaic is not flat), and a deep sample is that value with its top bits
+ * repeated below, so that deep mono's top 8 bits give the gray back exactly.
+ */
+static void to_raw(uint8_t *v, int w, int h, enum jd_pixfmt fmt)
+{
+	static const char *const orders = "RGGBBGGRGBRGGRBG"; /* jd_pixfmt's order from RGGB8 */
+	const int bits = jd_pixfmt_bits(fmt), wide = jd_pixfmt_pixel_bytes(fmt) == 2;
+	const int bayer = jd_pixfmt_is_bayer(fmt);
+	const char *cell = bayer ? orders + 4 * ((fmt - JD_PIX_RGGB8) % 4) : NULL;
+
+	for (size_t i = (size_t)w * h; i-- > 0;) {
+		unsigned g = v[i];
+		if (bayer) {
+			char site = cell[(i / (size_t)w % 2) * 2 + i % (size_t)w % 2];
+			g = site == 'R' ? g * 3 / 4 : site == 'B' ? g / 2 : g;
+		}
+		if (!wide) {
+			v[i] = (uint8_t)g;
+			continue;
+		}
+		unsigned x = (g << (bits - 8) | g >> (16 - bits)) & 0xffffu;
+		v[2 * i] = (uint8_t)x;
+		v[2 * i + 1] = (uint8_t)(x >> 8);
+	}
+}
+
 static int render(struct jd_camera *c, struct rig *r, int k)
 {
 	int set = k & 1;
@@ -156,7 +185,11 @@ static int render(struct jd_camera *c, struct rig *r, int k)
 	if (!r->replay || k < 2) {
 		jd_synth_render_par(r->seed, k, r->ndisp, &left, &right, &gt, r->ex);
 		for (int i = 0; i < 2 && r->fmt != JD_PIX_GREY; i++) {
-			to_422(r->view[set][i], (size_t)r->w * r->h, r->fmt == JD_PIX_UYVY);
+			if (r->fmt == JD_PIX_YUYV || r->fmt == JD_PIX_UYVY) {
+				to_422(r->view[set][i], (size_t)r->w * r->h, r->fmt == JD_PIX_UYVY);
+			} else {
+				to_raw(r->view[set][i], r->w, r->h, r->fmt);
+			}
 		}
 	}
 	r->rendered = k;
@@ -251,7 +284,7 @@ int jd_cam_synth_set_format(struct jd_camera cam[2], enum jd_pixfmt fmt)
 {
 	struct rig *r = cam[0].priv;
 
-	if (fmt != JD_PIX_GREY && fmt != JD_PIX_YUYV && fmt != JD_PIX_UYVY) {
+	if ((unsigned)fmt >= JD_PIX_COUNT || fmt == JD_PIX_MJPEG) {
 		return -EINVAL;
 	}
 	r->fmt = fmt;

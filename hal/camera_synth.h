@@ -38,7 +38,9 @@ void jd_cam_synth_set_replay(struct jd_camera cam[2], int on);
 
 /**
  * Hand frames out as a camera would lay them out: GREY (the default), YUYV or UYVY (the luma
- * is the scene's; the chroma bytes vary). Before start. @retval 0 or -EINVAL (another layout)
+ * is the scene's; the chroma bytes vary), deep mono (the gray at the format's depth) or raw
+ * Bayer (a mosaic of the scene under a colour cast). Before start.
+ * @retval 0 or -EINVAL (MJPEG, or no layout)
  */
 int jd_cam_synth_set_format(struct jd_camera cam[2], enum jd_pixfmt fmt);
 

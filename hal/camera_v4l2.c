@@ -21,8 +21,7 @@ struct state {
 	struct buffer buf[JD_V4L2_MAX_BUFFERS];
 };
 
-static const uint32_t fourccs[JD_PIX_COUNT] = {V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_YUYV,
-					       V4L2_PIX_FMT_UYVY, V4L2_PIX_FMT_MJPEG};
+
 
 size_t jd_cam_v4l2_mem_required(void)
 {
@@ -91,12 +90,20 @@ static int v4l2_open(struct jd_camera *c)
 	return 0;
 }
 
-/* The first format the device offers, in order: the wanted one, then YUYV, UYVY, GREY, MJPEG. */
+/*
+ * The first format the device offers, in order: the wanted one, then YUYV, UYVY, GREY, MJPEG,
+ * then the deep mono and raw Bayer ones (the CSI sensors and global-shutter modules that give
+ * nothing else), in jd_pixfmt's order.
+ */
 static int pick_format(struct jd_camera *c, enum jd_pixfmt want, enum jd_pixfmt *out)
 {
 	struct state *s = c->priv;
 	int offered[JD_PIX_COUNT] = {0};
-	static const enum jd_pixfmt order[] = {JD_PIX_YUYV, JD_PIX_UYVY, JD_PIX_GREY, JD_PIX_MJPEG};
+	enum jd_pixfmt order[JD_PIX_COUNT] = {JD_PIX_YUYV, JD_PIX_UYVY, JD_PIX_GREY, JD_PIX_MJPEG};
+
+	for (int f = JD_PIX_MJPEG + 1; f < JD_PIX_COUNT; f++) {
+		order[f] = (enum jd_pixfmt)f;
+	}
 
 	for (uint32_t i = 0; i < 256; i++) {
 		struct v4l2_fmtdesc d = {.index = i, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
@@ -105,7 +112,7 @@ static int pick_format(struct jd_camera *c, enum jd_pixfmt want, enum jd_pixfmt 
 			break; /* EINVAL: the end of the list */
 		}
 		for (int f = 0; f < JD_PIX_COUNT; f++) {
-			offered[f] |= d.pixelformat == fourccs[f];
+			offered[f] |= d.pixelformat == jd_pixfmt_fourcc((enum jd_pixfmt)f);
 		}
 	}
 	if (offered[want]) {
@@ -120,7 +127,7 @@ static int pick_format(struct jd_camera *c, enum jd_pixfmt want, enum jd_pixfmt 
 			return 0;
 		}
 	}
-	return jd_cam_fail(c, -EINVAL, "offers none of YUYV, UYVY, GREY, MJPEG");
+	return jd_cam_fail(c, -EINVAL, "offers none of %s", jd_pixfmt_names());
 }
 
 static int set_rate(struct jd_camera *c, double fps)
@@ -195,14 +202,14 @@ static int v4l2_configure(struct jd_camera *c, const struct jd_cam_config *want)
 	JD_TRY(pick_format(c, want->fmt, &pf));
 	fmt.fmt.pix.width = (uint32_t)want->width;
 	fmt.fmt.pix.height = (uint32_t)want->height;
-	fmt.fmt.pix.pixelformat = fourccs[pf];
+	fmt.fmt.pix.pixelformat = jd_pixfmt_fourcc(pf);
 	fmt.fmt.pix.field = V4L2_FIELD_NONE;
 	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_S_FMT, &fmt) < 0) {
 		return io_fail(c, "VIDIOC_S_FMT");
 	}
 	/* What the driver granted is what we get: read it back, never assume. */
 	if ((int)fmt.fmt.pix.width != want->width || (int)fmt.fmt.pix.height != want->height ||
-	    fmt.fmt.pix.pixelformat != fourccs[pf]) {
+	    fmt.fmt.pix.pixelformat != jd_pixfmt_fourcc(pf)) {
 		return jd_cam_fail(c, -EINVAL,
 				   "asked %dx%d %s, the driver grants %ux%u %.4s: run with --size "
 				   "%ux%u",

@@ -1,7 +1,8 @@
 /*
  * The V4L2 camera driver (memory-mapped streaming, as the kernel's capture.c example):
  * capability check, format negotiation with read-back (the wanted format, else YUYV, UYVY,
- * GREY, MJPEG, whichever the device offers first in that order), frame rate by S_PARM read
+ * GREY, MJPEG, then deep mono and raw Bayer, whichever the device offers first in that
+ * order), frame rate by S_PARM read
  * back with G_PARM, REQBUFS/QUERYBUF/mmap at configure, poll with a timeout, DQBUF/QBUF
  * retried on EINTR, bytesused and index checked, error-flagged frames dropped and counted,
  * CLOCK_MONOTONIC timestamps (start of exposure when the driver says so).

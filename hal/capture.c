@@ -64,7 +64,7 @@ static int synth_init(struct jd_capture *c, void *mem, size_t bytes)
 	rc = jd_cam_synth_set_format(c->cam, cfg->synth_fmt);
 	if (rc) {
 		snprintf(c->err, sizeof(c->err),
-			 "synth camera: --pixfmt %s: it gives GREY, YUYV or UYVY",
+			 "synth camera: --pixfmt %s: it gives every layout but MJPG",
 			 jd_pixfmt_name(cfg->synth_fmt));
 	}
 	return rc;
@@ -201,6 +201,33 @@ static int dropped(struct jd_capture *c, unsigned long *counter)
 }
 
 /*
+ * A deep mono or raw Bayer frame to luma in out, row by row (a Bayer row with the rows above
+ * and below, mirrored at the top and bottom, and where its R sites are: convert.h's rule).
+ * Frames are at least 2x2.
+ */
+static void luma_of_deep(const struct jd_kernels *k, const struct jd_cam_frame *f,
+			 struct jd_image *out)
+{
+	const int bits = jd_pixfmt_bits(f->fmt), h = out->height;
+	int r_col, r_row;
+
+	jd_pixfmt_bayer_red(f->fmt, &r_col, &r_row);
+	for (int y = 0; y < h; y++) {
+		uint8_t *dst = out->data + (size_t)y * out->stride;
+		const uint8_t *row = f->data + (size_t)y * f->stride;
+
+		if (jd_pixfmt_is_bayer(f->fmt)) {
+			int up = y > 0 ? y - 1 : 1, down = y < h - 1 ? y + 1 : h - 2;
+			k->gray_from_bayer(f->data + (size_t)up * f->stride, row,
+					   f->data + (size_t)down * f->stride, out->width, bits, r_col,
+					   (y & 1) == r_row, dst);
+		} else {
+			k->gray_from_mono16(row, out->width, bits, dst);
+		}
+	}
+}
+
+/*
  * One view to luma in out, or with raw, into raw->data[side] as it came (out is then that
  * buffer's gray view, for MJPEG); -EBADMSG for a frame that cannot be (counted by the caller).
  */
@@ -223,6 +250,7 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 		return 0;
 	}
 	if (f->width != out->width || f->height != out->height || f->bytes < need ||
+	    (jd_pixfmt_is_bayer(f->fmt) && (out->width < 2 || out->height < 2)) ||
 	    (raw && need > raw->cap)) {
 		snprintf(c->err, sizeof(c->err),
 			 "%s camera %s: frame %u: %dx%d %s with %zu bytes, expected %dx%d (%zu "
@@ -231,6 +259,15 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 			 jd_pixfmt_name(f->fmt), f->bytes, out->width, out->height, need,
 			 raw ? raw->cap : need);
 		return dropped(c, &c->drop_short);
+	}
+	const struct jd_kernels *k = c->cfg.kernels ? c->cfg.kernels : &jd_kernels_ref;
+	if (jd_pixfmt_is_bayer(f->fmt) || jd_pixfmt_bits(f->fmt) > 8) {
+		/* Luma here, for the GPU too: its luma step reads GREY, YUYV and UYVY only. */
+		luma_of_deep(k, f, out);
+		if (raw) {
+			raw->fmt[side] = JD_PIX_GREY;
+		}
+		return 0;
 	}
 	size_t row_bytes = need / (size_t)out->height;
 	for (int y = 0; y < out->height; y++) {
@@ -241,8 +278,6 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 		} else if (f->fmt == JD_PIX_GREY) {
 			memcpy(out->data + (size_t)y * out->stride, row, (size_t)out->width);
 		} else {
-			const struct jd_kernels *k =
-			    c->cfg.kernels ? c->cfg.kernels : &jd_kernels_ref;
 			(f->fmt == JD_PIX_UYVY ? k->gray_from_uyvy : k->gray_from_yuyv)(
 			    row, out->width, out->data + (size_t)y * out->stride);
 		}

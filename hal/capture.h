@@ -1,7 +1,8 @@
 /*
  * The capture stage of the frame loop: two cameras (one driver for both), pairing by
  * timestamp, and conversion of each view to 8-bit luma in the frame buffers boot carved
- * (GREY copied, YUYV/UYVY luma taken, MJPEG decoded), or, for a GPU that converts on the
+ * (GREY copied, YUYV/UYVY luma taken, MJPEG decoded, deep mono and raw Bayer converted by
+ * algo/convert.h's rules), or, for a GPU that converts on the
  * device, each view copied as it came (jd_capture_next_raw()). Buffers go back to the driver
  * as soon as their pixels are copied out. Bad frames (driver error flag, short, corrupt JPEG) are
  * dropped and counted; a lost device is reported for jd_capture_recover().
@@ -27,7 +28,7 @@ struct jd_capture_config {
 	struct jd_cam_config cam;
 	int ndisp;     /* synth: the scene's disparity range */
 	uint32_t seed; /* synth: which scene (0: the classic one) */
-	enum jd_pixfmt synth_fmt; /* synth: its frames' layout (GREY, YUYV or UYVY; --pixfmt) */
+	enum jd_pixfmt synth_fmt; /* synth: its frames' layout (any but MJPEG; --pixfmt) */
 	const struct jd_exec *exec; /* synth: workers to render on (NULL: the loop's thread) */
 	int loop;  /* files: start again after the last pair; synth: replay the first two
 		      frames without rendering (jd_cam_synth_set_replay()) */
@@ -81,13 +82,13 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 struct jd_capture_raw {
 	uint8_t *data[2];      /* where each view goes, rows packed: cap bytes each */
 	size_t cap;
-	enum jd_pixfmt fmt[2]; /* out: each view's layout: GREY, YUYV or UYVY (MJPEG decoded) */
+	enum jd_pixfmt fmt[2]; /* out: each view's layout: GREY, YUYV or UYVY (others as luma) */
 };
 
 /**
  * jd_capture_next(), but each view is copied into raw as the camera gave it (GREY, YUYV or
- * UYVY rows, packed: no per-pixel work), MJPEG decoded to GREY. Same return values; a view
- * larger than raw->cap is dropped as short.
+ * UYVY rows, packed: no per-pixel work), MJPEG, deep mono and raw Bayer as GREY luma. Same
+ * return values; a view larger than raw->cap is dropped as short.
  */
 int jd_capture_next_raw(struct jd_capture *c, struct jd_capture_raw *raw, struct jd_disp *gt,
 			int *has_truth);

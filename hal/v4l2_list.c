@@ -6,6 +6,19 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "camera.h"
+
+/* 1 when jetdepth takes this layout (hal/camera.h's jd_pixfmt). */
+static int usable(uint32_t f)
+{
+	for (int i = 0; i < JD_PIX_COUNT; i++) {
+		if (jd_pixfmt_fourcc((enum jd_pixfmt)i) == f) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void fourcc(uint32_t f, char out[5])
 {
 	for (int i = 0; i < 4; i++) {
@@ -96,11 +109,7 @@ int jd_v4l2_describe(const struct jd_v4l2_sys *sys, const char *path, FILE *out)
 		}
 		fourcc(d.pixelformat, fc);
 		fprintf(out, "    %s  %s%s\n", fc, (const char *)d.description,
-			d.pixelformat == V4L2_PIX_FMT_YUYV || d.pixelformat == V4L2_PIX_FMT_UYVY ||
-				d.pixelformat == V4L2_PIX_FMT_GREY ||
-				d.pixelformat == V4L2_PIX_FMT_MJPEG
-			    ? "  (usable)"
-			    : "");
+			usable(d.pixelformat) ? "  (usable)" : "");
 		sizes(sys, fd, d.pixelformat, out);
 	}
 	sys->close(fd);

@@ -51,6 +51,26 @@ static void k_gray_uyvy(const struct jd_kernels *k, struct bufs *b)
 	k->gray_from_uyvy(b->rgb, CW * CH, b->out.data);
 }
 
+/* 640x480 of 12-bit samples (the RGB buffer holds 3 bytes a pixel: room for 2). */
+static void k_gray_mono16(const struct jd_kernels *k, struct bufs *b)
+{
+	for (int y = 0; y < CH; y++) {
+		k->gray_from_mono16(b->rgb + (size_t)2 * CW * y, CW, 12, b->out.data + (size_t)CW * y);
+	}
+}
+
+/* A 640x480 RGGB mosaic of 12-bit samples, rows mirrored at the ends as capture does. */
+static void k_gray_bayer(const struct jd_kernels *k, struct bufs *b)
+{
+	const size_t row = (size_t)2 * CW;
+
+	for (int y = 0; y < CH; y++) {
+		int up = y > 0 ? y - 1 : 1, down = y < CH - 1 ? y + 1 : CH - 2;
+		k->gray_from_bayer(b->rgb + row * up, b->rgb + row * y, b->rgb + row * down, CW, 12, 0,
+				   (y & 1) == 0, b->out.data + (size_t)CW * y);
+	}
+}
+
 static void k_remap(const struct jd_kernels *k, struct bufs *b)
 {
 	struct jd_image src = {b->rgb, CW, CH, CW};
@@ -239,6 +259,8 @@ int jd_bench_kernels(int runs)
 	    {"gray_rgb", "640x480", k_gray_rgb},
 	    {"gray_yuyv", "640x480", k_gray_yuyv},
 	    {"gray_uyvy", "640x480", k_gray_uyvy},
+	    {"gray_mono16 Y12", "640x480", k_gray_mono16},
+	    {"gray_bayer RG12", "640x480", k_gray_bayer},
 	    {"remap", "640x480", k_remap},
 	    {"census 9x7", "450x375", k_census},
 	    {"sgm_cost census", "450x375/64", k_sgm_cost},

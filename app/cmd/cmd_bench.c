@@ -218,9 +218,10 @@ static void help(FILE *f)
 		"  --ros2         with --pipeline, also publish every frame's ROS 2 topics, each\n"
 		"                 composed as if subscribed: the loop's copy (offer), composing and\n"
 		"                 dds_write (serialization, no subscriber) per frame\n"
-		"  --pixfmt F     with --pipeline, the camera's layout: GREY (default), or YUYV\n"
-		"                 or UYVY (the luma taken by the GPU where it rectifies, else by\n"
-		"                 the CPU)\n\n%s",
+		"  --pixfmt F     with --pipeline, the camera's layout: GREY (default), YUYV or\n"
+		"                 UYVY (the luma taken by the GPU where it rectifies, else by\n"
+		"                 the CPU), or deep mono and raw Bayer as run's (their luma\n"
+		"                 taken by the CPU)\n\n%s",
 		jd_cli_matcher_help);
 }
 
@@ -267,8 +268,10 @@ int jd_cmd_bench(int argc, char **argv)
 			ros2 = 1;
 		} else if (opt == OPT_PIXFMT) {
 			if (jd_pixfmt_parse(optarg, &fmt) || fmt == JD_PIX_MJPEG) {
-				fprintf(stderr, "jetdepth: bench --pixfmt %s: expected GREY, YUYV or "
-						"UYVY\n", optarg);
+				fprintf(stderr,
+					"jetdepth: bench --pixfmt %s: expected a camera layout but "
+					"MJPG: %s\n",
+					optarg, jd_pixfmt_names());
 				return JD_EXIT_USAGE;
 			}
 		} else {

@@ -83,9 +83,12 @@ void jd_run_options_help(FILE *f)
 	    "  --camera SPEC  synth (default) | files:DIR (DIR/left and DIR/right hold\n"
 	    "                 same-named .pgm/.png/.jpg images, replayed in name order) |\n"
 	    "                 v4l2:/dev/videoL,/dev/videoR (see jetdepth cameras)\n"
-	    "  --pixfmt F     v4l2: YUYV (default), UYVY, GREY or MJPG; another one the\n"
-	    "                 device offers is used (and said) when it lacks this one;\n"
-	    "                 synth: GREY (default), or YUYV/UYVY laid out as a camera's\n"
+	    "  --pixfmt F     v4l2: YUYV (default), UYVY, GREY, MJPG, deep mono Y10, Y12,\n"
+	    "                 Y16, or raw Bayer RGGB, BA81 (BGGR8), GBRG, GRBG, RG10, BG10,\n"
+	    "                 GB10, BA10, RG12, BG12, GB12, BA12 (docs/cameras.md); another\n"
+	    "                 one the device offers is used (and said) when it lacks this\n"
+	    "                 one; synth: GREY (default), or any of these but MJPG laid out\n"
+	    "                 as a camera's\n"
 	    "  --buffers N    v4l2: driver buffers per camera (default 4, 2 to 16)\n"
 	    "  --wait-cameras v4l2: a camera absent at boot (USB, not plugged in yet) is\n"
 	    "                 waited for with backoff instead of failing boot (the default\n"
@@ -214,9 +217,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			o->cam.wait_absent = 1;
 		} else if (opt == OPT_PIXFMT) {
 			if (jd_pixfmt_parse(optarg, &o->cam.cam.fmt)) {
-				fprintf(stderr,
-					"jetdepth: %s--pixfmt %s: expected YUYV, UYVY, GREY or MJPG\n",
-					where, optarg);
+				fprintf(stderr, "jetdepth: %s--pixfmt %s: expected one of %s\n",
+					where, optarg, jd_pixfmt_names());
 				return JD_EXIT_USAGE;
 			}
 			o->cam.synth_fmt = o->cam.cam.fmt;

@@ -123,11 +123,11 @@ expect 2 "two.conf:1: camera: one value after the key" -- run --frames 1 --confi
 printf 'board host\n' >"$tmp/board.conf"
 expect 2 "board.conf:1: board: only on the command line" -- run --frames 1 --config "$tmp/board.conf"
 expect 1 "--config $tmp/none.conf: cannot open: No such file" -- run --frames 1 --config "$tmp/none.conf"
-expect 2 "--pixfmt NV12: expected YUYV, UYVY, GREY or MJPG" -- run --frames 1 --pixfmt NV12
+expect 2 "--pixfmt NV12: expected one of GREY, YUYV, UYVY, MJPG (MJPEG), Y10" -- run --frames 1 --pixfmt NV12
 expect 2 "--buffers 99: must be 2 to 16" -- run --frames 1 --buffers 99
-expect 1 "synth camera: --pixfmt MJPG: it gives GREY, YUYV or UYVY" -- run --frames 1 --pixfmt MJPG
+expect 1 "synth camera: --pixfmt MJPG: it gives every layout but MJPG" -- run --frames 1 --pixfmt MJPG
 expect 2 "bench --pixfmt: only with --pipeline" -- bench --pixfmt YUYV
-expect 2 "bench --pixfmt MJPG: expected GREY, YUYV or UYVY" -- bench --pipeline --pixfmt MJPG
+expect 2 "bench --pixfmt MJPG: expected a camera layout but MJPG" -- bench --pipeline --pixfmt MJPG
 JD_CUDA_WAIT=spin expect 1 "JD_CUDA_WAIT=spin: must be poll or block" -- match "$L" "$R" -o "$O" --ndisp 16 --backend cuda
 
 # Images: unsupported or absurd headers, a PFM whose scale is no number.

@@ -3,8 +3,8 @@
 # daemon's files camera for one PNG pair): the same files give the same disparity map through
 # `jetdepth match` and through `jetdepth run --camera files:` (dumped on SIGUSR1), byte for
 # byte, for colour PNG, 16-bit gray PNG, 16-bit PGM and colour PPM. And the synthetic camera
-# laid out as GREY, YUYV and UYVY (--pixfmt) gives the same frames' JSON: the luma is taken,
-# never the chroma.
+# laid out as GREY, YUYV, UYVY or deep mono (--pixfmt) gives the same frames' JSON: the luma
+# is taken, never the chroma; as raw Bayer, the same objects.
 # usage: same_map.sh JETDEPTH
 set -u
 bin=$1
@@ -64,16 +64,29 @@ for kind in rgb g16 pgm16 ppm; do
 	fi
 done
 strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g; s/"daemon":\{[^}]*\}//'
-for f in GREY YUYV UYVY; do
+for f in GREY YUYV UYVY Y10 Y12 Y16 RGGB BA81 GBRG GRBG RG10 BA10 BG12 GB12; do
 	"$bin" run --frames 6 --size 128x96 --ndisp 32 --pixfmt $f --json 2>"$tmp/err" |
 		sed -E "$strip" >"$tmp/synth_$f.json"
 done
-if [ -s "$tmp/synth_GREY.json" ] && cmp -s "$tmp/synth_GREY.json" "$tmp/synth_YUYV.json" &&
-	cmp -s "$tmp/synth_GREY.json" "$tmp/synth_UYVY.json"; then
-	echo "ok: synth GREY, YUYV and UYVY give the same JSON ($(wc -l <"$tmp/synth_GREY.json") frames)"
+same=1
+for f in YUYV UYVY Y10 Y12 Y16; do
+	cmp -s "$tmp/synth_GREY.json" "$tmp/synth_$f.json" || same=0
+done
+if [ -s "$tmp/synth_GREY.json" ] && [ $same = 1 ]; then
+	echo "ok: synth GREY, YUYV, UYVY, Y10, Y12 and Y16 give the same JSON ($(wc -l <"$tmp/synth_GREY.json") frames)"
 else
 	echo "FAIL: synth layouts differ (or no JSON): $(cat "$tmp/err")"; fails=$((fails + 1))
 fi
+# A Bayer mosaic's luma is the scene's through a 3x3 binomial: other bytes, the same objects.
+objects() { awk '{ print gsub(/"id":/, "") }' "$1"; }
+for f in RGGB BA81 GBRG GRBG RG10 BA10 BG12 GB12; do
+	if [ -s "$tmp/synth_$f.json" ] && [ "$(objects "$tmp/synth_$f.json")" = "$(objects "$tmp/synth_GREY.json")" ]; then
+		echo "ok: synth $f: the same objects in every frame as GREY"
+	else
+		echo "FAIL: synth $f: objects $(objects "$tmp/synth_$f.json" | tr '\n' ' ') against GREY's $(objects "$tmp/synth_GREY.json" | tr '\n' ' ')"
+		fails=$((fails + 1))
+	fi
+done
 if "$bin" run --frames 2 --pixfmt MJPG >/dev/null 2>"$tmp/err" || ! grep -q -- "--pixfmt MJPG" "$tmp/err"; then
 	echo "FAIL: synth --pixfmt MJPG: not refused by name: $(cat "$tmp/err")"; fails=$((fails + 1))
 else

@@ -52,6 +52,46 @@ static void test_gray(const struct jd_kernels *k)
 	}
 }
 
+/* Deep mono and raw Bayer: random samples, most past the depth (they must clamp alike). */
+static void test_gray_deep(const struct jd_kernels *k)
+{
+	static const int ns[] = {2, 3, 8, 9, 10, 11, 17, 18, 19, 33, 1001};
+	static const int bits[] = {8, 10, 12, 16};
+	unsigned seed = 11;
+
+	for (size_t t = 0; t < sizeof(ns) / sizeof(ns[0]); t++) {
+		int n = ns[t];
+		uint8_t *r[3], *a = malloc((size_t)n), *b = malloc((size_t)n);
+
+		for (int j = 0; j < 3; j++) {
+			r[j] = malloc(2 * (size_t)n);
+			for (int i = 0; i < 2 * n; i++) {
+				r[j][i] = (uint8_t)(jd_test_rand(&seed) >> 24);
+			}
+		}
+		for (size_t j = 0; j < sizeof(bits) / sizeof(bits[0]); j++) {
+			int d = bits[j];
+			if (d > 8) {
+				jd_gray_from_mono16_ref(r[0], n, d, a);
+				k->gray_from_mono16(r[0], n, d, b);
+				JD_CHECK(jd_test_first_diff(a, b, n) < 0, "gray_mono16 n=%d bits %d", n,
+					 d);
+			}
+			for (int phase = 0; d <= 12 && phase < 4; phase++) {
+				jd_gray_from_bayer_ref(r[0], r[1], r[2], n, d, phase & 1, phase >> 1, a);
+				k->gray_from_bayer(r[0], r[1], r[2], n, d, phase & 1, phase >> 1, b);
+				JD_CHECK(jd_test_first_diff(a, b, n) < 0,
+					 "gray_bayer n=%d bits %d phase %d", n, d, phase);
+			}
+		}
+		for (int j = 0; j < 3; j++) {
+			free(r[j]);
+		}
+		free(a);
+		free(b);
+	}
+}
+
 static void test_remap(const struct jd_kernels *k)
 {
 	for (int s = 0; s < NSIZES; s++) {
@@ -271,6 +311,7 @@ int main(void)
 
 	neon_table_exact(&k);
 	test_gray(&k);
+	test_gray_deep(&k);
 	test_remap(&k);
 	test_census_cost(&k);
 	test_sgm(&k);

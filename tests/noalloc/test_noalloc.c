@@ -103,8 +103,9 @@ int main(void)
 	/*
 	 * V4L2 capture against the fake kernel, across an unplug and the reopen: buffers are
 	 * the kernel's (remapped), the driver state is boot memory, nothing comes from the heap.
+	 * YUYV, and a raw Bayer stream (12-bit RGGB, luma taken on the CPU).
 	 */
-	{
+	for (int raw = 0; raw < 2; raw++) {
 		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .sys = &fake_v4l2_sys};
 		static struct jd_capture c;
 		static char mem[1 << 14];
@@ -113,9 +114,13 @@ int main(void)
 		int truth, ok = 0;
 
 		fake_v4l2_reset();
+		for (int i = 0; i < 2 && raw; i++) {
+			fake_devs[i].formats[fake_devs[i].nformats++] = V4L2_PIX_FMT_SRGGB12;
+		}
 		strcpy(cfg.device[0], "/dev/fake0");
 		strcpy(cfg.device[1], "/dev/fake1");
-		cfg.cam = (struct jd_cam_config){320, 240, 25, JD_PIX_YUYV, 4, 100};
+		cfg.cam = (struct jd_cam_config){320, 240, 25, raw ? JD_PIX_RGGB12 : JD_PIX_YUYV, 4,
+						 100};
 		JD_CHECK(jd_capture_mem_required(&cfg) <= sizeof(mem) &&
 			     jd_capture_init(&c, &cfg, mem, sizeof(mem), NULL) == 0,
 			 "v4l2 boot: %s", c.err);
@@ -129,9 +134,12 @@ int main(void)
 		for (int i = 0; i < 10; i++) {
 			ok += jd_capture_next(&c, &li, &ri, NULL, &truth) == 0;
 		}
-		JD_CHECK(ok == 20, "%d of 20 pairs", ok);
+		JD_CHECK(ok == 20, "%s: %d of 20 pairs", jd_pixfmt_name(cfg.cam.fmt), ok);
+		JD_CHECK(c.cam[0].cfg.fmt == cfg.cam.fmt, "granted %s",
+			 jd_pixfmt_name(c.cam[0].cfg.fmt));
 		JD_CHECK(jd_allocations == before,
-			 "v4l2 capture and a reconnect: %ld allocation(s)", jd_allocations - before);
+			 "v4l2 %s capture and a reconnect: %ld allocation(s)",
+			 jd_pixfmt_name(cfg.cam.fmt), jd_allocations - before);
 		jd_capture_deinit(&c);
 	}
 	/* The counter works: an allocation is seen. */

@@ -85,7 +85,11 @@ static int fail(int e)
 
 static size_t frame_bytes(const struct fake_dev *d)
 {
-	return (size_t)d->w * d->h * (d->fourcc == V4L2_PIX_FMT_GREY ? 1 : 2);
+	int one = d->fourcc == V4L2_PIX_FMT_GREY || d->fourcc == V4L2_PIX_FMT_SRGGB8 ||
+		  d->fourcc == V4L2_PIX_FMT_SBGGR8 || d->fourcc == V4L2_PIX_FMT_SGBRG8 ||
+		  d->fourcc == V4L2_PIX_FMT_SGRBG8;
+
+	return (size_t)d->w * d->h * (one ? 1 : 2);
 }
 
 static int fake_ioctl(int fd, unsigned long req, void *arg)

@@ -1,13 +1,16 @@
 /*
  * The camera layer's logic without devices: stereo pairing (in step, drifting, one camera
- * running ahead, the tolerance edge), the pixel-format names, and the synthetic camera (two
+ * running ahead, the tolerance edge), the pixel-format names and the deep formats' luma rules,
+ * and the synthetic camera (two
  * views of one frame share a timestamp, buffers stay valid until requeued, a set still
  * borrowed is not overwritten, frames are deterministic).
  */
+#include <linux/videodev2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "camera.h"
+#include "convert.h"
 #include "camera_synth.h"
 #include "jd_test.h"
 #include "stereo_pair.h"
@@ -86,6 +89,90 @@ static void test_formats(void)
 	JD_CHECK(jd_pixfmt_parse("MJPEG", &f) == 0 && f == JD_PIX_MJPEG, "MJPEG spelled out");
 	JD_CHECK(jd_pixfmt_parse("NV12", &f) == -EINVAL, "unknown format refused");
 	JD_CHECK(jd_pixfmt_frame_bytes(JD_PIX_YUYV, 640, 480) == 614400, "YUYV size");
+	/* The fourccs are V4L2's own. */
+	static const struct {
+		enum jd_pixfmt f;
+		uint32_t v4l2;
+	} cc[] = {
+	    {JD_PIX_GREY, V4L2_PIX_FMT_GREY},	  {JD_PIX_YUYV, V4L2_PIX_FMT_YUYV},
+	    {JD_PIX_UYVY, V4L2_PIX_FMT_UYVY},	  {JD_PIX_MJPEG, V4L2_PIX_FMT_MJPEG},
+	    {JD_PIX_Y10, V4L2_PIX_FMT_Y10},	  {JD_PIX_Y12, V4L2_PIX_FMT_Y12},
+	    {JD_PIX_Y16, V4L2_PIX_FMT_Y16},	  {JD_PIX_RGGB8, V4L2_PIX_FMT_SRGGB8},
+	    {JD_PIX_BGGR8, V4L2_PIX_FMT_SBGGR8},	  {JD_PIX_GBRG8, V4L2_PIX_FMT_SGBRG8},
+	    {JD_PIX_GRBG8, V4L2_PIX_FMT_SGRBG8},	  {JD_PIX_RGGB10, V4L2_PIX_FMT_SRGGB10},
+	    {JD_PIX_BGGR10, V4L2_PIX_FMT_SBGGR10}, {JD_PIX_GBRG10, V4L2_PIX_FMT_SGBRG10},
+	    {JD_PIX_GRBG10, V4L2_PIX_FMT_SGRBG10}, {JD_PIX_RGGB12, V4L2_PIX_FMT_SRGGB12},
+	    {JD_PIX_BGGR12, V4L2_PIX_FMT_SBGGR12}, {JD_PIX_GBRG12, V4L2_PIX_FMT_SGBRG12},
+	    {JD_PIX_GRBG12, V4L2_PIX_FMT_SGRBG12},
+	};
+	JD_CHECK(sizeof(cc) / sizeof(cc[0]) == JD_PIX_COUNT, "every layout checked");
+	for (size_t i = 0; i < sizeof(cc) / sizeof(cc[0]); i++) {
+		JD_CHECK(jd_pixfmt_fourcc(cc[i].f) == cc[i].v4l2, "%s: fourcc 0x%08x, V4L2 0x%08x",
+			 jd_pixfmt_name(cc[i].f), jd_pixfmt_fourcc(cc[i].f), cc[i].v4l2);
+	}
+	JD_CHECK(jd_pixfmt_parse("BGGR8", &f) == 0 && f == JD_PIX_BGGR8 &&
+		     jd_pixfmt_parse("GRBG12", &f) == 0 && f == JD_PIX_GRBG12,
+		 "Bayer aliases");
+	JD_CHECK(jd_pixfmt_pixel_bytes(JD_PIX_RGGB8) == 1 && jd_pixfmt_pixel_bytes(JD_PIX_RGGB10) == 2 &&
+		     jd_pixfmt_pixel_bytes(JD_PIX_Y16) == 2 && jd_pixfmt_bits(JD_PIX_Y12) == 12 &&
+		     jd_pixfmt_is_bayer(JD_PIX_BGGR12) && !jd_pixfmt_is_bayer(JD_PIX_Y10),
+		 "depths and containers");
+}
+
+/* A mosaic of one colour (R, G, B) in the given order, 8 bits or 16-bit containers. */
+static void mosaic(uint8_t *m, int w, int h, const char *order, const unsigned rgb[3], int wide)
+{
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++) {
+			char site = order[(y % 2) * 2 + x % 2];
+			unsigned v = rgb[site == 'R' ? 0 : site == 'G' ? 1 : 2];
+			if (wide) {
+				m[2 * (y * w + x)] = (uint8_t)v;
+				m[2 * (y * w + x) + 1] = (uint8_t)(v >> 8);
+			} else {
+				m[y * w + x] = (uint8_t)v;
+			}
+		}
+	}
+}
+
+/*
+ * The Bayer rule gives a one-colour scene's luma, (77 R + 150 G + 29 B + 128) >> 8, at every
+ * pixel, edges and corners too (the mirror keeps each site's colour), in every order and depth;
+ * deep mono keeps the top 8 bits and clamps corrupt samples.
+ */
+static void test_deep_luma(void)
+{
+	static const char *const orders[4] = {"RGGB", "BGGR", "GBRG", "GRBG"};
+	static const enum jd_pixfmt fmts[4] = {JD_PIX_RGGB8, JD_PIX_BGGR8, JD_PIX_GBRG8, JD_PIX_GRBG8};
+	enum { W = 7, H = 5 };
+	uint8_t m[2 * W * H], out[W];
+
+	for (int o = 0; o < 4; o++) {
+		int r_col, r_row;
+		jd_pixfmt_bayer_red(fmts[o] + (JD_PIX_RGGB12 - JD_PIX_RGGB8), &r_col, &r_row);
+		JD_CHECK(orders[o][(r_row % 2) * 2 + r_col] == 'R', "%s: R at (%d, %d)", orders[o],
+			 r_col, r_row);
+		for (int wide = 0; wide < 2; wide++) {
+			const unsigned rgb8[3] = {100, 200, 40}, rgb12[3] = {1600, 3200, 640};
+			mosaic(m, W, H, orders[o], wide ? rgb12 : rgb8, wide);
+			const size_t stride = (size_t)W * (wide ? 2 : 1);
+			for (int y = 0; y < H; y++) {
+				int up = y > 0 ? y - 1 : 1, down = y < H - 1 ? y + 1 : H - 2;
+				jd_gray_from_bayer_ref(m + up * stride, m + y * stride, m + down * stride,
+						       W, wide ? 12 : 8, r_col, (y & 1) == r_row, out);
+				for (int x = 0; x < W; x++) {
+					JD_CHECK(out[x] == 152, "%s %s (%d, %d): %d, want 152",
+						 orders[o], wide ? "12-bit" : "8-bit", x, y, out[x]);
+				}
+			}
+		}
+	}
+	const uint8_t y10[8] = {0xff, 0x03, 0x04, 0x00, 0xd0, 0x07, 0xff, 0xff};
+	jd_gray_from_mono16_ref(y10, 4, 10, out);
+	JD_CHECK(out[0] == 255 && out[1] == 1 && out[2] == 255 && out[3] == 255,
+		 "Y10: 1023 -> 255, 4 -> 1, corrupt 2000 and 65535 -> 255: %d %d %d %d", out[0],
+		 out[1], out[2], out[3]);
 }
 
 static void test_synth(void)
@@ -186,6 +273,7 @@ int main(void)
 {
 	test_pairing();
 	test_formats();
+	test_deep_luma();
 	test_synth();
 	return jd_test_done("unit.camera");
 }

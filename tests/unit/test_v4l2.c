@@ -62,6 +62,19 @@ static void test_negotiation(void)
 		     cam.cfg.fmt == JD_PIX_MJPEG,
 		 "MJPEG as the last resort: %s", cam.err);
 	jd_cam_close(&cam);
+	/* A CSI sensor: raw Bayer only (and a global-shutter module: Y10 only). */
+	fake_devs[0].formats[0] = V4L2_PIX_FMT_SRGGB10;
+	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == 0 &&
+		     cam.cfg.fmt == JD_PIX_RGGB10 && strstr(cam.err, "no GREY, using RG10"),
+		 "raw Bayer taken and said: %s", cam.err);
+	jd_cam_close(&cam);
+	fake_devs[0].formats[0] = V4L2_PIX_FMT_Y10;
+	want.fmt = JD_PIX_Y10;
+	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == 0 &&
+		     cam.cfg.fmt == JD_PIX_Y10,
+		 "Y10 asked and granted: %s", cam.err);
+	jd_cam_close(&cam);
+	want.fmt = JD_PIX_GREY;
 	/* Nothing usable. */
 	fake_devs[0].formats[0] = V4L2_PIX_FMT_NV12;
 	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == -EINVAL &&

@@ -18,17 +18,29 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%s", spec + 6);
 		return 0;
 	}
+	int sbs = strncmp(spec, "v4l2-sbs:", 9) == 0, tb = strncmp(spec, "v4l2-tb:", 8) == 0;
+	const char *one = spec + (sbs ? 9 : 8);
+	if ((sbs || tb) && *one && !strchr(one, ',') && strlen(one) < sizeof(cfg->device[0])) {
+		cfg->kind = JD_CAPTURE_V4L2;
+		cfg->split = sbs ? JD_SPLIT_SIDE : JD_SPLIT_TOP;
+		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%s", one);
+		snprintf(cfg->device[1], sizeof(cfg->device[1]), "%s", one);
+		return 0;
+	}
 	const char *comma = strchr(spec, ',');
 	if (strncmp(spec, "v4l2:", 5) == 0 && comma && comma > spec + 5 && comma[1] &&
 	    (size_t)(comma - spec - 5) < sizeof(cfg->device[0])) {
 		cfg->kind = JD_CAPTURE_V4L2;
+		cfg->split = JD_SPLIT_NONE;
 		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%.*s", (int)(comma - spec - 5),
 			 spec + 5);
 		snprintf(cfg->device[1], sizeof(cfg->device[1]), "%s", comma + 1);
 		return 0;
 	}
 	snprintf(err, errlen,
-		 "--camera '%s': expected synth, files:DIR or v4l2:/dev/videoL,/dev/videoR", spec);
+		 "--camera '%s': expected synth, files:DIR, v4l2:/dev/videoL,/dev/videoR, "
+		 "v4l2-sbs:/dev/video or v4l2-tb:/dev/video",
+		 spec);
 	return -EINVAL;
 }
 
@@ -85,14 +97,39 @@ static int files_init(struct jd_capture *c, void *mem, size_t bytes)
 
 static size_t v4l2_mem(const struct jd_capture_config *cfg)
 {
-	(void)cfg;
+	if (cfg->split) { /* one device, and room for its decoded MJPEG frame */
+		return jd_cam_v4l2_mem_required() + 2 * (size_t)cfg->cam.width * cfg->cam.height;
+	}
 	return 2 * jd_cam_v4l2_mem_required();
+}
+
+/* A split device's cam[1]: the same name, the right view's label, no driver. */
+static void mirror_right(struct jd_capture *c)
+{
+	struct jd_camera *r = &c->cam[1];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->label, sizeof(r->label), "right");
+	snprintf(r->device, sizeof(r->device), "%s", c->cam[0].device);
+	r->cfg = c->cfg.cam;
 }
 
 static int v4l2_init(struct jd_capture *c, void *mem, size_t bytes)
 {
 	size_t half = jd_cam_v4l2_mem_required();
 	int rc = 0;
+
+	if (c->cfg.split) {
+		c->ncam = 1;
+		c->whole = (uint8_t *)mem + half;
+		rc = jd_cam_v4l2_init(&c->cam[0], mem, bytes >= v4l2_mem(&c->cfg) ? half : 0, "left",
+				      c->cfg.device[0], c->cfg.sys);
+		mirror_right(c);
+		if (rc) {
+			snprintf(c->err, sizeof(c->err), "v4l2 camera: boot memory too small");
+		}
+		return rc;
+	}
 
 	for (int i = 0; i < 2 && !rc; i++) {
 		rc = jd_cam_v4l2_init(&c->cam[i], (char *)mem + i * half,
@@ -137,12 +174,17 @@ size_t jd_capture_mem_required(const struct jd_capture_config *cfg)
 
 static int bring_up(struct jd_capture *c, FILE *log)
 {
-	for (int i = 0; i < 2; i++) {
+	/* a split device's frame holds both views */
+	struct jd_cam_config want = c->cfg.cam;
+	want.width *= c->cfg.split == JD_SPLIT_SIDE ? 2 : 1;
+	want.height *= c->cfg.split == JD_SPLIT_TOP ? 2 : 1;
+
+	for (int i = 0; i < c->ncam; i++) {
 		struct jd_camera *cam = &c->cam[i];
 		int rc;
 
 		cam->err[0] = '\0';
-		if ((rc = jd_cam_open(cam)) || (rc = jd_cam_configure(cam, &c->cfg.cam)) ||
+		if ((rc = jd_cam_open(cam)) || (rc = jd_cam_configure(cam, &want)) ||
 		    (rc = jd_cam_start(cam))) {
 			snprintf(c->err, sizeof(c->err), "%s", cam->err);
 			return rc;
@@ -163,6 +205,10 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 
 	memset(c, 0, sizeof(*c));
 	c->cfg = *cfg;
+	c->ncam = 2;
+	if (cfg->kind != JD_CAPTURE_V4L2) {
+		c->cfg.split = JD_SPLIT_NONE;
+	}
 	if (!d) {
 		snprintf(c->err, sizeof(c->err), "no camera driver of kind %d", (int)cfg->kind);
 		return -EINVAL;
@@ -178,7 +224,7 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 		rc = bring_up(c, log);
 		if (rc == -ENODEV && cfg->kind == JD_CAPTURE_V4L2 && cfg->wait_absent) {
 			/* a USB camera that is not there yet: the loop reopens it with backoff */
-			for (int i = 0; i < 2; i++) {
+			for (int i = 0; i < c->ncam; i++) {
 				jd_cam_stop(&c->cam[i]);
 				jd_cam_close(&c->cam[i]);
 			}
@@ -303,6 +349,86 @@ static void give_back(struct jd_capture *c, int side, const struct jd_cam_frame 
 	}
 }
 
+/*
+ * A split device's frame as two views of boot's size (strided, in place; an MJPEG frame is
+ * decoded whole into c->whole first). -EBADMSG for a frame that cannot be (counted).
+ */
+static int split_views(struct jd_capture *c, const struct jd_cam_frame *f,
+		       struct jd_cam_frame v[2])
+{
+	const int w = c->cfg.cam.width, h = c->cfg.cam.height, side = c->cfg.split == JD_SPLIT_SIDE;
+	const int fw = side ? 2 * w : w, fh = side ? h : 2 * h;
+
+	v[0] = *f;
+	if (f->fmt == JD_PIX_MJPEG) {
+		struct jd_image all = {c->whole, fw, fh, fw};
+		int rc = jd_jpeg_decode_gray(&c->jpeg[0], f->data, f->bytes, &all);
+		c->decoder_failed |= rc == -EIO;
+		if (rc) {
+			snprintf(c->err, sizeof(c->err), "camera %.200s: frame %u: %.200s",
+				 c->cam[0].device, f->seq, c->jpeg[0].err);
+			return dropped(c, &c->drop_corrupt);
+		}
+		v[0] = (struct jd_cam_frame){c->whole, (size_t)fw * fh, fw, fh, fw, JD_PIX_GREY,
+					     f->ts_ns, f->seq, f->index};
+	}
+	const int bpp = jd_pixfmt_pixel_bytes(v[0].fmt);
+	const size_t at = side ? (size_t)w * bpp : (size_t)h * v[0].stride;
+	if (v[0].width != fw || v[0].height != fh || v[0].bytes < at ||
+	    (jd_pixfmt_is_bayer(v[0].fmt) && (side ? w : h) % 2)) {
+		snprintf(c->err, sizeof(c->err),
+			 "camera %.200s: frame %u: %dx%d %s, expected %dx%d with both views%s",
+			 c->cam[0].device, f->seq, v[0].width, v[0].height, jd_pixfmt_name(v[0].fmt),
+			 fw, fh,
+			 jd_pixfmt_is_bayer(v[0].fmt) ? " (a Bayer mosaic splits at an even pixel)"
+						      : "");
+		return dropped(c, &c->drop_short);
+	}
+	v[0].width = w;
+	v[0].height = h;
+	v[1] = v[0];
+	v[1].data = v[0].data + at;
+	v[1].bytes = v[0].bytes - at; /* the views share the frame's rows: take_view checks */
+	return 0;
+}
+
+/* next_pair() for a split device: one frame, both views, its timestamp theirs. */
+static int next_split(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
+		      struct jd_capture_raw *raw)
+{
+	for (int attempt = 0; attempt < 16; attempt++) {
+		struct jd_cam_frame f, v[2];
+		int rc = jd_cam_dequeue(&c->cam[0], &f);
+
+		c->cam[1].stats = c->cam[0].stats;
+		if (rc == -EBADMSG || rc == -EBUSY) {
+			snprintf(c->err, sizeof(c->err), "%s", c->cam[0].err);
+			if (rc == -EBADMSG) {
+				dropped(c, &c->drop_short);
+			}
+			continue;
+		}
+		if (rc) {
+			snprintf(c->err, sizeof(c->err), "%s", c->cam[0].err);
+			return rc;
+		}
+		int bad = split_views(c, &f, v) != 0;
+		bad = bad || take_view(c, 0, &v[0], left, raw) != 0;
+		bad = bad || take_view(c, 1, &v[1], right, raw) != 0;
+		give_back(c, 0, &f);
+		if (c->requeue_failed || c->decoder_failed) {
+			return -EIO;
+		}
+		if (bad) {
+			return -EAGAIN;
+		}
+		c->pairs++;
+		c->last_ts = f.ts_ns;
+		return 0;
+	}
+	return -EAGAIN;
+}
+
 /* jd_capture_next() and jd_capture_next_raw(): left and right are raw's gray views there. */
 static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
 		     struct jd_capture_raw *raw, struct jd_disp *gt, int *has_truth)
@@ -312,6 +438,10 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 	}
 	if (c->down) {
 		return -ENODEV; /* c->err says which camera is absent */
+	}
+	if (c->cfg.split) {
+		*has_truth = 0; /* a V4L2 device knows none */
+		return next_split(c, left, right, raw);
 	}
 	/* Bounded: a stream of bad frames makes this return, not spin. */
 	for (int attempt = 0; attempt < 16; attempt++) {
@@ -391,7 +521,7 @@ int jd_capture_recover(struct jd_capture *c)
 	struct jd_cam_frame held[2];
 	int mask = jd_pair_flush(&c->pair, held);
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < c->ncam; i++) {
 		if (mask & (1 << i)) {
 			give_back(c, i, &held[i]);
 		}

@@ -22,9 +22,16 @@
 
 enum jd_capture_kind { JD_CAPTURE_SYNTH, JD_CAPTURE_FILES, JD_CAPTURE_V4L2 };
 
+/*
+ * How one V4L2 device carries both views in each frame (ZED in UVC mode, the dual-lens USB
+ * boards): left beside right (a 2W x H frame) or above it (W x 2H); none for two devices.
+ */
+enum jd_capture_split { JD_SPLIT_NONE, JD_SPLIT_SIDE, JD_SPLIT_TOP };
+
 struct jd_capture_config {
 	enum jd_capture_kind kind;
-	char device[2][256]; /* v4l2: the two nodes; files: the directory (in [0]) */
+	char device[2][256]; /* v4l2: the two nodes (split: the one, twice); files: the directory */
+	enum jd_capture_split split; /* v4l2: both views from one device (v4l2-sbs:, v4l2-tb:) */
 	struct jd_cam_config cam;
 	int ndisp;     /* synth: the scene's disparity range */
 	uint32_t seed; /* synth: which scene (0: the classic one) */
@@ -40,7 +47,13 @@ struct jd_capture_config {
 
 struct jd_capture {
 	struct jd_capture_config cfg;
+	/*
+	 * The cameras. A split device is cam[0]; cam[1] mirrors its name and counters for the
+	 * reports, and no driver stands behind it (ncam = 1).
+	 */
 	struct jd_camera cam[2];
+	int ncam;
+	uint8_t *whole; /* split MJPEG: the decoded frame, both views (boot memory) */
 	struct jd_pairer pair;
 	struct jd_jpeg jpeg[2];
 	unsigned long pairs, drop_corrupt, drop_short;
@@ -56,7 +69,11 @@ struct jd_capture {
 /** The source's name in reports and /status: "synthetic", "files" or "v4l2". */
 const char *jd_capture_source(enum jd_capture_kind kind);
 
-/** Parse --camera: "synth", "files:DIR", "v4l2:/dev/videoA,/dev/videoB". @retval 0 or -EINVAL */
+/**
+ * Parse --camera: "synth", "files:DIR", "v4l2:/dev/videoA,/dev/videoB", or one device with both
+ * views, "v4l2-sbs:/dev/video0" (side by side) or "v4l2-tb:/dev/video0" (top and bottom).
+ * @retval 0 or -EINVAL
+ */
 int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err, size_t errlen);
 
 /** Bytes of boot memory the drivers need. */

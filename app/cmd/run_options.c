@@ -82,7 +82,10 @@ void jd_run_options_help(FILE *f)
 	    "  --size WxH     frame size (default 450x375)\n"
 	    "  --camera SPEC  synth (default) | files:DIR (DIR/left and DIR/right hold\n"
 	    "                 same-named .pgm/.png/.jpg images, replayed in name order) |\n"
-	    "                 v4l2:/dev/videoL,/dev/videoR (see jetdepth cameras)\n"
+	    "                 v4l2:/dev/videoL,/dev/videoR (see jetdepth cameras) |\n"
+	    "                 v4l2-sbs:/dev/videoN (one device, both views side by side) |\n"
+	    "                 v4l2-tb:/dev/videoN (left view above the right); --size is a\n"
+	    "                 view's\n"
 	    "  --pixfmt F     v4l2: YUYV (default), UYVY, GREY, MJPG, deep mono Y10, Y12,\n"
 	    "                 Y16, or raw Bayer RGGB, BA81 (BGGR8), GBRG, GRBG, RG10, BG10,\n"
 	    "                 GB10, BA10, RG12, BG12, GB12, BA12 (docs/cameras.md); another\n"
@@ -134,12 +137,23 @@ void jd_run_options_help(FILE *f)
 	    jd_sense_cli_help, jd_cli_matcher_help);
 }
 
-/* The board's cameras are the default source (--camera overrides them). */
+/*
+ * The board's cameras are the default source (--camera overrides them). One device with both
+ * views is named the same for both, as sbs:/dev/videoN or tb:/dev/videoN; the size is a view's.
+ */
 static void board_cameras(const struct jd_board *b, struct jd_capture_config *cam)
 {
 	const struct jd_board_camera *l = &b->left, *r = &b->right;
+	const int sbs = !strncmp(l->source, "sbs:/dev/", 9), tb = !strncmp(l->source, "tb:/dev/", 8);
 
-	if (!strncmp(l->source, "/dev/", 5) && !strncmp(r->source, "/dev/", 5)) {
+	if ((sbs || tb) && !strcmp(l->source, r->source)) {
+		cam->kind = JD_CAPTURE_V4L2;
+		cam->split = sbs ? JD_SPLIT_SIDE : JD_SPLIT_TOP;
+		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source + (sbs ? 4 : 3));
+		snprintf(cam->device[1], sizeof(cam->device[1]), "%s", cam->device[0]);
+		(void)jd_pixfmt_parse(l->format, &cam->cam.fmt);
+		cam->cam.fps = l->fps;
+	} else if (!strncmp(l->source, "/dev/", 5) && !strncmp(r->source, "/dev/", 5)) {
 		cam->kind = JD_CAPTURE_V4L2;
 		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source);
 		snprintf(cam->device[1], sizeof(cam->device[1]), "%s", r->source);

@@ -103,12 +103,13 @@ int main(void)
 	/*
 	 * V4L2 capture against the fake kernel, across an unplug and the reopen: buffers are
 	 * the kernel's (remapped), the driver state is boot memory, nothing comes from the heap.
-	 * YUYV, and a raw Bayer stream (12-bit RGGB, luma taken on the CPU).
+	 * YUYV, a raw Bayer stream (12-bit RGGB, luma taken on the CPU), and the same from one
+	 * device with both views side by side.
 	 */
-	for (int raw = 0; raw < 2; raw++) {
+	for (int raw = 0; raw < 3; raw++) {
 		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .sys = &fake_v4l2_sys};
 		static struct jd_capture c;
-		static char mem[1 << 14];
+		static char mem[(1 << 14) + 2 * 320 * 240]; /* a split MJPEG frame too */
 		static uint8_t l[320 * 240], r[320 * 240];
 		struct jd_image li = {l, 320, 240, 320}, ri = {r, 320, 240, 320};
 		int truth, ok = 0;
@@ -121,6 +122,7 @@ int main(void)
 		strcpy(cfg.device[1], "/dev/fake1");
 		cfg.cam = (struct jd_cam_config){320, 240, 25, raw ? JD_PIX_RGGB12 : JD_PIX_YUYV, 4,
 						 100};
+		cfg.split = raw == 2 ? JD_SPLIT_SIDE : JD_SPLIT_NONE;
 		JD_CHECK(jd_capture_mem_required(&cfg) <= sizeof(mem) &&
 			     jd_capture_init(&c, &cfg, mem, sizeof(mem), NULL) == 0,
 			 "v4l2 boot: %s", c.err);
@@ -134,7 +136,8 @@ int main(void)
 		for (int i = 0; i < 10; i++) {
 			ok += jd_capture_next(&c, &li, &ri, NULL, &truth) == 0;
 		}
-		JD_CHECK(ok == 20, "%s: %d of 20 pairs", jd_pixfmt_name(cfg.cam.fmt), ok);
+		JD_CHECK(ok == 20, "%s%s: %d of 20 pairs", jd_pixfmt_name(cfg.cam.fmt),
+			 cfg.split ? " side by side" : "", ok);
 		JD_CHECK(c.cam[0].cfg.fmt == cfg.cam.fmt, "granted %s",
 			 jd_pixfmt_name(c.cam[0].cfg.fmt));
 		JD_CHECK(jd_allocations == before,

@@ -3,7 +3,8 @@
  * negotiation and its fallbacks, sizes and rates read back, streaming with buffers handed
  * back only after conversion, error-flagged and short frames dropped and counted, EINTR
  * retried, and the recovery cycle (unplug -> reopen fails while absent -> succeeds when
- * back) with no descriptor or mapping leaked and no allocation in frames.
+ * back) with no descriptor or mapping leaked and no allocation in frames; one device with
+ * both views, side by side or top and bottom.
  */
 #include <errno.h>
 #include <linux/videodev2.h>
@@ -309,6 +310,125 @@ static void test_mjpeg_damage(void)
 	free(mem);
 }
 
+/* A side-by-side MJPEG frame: the left view one pattern, the right another. */
+static unsigned char *sbs_jpeg;
+static unsigned long sbs_len;
+
+static void sbs_frame(struct fake_dev *d, struct v4l2_buffer *b, uint8_t *mem)
+{
+	(void)d;
+	memcpy(mem, sbs_jpeg, sbs_len);
+	b->bytesused = (uint32_t)sbs_len;
+}
+
+/*
+ * One device with both views (v4l2-sbs:, v4l2-tb:): the device is asked for the doubled size,
+ * each view is its half of the one frame (in place, with the frame's stride), both carry the
+ * frame's timestamp, MJPEG is decoded whole and split, and a Bayer mosaic split at an odd pixel
+ * is refused by name.
+ */
+static void test_split(void)
+{
+	static uint8_t l[W * H], r[W * H];
+	struct jd_image li = {l, W, H, W}, ri = {r, W, H, W};
+	int truth;
+
+	for (int top = 0; top < 2; top++) {
+		struct jd_capture_config cfg = config(JD_PIX_GREY, 25);
+		struct jd_capture c;
+		char err[128];
+		JD_CHECK(jd_capture_parse(top ? "v4l2-tb:/dev/fake0" : "v4l2-sbs:/dev/fake0", &cfg, err,
+					  sizeof(err)) == 0 &&
+			     cfg.split == (top ? JD_SPLIT_TOP : JD_SPLIT_SIDE),
+			 "parsed");
+		size_t bytes = jd_capture_mem_required(&cfg);
+		void *mem = malloc(bytes);
+		fake_v4l2_reset();
+		JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == 0, "init: %s", c.err);
+		JD_CHECK(fake_devs[0].w == (top ? W : 2 * W) && fake_devs[0].h == (top ? 2 * H : H) &&
+			     fake_open_fds == 1,
+			 "one device, asked for %dx%d: %s", fake_devs[0].w, fake_devs[0].h, c.err);
+		for (int k = 0; k < 3; k++) {
+			JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == 0 && !truth, "pair %d: %s",
+				 k, c.err);
+		}
+		/* the fake's byte i of a frame is its sequence + i */
+		const int fw = top ? W : 2 * W;
+		int ok = 1;
+		for (int y = 0; y < H; y++) {
+			for (int x = 0; x < W; x++) {
+				size_t i = (size_t)y * fw + x, j = top ? i + (size_t)H * W : i + W;
+				ok &= l[y * W + x] == (uint8_t)(l[0] + i) && r[y * W + x] == (uint8_t)(l[0] + j);
+			}
+		}
+		JD_CHECK(ok, "%s: each view is its half of the frame", top ? "top-bottom" : "side by side");
+		JD_CHECK(c.pairs == 3 && c.cam[1].stats.frames == c.cam[0].stats.frames &&
+			     !strcmp(c.cam[1].label, "right") && !strcmp(c.cam[1].device, "/dev/fake0"),
+			 "the right view reports the device's counters");
+		JD_CHECK(jd_capture_recover(&c) == 0 && jd_capture_next(&c, &li, &ri, NULL, &truth) == 0,
+			 "reopened: %s", c.err);
+		jd_capture_deinit(&c);
+		JD_CHECK(fake_open_fds == 0, "closed");
+		free(mem);
+	}
+
+	/* MJPEG: the whole frame decoded, then split. */
+	static uint8_t scene[2 * W * H], want[2 * W * H];
+	for (int i = 0; i < 2 * W * H; i++) {
+		int x = i % (2 * W), y = i / (2 * W);
+		scene[i] = (uint8_t)(x < W ? x * 3 + y : 255 - x - 2 * y);
+	}
+	tjhandle tj = tjInitCompress();
+	JD_CHECK(tjCompress2(tj, scene, 2 * W, 2 * W, H, TJPF_GRAY, &sbs_jpeg, &sbs_len, TJSAMP_GRAY,
+			     95, 0) == 0,
+		 "compress");
+	tjDestroy(tj);
+	tjhandle td = tjInitDecompress();
+	JD_CHECK(tjDecompress2(td, sbs_jpeg, sbs_len, want, 2 * W, 2 * W, H, TJPF_GRAY, 0) == 0,
+		 "decode");
+	tjDestroy(td);
+	struct jd_capture_config cfg = config(JD_PIX_MJPEG, 25);
+	struct jd_capture c;
+	char err[128];
+	JD_CHECK(jd_capture_parse("v4l2-sbs:/dev/fake0", &cfg, err, sizeof(err)) == 0, "parsed");
+	size_t bytes = jd_capture_mem_required(&cfg);
+	void *mem = malloc(bytes);
+	fake_v4l2_reset();
+	fake_dqbuf_hook = sbs_frame;
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == 0 &&
+		     jd_capture_next(&c, &li, &ri, NULL, &truth) == 0,
+		 "MJPEG pair: %s", c.err);
+	int ok = 1;
+	for (int y = 0; y < H; y++) {
+		ok &= !memcmp(l + y * W, want + y * 2 * W, W) && !memcmp(r + y * W, want + y * 2 * W + W, W);
+	}
+	JD_CHECK(ok, "MJPEG: the decoded frame's halves");
+	fake_dqbuf_hook = NULL;
+	jd_capture_deinit(&c);
+	tjFree(sbs_jpeg);
+	free(mem);
+
+	/* A Bayer mosaic split at an odd column would swap the right view's colours. */
+	cfg = config(JD_PIX_RGGB8, 25);
+	JD_CHECK(jd_capture_parse("v4l2-sbs:/dev/fake0", &cfg, err, sizeof(err)) == 0, "parsed");
+	cfg.cam.width = W - 1;
+	bytes = jd_capture_mem_required(&cfg);
+	mem = malloc(bytes);
+	fake_v4l2_reset();
+	fake_devs[0].formats[fake_devs[0].nformats++] = V4L2_PIX_FMT_SRGGB8;
+	struct jd_image lo = {l, W - 1, H, W - 1}, ro = {r, W - 1, H, W - 1};
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == 0, "init: %s", c.err);
+	JD_CHECK(jd_capture_next(&c, &lo, &ro, NULL, &truth) == -EAGAIN &&
+		     strstr(c.last_drop, "a Bayer mosaic splits at an even pixel"),
+		 "odd split refused: %s", c.last_drop);
+	jd_capture_deinit(&c);
+	free(mem);
+	JD_CHECK(jd_capture_parse("v4l2-sbs:", &cfg, err, sizeof(err)) == -EINVAL &&
+		     jd_capture_parse("v4l2-tb:/dev/a,/dev/b", &cfg, err, sizeof(err)) == -EINVAL &&
+		     strstr(err, "v4l2-sbs:/dev/video"),
+		 "bad specs refused by name: %s", err);
+}
+
 int main(void)
 {
 	test_describe();
@@ -316,5 +436,6 @@ int main(void)
 	test_streaming();
 	test_late_camera();
 	test_mjpeg_damage();
+	test_split();
 	return jd_test_done("unit.v4l2");
 }

@@ -23,7 +23,7 @@ enum { W = 640, H = 480 };
 
 static uint8_t lbuf[W * H], rbuf[W * H];
 static struct jd_image left = {lbuf, W, H, W}, right = {rbuf, W, H, W};
-static char mem[1 << 16];
+static char mem[(1 << 16) + 2 * W * H]; /* two drivers, or one and a split MJPEG frame */
 static int failures;
 
 static void verdict(const char *name, int ok, const char *fmt, ...)
@@ -43,18 +43,31 @@ static void verdict(const char *name, int ok, const char *fmt, ...)
 	failures += !ok;
 }
 
-static int start(struct jd_capture *c, enum jd_pixfmt fmt)
+/* Both vivid devices as a pair, or with split, /dev/video0 alone carrying both views. */
+static int start_split(struct jd_capture *c, enum jd_pixfmt fmt, enum jd_capture_split split)
 {
-	struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2};
+	struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .split = split};
 
 	strcpy(cfg.device[0], "/dev/video0");
-	strcpy(cfg.device[1], "/dev/video1");
+	strcpy(cfg.device[1], split ? "/dev/video0" : "/dev/video1");
 	cfg.cam = (struct jd_cam_config){W, H, 25, fmt, 4, 2000};
+	/* views whose doubled frame is one of vivid's webcam sizes: 640x360 and 640x480 */
+	if (split == JD_SPLIT_SIDE) {
+		cfg.cam.width = 320;
+		cfg.cam.height = 360;
+	} else if (split == JD_SPLIT_TOP) {
+		cfg.cam.height = 240;
+	}
 	int rc = jd_capture_init(c, &cfg, mem, sizeof(mem), stdout);
 	if (rc) {
 		printf("start: %s\n", c->err);
 	}
 	return rc;
+}
+
+static int start(struct jd_capture *c, enum jd_pixfmt fmt)
+{
+	return start_split(c, fmt, JD_SPLIT_NONE);
 }
 
 static void nap_ms(int ms)
@@ -164,6 +177,64 @@ static void stream(enum jd_pixfmt fmt, const char *name)
 	jd_capture_deinit(&c);
 }
 
+/* One device, both views: vivid streams a double-width (or double-height) frame. */
+static void stream_split(enum jd_capture_split split, const char *name)
+{
+	struct jd_capture c;
+	struct run r;
+
+	if (start_split(&c, JD_PIX_YUYV, split)) {
+		verdict(name, 0, "no start: %s", c.err);
+		return;
+	}
+	const int w = c.cfg.cam.width, h = c.cfg.cam.height;
+	left = (struct jd_image){lbuf, w, h, w};
+	right = (struct jd_image){rbuf, w, h, w};
+	capture(&c, 40, 0, &r);
+	verdict(name,
+		r.pairs == 40 && r.errors == 0 &&
+		    c.cam[0].cfg.width == (split == JD_SPLIT_SIDE ? 2 * w : w) &&
+		    c.cam[0].cfg.height == (split == JD_SPLIT_TOP ? 2 * h : h),
+		"%d %dx%d pairs from one %dx%d %s stream, %d errors (%s)", r.pairs, w, h,
+		c.cam[0].cfg.width, c.cam[0].cfg.height, jd_pixfmt_name(c.cam[0].cfg.fmt), r.errors,
+		r.first_error);
+	jd_capture_deinit(&c);
+	left = (struct jd_image){lbuf, W, H, W};
+	right = (struct jd_image){rbuf, W, H, W};
+}
+
+/*
+ * Deep mono and raw Bayer: every one vivid grants streams; the ones it lacks (it gives another
+ * and says so) are listed.
+ */
+static void stream_raw(void)
+{
+	char lacks[256] = "", took[256] = "";
+	int bad = 0;
+
+	for (int f = JD_PIX_Y10; f < JD_PIX_COUNT; f++) {
+		struct jd_capture c;
+		struct run r;
+		if (start(&c, (enum jd_pixfmt)f)) {
+			printf("raw %s: no start: %s\n", jd_pixfmt_name((enum jd_pixfmt)f), c.err);
+			bad++;
+			continue;
+		}
+		if (c.cam[0].cfg.fmt != (enum jd_pixfmt)f) {
+			snprintf(lacks + strlen(lacks), sizeof(lacks) - strlen(lacks), " %s",
+				 jd_pixfmt_name((enum jd_pixfmt)f));
+		} else {
+			capture(&c, 10, 0, &r);
+			bad += r.pairs != 10 || r.errors != 0;
+			snprintf(took + strlen(took), sizeof(took) - strlen(took), " %s:%d",
+				 jd_pixfmt_name((enum jd_pixfmt)f), r.pairs);
+		}
+		jd_capture_deinit(&c);
+	}
+	verdict("raw_formats", bad == 0, "streamed (pairs):%s; vivid lacks:%s", took,
+		lacks[0] ? lacks : " none");
+}
+
 /* Trigger a fault, capture on, and judge by what happened. */
 static void fault(const char *ctrl, int value, const char *name, int expect_error)
 {
@@ -258,6 +329,9 @@ int main(int argc, char **argv)
 	}
 	stream(JD_PIX_YUYV, "stream_yuyv");
 	stream(JD_PIX_GREY, "stream_grey");
+	stream_split(JD_SPLIT_SIDE, "stream_sbs");
+	stream_split(JD_SPLIT_TOP, "stream_tb");
+	stream_raw();
 	fault("Inject V4L2_BUF_FLAG_ERROR", 1, "buf_flag_error", 0);
 	fault("Inject VIDIOC_QBUF Error", 1, "qbuf_error", 1);
 	fault("Inject Fatal Streaming Error", 1, "fatal_streaming_error", 1);

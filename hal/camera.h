@@ -99,6 +99,7 @@ struct jd_cam_stats {
 	unsigned long timeouts;
 	unsigned long reopens; /* successful recoveries */
 	double fps;	       /* measured: frames over the last full second */
+	const char *clock;     /* what the driver says its timestamps are (NULL: not said) */
 	uint64_t fps_t0;       /* internal: start of the current second */
 	unsigned long fps_n;   /* internal: frames in it */
 };

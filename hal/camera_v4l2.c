@@ -90,6 +90,22 @@ static int v4l2_open(struct jd_camera *c)
 	return 0;
 }
 
+/* The driver's timestamp kind and source (the buffer flags), in words. */
+static const char *clock_of(uint32_t flags)
+{
+	const int soe = (flags & V4L2_BUF_FLAG_TSTAMP_SRC_MASK) == V4L2_BUF_FLAG_TSTAMP_SRC_SOE;
+
+	switch (flags & V4L2_BUF_FLAG_TIMESTAMP_MASK) {
+	case V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC:
+		return soe ? "monotonic (CLOCK_MONOTONIC), start of exposure"
+			   : "monotonic (CLOCK_MONOTONIC), end of frame";
+	case V4L2_BUF_FLAG_TIMESTAMP_COPY:
+		return "copied from the output side: not a capture time";
+	default:
+		return "of an unknown clock: pairing by them may fail";
+	}
+}
+
 /*
  * The first format the device offers, in order: the wanted one, then YUYV, UYVY, GREY, MJPEG,
  * then the deep mono and raw Bayer ones (the CSI sensors and global-shutter modules that give
@@ -318,6 +334,7 @@ static int v4l2_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 				   b.sequence,
 				   (int)b.index};
 	jd_cam_count_frame(c, f->ts_ns);
+	c->stats.clock = clock_of(b.flags);
 	return 0;
 }
 

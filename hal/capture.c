@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+
 #include "camera_files.h"
+#include "capture_priv.h"
 #include "camera_synth.h"
 #include "camera_v4l2.h"
 
@@ -206,6 +208,7 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 	memset(c, 0, sizeof(*c));
 	c->cfg = *cfg;
 	c->ncam = 2;
+	c->log = log;
 	if (cfg->kind != JD_CAPTURE_V4L2) {
 		c->cfg.split = JD_SPLIT_NONE;
 	}
@@ -496,6 +499,7 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		}
 		c->pairs++;
 		c->last_ts = fl.ts_ns;
+		jd__capture_note_pair(c, &fl, &fr);
 		return 0;
 	}
 	return -EAGAIN;

@@ -45,6 +45,9 @@ struct jd_capture_config {
 	const struct jd_kernels *kernels; /* the luma conversion boot chose (NULL: reference) */
 };
 
+/* Pairs whose timestamp skew the capture keeps, for its median and 99th percentile. */
+#define JD_CAPTURE_SKEW_N 256
+
 struct jd_capture {
 	struct jd_capture_config cfg;
 	/*
@@ -62,6 +65,11 @@ struct jd_capture {
 	int decoder_failed; /* a JPEG decoder could not be made ready again: reopen */
 	int down;	    /* the cameras were absent at boot: jd_capture_recover() until up */
 	uint64_t last_ts;   /* the last pair's (left) timestamp, ns CLOCK_MONOTONIC */
+	/* Two devices: each pair's timestamp skew (us), a ring, and a scratch to sort it in. */
+	uint32_t skew_us[JD_CAPTURE_SKEW_N], skew_sorted[JD_CAPTURE_SKEW_N];
+	int skew_n, skew_at;
+	FILE *log;	    /* where the first pair says the cameras' clock (boot's log) */
+	int clock_said;
 	char err[512];
 	char last_drop[512]; /* why the last dropped frame was dropped */
 };
@@ -109,6 +117,13 @@ struct jd_capture_raw {
  */
 int jd_capture_next_raw(struct jd_capture *c, struct jd_capture_raw *raw, struct jd_disp *gt,
 			int *has_truth);
+
+/**
+ * Two devices' timestamp skew in ms: the last pair's, and the median and 99th percentile over
+ * the last JD_CAPTURE_SKEW_N pairs (sorted in the capture's scratch: no allocation).
+ * @retval 0, -ENODATA (no pair yet, or a source other than two devices)
+ */
+int jd_capture_skew(struct jd_capture *c, double *last_ms, double *median_ms, double *p99_ms);
 
 /** Stop, close and reopen both cameras (after -ENODEV/-EIO). @retval 0 or -errno */
 int jd_capture_recover(struct jd_capture *c);

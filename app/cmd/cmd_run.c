@@ -64,13 +64,18 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
 static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, int frames,
 			uint64_t wall_ns, int outages, int streams, const char *state,
-			const struct jd_ros2 *ros2, const char *frame_json, char *buf, size_t len)
+			const struct jd_ros2 *ros2, const double *skew, const char *frame_json,
+			char *buf, size_t len)
 {
 	static const struct jd_frame_stats none = {.frame = -1};
 	const struct jd_frame_stats *st = last ? last : &none; /* NULL: no frame yet */
 	const struct jd_capture *c = &d->cap;
 	const char *suspect = jd_pair_verdict_text(d->pair_verdict);
-	char dy[32] = "null";
+	char dy[32] = "null", skew_text[96] = "null";
+	if (skew) { /* two devices: how far apart their timestamps are */
+		snprintf(skew_text, sizeof(skew_text), "{\"last\":%.3f,\"median\":%.3f,\"p99\":%.3f}",
+			 skew[0], skew[1], skew[2]);
+	}
 	if (isfinite(d->calib_dy_px)) {
 		snprintf(dy, sizeof(dy), "%.3f", (double)d->calib_dy_px);
 	}
@@ -81,7 +86,7 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			 "\"streams\":%d,\"suspect\":%s%s%s,\"vertical_offset_px\":%s,"
 			 "\"recalibrate\":%s,"
 			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"partner\":%lu,\"unpaired\":%lu},"
-			 "\"cameras\":[",
+			 "\"pair_skew_ms\":%s,\"cameras\":[",
 			 frames, state, jd_capture_source(c->cfg.kind),
 			 wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
 			 (double)st->match_ns / 1e6, st->cpu_ms, st->sense ? st->sense->nobjects : -1,
@@ -90,15 +95,16 @@ static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			 suspect ? "\"" : "", suspect ? suspect : "null", suspect ? "\"" : "",
 			 dy, jd_pair_recalibrate(d->calib_dy_px) ? "true" : "false",
 			 c->drop_corrupt,
-			 c->drop_short, c->drop_partner, c->pair.drops[0] + c->pair.drops[1]);
+			 c->drop_short, c->drop_partner, c->pair.drops[0] + c->pair.drops[1], skew_text);
 	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {
 		const struct jd_camera *cam = &c->cam[i];
 		n += snprintf(buf + n, len - (size_t)n,
 			      "%s{\"label\":\"%s\",\"device\":\"%s\",\"frames\":%lu,\"fps\":%.2f,"
-			      "\"flagged\":%lu,\"timeouts\":%lu,\"reopens\":%lu}",
+			      "\"flagged\":%lu,\"timeouts\":%lu,\"reopens\":%lu,\"clock\":%s%s%s}",
 			      i ? "," : "", cam->label, cam->device, cam->stats.frames,
 			      cam->stats.fps, cam->stats.drop_flagged, cam->stats.timeouts,
-			      cam->stats.reopens);
+			      cam->stats.reopens, cam->stats.clock ? "\"" : "",
+			      cam->stats.clock ? cam->stats.clock : "null", cam->stats.clock ? "\"" : "");
 	}
 	if (ros2 && n > 0 && (size_t)n < len) {
 		/* the ROS 2 publisher: what went out, and how many topics someone reads */
@@ -393,7 +399,8 @@ int jd_cmd_run(int argc, char **argv)
 				static char status[2048];
 				status_json(&d, NULL, done, jd_clock_ns() - t_start, outages,
 					    preview.watchers, never ? "waiting_for_cameras" : "camera_lost",
-					    o.ros2.enabled ? &ros2 : NULL, NULL, status, sizeof(status));
+					    o.ros2.enabled ? &ros2 : NULL, NULL, NULL, status,
+					    sizeof(status));
 				jd_preview_set_status(&preview, status);
 			}
 			for (int wait_ms = 100; !stop_requested && jd_capture_recover(&d.cap);) {
@@ -472,6 +479,8 @@ int jd_cmd_run(int argc, char **argv)
 		/* the frame's report: the JSON line, and /status's "frame" */
 		static char line[65536];
 		int n = -1;
+		double skew[3];
+		int has_skew = jd_capture_skew(&d.cap, &skew[0], &skew[1], &skew[2]) == 0;
 		if (json || udp || o.preview.port) {
 			struct jd_frame_report rep = {jd_capture_source(cam.kind), suspect, st.frame,
 						      st.ts_ns,
@@ -486,14 +495,16 @@ int jd_cmd_run(int argc, char **argv)
 								     : 0,
 						      o.id,
 						      (long)getpid(),
-						      {d.cap.cam[0].device, d.cap.cam[1].device}};
+						      {d.cap.cam[0].device, d.cap.cam[1].device},
+						      has_skew ? skew : NULL};
 			n = jd_report_json(&rep, line, sizeof(line));
 		}
 		if (o.preview.port) {
 			static char status[JD_PREVIEW_STATUS_MAX];
 			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
 				    preview.watchers, "running", o.ros2.enabled ? &ros2 : NULL,
-				    n > 0 ? line : NULL, status, sizeof(status));
+				    has_skew ? skew : NULL, n > 0 ? line : NULL, status,
+				    sizeof(status));
 			struct jd_preview_frame pf = {st.left,
 						      st.map,
 						      colour_far,

@@ -247,7 +247,8 @@ int jd_cmd_sense(int argc, char **argv)
 				      0,
 				      NULL, /* one pair from files: no daemon, no cameras */
 				      0,
-				      {NULL, NULL}};
+				      {NULL, NULL},
+				      NULL};
 	int n = src ? -1 : jd_report_json(&rep, json, sizeof(json));
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));

@@ -127,6 +127,15 @@ static void provenance(struct out *o, const struct jd_frame_report *r)
 		put_string(o, r->camera[1]);
 		put(o, "]");
 	}
+	if (r->pair_skew_ms) {
+		put(o, ",\"pair_skew_ms\":{\"last\":");
+		num(o, r->pair_skew_ms[0]);
+		put(o, ",\"median\":");
+		num(o, r->pair_skew_ms[1]);
+		put(o, ",\"p99\":");
+		num(o, r->pair_skew_ms[2]);
+		put(o, "}");
+	}
 	if (r->suspect) {
 		put(o, ",\"suspect\":\"%s\"", r->suspect);
 	}

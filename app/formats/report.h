@@ -31,6 +31,8 @@ struct jd_frame_report {
 	const char *daemon_id; /* --id: [A-Za-z0-9._-] only */
 	long pid;
 	const char *camera[2]; /* the left and right devices (any bytes: escaped) */
+	/* two devices: the timestamp skew, ms: this pair's, median and 99th percentile (or NULL) */
+	const double *pair_skew_ms;
 };
 
 /**

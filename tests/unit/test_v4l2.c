@@ -429,6 +429,54 @@ static void test_split(void)
 		 "bad specs refused by name: %s", err);
 }
 
+/*
+ * Two devices' pairing quality: the timestamp skew of each pair, its median and 99th percentile
+ * over the ring, and the drivers' clock said once at the first pair.
+ */
+static void test_pair_skew(void)
+{
+	struct jd_capture_config cfg = config(JD_PIX_GREY, 25);
+	struct jd_capture c;
+	size_t bytes = jd_capture_mem_required(&cfg);
+	void *mem = malloc(bytes);
+	static uint8_t l[W * H], r[W * H];
+	struct jd_image li = {l, W, H, W}, ri = {r, W, H, W};
+	double last, median, p99;
+	char *said = NULL;
+	size_t said_len = 0;
+	FILE *log = open_memstream(&said, &said_len);
+	int truth;
+
+	fake_v4l2_reset();
+	fake_devs[1].ts_ns = 3000000; /* the right camera 3 ms behind */
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, log) == 0, "init: %s", c.err);
+	JD_CHECK(jd_capture_skew(&c, &last, &median, &p99) == -ENODATA, "no pair, no skew");
+	for (int i = 0; i < 20; i++) {
+		JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == 0, "pair %d: %s", i, c.err);
+	}
+	JD_CHECK(jd_capture_skew(&c, &last, &median, &p99) == 0 && last == 3.0 && median == 3.0 &&
+		     p99 == 3.0,
+		 "3 ms apart: last %.3f, median %.3f, p99 %.3f", last, median, p99);
+	fake_devs[1].ts_ns += 9000000; /* then 12 ms for two pairs: the tail, not the median */
+	for (int i = 0; i < 2; i++) {
+		JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == 0, "late pair %d: %s", i, c.err);
+	}
+	JD_CHECK(jd_capture_skew(&c, &last, &median, &p99) == 0 && last == 12.0 && median == 3.0 &&
+		     p99 == 12.0,
+		 "two late pairs: last %.3f, median %.3f, p99 %.3f", last, median, p99);
+	fclose(log);
+	int lines = 0;
+	for (const char *p = said; p && (p = strstr(p, "timestamps")); p++) {
+		lines++;
+	}
+	JD_CHECK(said && strstr(said, "camera left /dev/fake0: timestamps monotonic (CLOCK_MONOTONIC)") &&
+		     strstr(said, "camera right /dev/fake1: timestamps monotonic") && lines == 2,
+		 "the clock said at the first pair: %s", said ? said : "(nothing)");
+	jd_capture_deinit(&c);
+	free(said);
+	free(mem);
+}
+
 int main(void)
 {
 	test_describe();
@@ -437,5 +485,6 @@ int main(void)
 	test_late_camera();
 	test_mjpeg_damage();
 	test_split();
+	test_pair_skew();
 	return jd_test_done("unit.v4l2");
 }

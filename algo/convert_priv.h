@@ -1,38 +1,48 @@
-/* The per-pixel rules of convert.h's deep formats, shared by the reference and NEON's edges. */
+/*
+ * The per-pixel rules of convert.h's deep formats, one copy for the reference, NEON's edges and
+ * the GPU's luma step (algo/cuda/convert_cuda.cu compiles these same lines for the device).
+ */
 #ifndef JD_ALGO_CONVERT_PRIV_H
 #define JD_ALGO_CONVERT_PRIV_H
 
 #include <stdint.h>
 
+#ifdef __CUDACC__
+#define JD__HD __host__ __device__
+#else
+#define JD__HD
+#endif
+
 /* A 16-bit little-endian sample. */
-static inline unsigned jd__sample16(const uint8_t *p)
+static inline JD__HD unsigned jd__sample16(const uint8_t *p)
 {
 	return (unsigned)p[0] | (unsigned)p[1] << 8;
 }
 
 /* The top 8 of `bits` bits, saturated (a sample past the depth is corrupt, not larger). */
-static inline uint8_t jd__top8(unsigned v, int bits)
+static inline JD__HD uint8_t jd__top8(unsigned v, int bits)
 {
 	v >>= bits - 8;
 	return (uint8_t)(v > 255 ? 255 : v);
 }
 
 /* Sample x of a Bayer row as 8 bits (deep: its top 8, saturated), mirrored beyond the ends. */
-static inline unsigned jd__bayer_at(const uint8_t *row, int x, int n, int bits)
+static inline JD__HD unsigned jd__bayer_at(const uint8_t *row, int x, int n, int bits)
 {
 	x = x < 0 ? -x : x >= n ? 2 * n - 2 - x : x;
 	return bits == 8 ? row[x] : jd__top8(jd__sample16(row + 2 * x), bits);
 }
 
 /* convert.h's RGB rule on one pixel. */
-static inline uint8_t jd__luma601(unsigned r, unsigned g, unsigned b)
+static inline JD__HD uint8_t jd__luma601(unsigned r, unsigned g, unsigned b)
 {
 	return (uint8_t)((77 * r + 150 * g + 29 * b + 128) >> 8);
 }
 
 /* The luma of pixel x (convert.h's Bayer rule): its site, then its missing colours' means. */
-static inline uint8_t jd__bayer_pixel(const uint8_t *up, const uint8_t *row, const uint8_t *down,
-				      int n, int bits, int r_col, int r_row, int x)
+static inline JD__HD uint8_t jd__bayer_pixel(const uint8_t *up, const uint8_t *row,
+					     const uint8_t *down, int n, int bits, int r_col,
+					     int r_row, int x)
 {
 #define AT(r, dx) jd__bayer_at(r, x + (dx), n, bits)
 	unsigned c = AT(row, 0), side = (AT(row, -1) + AT(row, 1) + 1) >> 1;

@@ -310,12 +310,8 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 		return dropped(c, &c->drop_short);
 	}
 	const struct jd_kernels *k = c->cfg.kernels ? c->cfg.kernels : &jd_kernels_ref;
-	if (jd_pixfmt_is_bayer(f->fmt) || jd_pixfmt_bits(f->fmt) > 8) {
-		/* Luma here, for the GPU too: its luma step reads GREY, YUYV and UYVY only. */
-		luma_of_deep(k, f, out);
-		if (raw) {
-			raw->fmt[side] = JD_PIX_GREY;
-		}
+	if (!raw && (jd_pixfmt_is_bayer(f->fmt) || jd_pixfmt_bits(f->fmt) > 8)) {
+		luma_of_deep(k, f, out); /* raw: the GPU's luma step takes them as they came */
 		return 0;
 	}
 	size_t row_bytes = need / (size_t)out->height;

@@ -107,13 +107,13 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 struct jd_capture_raw {
 	uint8_t *data[2];      /* where each view goes, rows packed: cap bytes each */
 	size_t cap;
-	enum jd_pixfmt fmt[2]; /* out: each view's layout: GREY, YUYV or UYVY (others as luma) */
+	enum jd_pixfmt fmt[2]; /* out: each view's layout (MJPEG: decoded, GREY) */
 };
 
 /**
- * jd_capture_next(), but each view is copied into raw as the camera gave it (GREY, YUYV or
- * UYVY rows, packed: no per-pixel work), MJPEG, deep mono and raw Bayer as GREY luma. Same
- * return values; a view larger than raw->cap is dropped as short.
+ * jd_capture_next(), but each view is copied into raw as the camera gave it (rows packed: no
+ * per-pixel work), MJPEG decoded to GREY. Same return values; a view larger than raw->cap is
+ * dropped as short.
  */
 int jd_capture_next_raw(struct jd_capture *c, struct jd_capture_raw *raw, struct jd_disp *gt,
 			int *has_truth);

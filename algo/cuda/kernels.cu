@@ -13,6 +13,7 @@
 #include "bp_messages_cuda.cu"
 #include "postfilter_cuda.cu"
 #include "rectify_cuda.cu"
+#include "convert_cuda.cu"
 #include "prefilter_cuda.cu"
 #include "confidence_cuda.cu"
 #include "preview_cuda.cu"

@@ -149,7 +149,8 @@ int jd_cuda_frame_raw_staged(struct jd_cuda_frame *f, const enum jd_pixfmt fmt[2
 		return -EINVAL;
 	}
 	for (int c = 0; c < 2; c++) {
-		if (fmt[c] != JD_PIX_GREY && fmt[c] != JD_PIX_YUYV && fmt[c] != JD_PIX_UYVY) {
+		/* the slot holds 2 bytes a pixel: every layout but MJPEG (decoded before) */
+		if ((unsigned)fmt[c] >= JD_PIX_COUNT || fmt[c] == JD_PIX_MJPEG) {
 			return -EINVAL;
 		}
 	}

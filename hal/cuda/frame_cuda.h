@@ -48,6 +48,8 @@ struct jd_cuda_slot {
  */
 struct jd_cuda_remap {
 	jd_cufunction fn;
+	jd_cufunction luma_fn;	   /* deep mono and raw Bayer to luma, before the remap */
+	jd_cudeviceptr d_luma[2]; /* their luma, w * h each, which the remap reads as GREY */
 	jd_cudeviceptr d_sx[2], d_sy[2];	/* per camera, w * h positions in 1/32 px */
 	unsigned char *h_raw[JD_CUDA_SLOTS][2]; /* pinned: the raw pair, 2 * w * h bytes each */
 	jd_cudeviceptr d_raw[JD_CUDA_SLOTS][2]; /* its device copy (mapped: its view) */
@@ -212,7 +214,7 @@ static inline struct jd_cuda_slot *jd_cuda_frame_next(struct jd_cuda_frame *f)
  * bytes): a camera may write its frame there as it comes, then say so with
  * jd_cuda_frame_raw_staged(). NULL: the device does not rectify, or two frames are in flight.
  */
-#define JD_CUDA_RAW_BPP 2 /* the most jd_pixfmt_pixel_bytes() of GREY, YUYV and UYVY */
+#define JD_CUDA_RAW_BPP 2 /* the most jd_pixfmt_pixel_bytes() of a camera layout */
 static inline unsigned char *jd_cuda_frame_raw_next(const struct jd_cuda_frame *f, int k)
 {
 	if (!f->remap.loaded || f->inflight >= JD_CUDA_SLOTS) {
@@ -222,8 +224,9 @@ static inline unsigned char *jd_cuda_frame_raw_next(const struct jd_cuda_frame *
 }
 
 /**
- * The raw pair in the next slot is the frame to submit, in these layouts (GREY, YUYV or UYVY,
- * rows packed): upload sends it as it is. @retval 0 or -EINVAL (no raw slot, other layout)
+ * The raw pair in the next slot is the frame to submit, in these layouts (any camera layout
+ * but MJPEG, rows packed): upload sends it as it is, and the device takes the luma (deep mono
+ * and raw Bayer in a step of its own). @retval 0 or -EINVAL (no raw slot, MJPEG)
  */
 int jd_cuda_frame_raw_staged(struct jd_cuda_frame *f, const enum jd_pixfmt fmt[2]);
 

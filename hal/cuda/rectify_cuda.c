@@ -15,9 +15,11 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f)
 
 	memset(rm, 0, sizeof(*rm));
 	JD_TRY(jd_cuda_function(cu, "jd_remap_cuda", &rm->fn));
+	JD_TRY(jd_cuda_function(cu, "jd_luma_deep_cuda", &rm->luma_fn));
 	for (int c = 0; c < 2; c++) {
 		JD_TRY(jd_cuda_take(cu, sizeof(int32_t) * n, &rm->d_sx[c]));
 		JD_TRY(jd_cuda_take(cu, sizeof(int32_t) * n, &rm->d_sy[c]));
+		JD_TRY(jd_cuda_take(cu, n, &rm->d_luma[c]));
 	}
 	for (int s = 0; s < JD_CUDA_SLOTS; s++) {
 		for (int c = 0; c < 2; c++) {
@@ -81,20 +83,48 @@ size_t jd__cuda_remap_raw_bytes(const struct jd_cuda_frame *f, int slot, int c)
 	return jd_pixfmt_frame_bytes(f->remap.fmt[slot][c], f->w, f->h);
 }
 
+/*
+ * A deep mono or raw Bayer view to luma on the device (algo/cuda/convert_cuda.cu), into
+ * d_luma[c]: the remap then reads that as GREY. Others are read by the remap as they came.
+ */
+static int luma_step(struct jd_cuda *cu, struct jd_cuda_frame *f, int c, jd_cudeviceptr *src,
+		     enum jd_pixfmt *fmt)
+{
+	struct jd_cuda_remap *rm = &f->remap;
+	int w = f->w, h = f->h, bits = jd_pixfmt_bits(*fmt), bayer = jd_pixfmt_is_bayer(*fmt);
+	int r_col, r_row;
+
+	*src = rm->d_raw[f->cur][c];
+	if (!bayer && bits == 8) {
+		return 0;
+	}
+	jd_pixfmt_bayer_red(*fmt, &r_col, &r_row);
+	void *args[] = {src, &w, &h, &bits, &bayer, &r_col, &r_row, &rm->d_luma[c]};
+	JD_TRY(JD_CU(cu, cuLaunchKernel(rm->luma_fn, (unsigned)((w + THREADS - 1) / THREADS),
+					(unsigned)h, 1, THREADS, 1, 1, 0, cu->stream[0], args, NULL)));
+	*src = rm->d_luma[c];
+	*fmt = JD_PIX_GREY;
+	return 0;
+}
+
 int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
 	struct jd_cuda_remap *rm = &f->remap;
 	struct jd_cuda_slot *s = &f->slot[f->cur];
 	int w = f->w, h = f->h, step[2], off[2];
+	jd_cudeviceptr src[2];
+	enum jd_pixfmt fmt[2] = {rm->fmt[f->cur][0], rm->fmt[f->cur][1]};
 
-	luma_at(rm->fmt[f->cur][0], &step[0], &off[0]);
-	luma_at(rm->fmt[f->cur][1], &step[1], &off[1]);
+	for (int c = 0; c < 2; c++) {
+		JD_TRY(luma_step(cu, f, c, &src[c], &fmt[c]));
+		luma_at(fmt[c], &step[c], &off[c]);
+	}
 	void *args[] = {&rm->d_sx[0],
 			&rm->d_sy[0],
 			&rm->d_sx[1],
 			&rm->d_sy[1],
-			&rm->d_raw[f->cur][0],
-			&rm->d_raw[f->cur][1],
+			&src[0],
+			&src[1],
 			&s->d_left,
 			&s->d_right,
 			&step[0],

@@ -1,8 +1,9 @@
 /*
  * Rectification on the GPU (hal/cuda/rectify_cuda.h) against jd_remap_ref(): the raw pair goes up,
  * the device remaps it and matches; the rectified pair that comes back must be the
- * reference's bytes (from gray, or from each camera's own GREY, YUYV or UYVY frame written
- * into the slot, whose luma the device takes), and the map the reference matcher's on the
+ * reference's bytes (from gray, or from each camera's own GREY, YUYV, UYVY, deep mono or raw
+ * Bayer frame written into the slot, whose luma the device takes by the CPU's rules), and the
+ * map the reference matcher's on the
  * reference-rectified pair (SAD, SGM and BP, pipelined two deep). Tables: a smooth
  * rotation-plus-distortion field like a calibration's, and a random one with positions outside, on
  * the last row and column and at every 1/32 fraction. No allocation after boot. Without a GPU:
@@ -10,6 +11,7 @@
  */
 #include <math.h>
 
+#include "convert.h"
 #include "cuda/rectify_cuda.h"
 #include "gpu_util.h"
 #include "matcher.h"
@@ -56,15 +58,79 @@ static void make_tables(int w, int h, int kind, unsigned seed, struct jd_remap m
 	}
 }
 
-/* Each camera's layout in the lent cases: lend 1 GREY, 2 YUYV and UYVY, 3 UYVY and GREY. */
-static const enum jd_pixfmt layouts[3][2] = {
-    {JD_PIX_GREY, JD_PIX_GREY}, {JD_PIX_YUYV, JD_PIX_UYVY}, {JD_PIX_UYVY, JD_PIX_GREY}};
+/*
+ * Each camera's layout in the lent cases: lend 1 GREY, 2 YUYV and UYVY, 3 UYVY and GREY, 4
+ * 12-bit RGGB and Y10, 5 8-bit BGGR and 10-bit GBRG (the device's own luma step).
+ */
+#define LAYOUTS 5
+static const enum jd_pixfmt layouts[LAYOUTS][2] = {
+    {JD_PIX_GREY, JD_PIX_GREY},	    {JD_PIX_YUYV, JD_PIX_UYVY},	    {JD_PIX_UYVY, JD_PIX_GREY},
+    {JD_PIX_RGGB12, JD_PIX_Y10}, {JD_PIX_BGGR8, JD_PIX_GBRG10}};
+
+/*
+ * A deep mono or raw Bayer frame of the gray scene img: a Bayer site keeps its colour's share
+ * (R 3/4, G 1, B 1/2), every sample at the depth with its top bits repeated below, a sample
+ * in 97 past the depth (a corrupt one, which every backend must clamp alike).
+ */
+static void deep_frame(const struct jd_image *img, enum jd_pixfmt fmt, unsigned char *dst)
+{
+	const int bits = jd_pixfmt_bits(fmt), wide = jd_pixfmt_pixel_bytes(fmt) == 2;
+	int r_col, r_row;
+
+	jd_pixfmt_bayer_red(fmt, &r_col, &r_row);
+	for (int y = 0; y < img->height; y++) {
+		for (int x = 0; x < img->width; x++) {
+			size_t i = (size_t)y * img->width + x;
+			unsigned g = img->data[(size_t)y * img->stride + x];
+			if (jd_pixfmt_is_bayer(fmt)) {
+				int rc = ((x ^ r_col) & 1) == 0, rr = ((y ^ r_row) & 1) == 0;
+				g = rc && rr ? g * 3 / 4 : !rc && !rr ? g / 2 : g;
+			}
+			if (!wide) {
+				dst[i] = (unsigned char)g;
+				continue;
+			}
+			unsigned v = (g << (bits - 8) | g >> (16 - bits)) & 0xffffu;
+			v = i % 97 == 5 ? 0xffffu : v;
+			dst[2 * i] = (unsigned char)v;
+			dst[2 * i + 1] = (unsigned char)(v >> 8);
+		}
+	}
+}
+
+/* The luma the reference takes of img laid out as fmt (the CPU's rules, convert.h). */
+static void camera_luma(const struct jd_image *img, enum jd_pixfmt fmt, struct jd_image *out)
+{
+	const int w = img->width, h = img->height, bits = jd_pixfmt_bits(fmt);
+	const size_t pitch = (size_t)w * jd_pixfmt_pixel_bytes(fmt);
+	unsigned char *raw = malloc(2 * (size_t)w * h);
+	int r_col, r_row;
+
+	jd_pixfmt_bayer_red(fmt, &r_col, &r_row);
+	deep_frame(img, fmt, raw);
+	for (int y = 0; y < h; y++) {
+		unsigned char *o = out->data + (size_t)y * out->stride;
+		if (jd_pixfmt_is_bayer(fmt)) {
+			int up = y > 0 ? y - 1 : 1, down = y < h - 1 ? y + 1 : h - 2;
+			jd_gray_from_bayer_ref(raw + up * pitch, raw + y * pitch, raw + down * pitch, w,
+					       bits, r_col, (y & 1) == r_row, o);
+		} else {
+			jd_gray_from_mono16_ref(raw + y * pitch, w, bits, o);
+		}
+	}
+	free(raw);
+}
 
 /* The camera's frame whose luma is img, in layout fmt, chroma random, rows packed, into dst. */
 static void camera_frame(const struct jd_image *img, enum jd_pixfmt fmt, unsigned seed,
 			 unsigned char *dst)
 {
 	int step = jd_pixfmt_pixel_bytes(fmt), off = fmt == JD_PIX_UYVY;
+
+	if (jd_pixfmt_is_bayer(fmt) || jd_pixfmt_bits(fmt) > 8) {
+		deep_frame(img, fmt, dst);
+		return;
+	}
 
 	for (int y = 0; y < img->height; y++) {
 		for (int x = 0; x < img->width; x++) {
@@ -76,7 +142,7 @@ static void camera_frame(const struct jd_image *img, enum jd_pixfmt fmt, unsigne
 }
 
 /*
- * lend 0: the gray pair is uploaded and the map and rectified pair copied out; 1-3: the
+ * lend 0: the gray pair is uploaded and the map and rectified pair copied out; 1-5: the
  * camera writes the raw pair into the slot in layouts[lend - 1] (submit is handed a black
  * pair, which must not be used) and collect lends the map and the rectified pair.
  */
@@ -103,8 +169,17 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 	r = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	got = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	got_r = (struct jd_image){malloc((size_t)w * h), w, h, w};
-	jd_remap_ref(&map[0], &raw_l, &l, ex);
-	jd_remap_ref(&map[1], &raw_r, &r, ex);
+	/* the reference rectifies the luma the cameras' layouts give (deep and Bayer: their rule) */
+	struct jd_image seen[2] = {raw_l, raw_r};
+	for (int c = 0; c < 2 && lend > 3; c++) {
+		seen[c] = (struct jd_image){malloc((size_t)w * h), w, h, w};
+		camera_luma(c ? &raw_r : &raw_l, layouts[lend - 1][c], &seen[c]);
+	}
+	jd_remap_ref(&map[0], &seen[0], &l, ex);
+	jd_remap_ref(&map[1], &seen[1], &r, ex);
+	for (int c = 0; c < 2 && lend > 3; c++) {
+		free(seen[c].data);
+	}
 	size_t n = jd_match_mem_required(&p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
 	JD_CHECK(jd_match_run(NULL, &p, &l, &r, &ref, ws, n, ex) == 0,
@@ -198,7 +273,10 @@ int main(void)
 			continue;
 		}
 		for (int kind = 0; kind < 2; kind++) {
-			for (int lend = 0; lend < 4; lend++) {
+			for (int lend = 0; lend <= LAYOUTS; lend++) {
+				if (lend > 3 && (sizes[i][0] < 2 || sizes[i][1] < 2)) {
+					continue; /* a Bayer mosaic has 2x2 cells */
+				}
 				for (int a = 0; a < 3; a++) {
 					ok += check(algos[a], sizes[i][0], sizes[i][1], kind, lend,
 						    &wk.exec);
@@ -208,8 +286,8 @@ int main(void)
 		}
 	}
 	printf("%d of %d cases identical to the reference (rectified pair and disparity; gray "
-	       "copied, and GREY, YUYV and UYVY lent)\n", ok,
-	       total);
+	       "copied, and GREY, YUYV, UYVY, deep mono and raw Bayer lent)\n",
+	       ok, total);
 	jd_workers_deinit(&wk);
 	return jd_test_done("gpu.cuda_rectify");
 }

@@ -86,6 +86,14 @@ size_t jd_pixfmt_frame_bytes(enum jd_pixfmt f, int w, int h)
 	return (size_t)w * h * (size_t)jd_pixfmt_pixel_bytes(f);
 }
 
+const char *jd_cam_control_name(enum jd_cam_control k)
+{
+	static const char *const names[JD_CTL_COUNT] = {"exposure_us", "gain", "auto_exposure",
+							"auto_white_balance"};
+
+	return (unsigned)k < JD_CTL_COUNT ? names[k] : "?";
+}
+
 int jd_cam_fail(struct jd_camera *c, int rc, const char *fmt, ...)
 {
 	va_list ap;

@@ -74,12 +74,36 @@ int jd_pixfmt_pixel_bytes(enum jd_pixfmt f);
 /** Bytes a frame of this format takes at most: w * h * jd_pixfmt_pixel_bytes(f). */
 size_t jd_pixfmt_frame_bytes(enum jd_pixfmt f, int w, int h);
 
+/*
+ * Camera controls (V4L2), applied to both cameras at configure and read back; a control not in
+ * `set` is left as the driver has it. follow: the left camera runs auto exposure, and its
+ * exposure and gain are copied to the right one every JD_CAM_FOLLOW_PAIRS pairs.
+ */
+enum jd_cam_control {
+	JD_CTL_EXPOSURE,      /* exposure time, microseconds */
+	JD_CTL_GAIN,	      /* the driver's gain units */
+	JD_CTL_AUTO_EXPOSURE, /* 1 on, 0 off */
+	JD_CTL_AUTO_WB,	      /* automatic white balance: 1 on, 0 off */
+	JD_CTL_COUNT
+};
+#define JD_CAM_FOLLOW_PAIRS 8
+
+struct jd_cam_controls {
+	unsigned set; /* 1 << enum jd_cam_control for each value given (read back: each present) */
+	int value[JD_CTL_COUNT];
+	int follow;
+};
+
+/** "exposure_us", "gain", "auto_exposure", "auto_white_balance". */
+const char *jd_cam_control_name(enum jd_cam_control k);
+
 struct jd_cam_config {
 	int width, height;
 	double fps;	    /* wanted rate; 0: as fast as the source gives */
 	enum jd_pixfmt fmt; /* wanted format */
 	int buffers;	    /* driver buffers (v4l2 mmap count) */
 	int timeout_ms;	    /* dequeue waits this long before reporting a timeout */
+	struct jd_cam_controls ctl; /* wanted; none set: the driver's own */
 };
 
 struct jd_cam_frame {
@@ -131,6 +155,8 @@ struct jd_camera_ops {
 	 * requeued (a source that knows its scene: the synthetic camera).
 	 */
 	int (*truth)(const struct jd_camera *c, const struct jd_cam_frame *f, struct jd_disp *out);
+	/* Optional: read (set 0) or write (set 1) one control. @retval 0, -ENOTSUP, -EIO */
+	int (*control)(struct jd_camera *c, enum jd_cam_control k, int *value, int set);
 };
 
 struct jd_camera {
@@ -139,6 +165,7 @@ struct jd_camera {
 	char device[256];   /* what the driver opens: /dev/video0, a directory, "synth" */
 	void *priv;	    /* the driver's state, carved at boot */
 	struct jd_cam_config cfg; /* what the driver granted */
+	struct jd_cam_controls got; /* the controls as read back at configure (set: present) */
 	struct jd_cam_stats stats;
 	char err[256];		       /* the last error, naming the device */
 };
@@ -189,6 +216,10 @@ static inline int jd_cam_truth(const struct jd_camera *c, const struct jd_cam_fr
 			       struct jd_disp *out)
 {
 	return c->ops && c->ops->truth ? c->ops->truth(c, f, out) : -ENOSYS;
+}
+static inline int jd_cam_control(struct jd_camera *c, enum jd_cam_control k, int *value, int set)
+{
+	return c->ops && c->ops->control ? c->ops->control(c, k, value, set) : -ENOSYS;
 }
 
 #endif

@@ -145,7 +145,7 @@ int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const ch
 		cam[i].priv = s[i];
 		snprintf(cam[i].label, sizeof(cam[i].label), "%s", i ? "right" : "left");
 		snprintf(cam[i].device, sizeof(cam[i].device), "%s", s[i]->dir);
-		cam[i].cfg = (struct jd_cam_config){w, h, fps, JD_PIX_GREY, 2, 1000};
+		cam[i].cfg = (struct jd_cam_config){w, h, fps, JD_PIX_GREY, 2, 1000, {0, {0}, 0}};
 	}
 	if (s[0]->count != s[1]->count) {
 		snprintf(err, errlen, "files camera: %s has %d images, %s has %d", s[0]->dir,

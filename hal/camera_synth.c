@@ -77,7 +77,7 @@ int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, i
 		snprintf(cam[i].label, sizeof(cam[i].label), "%s", i ? "right" : "left");
 		snprintf(cam[i].device, sizeof(cam[i].device), "synth");
 		cam[i].priv = r;
-		cam[i].cfg = (struct jd_cam_config){w, h, fps, JD_PIX_GREY, 2, 1000};
+		cam[i].cfg = (struct jd_cam_config){w, h, fps, JD_PIX_GREY, 2, 1000, {0, {0}, 0}};
 	}
 	return 0;
 }

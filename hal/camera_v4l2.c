@@ -204,6 +204,85 @@ static int map_buffers(struct jd_camera *c, int count)
 	return 0;
 }
 
+/* V4L2's control for each of ours (the exposure time in 100 us units). */
+static const uint32_t cids[JD_CTL_COUNT] = {V4L2_CID_EXPOSURE_ABSOLUTE, V4L2_CID_GAIN,
+					    V4L2_CID_EXPOSURE_AUTO, V4L2_CID_AUTO_WHITE_BALANCE};
+
+static int v4l2_control(struct jd_camera *c, enum jd_cam_control k, int *value, int set)
+{
+	struct state *s = c->priv;
+	struct v4l2_control ctl = {.id = cids[k]};
+
+	if (!set) {
+		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_G_CTRL, &ctl) < 0) {
+			return errno == EINVAL ? -ENOTSUP : -EIO;
+		}
+		*value = k == JD_CTL_EXPOSURE	   ? ctl.value * 100
+			 : k == JD_CTL_AUTO_EXPOSURE ? ctl.value != V4L2_EXPOSURE_MANUAL
+						     : ctl.value;
+		return 0;
+	}
+	/* auto exposure on: UVC cameras offer aperture priority, others plain auto */
+	ctl.value = k == JD_CTL_EXPOSURE	? (*value + 50) / 100
+		    : k == JD_CTL_AUTO_EXPOSURE ? (*value ? V4L2_EXPOSURE_APERTURE_PRIORITY
+							 : V4L2_EXPOSURE_MANUAL)
+						: *value;
+	int rc = jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_S_CTRL, &ctl);
+	if (rc < 0 && k == JD_CTL_AUTO_EXPOSURE && *value && errno == EINVAL) {
+		ctl.value = V4L2_EXPOSURE_AUTO;
+		rc = jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_S_CTRL, &ctl);
+	}
+	return rc == 0 ? 0 : errno == EINVAL ? -ENOTSUP : errno == ERANGE ? -ERANGE : -EIO;
+}
+
+/*
+ * The controls asked for, modes before values (a fixed exposure turns auto exposure off unless
+ * it was asked for too), then every one read back into c->got. A control asked for that the
+ * driver lacks, or refuses, fails configure by name; one not asked for is left alone.
+ */
+static int apply_controls(struct jd_camera *c, const struct jd_cam_controls *want)
+{
+	static const enum jd_cam_control order[JD_CTL_COUNT] = {
+	    JD_CTL_AUTO_EXPOSURE, JD_CTL_AUTO_WB, JD_CTL_EXPOSURE, JD_CTL_GAIN};
+	struct jd_cam_controls w = *want;
+	int implied = (w.set & 1u << JD_CTL_EXPOSURE) && !(w.set & 1u << JD_CTL_AUTO_EXPOSURE);
+	char said[160] = "";
+
+	if (implied) {
+		w.set |= 1u << JD_CTL_AUTO_EXPOSURE;
+		w.value[JD_CTL_AUTO_EXPOSURE] = 0;
+	}
+	for (int i = 0; i < JD_CTL_COUNT; i++) {
+		enum jd_cam_control k = order[i];
+		int v = w.value[k], rc;
+		if (!(w.set & 1u << k) || !(rc = v4l2_control(c, k, &v, 1))) {
+			continue;
+		}
+		if (rc == -ENOTSUP && implied && k == JD_CTL_AUTO_EXPOSURE) {
+			continue; /* no auto exposure to turn off: the exposure alone */
+		}
+		return jd_cam_fail(c, rc == -EIO ? -EIO : -EINVAL, "control %s %d: %s",
+				   jd_cam_control_name(k), w.value[k],
+				   rc == -ENOTSUP  ? "the driver has no such control"
+				   : rc == -ERANGE ? "outside the driver's range (jetdepth cameras)"
+						   : "refused");
+	}
+	c->got = (struct jd_cam_controls){0, {0}, want->follow};
+	for (int k = 0; k < JD_CTL_COUNT; k++) {
+		int v;
+		if (v4l2_control(c, (enum jd_cam_control)k, &v, 0) == 0) {
+			c->got.set |= 1u << k;
+			c->got.value[k] = v;
+			snprintf(said + strlen(said), sizeof(said) - strlen(said), " %s %d",
+				 jd_cam_control_name((enum jd_cam_control)k), v);
+		}
+	}
+	if (want->set || want->follow) {
+		jd_cam_note(c, "controls read back:%s", said[0] ? said : " none (the driver has none)");
+	}
+	return 0;
+}
+
 static int v4l2_configure(struct jd_camera *c, const struct jd_cam_config *want)
 {
 	struct state *s = c->priv;
@@ -242,6 +321,7 @@ static int v4l2_configure(struct jd_camera *c, const struct jd_cam_config *want)
 	c->cfg = *want;
 	c->cfg.fmt = pf;
 	JD_TRY(set_rate(c, want->fps));
+	JD_TRY(apply_controls(c, &want->ctl));
 	return map_buffers(c, want->buffers);
 }
 
@@ -388,4 +468,5 @@ const struct jd_camera_ops jd_camera_v4l2_ops = {
     .requeue = v4l2_requeue,
     .stop = v4l2_stop,
     .close = v4l2_close,
+    .control = v4l2_control,
 };

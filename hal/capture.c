@@ -185,6 +185,10 @@ static int bring_up(struct jd_capture *c, FILE *log)
 		struct jd_camera *cam = &c->cam[i];
 		int rc;
 
+		if (want.ctl.follow) { /* the left runs auto exposure, the right follows it */
+			want.ctl.set |= 1u << JD_CTL_AUTO_EXPOSURE;
+			want.ctl.value[JD_CTL_AUTO_EXPOSURE] = i == 0;
+		}
 		cam->err[0] = '\0';
 		if ((rc = jd_cam_open(cam)) || (rc = jd_cam_configure(cam, &want)) ||
 		    (rc = jd_cam_start(cam))) {
@@ -496,6 +500,9 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		c->pairs++;
 		c->last_ts = fl.ts_ns;
 		jd__capture_note_pair(c, &fl, &fr);
+		if (c->cfg.cam.ctl.follow && c->pairs % JD_CAM_FOLLOW_PAIRS == 0) {
+			jd__capture_follow(c);
+		}
 		return 0;
 	}
 	return -EAGAIN;

@@ -70,6 +70,7 @@ struct jd_capture {
 	int skew_n, skew_at;
 	FILE *log;	    /* where the first pair says the cameras' clock (boot's log) */
 	int clock_said;
+	unsigned long follow_failed; /* follow mode: copies the right camera refused */
 	char err[512];
 	char last_drop[512]; /* why the last dropped frame was dropped */
 };

@@ -8,4 +8,10 @@
 void jd__capture_note_pair(struct jd_capture *c, const struct jd_cam_frame *l,
 			   const struct jd_cam_frame *r);
 
+/*
+ * Follow mode: the left camera's exposure and gain, as its auto exposure set them, onto the
+ * right one (a control either lacks is skipped; a failure counted in c->follow_failed).
+ */
+void jd__capture_follow(struct jd_capture *c);
+
 #endif

@@ -1,4 +1,7 @@
-/* How well a capture's two devices pair: their timestamps' skew, and what clock they say. */
+/*
+ * How well a capture's two devices pair: their timestamps' skew, what clock they say, and the
+ * right camera's exposure following the left's.
+ */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,4 +51,17 @@ int jd_capture_skew(struct jd_capture *c, double *last_ms, double *median_ms, do
 	*median_ms = c->skew_sorted[n / 2] / 1e3;
 	*p99_ms = c->skew_sorted[(n * 99) / 100] / 1e3;
 	return 0;
+}
+
+void jd__capture_follow(struct jd_capture *c)
+{
+	static const enum jd_cam_control follow[2] = {JD_CTL_EXPOSURE, JD_CTL_GAIN};
+
+	for (int i = 0; i < 2; i++) {
+		int v;
+		if (jd_cam_control(&c->cam[0], follow[i], &v, 0) == 0 &&
+		    jd_cam_control(&c->cam[1], follow[i], &v, 1) != 0) {
+			c->follow_failed++;
+		}
+	}
 }

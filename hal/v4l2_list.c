@@ -4,9 +4,37 @@
 #include <fcntl.h>
 #include <linux/videodev2.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "camera.h"
+
+/*
+ * Every control the driver has, with its range and value; those jetdepth sets (--exposure,
+ * --gain, --auto-exposure, --auto-white-balance) are marked.
+ */
+static void controls(const struct jd_v4l2_sys *sys, int fd, FILE *out)
+{
+	struct v4l2_queryctrl q = {.id = V4L2_CTRL_FLAG_NEXT_CTRL};
+	int n = 0;
+
+	while (n < 256 && jd_v4l2_xioctl(sys, fd, VIDIOC_QUERYCTRL, &q) == 0) {
+		struct v4l2_control now = {.id = q.id};
+		const char *ours = q.id == V4L2_CID_EXPOSURE_ABSOLUTE ? "  (--exposure, 100 us units)"
+				   : q.id == V4L2_CID_GAIN	     ? "  (--gain)"
+				   : q.id == V4L2_CID_EXPOSURE_AUTO  ? "  (--auto-exposure)"
+				   : q.id == V4L2_CID_AUTO_WHITE_BALANCE ? "  (--auto-white-balance)"
+									 : "";
+		if (!(q.flags & (V4L2_CTRL_FLAG_DISABLED)) && q.type != V4L2_CTRL_TYPE_CTRL_CLASS) {
+			fprintf(out, "%s", n++ ? "" : "  controls:\n");
+			int have = jd_v4l2_xioctl(sys, fd, VIDIOC_G_CTRL, &now) == 0;
+			fprintf(out, "    %-32s %d..%d step %d, default %d, now %s%d%s\n",
+				(const char *)q.name, q.minimum, q.maximum, q.step, q.default_value,
+				have ? "" : "(unread) ", have ? now.value : 0, ours);
+		}
+		q.id |= V4L2_CTRL_FLAG_NEXT_CTRL;
+	}
+}
 
 /* 1 when jetdepth takes this layout (hal/camera.h's jd_pixfmt). */
 static int usable(uint32_t f)
@@ -112,6 +140,7 @@ int jd_v4l2_describe(const struct jd_v4l2_sys *sys, const char *path, FILE *out)
 			usable(d.pixelformat) ? "  (usable)" : "");
 		sizes(sys, fd, d.pixelformat, out);
 	}
+	controls(sys, fd, out);
 	sys->close(fd);
 	return 1;
 }

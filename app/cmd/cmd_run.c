@@ -22,6 +22,7 @@
 #include "../formats/report.h"
 #include "../ros2/ros2_daemon.h"
 #include "run_options.h"
+#include "run_status.h"
 #include "sense_cli.h"
 
 static volatile sig_atomic_t stop_requested, dump_requested, hup_seen;
@@ -59,69 +60,6 @@ static void stats_log(struct stage_stats *s, FILE *f, struct jd_notify *notify, 
 	snprintf(status, sizeof(status), "STATUS=%s", line);
 	jd_notify_send(notify, status);
 	*s = (struct stage_stats){.t0 = now};
-}
-
-/* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
-static void status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, int frames,
-			uint64_t wall_ns, int outages, int streams, const char *state,
-			const struct jd_ros2 *ros2, const double *skew, const char *frame_json,
-			char *buf, size_t len)
-{
-	static const struct jd_frame_stats none = {.frame = -1};
-	const struct jd_frame_stats *st = last ? last : &none; /* NULL: no frame yet */
-	const struct jd_capture *c = &d->cap;
-	const char *suspect = jd_pair_verdict_text(d->pair_verdict);
-	char dy[32] = "null", skew_text[96] = "null";
-	if (skew) { /* two devices: how far apart their timestamps are */
-		snprintf(skew_text, sizeof(skew_text), "{\"last\":%.3f,\"median\":%.3f,\"p99\":%.3f}",
-			 skew[0], skew[1], skew[2]);
-	}
-	if (isfinite(d->calib_dy_px)) {
-		snprintf(dy, sizeof(dy), "%.3f", (double)d->calib_dy_px);
-	}
-	int n = snprintf(buf, len,
-			 "{\"frames\":%d,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,"
-			 "\"last_frame\":%d,\"latency_ms\":%.2f,\"cpu_ms\":%.2f,"
-			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
-			 "\"streams\":%d,\"suspect\":%s%s%s,\"vertical_offset_px\":%s,"
-			 "\"recalibrate\":%s,"
-			 "\"drops\":{\"corrupt\":%lu,\"short\":%lu,\"partner\":%lu,\"unpaired\":%lu},"
-			 "\"pair_skew_ms\":%s,\"cameras\":[",
-			 frames, state, jd_capture_source(c->cfg.kind),
-			 wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
-			 (double)st->match_ns / 1e6, st->cpu_ms, st->sense ? st->sense->nobjects : -1,
-			 st->sense && st->sense->plane.valid ? "true" : "false",
-			 (double)d->boot.budget.total / (1 << 20), outages, streams,
-			 suspect ? "\"" : "", suspect ? suspect : "null", suspect ? "\"" : "",
-			 dy, jd_pair_recalibrate(d->calib_dy_px) ? "true" : "false",
-			 c->drop_corrupt,
-			 c->drop_short, c->drop_partner, c->pair.drops[0] + c->pair.drops[1], skew_text);
-	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {
-		const struct jd_camera *cam = &c->cam[i];
-		n += snprintf(buf + n, len - (size_t)n,
-			      "%s{\"label\":\"%s\",\"device\":\"%s\",\"frames\":%lu,\"fps\":%.2f,"
-			      "\"flagged\":%lu,\"timeouts\":%lu,\"reopens\":%lu,\"clock\":%s%s%s}",
-			      i ? "," : "", cam->label, cam->device, cam->stats.frames,
-			      cam->stats.fps, cam->stats.drop_flagged, cam->stats.timeouts,
-			      cam->stats.reopens, cam->stats.clock ? "\"" : "",
-			      cam->stats.clock ? cam->stats.clock : "null", cam->stats.clock ? "\"" : "");
-	}
-	if (ros2 && n > 0 && (size_t)n < len) {
-		/* the ROS 2 publisher: what went out, and how many topics someone reads */
-		struct jd_ros2_counters rc;
-		jd_ros2_counters(ros2, &rc);
-		n += snprintf(buf + n, len - (size_t)n,
-			      "],\"ros2\":{\"offered\":%lu,\"published\":%lu,\"replaced\":%lu,"
-			      "\"write_errors\":%lu,\"subscribed_topics\":%d,\"other_writers\":%lu",
-			      rc.offered, rc.published, rc.replaced, rc.write_errors, rc.subscribed,
-			      rc.rivals);
-	}
-	if (n > 0 && (size_t)n < len) {
-		/* the last frame's report as the robot gets it (its trailing newline dropped) */
-		size_t fl = frame_json ? strcspn(frame_json, "\n") : 0;
-		n += snprintf(buf + n, len - (size_t)n, "%s%s%.*s}", ros2 ? "}" : "]",
-			      fl ? ",\"frame\":" : "", (int)fl, frame_json ? frame_json : "");
-	}
 }
 
 /* run's own boot memory (the daemon's app_mem): one region an output that wants one. */
@@ -397,7 +335,7 @@ int jd_cmd_run(int argc, char **argv)
 						      : "STATUS=a camera is lost: reopening");
 			if (o.preview.port) {
 				static char status[2048];
-				status_json(&d, NULL, done, jd_clock_ns() - t_start, outages,
+				jd_run_status_json(&d, NULL, done, jd_clock_ns() - t_start, outages,
 					    preview.watchers, never ? "waiting_for_cameras" : "camera_lost",
 					    o.ros2.enabled ? &ros2 : NULL, NULL, NULL, status,
 					    sizeof(status));
@@ -501,7 +439,7 @@ int jd_cmd_run(int argc, char **argv)
 		}
 		if (o.preview.port) {
 			static char status[JD_PREVIEW_STATUS_MAX];
-			status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
+			jd_run_status_json(&d, &st, done + 1, jd_clock_ns() - t_start, outages,
 				    preview.watchers, "running", o.ros2.enabled ? &ros2 : NULL,
 				    has_skew ? skew : NULL, n > 0 ? line : NULL, status,
 				    sizeof(status));

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "board_find.h"
+#include "camera_cli.h"
 #include "../../hal/camera_files.h"
 #include "../../hal/in_file.h"
 #include "../../hal/workers.h"
@@ -36,6 +37,11 @@ enum {
 	OPT_ROS2,
 	OPT_ROS_NAMESPACE,
 	OPT_ROS_FRAME_ID,
+	OPT_EXPOSURE,
+	OPT_GAIN,
+	OPT_AUTO_EXPOSURE,
+	OPT_AUTO_WB,
+	OPT_FOLLOW_EXPOSURE,
 	OPT_HELP,
 	OPT_SENSE_BASE
 };
@@ -65,6 +71,11 @@ static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL,
 				     {"ros2", no_argument, NULL, OPT_ROS2},
 				     {"ros-namespace", required_argument, NULL, OPT_ROS_NAMESPACE},
 				     {"ros-frame-id", required_argument, NULL, OPT_ROS_FRAME_ID},
+				     {"exposure", required_argument, NULL, OPT_EXPOSURE},
+				     {"gain", required_argument, NULL, OPT_GAIN},
+				     {"auto-exposure", required_argument, NULL, OPT_AUTO_EXPOSURE},
+				     {"auto-white-balance", required_argument, NULL, OPT_AUTO_WB},
+				     {"follow-exposure", no_argument, NULL, OPT_FOLLOW_EXPOSURE},
 				     {"help", no_argument, NULL, OPT_HELP},
 				     {0}};
 
@@ -133,8 +144,8 @@ void jd_run_options_help(FILE *f)
 	    "  --config FILE  options from a file, one `key value` a line (packaging/run.conf);\n"
 	    "                 the command line wins over it, it wins over the board's defaults\n"
 	    "  --board FILE   board file (boards/): checks the device tree, applies its\n"
-	    "                 defaults (options given here still win) and memory ceiling\n\n%s\n%s",
-	    jd_sense_cli_help, jd_cli_matcher_help);
+	    "                 defaults (options given here still win) and memory ceiling\n\n%s\n%s\n%s",
+	    jd_camera_cli_help, jd_sense_cli_help, jd_cli_matcher_help);
 }
 
 /*
@@ -323,6 +334,14 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			    o->preview.max_clients < 1 || o->preview.max_clients > 64) {
 				fprintf(stderr, "jetdepth: %s--preview-clients %s: must be 1 to 64\n",
 					where, optarg);
+				return JD_EXIT_USAGE;
+			}
+		} else if (opt >= OPT_EXPOSURE && opt <= OPT_FOLLOW_EXPOSURE) {
+			static const char *const ctl_opts[] = {"exposure", "gain", "auto-exposure",
+							       "auto-white-balance",
+							       "follow-exposure"};
+			if (jd_camera_cli_parse(ctl_opts[opt - OPT_EXPOSURE], optarg, &o->cam.cam.ctl,
+						where)) {
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt >= OPT_SENSE_BASE) {

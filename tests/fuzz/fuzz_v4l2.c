@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fake_v4l2_reset();
 	strcpy(cfg.device[0], "/dev/fake0");
 	strcpy(cfg.device[1], "/dev/fake1");
-	cfg.cam = (struct jd_cam_config){W, H, 25, fmts[data[0] % 3], 4, 20};
+	cfg.cam = (struct jd_cam_config){W, H, 25, fmts[data[0] % 3], 4, 20, {0, {0}, 0}};
 	in = data + 1;
 	left = size - 1;
 	fake_dqbuf_hook = rewrite;

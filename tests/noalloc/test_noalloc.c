@@ -121,7 +121,7 @@ int main(void)
 		strcpy(cfg.device[0], "/dev/fake0");
 		strcpy(cfg.device[1], "/dev/fake1");
 		cfg.cam = (struct jd_cam_config){320, 240, 25, raw ? JD_PIX_RGGB12 : JD_PIX_YUYV, 4,
-						 100};
+						 100, {0, {0}, 0}};
 		cfg.split = raw == 2 ? JD_SPLIT_SIDE : JD_SPLIT_NONE;
 		JD_CHECK(jd_capture_mem_required(&cfg) <= sizeof(mem) &&
 			     jd_capture_init(&c, &cfg, mem, sizeof(mem), NULL) == 0,

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/videodev2.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,6 +33,14 @@ void fake_v4l2_reset(void)
 		d->max_w = 640;
 		d->max_h = 480;
 		d->max_fps = 30;
+		/* a UVC camera's: exposure 1..5000 (0.1 ms), gain 0..255, aperture priority, AWB on */
+		static const int lo[4] = {1, 0, 1, 0}, hi[4] = {5000, 255, 3, 1}, def[4] = {166, 64, 3, 1};
+		for (int k = 0; k < 4; k++) {
+			d->has_ctl[k] = 1;
+			d->ctl[k] = def[k];
+			d->ctl_min[k] = lo[k];
+			d->ctl_max[k] = hi[k];
+		}
 	}
 	fake_open_fds = fake_mappings = 0;
 }
@@ -92,6 +101,30 @@ static size_t frame_bytes(const struct fake_dev *d)
 	return (size_t)d->w * d->h * (one ? 1 : 2);
 }
 
+static const uint32_t fake_cids[4] = {V4L2_CID_EXPOSURE_ABSOLUTE, V4L2_CID_GAIN,
+				       V4L2_CID_EXPOSURE_AUTO, V4L2_CID_AUTO_WHITE_BALANCE};
+static const char *const fake_ctl_names[4] = {"Exposure Time, Absolute", "Gain",
+					      "Auto Exposure", "White Balance, Automatic"};
+
+/* The control with this id (next: the first present after it, by id order), or -1. */
+static int ctl_index(const struct fake_dev *d, uint32_t id, int next)
+{
+	int best = -1;
+
+	for (int k = 0; k < 4; k++) {
+		if (!d->has_ctl[k]) {
+			continue;
+		}
+		if (!next && fake_cids[k] == id) {
+			return k;
+		}
+		if (next && fake_cids[k] > id && (best < 0 || fake_cids[k] < fake_cids[best])) {
+			best = k;
+		}
+	}
+	return next ? best : -1;
+}
+
 static int fake_ioctl(int fd, unsigned long req, void *arg)
 {
 	struct fake_dev *d = dev_of(fd);
@@ -103,6 +136,40 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		return fail(ENODEV); /* vivid after Disconnect: every call fails */
 	}
 	switch (req) {
+	case VIDIOC_QUERYCTRL: {
+		struct v4l2_queryctrl *q = arg;
+		int k = ctl_index(d, q->id & ~V4L2_CTRL_FLAG_NEXT_CTRL, (q->id & V4L2_CTRL_FLAG_NEXT_CTRL) != 0);
+		if (k < 0) {
+			return fail(EINVAL);
+		}
+		memset(q, 0, sizeof(*q));
+		q->id = fake_cids[k];
+		q->type = k >= 2 ? (k == 2 ? V4L2_CTRL_TYPE_MENU : V4L2_CTRL_TYPE_BOOLEAN)
+				 : V4L2_CTRL_TYPE_INTEGER;
+		snprintf((char *)q->name, sizeof(q->name), "%s", fake_ctl_names[k]);
+		q->minimum = d->ctl_min[k];
+		q->maximum = d->ctl_max[k];
+		q->step = 1;
+		return 0;
+	}
+	case VIDIOC_G_CTRL:
+	case VIDIOC_S_CTRL: {
+		struct v4l2_control *c = arg;
+		int k = ctl_index(d, c->id, 0);
+		if (k < 0) {
+			return fail(EINVAL);
+		}
+		if (req == VIDIOC_G_CTRL) {
+			c->value = d->ctl[k];
+			return 0;
+		}
+		if (c->value < d->ctl_min[k] || c->value > d->ctl_max[k] ||
+		    (k == 2 && c->value != 1 && c->value != 3)) {
+			return fail(k == 2 ? EINVAL : ERANGE);
+		}
+		d->ctl[k] = c->value;
+		return 0;
+	}
 	case VIDIOC_QUERYCAP: {
 		struct v4l2_capability *c = arg;
 		memset(c, 0, sizeof(*c));

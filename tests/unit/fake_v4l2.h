@@ -29,6 +29,8 @@ struct fake_dev {
 	uint64_t ts_ns;
 	int fifo[FAKE_MAX_BUFS], nq;
 	uint8_t mem[FAKE_MAX_BUFS][FAKE_BUF_BYTES];
+	/* controls: exposure (100 us units), gain, exposure mode, auto white balance */
+	int has_ctl[4], ctl[4], ctl_min[4], ctl_max[4];
 	/* faults, each for the next call of its kind */
 	int hup, eio, flag_error, short_frame, timeout, eintr;
 };

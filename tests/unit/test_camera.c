@@ -187,7 +187,7 @@ static void test_synth(void)
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes - 1, w, h, 32, 0, 0) == -ENOMEM, "too small");
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 0) == 0, "init");
 	JD_CHECK(jd_cam_dequeue(&cam[0], &l0) == -EINVAL, "dequeue before start: %s", cam[0].err);
-	struct jd_cam_config want = {640, 480, 30, JD_PIX_YUYV, 4, 500};
+	struct jd_cam_config want = {640, 480, 30, JD_PIX_YUYV, 4, 500, {0, {0}, 0}};
 	for (int i = 0; i < 2; i++) {
 		JD_CHECK(jd_cam_open(&cam[i]) == 0 && jd_cam_configure(&cam[i], &want) == 0 &&
 			     jd_cam_start(&cam[i]) == 0,

@@ -50,7 +50,7 @@ static int run_capture(struct jd_capture *c, const char *spec, int loop, uint8_t
 	int truth, rc;
 
 	JD_CHECK(jd_capture_parse(spec, &cfg, err, sizeof(err)) == 0, "%s", err);
-	cfg.cam = (struct jd_cam_config){W, H, 0, JD_PIX_GREY, 2, 100};
+	cfg.cam = (struct jd_cam_config){W, H, 0, JD_PIX_GREY, 2, 100, {0, {0}, 0}};
 	cfg.loop = loop;
 	size_t bytes = jd_capture_mem_required(&cfg);
 	void *mem = malloc(bytes);

@@ -26,7 +26,7 @@ static struct jd_capture_config config(enum jd_pixfmt fmt, double fps)
 
 	strcpy(cfg.device[0], "/dev/fake0");
 	strcpy(cfg.device[1], "/dev/fake1");
-	cfg.cam = (struct jd_cam_config){W, H, fps, fmt, 4, 200};
+	cfg.cam = (struct jd_cam_config){W, H, fps, fmt, 4, 200, {0, {0}, 0}};
 	return cfg;
 }
 
@@ -34,7 +34,7 @@ static void test_negotiation(void)
 {
 	static char mem[4096];
 	struct jd_camera cam;
-	struct jd_cam_config want = {W, H, 60, JD_PIX_UYVY, 4, 100};
+	struct jd_cam_config want = {W, H, 60, JD_PIX_UYVY, 4, 100, {0, {0}, 0}};
 
 	fake_v4l2_reset();
 	JD_CHECK(jd_cam_v4l2_init(&cam, mem, sizeof(mem), "left", "/dev/fake0", &fake_v4l2_sys) == 0,
@@ -239,6 +239,10 @@ static void test_describe(void)
 	JD_CHECK(strstr(text, "NV12") && !strstr(text, "NV12  (usable)") &&
 		     strstr(text, "not a video capture node") && strstr(text, "/dev/nothing: cannot open"),
 		 "unusable format unmarked, skipped and absent nodes said:\n%s", text);
+	JD_CHECK(strstr(text, "  controls:") &&
+		     strstr(text, "Gain                             0..255 step 1, default 0, now 64  (--gain)") &&
+		     strstr(text, "(--exposure, 100 us units)"),
+		 "controls listed with ranges:\n%s", text);
 	JD_CHECK(fake_open_fds == 0, "describe closes what it opens");
 }
 
@@ -477,6 +481,79 @@ static void test_pair_skew(void)
 	free(mem);
 }
 
+/*
+ * Camera controls: applied to both cameras and read back (a fixed exposure turns auto exposure
+ * off), a control asked for that the driver lacks or refuses fails boot by name, one not asked
+ * for is left alone; follow mode copies the left's exposure and gain to the right.
+ */
+static void test_controls(void)
+{
+	struct jd_capture_config cfg = config(JD_PIX_GREY, 25);
+	struct jd_capture c;
+	size_t bytes = jd_capture_mem_required(&cfg);
+	void *mem = malloc(bytes);
+	static uint8_t l[W * H], r[W * H];
+	struct jd_image li = {l, W, H, W}, ri = {r, W, H, W};
+	int truth;
+
+	cfg.cam.ctl.set = 1u << JD_CTL_EXPOSURE | 1u << JD_CTL_GAIN | 1u << JD_CTL_AUTO_WB;
+	cfg.cam.ctl.value[JD_CTL_EXPOSURE] = 8000; /* 8 ms: 80 of the driver's 100 us */
+	cfg.cam.ctl.value[JD_CTL_GAIN] = 20;
+	cfg.cam.ctl.value[JD_CTL_AUTO_WB] = 0;
+	fake_v4l2_reset();
+	fake_devs[1].has_ctl[3] = 0; /* the right camera has no white balance */
+	cfg.cam.ctl.set &= ~(1u << JD_CTL_AUTO_WB);
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == 0, "init: %s", c.err);
+	for (int i = 0; i < 2; i++) {
+		const struct jd_fake_dev_ctl_check {
+			int k, want;
+		} want[3] = {{0, 80}, {1, 20}, {2, 1}};
+		for (int j = 0; j < 3; j++) {
+			JD_CHECK(fake_devs[i].ctl[want[j].k] == want[j].want, "camera %d control %d: %d",
+				 i, want[j].k, fake_devs[i].ctl[want[j].k]);
+		}
+		JD_CHECK(c.cam[i].got.value[JD_CTL_EXPOSURE] == 8000 &&
+			     c.cam[i].got.value[JD_CTL_GAIN] == 20 &&
+			     c.cam[i].got.value[JD_CTL_AUTO_EXPOSURE] == 0,
+			 "camera %d read back", i);
+	}
+	JD_CHECK((c.cam[0].got.set & 1u << JD_CTL_AUTO_WB) && !(c.cam[1].got.set & 1u << JD_CTL_AUTO_WB),
+		 "a control not asked for and absent is left alone");
+	jd_capture_deinit(&c);
+
+	/* asked for and absent, or out of range: boot fails, naming it */
+	cfg.cam.ctl.set |= 1u << JD_CTL_AUTO_WB;
+	fake_v4l2_reset();
+	fake_devs[1].has_ctl[3] = 0;
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) != 0 &&
+		     strstr(c.err, "right camera /dev/fake1: control auto_white_balance 0: the driver has no such control"),
+		 "an absent control asked for: %s", c.err);
+	jd_capture_deinit(&c);
+	cfg.cam.ctl.set = 1u << JD_CTL_GAIN;
+	cfg.cam.ctl.value[JD_CTL_GAIN] = 300;
+	fake_v4l2_reset();
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) != 0 &&
+		     strstr(c.err, "control gain 300: outside the driver's range"),
+		 "out of range: %s", c.err);
+	jd_capture_deinit(&c);
+
+	/* follow mode: the left on auto, the right on manual and following */
+	cfg.cam.ctl = (struct jd_cam_controls){0, {0}, 1};
+	fake_v4l2_reset();
+	JD_CHECK(jd_capture_init(&c, &cfg, mem, bytes, NULL) == 0, "follow init: %s", c.err);
+	JD_CHECK(fake_devs[0].ctl[2] == 3 && fake_devs[1].ctl[2] == 1,
+		 "left auto (%d), right manual (%d)", fake_devs[0].ctl[2], fake_devs[1].ctl[2]);
+	fake_devs[0].ctl[0] = 321; /* the left's auto exposure moved */
+	fake_devs[0].ctl[1] = 99;
+	for (int i = 0; i < JD_CAM_FOLLOW_PAIRS; i++) {
+		JD_CHECK(jd_capture_next(&c, &li, &ri, NULL, &truth) == 0, "pair %d: %s", i, c.err);
+	}
+	JD_CHECK(fake_devs[1].ctl[0] == 321 && fake_devs[1].ctl[1] == 99 && c.follow_failed == 0,
+		 "the right follows: exposure %d, gain %d", fake_devs[1].ctl[0], fake_devs[1].ctl[1]);
+	jd_capture_deinit(&c);
+	free(mem);
+}
+
 int main(void)
 {
 	test_describe();
@@ -486,5 +563,6 @@ int main(void)
 	test_mjpeg_damage();
 	test_split();
 	test_pair_skew();
+	test_controls();
 	return jd_test_done("unit.v4l2");
 }

@@ -50,7 +50,7 @@ static int start_split(struct jd_capture *c, enum jd_pixfmt fmt, enum jd_capture
 
 	strcpy(cfg.device[0], "/dev/video0");
 	strcpy(cfg.device[1], split ? "/dev/video0" : "/dev/video1");
-	cfg.cam = (struct jd_cam_config){W, H, 25, fmt, 4, 2000};
+	cfg.cam = (struct jd_cam_config){W, H, 25, fmt, 4, 2000, {0, {0}, 0}};
 	/* views whose doubled frame is one of vivid's webcam sizes: 640x360 and 640x480 */
 	if (split == JD_SPLIT_SIDE) {
 		cfg.cam.width = 320;

@@ -76,8 +76,20 @@ static int is_image(const char *n)
 
 	return n[0] != '.' && e &&
 	       (!strcasecmp(e, ".pgm") || !strcasecmp(e, ".ppm") || !strcasecmp(e, ".png") ||
-		!strcasecmp(e, ".jpg") ||
-		!strcasecmp(e, ".jpeg"));
+		!strcasecmp(e, ".jpg") || !strcasecmp(e, ".jpeg") || !strcmp(e, ".raw"));
+}
+
+int jd_cam_files_raw_name(const char *name, int *w, int *h, enum jd_pixfmt *fmt)
+{
+	char fc[8], tail[8];
+	const char *p = strchr(name, '.');
+
+	if (!p || sscanf(p, ".%dx%d.%7[^.]%7s", w, h, fc, tail) != 4 || strcmp(tail, ".raw") ||
+	    *w < 1 || *h < 1 || *w > 16384 || *h > 16384 || jd_pixfmt_parse(fc, fmt) ||
+	    *fmt == JD_PIX_MJPEG) {
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -241,7 +253,21 @@ static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	}
 	const char *e = strrchr(name, '.');
 	*f = (struct jd_cam_frame){NULL, len, s->w, s->h, s->w, JD_PIX_GREY, ts, (uint32_t)k, b};
-	if (strcasecmp(e, ".jpg") && strcasecmp(e, ".jpeg")) {
+	if (!strcmp(e, ".raw")) {
+		/* a recording: the camera's own bytes, handed out as the camera gave them */
+		int rw, rh;
+		enum jd_pixfmt fmt;
+		if (jd_cam_files_raw_name(name, &rw, &rh, &fmt) || rw != s->w || rh != s->h ||
+		    len != jd_pixfmt_frame_bytes(fmt, rw, rh)) {
+			return jd_cam_fail(c, -EBADMSG,
+					   "%s: %zu bytes: expected NAME.WxH.FORMAT.raw of %dx%d "
+					   "pixels, rows packed",
+					   path, len, s->w, s->h);
+		}
+		f->data = s->file[b];
+		f->fmt = fmt;
+		f->stride = s->w * jd_pixfmt_pixel_bytes(fmt);
+	} else if (strcasecmp(e, ".jpg") && strcasecmp(e, ".jpeg")) {
 		/* PGM/PPM and PNG: the decoder `match` uses too, so both see the same pixels */
 		struct jd_image out = {s->gray[b], s->w, s->h, s->w};
 		char why[600];
@@ -315,6 +341,14 @@ int jd_cam_files_first_size(const char *dir, int *w, int *h, char *path, size_t 
 		return -ENOENT;
 	}
 	snprintf(path, pathlen, "%s/%s", side, first);
+	enum jd_pixfmt fmt;
+	if (!strcmp(strrchr(first, '.'), ".raw")) {
+		if (jd_cam_files_raw_name(first, w, h, &fmt)) {
+			snprintf(err, errlen, "%s: expected NAME.WxH.FORMAT.raw", path);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	int fd = jd_in_open(path, err, errlen);
 	if (fd < 0) {
 		return fd;

@@ -2,7 +2,9 @@
  * The files camera: replays the images in DIR/left and DIR/right (sorted by name, paired by position,
  * the same names on both sides) as a stereo camera, at a configured rate, once or looping.
  * PGM (P5) frames are handed out as GREY, PNG decoded to GREY, and JPEG handed out as MJPEG
- * so that it goes through the same decode path as a camera's MJPEG stream. The file list is
+ * so that it goes through the same decode path as a camera's MJPEG stream. A recording's
+ * frames (`run --record`: NAME.WxH.FORMAT.raw, a camera's bytes, rows packed) are handed out
+ * in their format, so that a replay takes their luma by the live rules. The file list is
  * read at boot; a frame is read with open/read into one of the camera's two boot buffers.
  */
 #ifndef JD_HAL_CAMERA_FILES_H
@@ -26,6 +28,9 @@ size_t jd_cam_files_mem_required(int w, int h);
  */
 int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
 		      int h, double fps, int loop, char *err, size_t errlen);
+
+/** A recording's frame name, NAME.WxH.FORMAT.raw: its size and format. @retval 0 or -EINVAL */
+int jd_cam_files_raw_name(const char *name, int *w, int *h, enum jd_pixfmt *fmt);
 
 /**
  * Boot: the size of the first image (by name) in DIR/left, for a run whose size was not

@@ -221,6 +221,10 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 		return -EINVAL;
 	}
 	rc = d->init(c, mem, bytes);
+	if (!rc && cfg->record_dir && (rc = jd_recorder_init(&c->rec, cfg->record_dir,
+							     cfg->record_max_mb, log))) {
+		snprintf(c->err, sizeof(c->err), "%.500s", c->rec.why);
+	}
 	for (int i = 0; i < 2 && !rc; i++) {
 		if ((rc = jd_jpeg_init(&c->jpeg[i]))) {
 			snprintf(c->err, sizeof(c->err), "%s", c->jpeg[i].err);
@@ -418,6 +422,9 @@ static int next_split(struct jd_capture *c, struct jd_image *left, struct jd_ima
 		int bad = split_views(c, &f, v) != 0;
 		bad = bad || take_view(c, 0, &v[0], left, raw) != 0;
 		bad = bad || take_view(c, 1, &v[1], right, raw) != 0;
+		if (!bad) {
+			jd_recorder_pair(&c->rec, &v[0], &v[1]);
+		}
 		give_back(c, 0, &f);
 		if (c->requeue_failed || c->decoder_failed) {
 			return -EIO;
@@ -488,6 +495,9 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 				memcpy(jd_disp_row(gt, y), jd_disp_row(&t, y), sizeof(float) * gt->width);
 			}
 			*has_truth = 1;
+		}
+		if (!bad) {
+			jd_recorder_pair(&c->rec, &fl, &fr);
 		}
 		give_back(c, 0, &fl);
 		give_back(c, 1, &fr);

@@ -17,6 +17,7 @@
 #include "../algo/kernels.h"
 #include "camera.h"
 #include "jpeg.h"
+#include "recorder.h"
 #include "stereo_pair.h"
 #include "v4l2_sys.h"
 
@@ -43,6 +44,8 @@ struct jd_capture_config {
 	const struct jd_stereo_calib *calib; /* raw frames rectified with it (NULL: rectified) */
 	int wait_absent; /* v4l2: a camera absent at boot is waited for (down), not an error */
 	const struct jd_kernels *kernels; /* the luma conversion boot chose (NULL: reference) */
+	const char *record_dir; /* --record: the pairs as they came, for the files camera */
+	long record_max_mb;	/* its budget */
 };
 
 /* Pairs whose timestamp skew the capture keeps, for its median and 99th percentile. */
@@ -71,6 +74,7 @@ struct jd_capture {
 	FILE *log;	    /* where the first pair says the cameras' clock (boot's log) */
 	int clock_said;
 	unsigned long follow_failed; /* follow mode: copies the right camera refused */
+	struct jd_recorder rec;	     /* --record (rec.on: recording) */
 	char err[512];
 	char last_drop[512]; /* why the last dropped frame was dropped */
 };

@@ -13,7 +13,11 @@ const char jd_camera_cli_help[] =
     "  --auto-white-balance on|off  (off: no automatic colour processing)\n"
     "  --follow-exposure  the left camera runs auto exposure; its exposure and gain\n"
     "                 are copied to the right one every 8 pairs\n"
-    "                 A control asked for that a driver lacks fails boot, naming it.\n";
+    "                 A control asked for that a driver lacks fails boot, naming it.\n"
+    "  --record DIR   write the pairs the loop takes, as the cameras gave them, to\n"
+    "                 DIR/left and DIR/right, which --camera files:DIR replays with\n"
+    "                 the same output; an empty DIR; a full disk stops the recording\n"
+    "  --record-max-mb N  its budget (default 2048)\n";
 
 /* A whole number in [lo, hi]. @retval 0 or -EINVAL */
 static int whole(const char *arg, long lo, long hi, int *out)
@@ -28,11 +32,25 @@ static int whole(const char *arg, long lo, long hi, int *out)
 	return 0;
 }
 
-int jd_camera_cli_parse(const char *name, const char *arg, struct jd_cam_controls *ctl,
+int jd_camera_cli_parse(const char *name, const char *arg, struct jd_capture_config *cam,
 			const char *where)
 {
+	struct jd_cam_controls *ctl = &cam->cam.ctl;
 	enum jd_cam_control k;
 	int v;
+
+	if (!strcmp(name, "record")) {
+		cam->record_dir = arg; /* argv or the config file's line: lives through the run */
+		return 0;
+	}
+	if (!strcmp(name, "record-max-mb")) {
+		if (whole(arg, 1, 1000000, &v)) {
+			fprintf(stderr, "jetdepth: %s--record-max-mb %s: 1 to 1000000\n", where, arg);
+			return -EINVAL;
+		}
+		cam->record_max_mb = v;
+		return 0;
+	}
 
 	if (!strcmp(name, "follow-exposure")) {
 		ctl->follow = 1;

@@ -42,6 +42,8 @@ enum {
 	OPT_AUTO_EXPOSURE,
 	OPT_AUTO_WB,
 	OPT_FOLLOW_EXPOSURE,
+	OPT_RECORD,
+	OPT_RECORD_MAX_MB,
 	OPT_HELP,
 	OPT_SENSE_BASE
 };
@@ -76,6 +78,8 @@ static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL,
 				     {"auto-exposure", required_argument, NULL, OPT_AUTO_EXPOSURE},
 				     {"auto-white-balance", required_argument, NULL, OPT_AUTO_WB},
 				     {"follow-exposure", no_argument, NULL, OPT_FOLLOW_EXPOSURE},
+				     {"record", required_argument, NULL, OPT_RECORD},
+				     {"record-max-mb", required_argument, NULL, OPT_RECORD_MAX_MB},
 				     {"help", no_argument, NULL, OPT_HELP},
 				     {0}};
 
@@ -336,12 +340,10 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 					where, optarg);
 				return JD_EXIT_USAGE;
 			}
-		} else if (opt >= OPT_EXPOSURE && opt <= OPT_FOLLOW_EXPOSURE) {
+		} else if (opt >= OPT_EXPOSURE && opt <= OPT_RECORD_MAX_MB) {
 			static const char *const ctl_opts[] = {"exposure", "gain", "auto-exposure",
-							       "auto-white-balance",
-							       "follow-exposure"};
-			if (jd_camera_cli_parse(ctl_opts[opt - OPT_EXPOSURE], optarg, &o->cam.cam.ctl,
-						where)) {
+				"auto-white-balance", "follow-exposure", "record", "record-max-mb"};
+			if (jd_camera_cli_parse(ctl_opts[opt - OPT_EXPOSURE], optarg, &o->cam, where)) {
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt >= OPT_SENSE_BASE) {
@@ -489,7 +491,8 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	o->threads = jd_workers_cpu_count();
 	o->stats_every = 10;
 	o->stall_s = 10;
-	o->cam = (struct jd_capture_config){.kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV};
+	o->cam = (struct jd_capture_config){
+	    .kind = JD_CAPTURE_SYNTH, .cam.fmt = JD_PIX_YUYV, .record_max_mb = 2048};
 	jd_params_default(&o->p, JD_ALGO_SGM, 64);
 	jd_sense_cli_init(&o->sense);
 	jd_ros2_default(&o->ros2);

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# run --record: a recording replays through the files camera with the same output (JSON
+# without timing), for raw Bayer, deep mono and YUYV; the byte budget and a full disk stop the
+# recording, not the run, and leave no half pair; an earlier recording is not overwritten.
+# usage: record.sh JETDEPTH
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'umount "$tmp/small" 2>/dev/null; rm -rf "$tmp"' EXIT
+fails=0
+strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g; s/"daemon":\{[^}]*\}//; s/,"source":"[a-z]*"//; s/,"cameras":\[[^]]*\]//'
+common="--ndisp 32 --json --focal 128 --baseline 60"
+ok() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+for f in RG12 BA81 Y10 YUYV; do
+	# shellcheck disable=SC2086
+	"$bin" run --frames 5 --size 160x120 --pixfmt $f --record "$tmp/rec_$f" $common 2>"$tmp/err" |
+		sed -E "$strip" >"$tmp/live.json"
+	# shellcheck disable=SC2086
+	"$bin" run --camera "files:$tmp/rec_$f" --frames 5 $common 2>>"$tmp/err" |
+		sed -E "$strip" >"$tmp/replay.json"
+	if [ "$(wc -l <"$tmp/live.json")" = 5 ] && cmp -s "$tmp/live.json" "$tmp/replay.json"; then
+		ok "$f: the replay's output is the live run's ($(ls "$tmp/rec_$f/left" | head -1))"
+	else
+		bad "$f: replay differs or missing: $(tail -2 "$tmp/err")"
+	fi
+done
+# shellcheck disable=SC2086
+if "$bin" run --frames 1 --size 160x120 --record "$tmp/rec_RG12" $common >/dev/null 2>"$tmp/err"; then
+	bad "a directory with a recording was written over"
+else
+	grep -q "already holds a recording" "$tmp/err" && ok "an earlier recording is kept: $(grep -o 'already holds.*' "$tmp/err")" ||
+		bad "no reason given: $(cat "$tmp/err")"
+fi
+# the budget: 1 MB, and a 640x480 RG12 pair is 1.2 MB
+# shellcheck disable=SC2086
+"$bin" run --frames 3 --size 640x480 --pixfmt RG12 --record "$tmp/rec_cap" --record-max-mb 1 \
+	$common >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ] && [ "$(wc -l <"$tmp/out")" = 3 ] && grep -q -- "--record-max-mb reached" "$tmp/err" &&
+	[ -z "$(ls "$tmp/rec_cap/left")" ]; then
+	ok "the budget stops the recording, not the run: $(grep -- --record-max-mb "$tmp/err")"
+else
+	bad "budget: exit $rc, $(wc -l <"$tmp/out") frames: $(tail -2 "$tmp/err")"
+fi
+# a full disk (as root: a 300 KB tmpfs, 77 KB a pair)
+if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/small" && mount -t tmpfs -o size=300k tmpfs "$tmp/small" 2>/dev/null; then
+	# shellcheck disable=SC2086
+	"$bin" run --frames 8 --size 160x120 --pixfmt RG12 --record "$tmp/small/rec" $common \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	nl=$(ls "$tmp/small/rec/left" | wc -l) nr=$(ls "$tmp/small/rec/right" | wc -l)
+	if [ $rc = 0 ] && [ "$(wc -l <"$tmp/out")" = 8 ] && grep -q "No space left on device" "$tmp/err" &&
+		[ "$nl" = "$nr" ] && [ "$nl" -gt 0 ]; then
+		ok "a full disk stops the recording after $nl pair(s), not the run; no half pair"
+	else
+		bad "full disk: exit $rc, $(wc -l <"$tmp/out") frames, $nl/$nr files: $(tail -2 "$tmp/err")"
+	fi
+else
+	echo "skip: a full disk needs root to mount a small tmpfs"
+fi
+[ $fails -eq 0 ]

@@ -131,13 +131,13 @@ static int list(struct side *s, char *err, size_t errlen)
 }
 
 int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
-		      int h, double fps, int loop, char *err, size_t errlen)
+		      int h, double fps, int loop, int one, char *err, size_t errlen)
 {
 	struct jd_carve c;
 	struct side *s[2];
 
 	jd_carve_init(&c, mem, bytes);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < (one ? 1 : 2); i++) {
 		s[i] = carve_side(&c, w, h);
 		if (!s[i]) {
 			snprintf(err, errlen, "files camera: boot memory too small");
@@ -147,7 +147,8 @@ int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const ch
 		s[i]->h = h;
 		s[i]->loop = loop;
 		s[i]->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
-		snprintf(s[i]->dir, sizeof(s[i]->dir), "%s/%s", dir, i ? "right" : "left");
+		snprintf(s[i]->dir, sizeof(s[i]->dir), "%s%s%s", dir, one ? "" : "/",
+			 one ? "" : i ? "right" : "left");
 		int rc = list(s[i], err, errlen);
 		if (rc) {
 			return rc;
@@ -158,6 +159,9 @@ int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const ch
 		snprintf(cam[i].label, sizeof(cam[i].label), "%s", i ? "right" : "left");
 		snprintf(cam[i].device, sizeof(cam[i].device), "%s", s[i]->dir);
 		cam[i].cfg = (struct jd_cam_config){w, h, fps, JD_PIX_GREY, 2, 1000, {0, {0}, 0}};
+	}
+	if (one) {
+		return 0;
 	}
 	if (s[0]->count != s[1]->count) {
 		snprintf(err, errlen, "files camera: %s has %d images, %s has %d", s[0]->dir,
@@ -316,15 +320,14 @@ const struct jd_camera_ops jd_camera_files_ops = {
     .stop = files_stop,
 };
 
-int jd_cam_files_first_size(const char *dir, int *w, int *h, char *path, size_t pathlen,
+int jd_cam_files_first_size(const char *side, int *w, int *h, char *path, size_t pathlen,
 			    char *err, size_t errlen)
 {
-	char side[512], first[JD_FILES_NAME_MAX] = "";
+	char first[JD_FILES_NAME_MAX] = "";
 	static uint8_t head[1 << 20]; /* boot only: a header and what precedes the pixels */
 	DIR *d;
 	struct dirent *e;
 
-	snprintf(side, sizeof(side), "%s/left", dir);
 	if (!(d = opendir(side))) {
 		snprintf(err, errlen, "files camera: %s: cannot open the directory", side);
 		return -ENOENT;

@@ -21,22 +21,24 @@ extern const struct jd_camera_ops jd_camera_files_ops;
 size_t jd_cam_files_mem_required(int w, int h);
 
 /**
- * Set up cam[0] (DIR/left) and cam[1] (DIR/right) in mem (two jd_cam_files_mem_required()).
+ * Set up cam[0] (DIR/left) and cam[1] (DIR/right) in mem (two jd_cam_files_mem_required()),
+ * or with one, cam[0] alone reading DIR itself (images with both views, split by the capture).
  * fps 0: as fast as asked; loop: start again after the last pair.
  * @retval 0, -ENOENT (no such directory or no images: err says which), -EINVAL (the sides'
  *         names differ, or too many), -ENOMEM (mem too small)
  */
 int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
-		      int h, double fps, int loop, char *err, size_t errlen);
+		      int h, double fps, int loop, int one, char *err, size_t errlen);
 
 /** A recording's frame name, NAME.WxH.FORMAT.raw: its size and format. @retval 0 or -EINVAL */
 int jd_cam_files_raw_name(const char *name, int *w, int *h, enum jd_pixfmt *fmt);
 
 /**
- * Boot: the size of the first image (by name) in DIR/left, for a run whose size was not
- * given. path receives that image's name. @retval 0, or -errno with err set
+ * Boot: the size of the first image (by name) in a side's directory (DIR/left, or DIR for
+ * one), for a run whose size was not given. path receives that image's name.
+ * @retval 0, or -errno with err set
  */
-int jd_cam_files_first_size(const char *dir, int *w, int *h, char *path, size_t pathlen,
+int jd_cam_files_first_size(const char *side, int *w, int *h, char *path, size_t pathlen,
 			    char *err, size_t errlen);
 
 #endif

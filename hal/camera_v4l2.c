@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/videodev2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -244,13 +245,19 @@ static int apply_controls(struct jd_camera *c, const struct jd_cam_controls *wan
 {
 	static const enum jd_cam_control order[JD_CTL_COUNT] = {
 	    JD_CTL_AUTO_EXPOSURE, JD_CTL_AUTO_WB, JD_CTL_EXPOSURE, JD_CTL_GAIN};
+	struct state *s = c->priv;
 	struct jd_cam_controls w = *want;
 	int implied = (w.set & 1u << JD_CTL_EXPOSURE) && !(w.set & 1u << JD_CTL_AUTO_EXPOSURE);
-	char said[160] = "";
+	char said[320] = "";
 
 	if (implied) {
 		w.set |= 1u << JD_CTL_AUTO_EXPOSURE;
 		w.value[JD_CTL_AUTO_EXPOSURE] = 0;
+	}
+	if (w.set & 1u << JD_CTL_GAIN) {
+		/* a gain to hold: automatic gain off, where the driver has it (else it wins) */
+		struct v4l2_control off = {.id = V4L2_CID_AUTOGAIN, .value = 0};
+		(void)jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_S_CTRL, &off);
 	}
 	for (int i = 0; i < JD_CTL_COUNT; i++) {
 		enum jd_cam_control k = order[i];
@@ -273,8 +280,12 @@ static int apply_controls(struct jd_camera *c, const struct jd_cam_controls *wan
 		if (v4l2_control(c, (enum jd_cam_control)k, &v, 0) == 0) {
 			c->got.set |= 1u << k;
 			c->got.value[k] = v;
-			snprintf(said + strlen(said), sizeof(said) - strlen(said), " %s %d",
-				 jd_cam_control_name((enum jd_cam_control)k), v);
+			/* the exposure in 100 us steps: asked and read back may differ by a step */
+			int off = (w.set & 1u << k) && (k == JD_CTL_EXPOSURE ? abs(v - w.value[k]) > 50
+									       : v != w.value[k]);
+			snprintf(said + strlen(said), sizeof(said) - strlen(said), " %s %d%s",
+				 jd_cam_control_name((enum jd_cam_control)k), v,
+				 off ? " (not as asked: another control holds it)" : "");
 		}
 	}
 	if (want->set || want->follow) {

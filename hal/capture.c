@@ -22,6 +22,13 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 	}
 	int sbs = strncmp(spec, "v4l2-sbs:", 9) == 0, tb = strncmp(spec, "v4l2-tb:", 8) == 0;
 	const char *one = spec + (sbs ? 9 : 8);
+	int fsbs = strncmp(spec, "files-sbs:", 10) == 0, ftb = strncmp(spec, "files-tb:", 9) == 0;
+	if ((fsbs && spec[10]) || (ftb && spec[9])) {
+		cfg->kind = JD_CAPTURE_FILES;
+		cfg->split = fsbs ? JD_SPLIT_SIDE : JD_SPLIT_TOP;
+		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%s", spec + (fsbs ? 10 : 9));
+		return 0;
+	}
 	if ((sbs || tb) && *one && !strchr(one, ',') && strlen(one) < sizeof(cfg->device[0])) {
 		cfg->kind = JD_CAPTURE_V4L2;
 		cfg->split = sbs ? JD_SPLIT_SIDE : JD_SPLIT_TOP;
@@ -40,8 +47,8 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 		return 0;
 	}
 	snprintf(err, errlen,
-		 "--camera '%s': expected synth, files:DIR, v4l2:/dev/videoL,/dev/videoR, "
-		 "v4l2-sbs:/dev/video or v4l2-tb:/dev/video",
+		 "--camera '%s': expected synth, files:DIR, files-sbs:DIR, files-tb:DIR, "
+		 "v4l2:/dev/videoL,/dev/videoR, v4l2-sbs:/dev/video or v4l2-tb:/dev/video",
 		 spec);
 	return -EINVAL;
 }
@@ -84,17 +91,66 @@ static int synth_init(struct jd_capture *c, void *mem, size_t bytes)
 	return rc;
 }
 
+/* A split source's cam[1]: the same name, the right view's label, no driver. */
+static void mirror_right(struct jd_capture *c)
+{
+	struct jd_camera *r = &c->cam[1];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->label, sizeof(r->label), "right");
+	snprintf(r->device, sizeof(r->device), "%s", c->cam[0].device);
+	r->cfg = c->cfg.cam;
+}
+
+/* A split source's frame: both views. */
+static void whole_size(const struct jd_capture_config *cfg, int *w, int *h)
+{
+	*w = cfg->cam.width * (cfg->split == JD_SPLIT_SIDE ? 2 : 1);
+	*h = cfg->cam.height * (cfg->split == JD_SPLIT_TOP ? 2 : 1);
+}
+
 static size_t files_mem(const struct jd_capture_config *cfg)
 {
-	return 2 * jd_cam_files_mem_required(cfg->cam.width, cfg->cam.height);
+	int w, h;
+
+	whole_size(cfg, &w, &h);
+	if (cfg->split) { /* one directory of whole frames, and room for a decoded MJPEG one */
+		return jd_cam_files_mem_required(w, h) + (size_t)w * h;
+	}
+	return 2 * jd_cam_files_mem_required(w, h);
 }
 
 static int files_init(struct jd_capture *c, void *mem, size_t bytes)
 {
 	const struct jd_capture_config *cfg = &c->cfg;
+	int w, h, rc;
 
-	return jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], cfg->cam.width,
-				 cfg->cam.height, cfg->cam.fps, cfg->loop, c->err, sizeof(c->err));
+	whole_size(cfg, &w, &h);
+	if (cfg->split) {
+		c->ncam = 1;
+		c->whole = (uint8_t *)mem + jd_cam_files_mem_required(w, h);
+	}
+	rc = jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], w, h, cfg->cam.fps, cfg->loop,
+			       cfg->split != JD_SPLIT_NONE, c->err, sizeof(c->err));
+	if (!rc && cfg->split) {
+		mirror_right(c);
+	}
+	return rc;
+}
+
+int jd_capture_files_size(const struct jd_capture_config *cfg, int *w, int *h, char *first,
+			  size_t first_len, char *err, size_t errlen)
+{
+	char side[300];
+
+	snprintf(side, sizeof(side), "%.280s%s", cfg->device[0], cfg->split ? "" : "/left");
+	int rc = jd_cam_files_first_size(side, w, h, first, first_len, err, errlen);
+	if (rc) {
+		return rc;
+	}
+	*w /= cfg->split == JD_SPLIT_SIDE ? 2 : 1; /* a view's */
+	*h /= cfg->split == JD_SPLIT_TOP ? 2 : 1;
+	return 0;
 }
 
 static size_t v4l2_mem(const struct jd_capture_config *cfg)
@@ -105,16 +161,6 @@ static size_t v4l2_mem(const struct jd_capture_config *cfg)
 	return 2 * jd_cam_v4l2_mem_required();
 }
 
-/* A split device's cam[1]: the same name, the right view's label, no driver. */
-static void mirror_right(struct jd_capture *c)
-{
-	struct jd_camera *r = &c->cam[1];
-
-	memset(r, 0, sizeof(*r));
-	snprintf(r->label, sizeof(r->label), "right");
-	snprintf(r->device, sizeof(r->device), "%s", c->cam[0].device);
-	r->cfg = c->cfg.cam;
-}
 
 static int v4l2_init(struct jd_capture *c, void *mem, size_t bytes)
 {
@@ -213,7 +259,7 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 	c->cfg = *cfg;
 	c->ncam = 2;
 	c->log = log;
-	if (cfg->kind != JD_CAPTURE_V4L2) {
+	if (cfg->kind == JD_CAPTURE_SYNTH) {
 		c->cfg.split = JD_SPLIT_NONE;
 	}
 	if (!d) {
@@ -250,7 +296,7 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 }
 
 /* Count a dropped frame and keep why (c->err) as the last drop's reason. @return -EBADMSG */
-static int dropped(struct jd_capture *c, unsigned long *counter)
+int jd__capture_dropped(struct jd_capture *c, unsigned long *counter)
 {
 	(*counter)++;
 	memcpy(c->last_drop, c->err, sizeof(c->last_drop));
@@ -288,8 +334,8 @@ static void luma_of_deep(const struct jd_kernels *k, const struct jd_cam_frame *
  * One view to luma in out, or with raw, into raw->data[side] as it came (out is then that
  * buffer's gray view, for MJPEG); -EBADMSG for a frame that cannot be (counted by the caller).
  */
-static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *f,
-		     struct jd_image *out, struct jd_capture_raw *raw)
+int jd__capture_take_view(struct jd_capture *c, int side, const struct jd_cam_frame *f,
+			   struct jd_image *out, struct jd_capture_raw *raw)
 {
 	size_t need = jd_pixfmt_frame_bytes(f->fmt, out->width, out->height);
 
@@ -299,7 +345,7 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 		if (rc) {
 			snprintf(c->err, sizeof(c->err), "%s camera %s: frame %u: %s",
 				 c->cam[side].label, c->cam[side].device, f->seq, c->jpeg[side].err);
-			return dropped(c, &c->drop_corrupt);
+			return jd__capture_dropped(c, &c->drop_corrupt);
 		}
 		if (raw) {
 			raw->fmt[side] = JD_PIX_GREY;
@@ -315,7 +361,7 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
 			 c->cam[side].label, c->cam[side].device, f->seq, f->width, f->height,
 			 jd_pixfmt_name(f->fmt), f->bytes, out->width, out->height, need,
 			 raw ? raw->cap : need);
-		return dropped(c, &c->drop_short);
+		return jd__capture_dropped(c, &c->drop_short);
 	}
 	const struct jd_kernels *k = c->cfg.kernels ? c->cfg.kernels : &jd_kernels_ref;
 	if (!raw && (jd_pixfmt_is_bayer(f->fmt) || jd_pixfmt_bits(f->fmt) > 8)) {
@@ -346,7 +392,7 @@ static int take_view(struct jd_capture *c, int side, const struct jd_cam_frame *
  * stream one buffer short for good: remember it, and the next jd_capture_next() reports it so
  * that the caller reopens the camera.
  */
-static void give_back(struct jd_capture *c, int side, const struct jd_cam_frame *f)
+void jd__capture_give_back(struct jd_capture *c, int side, const struct jd_cam_frame *f)
 {
 	int rc = jd_cam_requeue(&c->cam[side], f);
 
@@ -354,89 +400,6 @@ static void give_back(struct jd_capture *c, int side, const struct jd_cam_frame 
 		c->requeue_failed = rc;
 		snprintf(c->err, sizeof(c->err), "%s", c->cam[side].err);
 	}
-}
-
-/*
- * A split device's frame as two views of boot's size (strided, in place; an MJPEG frame is
- * decoded whole into c->whole first). -EBADMSG for a frame that cannot be (counted).
- */
-static int split_views(struct jd_capture *c, const struct jd_cam_frame *f,
-		       struct jd_cam_frame v[2])
-{
-	const int w = c->cfg.cam.width, h = c->cfg.cam.height, side = c->cfg.split == JD_SPLIT_SIDE;
-	const int fw = side ? 2 * w : w, fh = side ? h : 2 * h;
-
-	v[0] = *f;
-	if (f->fmt == JD_PIX_MJPEG) {
-		struct jd_image all = {c->whole, fw, fh, fw};
-		int rc = jd_jpeg_decode_gray(&c->jpeg[0], f->data, f->bytes, &all);
-		c->decoder_failed |= rc == -EIO;
-		if (rc) {
-			snprintf(c->err, sizeof(c->err), "camera %.200s: frame %u: %.200s",
-				 c->cam[0].device, f->seq, c->jpeg[0].err);
-			return dropped(c, &c->drop_corrupt);
-		}
-		v[0] = (struct jd_cam_frame){c->whole, (size_t)fw * fh, fw, fh, fw, JD_PIX_GREY,
-					     f->ts_ns, f->seq, f->index};
-	}
-	const int bpp = jd_pixfmt_pixel_bytes(v[0].fmt);
-	const size_t at = side ? (size_t)w * bpp : (size_t)h * v[0].stride;
-	if (v[0].width != fw || v[0].height != fh || v[0].bytes < at ||
-	    (jd_pixfmt_is_bayer(v[0].fmt) && (side ? w : h) % 2)) {
-		snprintf(c->err, sizeof(c->err),
-			 "camera %.200s: frame %u: %dx%d %s, expected %dx%d with both views%s",
-			 c->cam[0].device, f->seq, v[0].width, v[0].height, jd_pixfmt_name(v[0].fmt),
-			 fw, fh,
-			 jd_pixfmt_is_bayer(v[0].fmt) ? " (a Bayer mosaic splits at an even pixel)"
-						      : "");
-		return dropped(c, &c->drop_short);
-	}
-	v[0].width = w;
-	v[0].height = h;
-	v[1] = v[0];
-	v[1].data = v[0].data + at;
-	v[1].bytes = v[0].bytes - at; /* the views share the frame's rows: take_view checks */
-	return 0;
-}
-
-/* next_pair() for a split device: one frame, both views, its timestamp theirs. */
-static int next_split(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
-		      struct jd_capture_raw *raw)
-{
-	for (int attempt = 0; attempt < 16; attempt++) {
-		struct jd_cam_frame f, v[2];
-		int rc = jd_cam_dequeue(&c->cam[0], &f);
-
-		c->cam[1].stats = c->cam[0].stats;
-		if (rc == -EBADMSG || rc == -EBUSY) {
-			snprintf(c->err, sizeof(c->err), "%s", c->cam[0].err);
-			if (rc == -EBADMSG) {
-				dropped(c, &c->drop_short);
-			}
-			continue;
-		}
-		if (rc) {
-			snprintf(c->err, sizeof(c->err), "%s", c->cam[0].err);
-			return rc;
-		}
-		int bad = split_views(c, &f, v) != 0;
-		bad = bad || take_view(c, 0, &v[0], left, raw) != 0;
-		bad = bad || take_view(c, 1, &v[1], right, raw) != 0;
-		if (!bad) {
-			jd_recorder_pair(&c->rec, &v[0], &v[1]);
-		}
-		give_back(c, 0, &f);
-		if (c->requeue_failed || c->decoder_failed) {
-			return -EIO;
-		}
-		if (bad) {
-			return -EAGAIN;
-		}
-		c->pairs++;
-		c->last_ts = f.ts_ns;
-		return 0;
-	}
-	return -EAGAIN;
 }
 
 /* jd_capture_next() and jd_capture_next_raw(): left and right are raw's gray views there. */
@@ -451,7 +414,7 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 	}
 	if (c->cfg.split) {
 		*has_truth = 0; /* a V4L2 device knows none */
-		return next_split(c, left, right, raw);
+		return jd__capture_next_split(c, left, right, raw);
 	}
 	/* Bounded: a stream of bad frames makes this return, not spin. */
 	for (int attempt = 0; attempt < 16; attempt++) {
@@ -463,7 +426,7 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		if (rc == -EBADMSG || rc == -EBUSY) {
 			snprintf(c->err, sizeof(c->err), "%s", cam->err);
 			if (rc == -EBADMSG) {
-				dropped(c, &c->drop_short);
+				jd__capture_dropped(c, &c->drop_short);
 			}
 			continue;
 		}
@@ -477,15 +440,15 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		}
 		rc = jd_pair_offer(&c->pair, side, &f, &rel);
 		if (rc & JD_PAIR_RELEASE) {
-			give_back(c, c->pair.released, &rel);
+			jd__capture_give_back(c, c->pair.released, &rel);
 		}
 		if (!(rc & JD_PAIR_READY)) {
 			continue;
 		}
 		jd_pair_take(&c->pair, &fl, &fr);
 		/* both sides, so that each bad one is counted; a good half of a bad pair is too */
-		int bad_l = take_view(c, 0, &fl, left, raw) != 0;
-		int bad_r = take_view(c, 1, &fr, right, raw) != 0;
+		int bad_l = jd__capture_take_view(c, 0, &fl, left, raw) != 0;
+		int bad_r = jd__capture_take_view(c, 1, &fr, right, raw) != 0;
 		int bad = bad_l || bad_r;
 		c->drop_partner += bad ? (unsigned long)(!bad_l + !bad_r) : 0;
 		*has_truth = 0;
@@ -499,8 +462,8 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		if (!bad) {
 			jd_recorder_pair(&c->rec, &fl, &fr);
 		}
-		give_back(c, 0, &fl);
-		give_back(c, 1, &fr);
+		jd__capture_give_back(c, 0, &fl);
+		jd__capture_give_back(c, 1, &fr);
 		if (c->requeue_failed || c->decoder_failed) {
 			return -EIO;
 		}
@@ -540,7 +503,7 @@ int jd_capture_recover(struct jd_capture *c)
 
 	for (int i = 0; i < c->ncam; i++) {
 		if (mask & (1 << i)) {
-			give_back(c, i, &held[i]);
+			jd__capture_give_back(c, i, &held[i]);
 		}
 		jd_cam_stop(&c->cam[i]);
 		jd_cam_close(&c->cam[i]);

@@ -32,7 +32,7 @@ enum jd_capture_split { JD_SPLIT_NONE, JD_SPLIT_SIDE, JD_SPLIT_TOP };
 struct jd_capture_config {
 	enum jd_capture_kind kind;
 	char device[2][256]; /* v4l2: the two nodes (split: the one, twice); files: the directory */
-	enum jd_capture_split split; /* v4l2: both views from one device (v4l2-sbs:, v4l2-tb:) */
+	enum jd_capture_split split; /* v4l2 or files: both views in one frame (-sbs:, -tb:) */
 	struct jd_cam_config cam;
 	int ndisp;     /* synth: the scene's disparity range */
 	uint32_t seed; /* synth: which scene (0: the classic one) */
@@ -83,11 +83,19 @@ struct jd_capture {
 const char *jd_capture_source(enum jd_capture_kind kind);
 
 /**
- * Parse --camera: "synth", "files:DIR", "v4l2:/dev/videoA,/dev/videoB", or one device with both
- * views, "v4l2-sbs:/dev/video0" (side by side) or "v4l2-tb:/dev/video0" (top and bottom).
+ * Parse --camera: "synth", "files:DIR", "v4l2:/dev/videoA,/dev/videoB", or one source with both
+ * views, "v4l2-sbs:/dev/video0" (side by side) or "v4l2-tb:/dev/video0" (top and bottom), and
+ * "files-sbs:DIR" or "files-tb:DIR" (images with both views, in DIR itself).
  * @retval 0 or -EINVAL
  */
 int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err, size_t errlen);
+
+/**
+ * Boot: the size of a view of a files source's first image (its name in first), for a run
+ * whose --size was not given. @retval 0, or -errno with err set
+ */
+int jd_capture_files_size(const struct jd_capture_config *cfg, int *w, int *h, char *first,
+			  size_t first_len, char *err, size_t errlen);
 
 /** Bytes of boot memory the drivers need. */
 size_t jd_capture_mem_required(const struct jd_capture_config *cfg);

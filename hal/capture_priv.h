@@ -1,4 +1,4 @@
-/* Between the capture stage's files (hal/capture.c, hal/capture_skew.c). */
+/* Between the capture stage's files (hal/capture.c, capture_split.c, capture_skew.c). */
 #ifndef JD_HAL_CAPTURE_PRIV_H
 #define JD_HAL_CAPTURE_PRIV_H
 
@@ -13,5 +13,19 @@ void jd__capture_note_pair(struct jd_capture *c, const struct jd_cam_frame *l,
  * right one (a control either lacks is skipped; a failure counted in c->follow_failed).
  */
 void jd__capture_follow(struct jd_capture *c);
+
+/* Count a dropped frame and keep why (c->err) as the last drop's reason. @return -EBADMSG */
+int jd__capture_dropped(struct jd_capture *c, unsigned long *counter);
+
+/* One view to luma in out, or with raw, as it came into raw. -EBADMSG: dropped (counted). */
+int jd__capture_take_view(struct jd_capture *c, int side, const struct jd_cam_frame *f,
+			  struct jd_image *out, struct jd_capture_raw *raw);
+
+/* A frame back to its camera (a refused requeue remembered for the next call). */
+void jd__capture_give_back(struct jd_capture *c, int side, const struct jd_cam_frame *f);
+
+/* The next pair of a split source (jd_capture_next()'s return values). */
+int jd__capture_next_split(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
+			   struct jd_capture_raw *raw);
 
 #endif

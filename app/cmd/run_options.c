@@ -99,8 +99,8 @@ void jd_run_options_help(FILE *f)
 	    "                 same-named .pgm/.png/.jpg images, replayed in name order) |\n"
 	    "                 v4l2:/dev/videoL,/dev/videoR (see jetdepth cameras) |\n"
 	    "                 v4l2-sbs:/dev/videoN (one device, both views side by side) |\n"
-	    "                 v4l2-tb:/dev/videoN (left view above the right); --size is a\n"
-	    "                 view's\n"
+	    "                 v4l2-tb:/dev/videoN (left view above the right) | files-sbs:DIR\n"
+	    "                 | files-tb:DIR (images with both views); --size is a view's\n"
 	    "  --pixfmt F     v4l2: YUYV (default), UYVY, GREY, MJPG, deep mono Y10, Y12,\n"
 	    "                 Y16, or raw Bayer RGGB, BA81 (BGGR8), GBRG, GRBG, RG10, BG10,\n"
 	    "                 GB10, BA10, RG12, BG12, GB12, BA12 (docs/cameras.md); another\n"
@@ -569,8 +569,7 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	if (o->cam.kind == JD_CAPTURE_FILES) {
 		char err[1200], first[700];
 		int w, h;
-		if (jd_cam_files_first_size(o->cam.device[0], &w, &h, first, sizeof(first), err,
-					    sizeof(err))) {
+		if (jd_capture_files_size(&o->cam, &w, &h, first, sizeof(first), err, sizeof(err))) {
 			fprintf(stderr, "jetdepth: %s\n", err);
 			return JD_EXIT_RUNTIME;
 		}

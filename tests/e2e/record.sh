@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run --record: a recording replays through the files camera with the same output (JSON
-# without timing), for raw Bayer, deep mono and YUYV; the byte budget and a full disk stop the
+# without timing), for raw Bayer, deep mono and YUYV; images with both views (files-sbs:,
+# files-tb:) give the separate views' output; the byte budget and a full disk stop the
 # recording, not the run, and leave no half pair; an earlier recording is not overwritten.
 # usage: record.sh JETDEPTH
 set -u
@@ -23,6 +24,34 @@ for f in RG12 BA81 Y10 YUYV; do
 		ok "$f: the replay's output is the live run's ($(ls "$tmp/rec_$f/left" | head -1))"
 	else
 		bad "$f: replay differs or missing: $(tail -2 "$tmp/err")"
+	fi
+done
+# images with both views: side by side and top and bottom give what the separate views give
+mkdir -p "$tmp/pair/left" "$tmp/pair/right" "$tmp/sbs" "$tmp/tb"
+for i in 0 1 2; do
+	"$bin" synth "$tmp/l.pgm" "$tmp/r.pgm" --size 160x120 --ndisp 32 --frame $i >/dev/null || exit 1
+	cp "$tmp/l.pgm" "$tmp/pair/left/$i.pgm"
+	cp "$tmp/r.pgm" "$tmp/pair/right/$i.pgm"
+	/usr/bin/python3 - "$tmp/l.pgm" "$tmp/r.pgm" "$tmp/sbs/$i.pgm" "$tmp/tb/$i.pgm" <<'PY'
+import sys
+def rd(p):
+    d = open(p, 'rb').read().split(b'\n', 3)
+    w, h = map(int, d[1].split()); return w, h, d[3]
+w, h, l = rd(sys.argv[1]); _, _, r = rd(sys.argv[2])
+sbs = b''.join(l[y*w:(y+1)*w] + r[y*w:(y+1)*w] for y in range(h))
+open(sys.argv[3], 'wb').write(b'P5\n%d %d\n255\n' % (2 * w, h) + sbs)
+open(sys.argv[4], 'wb').write(b'P5\n%d %d\n255\n' % (w, 2 * h) + l + r)
+PY
+done
+# shellcheck disable=SC2086
+"$bin" run --camera "files:$tmp/pair" --frames 3 $common 2>"$tmp/err" | sed -E "$strip" >"$tmp/pair.json"
+for s in sbs tb; do
+	# shellcheck disable=SC2086
+	"$bin" run --camera "files-$s:$tmp/$s" --frames 3 $common 2>>"$tmp/err" | sed -E "$strip" >"$tmp/$s.json"
+	if [ "$(wc -l <"$tmp/pair.json")" = 3 ] && cmp -s "$tmp/pair.json" "$tmp/$s.json"; then
+		ok "files-$s: images with both views give the separate views' output"
+	else
+		bad "files-$s: differs or missing: $(tail -2 "$tmp/err")"
 	fi
 done
 # shellcheck disable=SC2086

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The short soak under LeakSanitizer (the fuzz or asan preset's binary, CI): `jetdepth run`
-# for 1000 frames on the synthetic camera, then 1000 on the files camera looping over JPEG
-# pairs with a truncated and a corrupt one; each must exit 0 with no leak and no sanitizer
+# for 1000 frames on the synthetic camera (gray, then raw 12-bit Bayer), then 1000 on the
+# files camera looping over JPEG pairs with a truncated and a corrupt one, then 1000 over
+# side-by-side images with a truncated one; each must exit 0 with no leak and no sanitizer
 # report, and every frame read must be accounted for in the summary.
 # usage: soak_lsan.sh JETDEPTH
 set -u
@@ -28,6 +29,7 @@ run() { # WHAT ARGS...
 }
 
 run "synthetic camera"
+run "synthetic camera, raw 12-bit Bayer frames" --pixfmt RG12
 # JPEG pairs from the synthetic scene, one truncated, one with corrupt bytes
 mkdir -p "$tmp/cam/left" "$tmp/cam/right"
 for i in 0 1 2 3 4 5; do
@@ -41,4 +43,18 @@ rm "$tmp/cam/left/4.pgm" "$tmp/cam/right/4.pgm"
 head -c 200 "$jpg" >"$tmp/cam/left/4.jpg" # truncated
 cp "$jpg" "$tmp/cam/right/4.jpg"          # a 16x12 frame in a 160x120 stream
 run "files camera with a truncated PGM and a corrupt JPEG, looping" --camera "files:$tmp/cam" --loop
+# the same images side by side in one frame, one of them truncated
+mkdir -p "$tmp/sbs"
+for i in 0 1 2 3; do
+	"$bin" synth "$tmp/l.pgm" "$tmp/r.pgm" --size 160x120 --ndisp 16 --frame $i >/dev/null || exit 1
+	/usr/bin/python3 - "$tmp/l.pgm" "$tmp/r.pgm" "$tmp/sbs/$i.pgm" <<'PY'
+import sys
+l, r = (open(p, 'rb').read()[-19200:] for p in sys.argv[1:3])
+rows = b''.join(l[y * 160:(y + 1) * 160] + r[y * 160:(y + 1) * 160] for y in range(120))
+open(sys.argv[3], 'wb').write(b'P5\n320 120\n255\n' + rows)
+PY
+done
+head -c 9000 "$tmp/sbs/3.pgm" >"$tmp/t" && mv "$tmp/t" "$tmp/sbs/3.pgm"
+run "files camera, both views side by side in each image, one truncated, looping" \
+	--camera "files-sbs:$tmp/sbs" --loop
 [ $fails -eq 0 ]

@@ -340,7 +340,7 @@ static void test_split(void)
 	for (int top = 0; top < 2; top++) {
 		struct jd_capture_config cfg = config(JD_PIX_GREY, 25);
 		struct jd_capture c;
-		char err[128];
+		char err[256];
 		JD_CHECK(jd_capture_parse(top ? "v4l2-tb:/dev/fake0" : "v4l2-sbs:/dev/fake0", &cfg, err,
 					  sizeof(err)) == 0 &&
 			     cfg.split == (top ? JD_SPLIT_TOP : JD_SPLIT_SIDE),
@@ -393,7 +393,7 @@ static void test_split(void)
 	tjDestroy(td);
 	struct jd_capture_config cfg = config(JD_PIX_MJPEG, 25);
 	struct jd_capture c;
-	char err[128];
+	char err[256];
 	JD_CHECK(jd_capture_parse("v4l2-sbs:/dev/fake0", &cfg, err, sizeof(err)) == 0, "parsed");
 	size_t bytes = jd_capture_mem_required(&cfg);
 	void *mem = malloc(bytes);

@@ -92,7 +92,7 @@ echo "qemu exit $? (serial log: $log)"
 grep -a "VMTEST\|camera:\|start:\|control" "$log" | tr -d '\r'
 
 fails=0
-for t in stream_yuyv stream_grey stream_sbs stream_tb raw_formats buf_flag_error qbuf_error fatal_streaming_error \
+for t in stream_yuyv stream_grey stream_sbs stream_tb raw_formats controls buf_flag_error qbuf_error fatal_streaming_error \
 	dropped_buffers wrap_sequence reqbufs_error streamon_error disconnect \
 	${daemon:+daemon_stream daemon_sense daemon_sbs_bayer daemon_unplug}; do
 	if ! grep -aq "VMTEST $t PASS" "$log"; then

@@ -97,6 +97,45 @@ int main(void)
 			 jd_allocations - before);
 		JD_CHECK(d.cap.pairs == 12 && !st.has_truth, "12 pairs, no truth: %lu", d.cap.pairs);
 		jd_daemon_deinit(&d);
+		/* the same pairs as side-by-side images: one source, both views split in place */
+		static uint8_t sbs[320 * 120];
+		int m = snprintf(head, sizeof(head), "P5\n320 120\n255\n");
+		snprintf(path, sizeof(path), "%s/sbs", root);
+		mkdir(path, 0700);
+		for (int k = 0; k < 3; k++) {
+			struct jd_image li = {l, 160, 120, 160}, ri = {r, 160, 120, 160};
+			jd_synth_render(k, 32, &li, &ri, NULL);
+			for (int y = 0; y < 120; y++) {
+				memcpy(sbs + 320 * y, l + 160 * y, 160);
+				memcpy(sbs + 320 * y + 160, r + 160 * y, 160);
+			}
+			snprintf(path, sizeof(path), "%s/sbs/%d.pgm", root, k);
+			FILE *f = fopen(path, "wb");
+			JD_CHECK(f && fwrite(head, 1, (size_t)m, f) == (size_t)m &&
+				     fwrite(sbs, 1, sizeof(sbs), f) == sizeof(sbs),
+				 "write %s", path);
+			fclose(f);
+		}
+		snprintf(cam.device[0], sizeof(cam.device[0]), "%s/sbs", root);
+		cam.split = JD_SPLIT_SIDE;
+		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &(struct jd_daemon_opts){.cam = &cam}, NULL) == 0, "boot");
+		before = jd_allocations;
+		for (int i = 0; i < 12; i++) {
+			JD_CHECK(jd_daemon_step(&d, &st) == 1, "side by side frame %d: %s", i, d.cap.err);
+		}
+		JD_CHECK(jd_allocations == before, "side-by-side files: %ld allocation(s) in 12 frames",
+			 jd_allocations - before);
+		jd_daemon_deinit(&d);
+		/* the synthetic camera's raw 12-bit Bayer frames through the whole loop */
+		struct jd_capture_config bayer = {.kind = JD_CAPTURE_SYNTH, .synth_fmt = JD_PIX_RGGB12};
+		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &(struct jd_daemon_opts){.cam = &bayer}, NULL) == 0, "boot");
+		before = jd_allocations;
+		for (int i = 0; i < 12; i++) {
+			JD_CHECK(jd_daemon_step(&d, &st) == 1, "Bayer frame %d: %s", i, d.cap.err);
+		}
+		JD_CHECK(jd_allocations == before, "raw Bayer: %ld allocation(s) in 12 frames",
+			 jd_allocations - before);
+		jd_daemon_deinit(&d);
 		snprintf(path, sizeof(path), "rm -rf %s", root);
 		JD_CHECK(system(path) == 0, "cleanup");
 	}

@@ -1,6 +1,7 @@
 /*
  * The per-pixel rules of convert.h's deep formats, one copy for the reference, NEON's edges and
- * the GPU's luma step (algo/cuda/convert_cuda.cu compiles these same lines for the device).
+ * the GPU's luma step (algo/cuda/convert_cuda.cu compiles these same lines for the device);
+ * hal/capture.c takes the rows' mirror from here too.
  */
 #ifndef JD_ALGO_CONVERT_PRIV_H
 #define JD_ALGO_CONVERT_PRIV_H
@@ -26,10 +27,19 @@ static inline JD__HD uint8_t jd__top8(unsigned v, int bits)
 	return (uint8_t)(v > 255 ? 255 : v);
 }
 
+/*
+ * Index i of n mirrored about the end pixels (-1 reads 1, n reads n - 2): a Bayer mosaic's
+ * columns here and its rows in the callers, so every site keeps its colour.
+ */
+static inline JD__HD int jd__mirror(int i, int n)
+{
+	return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i;
+}
+
 /* Sample x of a Bayer row as 8 bits (deep: its top 8, saturated), mirrored beyond the ends. */
 static inline JD__HD unsigned jd__bayer_at(const uint8_t *row, int x, int n, int bits)
 {
-	x = x < 0 ? -x : x >= n ? 2 * n - 2 - x : x;
+	x = jd__mirror(x, n);
 	return bits == 8 ? row[x] : jd__top8(jd__sample16(row + 2 * x), bits);
 }
 

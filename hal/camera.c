@@ -56,6 +56,17 @@ uint32_t jd_pixfmt_fourcc(enum jd_pixfmt f)
 	       (uint32_t)(uint8_t)c[2] << 16 | (uint32_t)(uint8_t)c[3] << 24;
 }
 
+int jd_pixfmt_of_fourcc(uint32_t fourcc, enum jd_pixfmt *out)
+{
+	for (int i = 0; i < JD_PIX_COUNT; i++) {
+		if (jd_pixfmt_fourcc((enum jd_pixfmt)i) == fourcc) {
+			*out = (enum jd_pixfmt)i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int jd_pixfmt_bits(enum jd_pixfmt f)
 {
 	return (unsigned)f < JD_PIX_COUNT ? formats[f].bits : 8;

@@ -59,6 +59,8 @@ int jd_pixfmt_parse(const char *s, enum jd_pixfmt *out);
 const char *jd_pixfmt_names(void);
 /** The V4L2 fourcc (v4l2_fourcc(a, b, c, d) of the name, padded with spaces). */
 uint32_t jd_pixfmt_fourcc(enum jd_pixfmt f);
+/** The layout of a V4L2 fourcc. @retval 0, or -ENOENT (not one jetdepth takes) */
+int jd_pixfmt_of_fourcc(uint32_t fourcc, enum jd_pixfmt *out);
 /** Bits a sample: 8, or 10, 12, 16 for the deep mono and Bayer formats. */
 int jd_pixfmt_bits(enum jd_pixfmt f);
 /** 1 for the raw Bayer formats. */

@@ -140,16 +140,17 @@ static void to_422(uint8_t *v, size_t n, int off)
  */
 static void to_raw(uint8_t *v, int w, int h, enum jd_pixfmt fmt)
 {
-	static const char *const orders = "RGGBBGGRGBRGGRBG"; /* jd_pixfmt's order from RGGB8 */
 	const int bits = jd_pixfmt_bits(fmt), wide = jd_pixfmt_pixel_bytes(fmt) == 2;
 	const int bayer = jd_pixfmt_is_bayer(fmt);
-	const char *cell = bayer ? orders + 4 * ((fmt - JD_PIX_RGGB8) % 4) : NULL;
+	int r_col, r_row;
 
+	jd_pixfmt_bayer_red(fmt, &r_col, &r_row);
 	for (size_t i = (size_t)w * h; i-- > 0;) {
 		unsigned g = v[i];
 		if (bayer) {
-			char site = cell[(i / (size_t)w % 2) * 2 + i % (size_t)w % 2];
-			g = site == 'R' ? g * 3 / 4 : site == 'B' ? g / 2 : g;
+			/* R where both parities are R's, B where neither is, else G */
+			int rc = (int)(i % (size_t)w % 2) == r_col, rr = (int)(i / (size_t)w % 2) == r_row;
+			g = rc && rr ? g * 3 / 4 : !rc && !rr ? g / 2 : g;
 		}
 		if (!wide) {
 			v[i] = (uint8_t)g;

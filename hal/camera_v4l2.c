@@ -22,8 +22,6 @@ struct state {
 	struct buffer buf[JD_V4L2_MAX_BUFFERS];
 };
 
-
-
 size_t jd_cam_v4l2_mem_required(void)
 {
 	return (sizeof(struct state) + 63) / 64 * 64;
@@ -128,8 +126,9 @@ static int pick_format(struct jd_camera *c, enum jd_pixfmt want, enum jd_pixfmt 
 		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_ENUM_FMT, &d) < 0) {
 			break; /* EINVAL: the end of the list */
 		}
-		for (int f = 0; f < JD_PIX_COUNT; f++) {
-			offered[f] |= d.pixelformat == jd_pixfmt_fourcc((enum jd_pixfmt)f);
+		enum jd_pixfmt f;
+		if (jd_pixfmt_of_fourcc(d.pixelformat, &f) == 0) {
+			offered[f] = 1;
 		}
 	}
 	if (offered[want]) {

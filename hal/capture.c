@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-
+#include "../algo/convert_priv.h"
 #include "camera_files.h"
-#include "capture_priv.h"
 #include "camera_synth.h"
 #include "camera_v4l2.h"
+#include "capture_priv.h"
 
 int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err, size_t errlen)
 {
@@ -102,8 +102,7 @@ static void mirror_right(struct jd_capture *c)
 	r->cfg = c->cfg.cam;
 }
 
-/* A split source's frame: both views. */
-static void whole_size(const struct jd_capture_config *cfg, int *w, int *h)
+void jd__capture_whole_size(const struct jd_capture_config *cfg, int *w, int *h)
 {
 	*w = cfg->cam.width * (cfg->split == JD_SPLIT_SIDE ? 2 : 1);
 	*h = cfg->cam.height * (cfg->split == JD_SPLIT_TOP ? 2 : 1);
@@ -113,7 +112,7 @@ static size_t files_mem(const struct jd_capture_config *cfg)
 {
 	int w, h;
 
-	whole_size(cfg, &w, &h);
+	jd__capture_whole_size(cfg, &w, &h);
 	if (cfg->split) { /* one directory of whole frames, and room for a decoded MJPEG one */
 		return jd_cam_files_mem_required(w, h) + (size_t)w * h;
 	}
@@ -125,7 +124,7 @@ static int files_init(struct jd_capture *c, void *mem, size_t bytes)
 	const struct jd_capture_config *cfg = &c->cfg;
 	int w, h, rc;
 
-	whole_size(cfg, &w, &h);
+	jd__capture_whole_size(cfg, &w, &h);
 	if (cfg->split) {
 		c->ncam = 1;
 		c->whole = (uint8_t *)mem + jd_cam_files_mem_required(w, h);
@@ -155,12 +154,14 @@ int jd_capture_files_size(const struct jd_capture_config *cfg, int *w, int *h, c
 
 static size_t v4l2_mem(const struct jd_capture_config *cfg)
 {
+	int w, h;
+
+	jd__capture_whole_size(cfg, &w, &h);
 	if (cfg->split) { /* one device, and room for its decoded MJPEG frame */
-		return jd_cam_v4l2_mem_required() + 2 * (size_t)cfg->cam.width * cfg->cam.height;
+		return jd_cam_v4l2_mem_required() + (size_t)w * h;
 	}
 	return 2 * jd_cam_v4l2_mem_required();
 }
-
 
 static int v4l2_init(struct jd_capture *c, void *mem, size_t bytes)
 {
@@ -224,8 +225,7 @@ static int bring_up(struct jd_capture *c, FILE *log)
 {
 	/* a split device's frame holds both views */
 	struct jd_cam_config want = c->cfg.cam;
-	want.width *= c->cfg.split == JD_SPLIT_SIDE ? 2 : 1;
-	want.height *= c->cfg.split == JD_SPLIT_TOP ? 2 : 1;
+	jd__capture_whole_size(&c->cfg, &want.width, &want.height);
 
 	for (int i = 0; i < c->ncam; i++) {
 		struct jd_camera *cam = &c->cam[i];
@@ -320,7 +320,7 @@ static void luma_of_deep(const struct jd_kernels *k, const struct jd_cam_frame *
 		const uint8_t *row = f->data + (size_t)y * f->stride;
 
 		if (jd_pixfmt_is_bayer(f->fmt)) {
-			int up = y > 0 ? y - 1 : 1, down = y < h - 1 ? y + 1 : h - 2;
+			int up = jd__mirror(y - 1, h), down = jd__mirror(y + 1, h);
 			k->gray_from_bayer(f->data + (size_t)up * f->stride, row,
 					   f->data + (size_t)down * f->stride, out->width, bits, r_col,
 					   (y & 1) == r_row, dst);
@@ -413,7 +413,7 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		return -ENODEV; /* c->err says which camera is absent */
 	}
 	if (c->cfg.split) {
-		*has_truth = 0; /* a V4L2 device knows none */
+		*has_truth = 0; /* a split source (a device, or images) knows none */
 		return jd__capture_next_split(c, left, right, raw);
 	}
 	/* Bounded: a stream of bad frames makes this return, not spin. */

@@ -24,6 +24,9 @@ int jd__capture_take_view(struct jd_capture *c, int side, const struct jd_cam_fr
 /* A frame back to its camera (a refused requeue remembered for the next call). */
 void jd__capture_give_back(struct jd_capture *c, int side, const struct jd_cam_frame *f);
 
+/* A source's frame size: a view's, or with split, the frame holding both views. */
+void jd__capture_whole_size(const struct jd_capture_config *cfg, int *w, int *h);
+
 /* The next pair of a split source (jd_capture_next()'s return values). */
 int jd__capture_next_split(struct jd_capture *c, struct jd_image *left, struct jd_image *right,
 			   struct jd_capture_raw *raw);

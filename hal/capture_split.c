@@ -13,7 +13,9 @@ static int split_views(struct jd_capture *c, const struct jd_cam_frame *f,
 		       struct jd_cam_frame v[2])
 {
 	const int w = c->cfg.cam.width, h = c->cfg.cam.height, side = c->cfg.split == JD_SPLIT_SIDE;
-	const int fw = side ? 2 * w : w, fh = side ? h : 2 * h;
+	int fw, fh;
+
+	jd__capture_whole_size(&c->cfg, &fw, &fh);
 
 	v[0] = *f;
 	if (f->fmt == JD_PIX_MJPEG) {

@@ -36,17 +36,6 @@ static void controls(const struct jd_v4l2_sys *sys, int fd, FILE *out)
 	}
 }
 
-/* 1 when jetdepth takes this layout (hal/camera.h's jd_pixfmt). */
-static int usable(uint32_t f)
-{
-	for (int i = 0; i < JD_PIX_COUNT; i++) {
-		if (jd_pixfmt_fourcc((enum jd_pixfmt)i) == f) {
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static void fourcc(uint32_t f, char out[5])
 {
 	for (int i = 0; i < 4; i++) {
@@ -136,8 +125,9 @@ int jd_v4l2_describe(const struct jd_v4l2_sys *sys, const char *path, FILE *out)
 			break;
 		}
 		fourcc(d.pixelformat, fc);
+		enum jd_pixfmt pf;
 		fprintf(out, "    %s  %s%s\n", fc, (const char *)d.description,
-			usable(d.pixelformat) ? "  (usable)" : "");
+			jd_pixfmt_of_fourcc(d.pixelformat, &pf) == 0 ? "  (usable)" : "");
 		sizes(sys, fd, d.pixelformat, out);
 	}
 	controls(sys, fd, out);

@@ -23,7 +23,7 @@ extern "C" __global__ void jd_luma_deep_cuda(const uint8_t *__restrict__ raw, in
 		return;
 	}
 	/* rows mirrored at the top and bottom, as capture hands them to the reference */
-	const int up = y > 0 ? y - 1 : 1, down = y < h - 1 ? y + 1 : h - 2;
+	const int up = jd__mirror(y - 1, h), down = jd__mirror(y + 1, h);
 	out[(size_t)y * w + x] =
 	    jd__bayer_pixel(raw + (size_t)up * pitch, row, raw + (size_t)down * pitch, w, bits,
 			    r_col, (y & 1) == r_row, x);

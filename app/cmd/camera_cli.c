@@ -32,32 +32,54 @@ static int whole(const char *arg, long lo, long hi, int *out)
 	return 0;
 }
 
-int jd_camera_cli_parse(const char *name, const char *arg, struct jd_capture_config *cam,
-			const char *where)
+/* The options, in the order of their ids; the first four are jd_cam_control's. */
+enum { C_RECORD = JD_CTL_COUNT, C_RECORD_MAX_MB, C_FOLLOW, C_N };
+static const struct option table[C_N] = {
+    [JD_CTL_EXPOSURE] = {"exposure", required_argument, NULL, 0},
+    [JD_CTL_GAIN] = {"gain", required_argument, NULL, 0},
+    [JD_CTL_AUTO_EXPOSURE] = {"auto-exposure", required_argument, NULL, 0},
+    [JD_CTL_AUTO_WB] = {"auto-white-balance", required_argument, NULL, 0},
+    [C_RECORD] = {"record", required_argument, NULL, 0},
+    [C_RECORD_MAX_MB] = {"record-max-mb", required_argument, NULL, 0},
+    [C_FOLLOW] = {"follow-exposure", no_argument, NULL, 0},
+};
+_Static_assert(C_N == JD_CAMERA_CLI_NOPTS, "callers size their option tables with it");
+
+void jd_camera_cli_options(struct option *opts, int max, int base)
+{
+	int n = 0;
+
+	for (int k = 0; k < C_N && n < max - 1; k++) {
+		opts[n] = table[k];
+		opts[n++].val = base + k;
+	}
+	opts[n] = (struct option){0};
+}
+
+int jd_camera_cli_parse(struct jd_capture_config *cam, int k, const char *arg, const char *where)
 {
 	struct jd_cam_controls *ctl = &cam->cam.ctl;
-	enum jd_cam_control k;
+	const char *name = (unsigned)k < C_N ? table[k].name : "?";
 	int v;
 
-	if (!strcmp(name, "record")) {
+	if (k == C_RECORD) {
 		cam->record_dir = arg; /* argv or the config file's line: lives through the run */
 		return 0;
 	}
-	if (!strcmp(name, "record-max-mb")) {
+	if (k == C_RECORD_MAX_MB) {
 		if (whole(arg, 1, 1000000, &v)) {
-			fprintf(stderr, "jetdepth: %s--record-max-mb %s: 1 to 1000000\n", where, arg);
+			fprintf(stderr, "jetdepth: %s--record-max-mb %s: 1 to 1000000\n", where,
+				arg);
 			return -EINVAL;
 		}
 		cam->record_max_mb = v;
 		return 0;
 	}
-
-	if (!strcmp(name, "follow-exposure")) {
+	if (k == C_FOLLOW) {
 		ctl->follow = 1;
 		return 0;
 	}
-	if (!strcmp(name, "exposure") || !strcmp(name, "gain")) {
-		k = name[0] == 'e' ? JD_CTL_EXPOSURE : JD_CTL_GAIN;
+	if (k == JD_CTL_EXPOSURE || k == JD_CTL_GAIN) {
 		if (whole(arg, k == JD_CTL_EXPOSURE ? 1 : 0,
 			  k == JD_CTL_EXPOSURE ? 10000000 : 1000000, &v)) {
 			fprintf(stderr, "jetdepth: %s--%s %s: %s\n", where, name, arg,
@@ -66,7 +88,6 @@ int jd_camera_cli_parse(const char *name, const char *arg, struct jd_capture_con
 			return -EINVAL;
 		}
 	} else {
-		k = !strcmp(name, "auto-exposure") ? JD_CTL_AUTO_EXPOSURE : JD_CTL_AUTO_WB;
 		if (strcmp(arg, "on") && strcmp(arg, "off")) {
 			fprintf(stderr, "jetdepth: %s--%s %s: expected on or off\n", where, name,
 				arg);

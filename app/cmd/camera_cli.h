@@ -2,17 +2,26 @@
 #ifndef JD_APP_CAMERA_CLI_H
 #define JD_APP_CAMERA_CLI_H
 
+#include <getopt.h>
+
 #include "../../hal/capture.h"
 
 extern const char jd_camera_cli_help[];
 
+/* How many options jd_camera_cli_options() appends (its caller sizes its table with it). */
+#define JD_CAMERA_CLI_NOPTS 7
+
 /**
- * Parse one of --exposure US, --gain N, --auto-exposure on|off, --auto-white-balance on|off,
- * --follow-exposure, --record DIR, --record-max-mb N (name without the dashes; arg NULL for
- * the flag) into cam.
+ * Append --exposure US, --gain N, --auto-exposure on|off, --auto-white-balance on|off,
+ * --follow-exposure, --record DIR, --record-max-mb N (ids base + k) to opts (room for max;
+ * NULL-terminated).
+ */
+void jd_camera_cli_options(struct option *opts, int max, int base);
+
+/**
+ * Parse option k (arg NULL for the flag) into cam.
  * @retval 0, -EINVAL with the message printed (where: "FILE:LINE: " or "")
  */
-int jd_camera_cli_parse(const char *name, const char *arg, struct jd_capture_config *cam,
-			const char *where);
+int jd_camera_cli_parse(struct jd_capture_config *cam, int k, const char *arg, const char *where);
 
 #endif

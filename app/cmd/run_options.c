@@ -37,19 +37,13 @@ enum {
 	OPT_ROS2,
 	OPT_ROS_NAMESPACE,
 	OPT_ROS_FRAME_ID,
-	OPT_EXPOSURE,
-	OPT_GAIN,
-	OPT_AUTO_EXPOSURE,
-	OPT_AUTO_WB,
-	OPT_FOLLOW_EXPOSURE,
-	OPT_RECORD,
-	OPT_RECORD_MAX_MB,
 	OPT_HELP,
-	OPT_SENSE_BASE
+	OPT_SENSE_BASE,
+	OPT_CAMERA_BASE = OPT_SENSE_BASE + JD_SENSE_CLI_NOPTS
 };
 
 /* the run's own options, then the sensing ones, then the terminator */
-enum { RUN_OPTS_MAX = 40 + JD_SENSE_CLI_NOPTS + 1 };
+enum { RUN_OPTS_MAX = 40 + JD_SENSE_CLI_NOPTS + JD_CAMERA_CLI_NOPTS + 1 };
 static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL, OPT_SIZE},
 				     {"frames", required_argument, NULL, OPT_FRAMES},
 				     {"board", required_argument, NULL, OPT_BOARD},
@@ -73,13 +67,6 @@ static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL,
 				     {"ros2", no_argument, NULL, OPT_ROS2},
 				     {"ros-namespace", required_argument, NULL, OPT_ROS_NAMESPACE},
 				     {"ros-frame-id", required_argument, NULL, OPT_ROS_FRAME_ID},
-				     {"exposure", required_argument, NULL, OPT_EXPOSURE},
-				     {"gain", required_argument, NULL, OPT_GAIN},
-				     {"auto-exposure", required_argument, NULL, OPT_AUTO_EXPOSURE},
-				     {"auto-white-balance", required_argument, NULL, OPT_AUTO_WB},
-				     {"follow-exposure", no_argument, NULL, OPT_FOLLOW_EXPOSURE},
-				     {"record", required_argument, NULL, OPT_RECORD},
-				     {"record-max-mb", required_argument, NULL, OPT_RECORD_MAX_MB},
 				     {"help", no_argument, NULL, OPT_HELP},
 				     {0}};
 
@@ -340,10 +327,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 					where, optarg);
 				return JD_EXIT_USAGE;
 			}
-		} else if (opt >= OPT_EXPOSURE && opt <= OPT_RECORD_MAX_MB) {
-			static const char *const ctl_opts[] = {"exposure", "gain", "auto-exposure",
-				"auto-white-balance", "follow-exposure", "record", "record-max-mb"};
-			if (jd_camera_cli_parse(ctl_opts[opt - OPT_EXPOSURE], optarg, &o->cam, where)) {
+		} else if (opt >= OPT_CAMERA_BASE) {
+			if (jd_camera_cli_parse(&o->cam, opt - OPT_CAMERA_BASE, optarg, where)) {
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt >= OPT_SENSE_BASE) {
@@ -502,12 +487,14 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		nopts++;
 	}
 	if (!sensing_appended) {
-		if (nopts + JD_SENSE_CLI_NOPTS + 1 > RUN_OPTS_MAX) {
+		if (nopts + JD_SENSE_CLI_NOPTS + JD_CAMERA_CLI_NOPTS + 1 > RUN_OPTS_MAX) {
 			fprintf(stderr, "jetdepth: run: %d options do not fit the table of %d\n",
-				nopts + JD_SENSE_CLI_NOPTS, RUN_OPTS_MAX - 1);
+				nopts + JD_SENSE_CLI_NOPTS + JD_CAMERA_CLI_NOPTS, RUN_OPTS_MAX - 1);
 			return JD_EXIT_RUNTIME;
 		}
 		jd_sense_cli_options(run_opts + nopts, RUN_OPTS_MAX - nopts, OPT_SENSE_BASE);
+		nopts += JD_SENSE_CLI_NOPTS;
+		jd_camera_cli_options(run_opts + nopts, RUN_OPTS_MAX - nopts, OPT_CAMERA_BASE);
 		sensing_appended = 1;
 	}
 	/* --board and --config first: the command line's other options win over both. */

@@ -8,6 +8,7 @@ set -u
 bin=$1
 tmp=$(mktemp -d)
 trap 'umount "$tmp/small" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../harness/emulator.sh" "$tmp"
 fails=0
 strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g; s/"daemon":\{[^}]*\}//; s/,"source":"[a-z]*"//; s/,"cameras":\[[^]]*\]//'
 common="--ndisp 32 --json --focal 128 --baseline 60"

@@ -13,9 +13,9 @@
 
 struct conf_ws {
 	uint32_t *census_l, *census_r;
-	uint8_t *support; /* per worker, a row */
-	float *claim;	  /* per worker, a row: the nearest disparity mapped to each column */
-	float *reach;	  /* per worker, a row: the largest trusted disparity from x to the reach's end */
+	uint8_t *support; /* w * h: each pixel's support, 0 where it has no disparity */
+	float *reach; /* w * h: per row, the largest trusted disparity from x to the reach's end */
+	float *claim; /* per worker, a row: the nearest disparity mapped to each column */
 };
 
 static void layout(struct jd_carve *c, int w, int h, int nworkers, struct conf_ws *ws)
@@ -24,9 +24,9 @@ static void layout(struct jd_carve *c, int w, int h, int nworkers, struct conf_w
 
 	ws->census_l = jd_carve(c, sizeof(uint32_t) * n);
 	ws->census_r = jd_carve(c, sizeof(uint32_t) * n);
-	ws->support = jd_carve(c, (size_t)nworkers * w);
+	ws->support = jd_carve(c, n);
+	ws->reach = jd_carve(c, sizeof(float) * n);
 	ws->claim = jd_carve(c, sizeof(float) * nworkers * w);
-	ws->reach = jd_carve(c, sizeof(float) * nworkers * w);
 }
 
 size_t jd_confidence_mem_required(int width, int height, int nworkers)
@@ -81,16 +81,6 @@ static void census_row(const struct jd_image *im, int y, uint32_t *out)
 	}
 }
 
-static void census_rows(void *ctx, int y, int worker)
-{
-	const struct conf_job *job = ctx;
-	size_t off = (size_t)y * job->left->width;
-
-	(void)worker;
-	census_row(job->left, y, job->ws.census_l + off);
-	census_row(job->right, y, job->ws.census_r + off);
-}
-
 /* Bits set in v (SWAR: a loop over the set bits cost a branch a bit). */
 static int popcount24(uint32_t v)
 {
@@ -128,10 +118,57 @@ static void support_row(const float *const rows[2 * R + 1], int w, uint8_t *sup)
 	}
 }
 
+/*
+ * The first pass, a row: the census of both images, each pixel's support (0 without a
+ * disparity) and the row's reach, right to left from its end: the largest trusted disparity
+ * in columns x .. end - 1.
+ */
+static void census_support_rows(void *ctx, int y, int worker)
+{
+	const struct conf_job *job = ctx;
+	int w = job->left->width;
+	size_t off = (size_t)y * w;
+	const float *d = jd_disp_row(job->disp, y);
+	uint8_t *sup = job->ws.support + off;
+	float *reach = job->ws.reach + off;
+	const float *rows[2 * R + 1];
+
+	(void)worker;
+	census_row(job->left, y, job->ws.census_l + off);
+	census_row(job->right, y, job->ws.census_r + off);
+	for (int k = 0; k <= 2 * R; k++) {
+		int yy = y + k - R;
+		rows[k] = yy >= 0 && yy < job->disp->height ? jd_disp_row(job->disp, yy) : NULL;
+	}
+	support_row(rows, w, sup);
+	for (int x = 0; x < w; x++) {
+		sup[x] = (uint8_t)(jd_disp_is_valid(d[x]) && d[x] > 0.0f ? sup[x] : 0);
+	}
+	int end = job->search ? jd_confidence_reach_end(w, job->search) : 0;
+	for (int x = end - 1; x >= 0; x--) {
+		float v = sup[x] >= TRUSTED_SUPPORT ? d[x] : 0.0f;
+		float next = x + 1 < end ? reach[x + 1] : 0.0f;
+		reach[x] = v > next ? v : next;
+	}
+}
+
 /* The right-image column x - d rounded down (its neighbour up is claimed too). */
 static int right_col(int x, float d)
 {
 	return x - (int)d - (d > (float)(int)d);
+}
+
+/* The reach of rows y - JD_CONF_REACH_ROWS .. y + JD_CONF_REACH_ROWS at column x: their max. */
+static float reach_rows(const struct conf_job *job, int x, int y)
+{
+	int w = job->disp->width, h = job->disp->height;
+	float best = 0.0f;
+
+	for (int yy = y - JD_CONF_REACH_ROWS; yy <= y + JD_CONF_REACH_ROWS; yy++) {
+		float v = yy >= 0 && yy < h ? job->ws.reach[(size_t)yy * w + x] : 0.0f;
+		best = v > best ? v : best;
+	}
+	return best;
 }
 
 static void conf_row(void *ctx, int y, int worker)
@@ -139,54 +176,40 @@ static void conf_row(void *ctx, int y, int worker)
 	const struct conf_job *job = ctx;
 	const float *d = jd_disp_row(job->disp, y);
 	int w = job->disp->width;
-	uint8_t *out = job->conf + (size_t)y * w, *sup = job->ws.support + (size_t)worker * w;
+	uint8_t *out = job->conf + (size_t)y * w;
+	const uint8_t *sup = job->ws.support + (size_t)y * w;
 	float *claim = job->ws.claim + (size_t)worker * w;
-	float *reach = job->ws.reach + (size_t)worker * w;
-	const uint32_t *cl = job->ws.census_l + (size_t)y * w, *cr = job->ws.census_r + (size_t)y * w;
+	const uint32_t *cl = job->ws.census_l + (size_t)y * w,
+		       *cr = job->ws.census_r + (size_t)y * w;
 
-	const float *rows[2 * R + 1];
-
-	for (int k = 0; k <= 2 * R; k++) {
-		int yy = y + k - R;
-		rows[k] = yy >= 0 && yy < job->disp->height ? jd_disp_row(job->disp, yy) : NULL;
-	}
-	support_row(rows, w, sup);
 	for (int x = 0; x < w; x++) {
 		claim[x] = 0.0f;
 	}
 	for (int x = 0; x < w; x++) {
-		int valid = jd_disp_is_valid(d[x]) && d[x] > 0.0f;
-		int xr = valid ? right_col(x, d[x]) : -1;
+		int xr = sup[x] ? right_col(x, d[x]) : -1; /* sup 0 where invalid */
 
-		sup[x] = (uint8_t)(valid ? sup[x] : 0);
 		for (int k = 0; k < 2 && xr >= 0 && sup[x] >= TRUSTED_SUPPORT; k++) {
 			if (xr + k < w && claim[xr + k] < d[x]) {
 				claim[xr + k] = d[x];
 			}
 		}
 	}
-	/* the reach of a search cut short: trusted disparities from x to its end, right to left */
 	int end = job->search ? jd_confidence_reach_end(w, job->search) : 0;
-	for (int x = end - 1; x >= 0; x--) {
-		float v = sup[x] >= TRUSTED_SUPPORT ? d[x] : 0.0f; /* sup 0 where invalid */
-		float next = x + 1 < end ? reach[x + 1] : 0.0f;
-		reach[x] = v > next ? v : next;
-	}
 	for (int x = 0; x < w; x++) {
 		int xr = right_col(x, d[x]);
 		int near = (int)(d[x] + 0.5f);
 
 		/*
 		 * No depth, a match outside the right image (the band at the left edge) or in its
-		 * first column (the true match may lie a fraction of a pixel outside: at the band's
-		 * edge a match to x - d = 0.3 is most of what was published where none exists), or
+		 * first columns (the true match may lie a fraction of a pixel outside, and a match
+		 * a pixel or two off there is most of what was published where none exists), or
 		 * a right-image column a nearer surface covers: nothing the right camera saw.
 		 */
 		if (!sup[x] && (!jd_disp_is_valid(d[x]) || !(d[x] > 0.0f))) {
 			out[x] = 0;
 			continue;
 		}
-		if (xr < 1 || x - near < 0 || claim[xr] > d[x] + 1.0f ||
+		if (xr < JD_CONF_EDGE_COLS || x - near < 0 || claim[xr] > d[x] + 1.0f ||
 		    (xr + 1 < w && claim[xr + 1] > d[x] + 1.0f)) {
 			out[x] = 0;
 			continue;
@@ -196,8 +219,9 @@ static void conf_row(void *ctx, int y, int worker)
 		agree = agree < 0 ? 0 : agree;
 		long num = 254L * agree * s * s;
 
-		out[x] = jd_confidence_cut((uint8_t)(1 + num / (NEIGHBOURS * NEIGHBOURS * NEIGHBOURS)),
-					   x, x < end ? reach[x] : 0.0f, job->search);
+		out[x] =
+		    jd_confidence_cut((uint8_t)(1 + num / (NEIGHBOURS * NEIGHBOURS * NEIGHBOURS)),
+				      x, x < end ? reach_rows(job, x, y) : 0.0f, job->search);
 	}
 }
 
@@ -217,7 +241,7 @@ int jd_confidence_ref(const struct jd_image *left, const struct jd_image *right,
 	if (c.overflow || !ws) {
 		return -ENOMEM;
 	}
-	jd_exec_run(ex, h, census_rows, &job);
+	jd_exec_run(ex, h, census_support_rows, &job);
 	jd_exec_run(ex, h, conf_row, &job);
 	return 0;
 }

@@ -18,9 +18,12 @@ int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
 	c->min_disp = p->min_disp;
 	c->ndisp = p->ndisp;
 	JD_TRY(jd_cuda_function(cu, "jd_conf_census_cuda", &c->census));
+	JD_TRY(jd_cuda_function(cu, "jd_conf_support_cuda", &c->support));
 	JD_TRY(jd_cuda_function(cu, "jd_conf_cuda", &c->conf));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &c->d_cl));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &c->d_cr));
+	JD_TRY(jd_cuda_take(cu, n, &c->d_sup));
+	JD_TRY(jd_cuda_take(cu, 4 * n, &c->d_reach));
 	if (!cu->mapped) {
 		JD_TRY(jd_cuda_take(cu, n, &c->d_conf));
 	}
@@ -42,11 +45,15 @@ int jd__cuda_conf_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicept
 	/* mapped: straight into the slot's pinned buffer */
 	jd_cudeviceptr out = cu->mapped ? jd_cuda_mapped(cu, c->h_conf[f->cur]) : c->d_conf;
 	void *ac[] = {&s->d_left, &s->d_right, &w, &h, &c->d_cl, &c->d_cr};
-	void *a[] = {&map, &w, &h, &c->d_cl, &c->d_cr, &out, &c->min_disp, &c->ndisp};
+	void *as[] = {&map, &w, &h, &c->d_sup, &c->d_reach, &c->min_disp, &c->ndisp};
+	void *a[] = {&map, &w, &h, &c->d_cl, &c->d_cr, &c->d_sup, &c->d_reach, &out,
+		     &c->min_disp, &c->ndisp};
 
 	JD_TRY(
 	    JD_CU(cu, cuLaunchKernel(c->census, (unsigned)((w + THREADS - 1) / THREADS),
 				     (unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], ac, NULL)));
+	JD_TRY(JD_CU(cu, cuLaunchKernel(c->support, (unsigned)h, 1, 1, ROW_THREADS, 1, 1,
+					(unsigned)w, cu->stream[0], as, NULL)));
 	return JD_CU(cu, cuLaunchKernel(c->conf, (unsigned)h, 1, 1, ROW_THREADS, 1, 1,
 					(unsigned)(5 * w), cu->stream[0], a, NULL));
 }

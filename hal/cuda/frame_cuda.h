@@ -76,8 +76,9 @@ struct jd_cuda_rank {
  * with the map (mapped: written into the slot's pinned buffer).
  */
 struct jd_cuda_conf {
-	jd_cufunction census, conf;
+	jd_cufunction census, support, conf;
 	jd_cudeviceptr d_cl, d_cr;	      /* the census codes of the pair, w * h each */
+	jd_cudeviceptr d_sup, d_reach;	      /* each pixel's support (bytes), the rows' reach */
 	jd_cudeviceptr d_conf;		      /* copy mode: where the kernel writes */
 	unsigned char *h_conf[JD_CUDA_SLOTS]; /* pinned: each slot's map */
 	const unsigned char *last;	      /* the last collected frame's (NULL: none) */

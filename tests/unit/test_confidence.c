@@ -118,15 +118,19 @@ static void test_confidence(void)
 	for (int y = 0; y < H; y++) {
 		for (int x = 0; x < W; x++) {
 			uint8_t c = right[y * W + x];
-			band += x < D && c == 0;
+			band += x < D + JD_CONF_EDGE_COLS && c == 0;
 			/* interior: full support, census agreement except where x - D clamps */
-			high += x >= D + 2 && y >= 2 && y < H - 2 && x < W - 2 && c == 255;
+			high += x >= D + JD_CONF_EDGE_COLS && y >= 2 && y < H - 2 && x < W - 2 &&
+				c == 255;
 			sum_right += x >= D + 5 + 2 ? c : 0;
 			sum_wrong += x >= D + 5 + 2 ? wrong[y * W + x] : 0;
 		}
 	}
-	JD_CHECK(band == D * H, "the band x < d is 0: %ld of %d", band, D * H);
-	JD_CHECK(high == (long)(W - D - 4) * (H - 4), "a true match is fully trusted: %ld", high);
+	JD_CHECK(band == (D + JD_CONF_EDGE_COLS) * H,
+		 "the band x < d and matches into the right image's first columns are 0: %ld of %d",
+		 band, (D + JD_CONF_EDGE_COLS) * H);
+	JD_CHECK(high == (long)(W - D - JD_CONF_EDGE_COLS - 2) * (H - 4),
+		 "a true match is fully trusted: %ld", high);
 	JD_CHECK(sum_wrong * 4 < sum_right, "a wrong disparity is trusted less: %ld vs %ld",
 		 sum_wrong, sum_right);
 
@@ -152,32 +156,33 @@ static void test_confidence(void)
 
 	/*
 	 * A search cut short (a 32-disparity search: every pixel at x < 31 missed candidates).
-	 * Row y holds the nearer block at 16 in columns 30..39, within every band pixel's reach
-	 * (columns x .. 63): the rule of confidence.h applies where 16 > x, and in the left
-	 * third of the band nothing reaches the default threshold. Row 2 sees only the surface
-	 * at 6: no band pixel there needs more than its x allows, and nothing changes.
+	 * Rows y - 2 .. y + 2 hold the nearer block at 16 in columns 30..39, within the reach
+	 * (columns x .. 63, rows 5 up and down) of every pixel of rows y - 7 .. y + 7: the rule
+	 * of confidence.h makes x < 16 there 0, since such a pixel may belong to that surface.
+	 * Row 0 sees only the surface at 6 in its reach: nothing changes.
 	 */
 	uint8_t cut[W * H];
 	struct jd_conf_search search = {0, 32};
 	JD_CHECK(jd_confidence_ref(&pr.l, &pr.r, &pr.d, &search, cut, ws, n, NULL) == 0, "runs");
-	long rule = 0, kept = 0, low = 0, calm = 0;
+	long rule = 0, kept = 0, calm = 0, far = 0;
 	for (int x = 0; x < W; x++) {
-		uint8_t c = right[y * W + x], want = c;
-		if (c && x < 16) {
-			want = (uint8_t)(1 + (c - 1) * (x + 1) * (x + 1) / (32 * 32));
-		}
-		rule += cut[y * W + x] == want;
+		uint8_t c = right[y * W + x];
+		rule += cut[y * W + x] == (x < 16 ? 0 : c);
 		kept += x >= 16 && cut[y * W + x] == c;
-		low += x < 11 && cut[y * W + x] < JD_MIN_CONFIDENCE_DEFAULT;
-		calm += cut[2 * W + x] == right[2 * W + x];
+		far += x < 16 && cut[(y - 7) * W + x] == 0 && cut[(y + 7) * W + x] == 0;
+		calm += cut[x] == right[x];
 	}
 	JD_CHECK(rule == W, "%ld of %d columns follow the cut-short rule", rule, W);
 	JD_CHECK(kept == W - 16, "columns with nothing beyond their reach unchanged: %ld of %d",
 		 kept, W - 16);
-	JD_CHECK(low == 11, "the left third of the band below the default threshold: %ld of 11",
-		 low);
+	JD_CHECK(far == 16, "the reach spans 5 rows up and down: %ld of 16", far);
 	JD_CHECK(calm == W, "a row whose surfaces fit the search: %ld of %d columns unchanged",
 		 calm, W);
+	long lit = 0;
+	for (int x = 0; x < 16; x++) {
+		lit += right[(y - 7) * W + x] > 0 || right[(y + 7) * W + x] > 0;
+	}
+	JD_CHECK(lit > 0, "the rows 7 away had confidence to lose: %ld columns", lit);
 	free(ws);
 
 	/* The mask drops what is below the level, keeps the rest. */

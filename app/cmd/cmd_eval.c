@@ -16,6 +16,7 @@ enum {
 	OPT_CONF_THRESH,
 	OPT_SUBPIX,
 	OPT_MAX_SUBPIX_RMS,
+	OPT_MAX_BAND,
 	OPT_HELP
 };
 
@@ -36,6 +37,9 @@ static void help(FILE *f)
 	       "  --conf-threshold PX   the error that counts as bad there (default 1)\n"
 	       "  --max-conf-ratio R   exit 1 when the confident half's bad rate exceeds R times\n"
 	       "                  the other half's\n"
+	       "  --max-band-published N   exit 1 when more than N pixels of the band where no\n"
+	       "                  match exists (x < true disparity) are published at the\n"
+	       "                  default confidence\n"
 	       "  --subpixel      also the sub-pixel error on the first mask: the RMS over the\n"
 	       "                  pixels within 1 px of the truth, and how the fractional parts\n"
 	       "                  spread over fifths (pixel-locking piles them at the ends)\n"
@@ -55,7 +59,7 @@ static int same_size(const char *path, int w, int h, int gw, int gh)
 /* The confidence curve and halves on one mask; nonzero when the halves break max_ratio. */
 static int confidence_report(const struct jd_disp *disp, const struct jd_disp *gt,
 			     const struct jd_image *mask, const struct jd_image *conf,
-			     const char *name, float thresh, float max_ratio)
+			     const char *name, float thresh, float max_ratio, int max_band)
 {
 	static struct jd_eval_conf tally;
 	double top, rest;
@@ -87,6 +91,11 @@ static int confidence_report(const struct jd_disp *disp, const struct jd_disp *g
 	printf("  band without a match (x < true disparity): %ld px, %ld with confidence, %ld "
 	       "published at the default %d\n",
 	       band, nonzero, published, JD_MIN_CONFIDENCE_DEFAULT);
+	if (max_band >= 0 && published > max_band) {
+		fprintf(stderr, "jetdepth: %ld pixels published where no match exists, above "
+				"--max-band-published %d\n", published, max_band);
+		return 1;
+	}
 	if (max_ratio > 0.0f && top > (double)max_ratio * rest) {
 		fprintf(stderr, "jetdepth: confident half's bad rate %.2f%% is above %.3f x the "
 				"other half's %.2f%%\n", top, (double)max_ratio, rest);
@@ -145,10 +154,11 @@ int jd_cmd_eval(int argc, char **argv)
 				{"conf-threshold", required_argument, NULL, OPT_CONF_THRESH},
 				{"subpixel", no_argument, NULL, OPT_SUBPIX},
 				{"max-subpix-rms", required_argument, NULL, OPT_MAX_SUBPIX_RMS},
+				{"max-band-published", required_argument, NULL, OPT_MAX_BAND},
 				{"help", no_argument, NULL, OPT_HELP},
 				{0}};
 	float max_bad = -1.0f, max_ratio = -1.0f, thresh = 1.0f, max_rms = -1.0f;
-	int subpix = 0;
+	int subpix = 0, max_band = -1;
 	const char *conf_path = NULL;
 	struct jd_image conf = {0};
 	struct jd_disp disp, gt;
@@ -170,6 +180,13 @@ int jd_cmd_eval(int argc, char **argv)
 			if (jd_cli_float("--max-conf-ratio", optarg, &max_ratio) ||
 			    !(max_ratio > 0.0f)) {
 				fprintf(stderr, "jetdepth: --max-conf-ratio %s: must be above 0\n",
+					optarg);
+				return JD_EXIT_USAGE;
+			}
+		} else if (opt == OPT_MAX_BAND) {
+			if (jd_cli_int("--max-band-published", optarg, &max_band) || max_band < 0) {
+				fprintf(stderr,
+					"jetdepth: --max-band-published %s: must be 0 or more pixels\n",
 					optarg);
 				return JD_EXIT_USAGE;
 			}
@@ -247,7 +264,7 @@ int jd_cmd_eval(int argc, char **argv)
 		}
 		jd_eval(&disp, &gt, mask.data ? &mask : NULL, &res);
 		if (first && conf.data && confidence_report(&disp, &gt, mask.data ? &mask : NULL,
-							    &conf, name, thresh, max_ratio)) {
+							    &conf, name, thresh, max_ratio, max_band)) {
 			rc = JD_EXIT_RUNTIME;
 		}
 		if (first && subpix &&

@@ -5,21 +5,28 @@
  * per-disparity loops vectorise across x. Storage is float or IEEE half (arithmetic in float).
  *
  * Definitions that the other backends reproduce exactly:
- *   level 0  D(x,y,d) = lambda * min(|L(x,y) - R(x - min_disp - d, y)|, data_k);
- *            a disparity that leaves the right image costs lambda * data_k (the truncation).
+ *   level 0  D(x,y,d) = q(lambda * min(|L(x,y) - R(x - min_disp - d, y)|, data_k)), where
+ *            q() rounds to the nearest 1/16 (jd_bp_quantise()); a disparity that leaves the
+ *            right image costs q(lambda * data_k) (the truncation).
  *            With the census cost (jd_prefilter_census_on()) L and R are census codes
  *            (jd_bp_census()) and |L - R| is their Hamming distance, 0..24.
  *   coarse   sum of the 2x2 children in the order (0,0) (1,0) (0,1) (1,1), absent ones skipped.
- *   message  to neighbour q: h = D + the three other incoming in the order up, down, left,
- *            right; forward pass with slope 1 (ascending d); backward pass with slope 1 and the
- *            cap at min h + disc_k (descending d), summing the capped values in that same
- *            descending order; subtract sum / ndisp. Messages into a pixel from outside the
- *            image are 0.
+ *   message  to neighbour q: h = D + the three other incoming; each outgoing value is
+ *            min(min over k of (h(k) + |d - k|), min h + disc_k) - min h, disc_k rounded to
+ *            the nearest 1/16 (jd_bp_disc_k()). Messages into a pixel from outside the image
+ *            are 0.
  *   output   argmin over d of D + up + down + left + right; ties to the smaller d.
+ *
+ * Every value above is a multiple of 1/16 (costs, slope, cap, and sums and differences of
+ * them), far below 2^20 in magnitude, so float arithmetic on them is exact: any order of
+ * the sums, a sequential or a log-depth scan for the min over k, gives the same bits. Half
+ * storage rounds a value once where it is stored (exact below 128, all messages up to
+ * disc_k 128), the same in every backend. This is what lets a backend reassociate.
  */
 #ifndef JD_ALGO_BP_H
 #define JD_ALGO_BP_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,6 +85,15 @@ void jd_bp_gauss(float sigma, struct jd_bp_gauss *g);
 /** Level-0 inputs as float, smoothed when sigma > 0. tmp: width*height floats. */
 void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, float *tmp);
 
+/* The 1/16 grid every BP cost lies on: exact float sums in any order (see above). */
+#define JD_BP_GRID 16.0f
+
+/** c rounded to the nearest multiple of 1/16, halves to even. */
+static inline float jd_bp_quantise(float c)
+{
+	return rintf(c * JD_BP_GRID) * (1.0f / JD_BP_GRID);
+}
+
 static inline float jd_bp_data_cost(const struct jd_match_params *p, const float *lrow,
 				    const float *rrow, int x, int d)
 {
@@ -85,11 +101,11 @@ static inline float jd_bp_data_cost(const struct jd_match_params *p, const float
 	float diff;
 
 	if (xr < 0) {
-		return p->bp.lambda * p->bp.data_k;
+		return jd_bp_quantise(p->bp.lambda * p->bp.data_k);
 	}
 	diff = lrow[x] - rrow[xr];
 	diff = diff < 0.0f ? -diff : diff;
-	return p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k);
+	return jd_bp_quantise(p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k));
 }
 
 /*

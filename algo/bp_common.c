@@ -41,7 +41,7 @@ void jd_bp_census(const float *in, int w, int h, float *out, const struct jd_exe
 
 void jd_bp_message_1d(float *h, int nd, float disc_k)
 {
-	float lo, cap, sum = 0.0f, mean;
+	float lo, cap;
 
 	/* The minimum of h is also the minimum after both passes, so the cap is known early. */
 	lo = h[0];
@@ -50,16 +50,12 @@ void jd_bp_message_1d(float *h, int nd, float disc_k)
 		lo = jd__minf(lo, h[d]);
 	}
 	cap = lo + disc_k;
-	/* Backward pass, cap and sum in one descending sweep (capping inside is exact). */
 	h[nd - 1] = jd__minf(h[nd - 1], cap);
-	sum = h[nd - 1];
 	for (int d = nd - 2; d >= 0; d--) {
 		h[d] = jd__minf(jd__minf(h[d], h[d + 1] + 1.0f), cap);
-		sum += h[d];
 	}
-	mean = sum / (float)nd;
 	for (int d = 0; d < nd; d++) {
-		h[d] -= mean;
+		h[d] -= lo; /* normalised by the minimum: exact, where the mean was not */
 	}
 }
 

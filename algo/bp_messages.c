@@ -60,18 +60,17 @@ static inline void build_forward(const float *restrict dat, const float *restric
 }
 
 /*
- * The rest of jd_bp_message_1d() on every column j of one h: backward pass with the cap and
- * the descending sum fused, then the store with the mean subtracted (half in fp16 mode).
+ * The rest of jd_bp_message_1d() on every column j of one h: backward pass with the cap,
+ * then the store with the minimum subtracted (half in fp16 mode).
  */
 static inline void finish_store(float *restrict h, const float *restrict lo, int len, int nd,
 				float disc_k, void *dst, size_t off, size_t ds, int fp16)
 {
-	float cap[CH], sum[CH];
+	float cap[CH];
 
 	for (int j = 0; j < len; j++) {
 		cap[j] = lo[j] + disc_k;
 		h[(nd - 1) * CH + j] = jd__minf(h[(nd - 1) * CH + j], cap[j]);
-		sum[j] = h[(nd - 1) * CH + j];
 	}
 	for (int d = nd - 2; d >= 0; d--) {
 		float *hd = h + (size_t)d * CH;
@@ -79,22 +78,18 @@ static inline void finish_store(float *restrict h, const float *restrict lo, int
 
 		for (int j = 0; j < len; j++) {
 			hd[j] = jd__minf(jd__minf(hd[j], hn[j] + 1.0f), cap[j]);
-			sum[j] += hd[j];
 		}
-	}
-	for (int j = 0; j < len; j++) {
-		sum[j] = sum[j] / (float)nd; /* the mean */
 	}
 	for (int d = 0; d < nd; d++) {
 		if (fp16) {
 			uint16_t *o = (uint16_t *)dst + off + (size_t)d * ds;
 			for (int j = 0; j < len; j++) {
-				o[j] = jd_float_to_half(h[d * CH + j] - sum[j]);
+				o[j] = jd_float_to_half(h[d * CH + j] - lo[j]);
 			}
 		} else {
 			float *o = (float *)dst + off + (size_t)d * ds;
 			for (int j = 0; j < len; j++) {
-				o[j] = h[d * CH + j] - sum[j];
+				o[j] = h[d * CH + j] - lo[j];
 			}
 		}
 	}

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bp.h"
+
 void jd_params_default(struct jd_match_params *p, enum jd_algo algo, int ndisp)
 {
 	memset(p, 0, sizeof(*p));
@@ -94,7 +96,8 @@ int jd_prefilter_parse(const char *name, enum jd_prefilter *out)
 
 float jd_bp_disc_k(const struct jd_match_params *p)
 {
-	return p->bp.disc_k > 0.0f ? p->bp.disc_k : (float)p->ndisp / 7.5f;
+	/* on BP's 1/16 grid (bp.h), like every cost */
+	return jd_bp_quantise(p->bp.disc_k > 0.0f ? p->bp.disc_k : (float)p->ndisp / 7.5f);
 }
 
 #define FAIL(...)                                                                             \

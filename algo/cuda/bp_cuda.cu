@@ -28,7 +28,7 @@ static __device__ __forceinline__ void bp_st(__half *p, float v) { *p = __float2
 /*
  * The reference's min is a < b ? a : b. fminf (one FMNMX instead of a compare and a select)
  * returns the same value for every non-NaN pair except +0 / -0, where only the sign of a zero
- * can differ: sums, the mean and every comparison downstream come out equal, so the
+ * can differ: sums, the minimum and every comparison downstream come out equal, so the
  * disparity map is the same (the tests compare it bit for bit). No NaN arises: costs and
  * messages are finite.
  */
@@ -126,6 +126,12 @@ static __device__ __forceinline__ const float *bp_right_row(const struct jd_bp_c
 	return (const float *)c0.right + (size_t)y * c0.w;
 }
 
+/* jd_bp_quantise() of bp.h: the nearest multiple of 1/16, halves to even; exact products. */
+static __device__ __forceinline__ float bp_grid(float c)
+{
+	return __fmul_rn(rintf(__fmul_rn(c, 16.0f)), 0.0625f);
+}
+
 /*
  * Level-0 data cost of left value l against right value r (in: whether the disparity stays
  * inside the right image), or of pixel x against row rrow at disparity d, as the
@@ -137,7 +143,7 @@ static __device__ __forceinline__ float bp_cost(const struct jd_bp_cost0 &c0, fl
 						bool in)
 {
 	/* a disparity that leaves the right image; __fmul_rn: never fused into a caller's add */
-	float v = __fmul_rn(c0.lambda, c0.data_k);
+	float v = bp_grid(__fmul_rn(c0.lambda, c0.data_k));
 
 	if (in) {
 		float diff = l - r;
@@ -145,7 +151,7 @@ static __device__ __forceinline__ float bp_cost(const struct jd_bp_cost0 &c0, fl
 		if (c0.census) {
 			diff = (float)__popc(__float_as_uint(l) ^ __float_as_uint(r));
 		}
-		v = __fmul_rn(c0.lambda, diff < c0.data_k ? diff : c0.data_k);
+		v = bp_grid(__fmul_rn(c0.lambda, diff < c0.data_k ? diff : c0.data_k));
 	}
 	return bp_round(v, (const T *)0);
 }

@@ -45,8 +45,8 @@ template <typename T> struct bp_dimg {
 
 /*
  * One outgoing message of one pixel: h = D + the three other incoming (in the order up,
- * down, left, right), forward pass, backward pass with the cap and the descending sum, mean
- * subtracted. D(d) gives the data cost (bp_dvol or bp_dimg); between disparities the
+ * down, left, right), forward pass, backward pass with the cap, the minimum subtracted
+ * (every value on the 1/16 grid of bp.h, so exact whatever the order). D(d) gives the data cost (bp_dvol or bp_dimg); between disparities the
  * incoming messages step mhp (the parent level's at t = 0, or a shared-memory tile's) and
  * the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
  * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
@@ -58,7 +58,7 @@ static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, co
 {
 	const int nd = ND ? ND : nd_rt;
 	float r[NREG > 0 ? NREG : 1];
-	float prev = 0.0f, lo = BP_INF, cap, sum, mean;
+	float prev = 0.0f, lo = BP_INF, cap;
 
 #define HREF(d) (*((d) < NREG ? &r[(d) < NREG ? (d) : 0] : &sh[((d) - NREG) * sst]))
 #pragma unroll
@@ -73,7 +73,6 @@ static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, co
 	cap = lo + disc_k;
 	prev = bp_min(HREF(nd - 1), cap);
 	HREF(nd - 1) = prev;
-	sum = prev;
 	/*
 	 * min(min(h, prev + 1), cap) as min(min(h, cap), prev + 1): min is exact, so the same
 	 * value, and the cap leaves the chain that runs from one disparity to the next.
@@ -82,12 +81,10 @@ static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, co
 	for (int d = nd - 2; d >= 0; d--) {
 		prev = bp_min(bp_min(HREF(d), cap), prev + 1.0f);
 		HREF(d) = prev;
-		sum += prev;
 	}
-	mean = sum / (float)nd;
 #pragma unroll
 	for (int d = 0; d < nd; d++) {
-		bp_st(dst + (size_t)d * hp, HREF(d) - mean);
+		bp_st(dst + (size_t)d * hp, HREF(d) - lo);
 	}
 #undef HREF
 }

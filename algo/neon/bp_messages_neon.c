@@ -1,7 +1,7 @@
 /*
  * NEON twin of the reference BP message kernel (bp_messages.c, jd__bp_send_ref): four
- * columns per vector, the same float operations in the same order (forward pass, backward
- * pass with the cap, descending sum, division by ndisp), so float storage is bit-identical.
+ * columns per vector, the same float operations (forward pass, backward pass with the cap,
+ * the minimum subtracted), so float storage is bit-identical.
  * fp16 storage converts with FCVT, which rounds to nearest even like jd_float_to_half().
  * vminq_f32 equals the reference's a < b ? a : b here: no NaN arises, and no -0 either
  * (every input is +0 or non-zero, and x - x is +0 under round-to-nearest).
@@ -74,35 +74,32 @@ static void send4(const struct jd__bp_chunk *c, int j0, float *h)
 	for (int k = 0; k < JD__NDIR; k++) {
 		float *hk = h + (size_t)k * nd * V;
 		float32x4_t cap = vaddq_f32(lo[k], vdupq_n_f32(c->disc_k));
-		float32x4_t next, sum;
+		float32x4_t next, low = lo[k];
 
 		if (!c->dst[k]) {
 			continue;
 		}
 		next = vminq_f32(vld1q_f32(hk + (size_t)(nd - 1) * V), cap);
 		vst1q_f32(hk + (size_t)(nd - 1) * V, next);
-		sum = next;
 		for (int d = nd - 2; d >= 0; d--) {
 			float32x4_t v = vld1q_f32(hk + (size_t)d * V);
 
 			next = vminq_f32(vminq_f32(v, vaddq_f32(next, one)), cap);
 			vst1q_f32(hk + (size_t)d * V, next);
-			sum = vaddq_f32(sum, next);
 		}
-		float32x4_t mean = vdivq_f32(sum, vdupq_n_f32((float)nd));
 		size_t o = c->doff[k] + j0;
 
 		/* Two loops rather than a branch per store: this one runs 4 * nd times a chunk. */
 		if (c->fp16) {
 			uint16_t *dst = (uint16_t *)c->dst[k] + o;
 			for (int d = 0; d < nd; d++, dst += hp) {
-				float32x4_t v = vsubq_f32(vld1q_f32(hk + (size_t)d * V), mean);
+				float32x4_t v = vsubq_f32(vld1q_f32(hk + (size_t)d * V), low);
 				vst1_u16(dst, vreinterpret_u16_f16(vcvt_f16_f32(v)));
 			}
 		} else {
 			float *dst = (float *)c->dst[k] + o;
 			for (int d = 0; d < nd; d++, dst += hp) {
-				vst1q_f32(dst, vsubq_f32(vld1q_f32(hk + (size_t)d * V), mean));
+				vst1q_f32(dst, vsubq_f32(vld1q_f32(hk + (size_t)d * V), low));
 			}
 		}
 	}

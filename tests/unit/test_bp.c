@@ -13,19 +13,19 @@
 static void test_message_by_hand(void)
 {
 	/*
-	 * h = [3 0 5 1], disc_k 1.5: forward [3 0 1 1], backward [1 0 1 1], min 0, cap 1.5 keeps
-	 * all, mean 0.75 -> [0.25 -0.75 0.25 0.25].
+	 * h = [3 2 5 3], disc_k 1.5: forward [3 2 3 3], backward [3 2 3 3], min 2, cap 3.5 keeps
+	 * all, the minimum subtracted -> [1 0 1 1].
 	 */
-	float h[4] = {3, 0, 5, 1};
-	float want[4] = {0.25f, -0.75f, 0.25f, 0.25f};
+	float h[4] = {3, 2, 5, 3};
+	float want[4] = {1.0f, 0.0f, 1.0f, 1.0f};
 
 	jd_bp_message_1d(h, 4, 1.5f);
 	for (int d = 0; d < 4; d++) {
 		JD_CHECK(h[d] == want[d], "d %d: %g, want %g", d, (double)h[d], (double)want[d]);
 	}
-	/* h = [10 0 10 10]: passes give [1 0 1 2], the cap 0 + 1.5 cuts d = 3, mean 0.875. */
+	/* h = [10 0 10 10]: passes give [1 0 1 2], the cap 0 + 1.5 cuts d = 3 to 1.5. */
 	float g[4] = {10, 0, 10, 10};
-	float want2[4] = {0.125f, -0.875f, 0.125f, 0.625f};
+	float want2[4] = {1.0f, 0.0f, 1.0f, 1.5f};
 
 	jd_bp_message_1d(g, 4, 1.5f);
 	for (int d = 0; d < 4; d++) {
@@ -68,7 +68,10 @@ static void test_census_by_hand(void)
 		 code_at(codes, 2));
 }
 
-/* Level 0's data costs with the census cost: lambda * min(Hamming distance, data_k). */
+/*
+ * Level 0's data costs with the census cost: lambda * min(Hamming distance, data_k), on the
+ * 1/16 grid (0.1 * 3 = 0.3 becomes 5/16).
+ */
 static void test_census_costs(void)
 {
 	int w = 40, h = 12, nd = 8;
@@ -99,7 +102,7 @@ static void test_census_costs(void)
 				int hd = x - d >= 0 ? __builtin_popcount(code_at(lc, y * w + x) ^
 									 code_at(rc, y * w + x - d))
 						    : 15;
-				float want = p.bp.lambda * (float)(hd < 15 ? hd : 15);
+				float want = rintf(16.0f * p.bp.lambda * (float)(hd < 15 ? hd : 15)) / 16.0f;
 				size_t o = (size_t)(2 * y + c) * nd * lv[0].hp + 1 + (size_t)d * lv[0].hp + i;
 
 				bad += ((const float *)lv[0].data)[o] != want;

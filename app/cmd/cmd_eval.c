@@ -213,6 +213,15 @@ int jd_cmd_eval(int argc, char **argv)
 		fprintf(stderr, "jetdepth eval: need DISP.pfm and GT_DIR (see --help)\n");
 		return JD_EXIT_USAGE;
 	}
+	/* a limit that cannot be checked would pass silently */
+	const char *needs_conf = max_ratio > 0.0f ? "--max-conf-ratio"
+				 : max_band >= 0  ? "--max-band-published"
+				 : thresh != 1.0f ? "--conf-threshold"
+						  : NULL;
+	if (needs_conf && !conf_path) {
+		fprintf(stderr, "jetdepth eval: %s needs --confidence CONF.png\n", needs_conf);
+		return JD_EXIT_USAGE;
+	}
 	const char *dpath = argv[optind], *dir = argv[optind + 1];
 	if (jd_pfm_read(dpath, &disp, err, sizeof(err))) {
 		fprintf(stderr, "jetdepth: %s\n", err);

@@ -80,6 +80,7 @@ expect 1 "$tmp/trunc.pfm: truncated" -- eval "$tmp/trunc.pfm" "$tmp"
 expect 1 "not a gray PFM" -- eval "$L" "$tmp"
 expect 2 "--max-subpix-rms 0: must be above 0 px" -- eval "$tmp/gt.pfm" "$tmp" --max-subpix-rms 0
 expect 2 "--max-band-published -1: must be 0 or more pixels" -- eval "$tmp/gt.pfm" "$tmp" --max-band-published -1
+expect 2 "--max-conf-ratio needs --confidence CONF.png" -- eval "$tmp/gt.pfm" "$tmp" --max-conf-ratio 0.3
 expect 1 "exceeds this machine's" -- run --frames 1 --size 16384x16384 --ndisp 1024
 expect 2 "--frames -1" -- run --frames -1
 printf 'name x\nspeed fast\n' >"$tmp/bad.board"

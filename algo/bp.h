@@ -94,6 +94,12 @@ static inline float jd_bp_quantise(float c)
 	return rintf(c * JD_BP_GRID) * (1.0f / JD_BP_GRID);
 }
 
+/** The level-0 cost of a difference diff: q(lambda * min(diff, data_k)) (the definition above). */
+static inline float jd_bp_truncated_cost(const struct jd_match_params *p, float diff)
+{
+	return jd_bp_quantise(p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k));
+}
+
 static inline float jd_bp_data_cost(const struct jd_match_params *p, const float *lrow,
 				    const float *rrow, int x, int d)
 {
@@ -101,11 +107,11 @@ static inline float jd_bp_data_cost(const struct jd_match_params *p, const float
 	float diff;
 
 	if (xr < 0) {
-		return jd_bp_quantise(p->bp.lambda * p->bp.data_k);
+		return jd_bp_truncated_cost(p, p->bp.data_k);
 	}
 	diff = lrow[x] - rrow[xr];
 	diff = diff < 0.0f ? -diff : diff;
-	return jd_bp_quantise(p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k));
+	return jd_bp_truncated_cost(p, diff);
 }
 
 /*

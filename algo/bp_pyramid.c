@@ -16,7 +16,7 @@ static void level0_row(const struct jd__bp_ctx *ctx, int y, const struct jd__bp_
 	const float *lrow = ctx->lf + (size_t)y * lv->w;
 	const float *rrow = ctx->rf + (size_t)y * lv->w;
 	float *lc = sc->row[0], *rpar[2] = {sc->row[1], sc->row[2]}, *out = sc->row[3];
-	float cap = jd_bp_quantise(p->bp.lambda * p->bp.data_k);
+	float cap = jd_bp_truncated_cost(p, p->bp.data_k);
 	int w = lv->w;
 
 	for (int k = 0; 2 * k < w; k++) {
@@ -41,16 +41,12 @@ static void level0_row(const struct jd__bp_ctx *ctx, int y, const struct jd__bp_
 			}
 			if (ctx->census) {
 				for (int i = first; i < n; i++) {
-					float diff = jd__bp_census_diff(lc[i], rq[i]);
-					out[i] = jd_bp_quantise(
-					    p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k));
+					out[i] = jd_bp_truncated_cost(p, jd__bp_census_diff(lc[i], rq[i]));
 				}
 			} else {
 				for (int i = first; i < n; i++) {
 					float diff = lc[i] - rq[i];
-					diff = diff < 0.0f ? -diff : diff;
-					out[i] = jd_bp_quantise(
-					    p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k));
+					out[i] = jd_bp_truncated_cost(p, diff < 0.0f ? -diff : diff);
 				}
 			}
 			jd__bp_store(lv->data, jd__bp_row(lv, ctx->nd, y, c) + (size_t)d * lv->hp, out,

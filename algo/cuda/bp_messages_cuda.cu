@@ -46,9 +46,10 @@ template <typename T> struct bp_dimg {
 /*
  * One outgoing message of one pixel: h = D + the three other incoming (in the order up,
  * down, left, right), forward pass, backward pass with the cap, the minimum subtracted
- * (every value on the 1/16 grid of bp.h, so exact whatever the order). D(d) gives the data cost (bp_dvol or bp_dimg); between disparities the
- * incoming messages step mhp (the parent level's at t = 0, or a shared-memory tile's) and
- * the outgoing hp. h[d] sits in registers for d < NREG, in shared memory (stride sst) above.
+ * (every value on the 1/16 grid of bp.h, so exact whatever the order). D(d) gives the data
+ * cost (bp_dvol or bp_dimg); between disparities the incoming messages step mhp (the parent
+ * level's at t = 0, or a shared-memory tile's) and the outgoing hp. h[d] sits in registers
+ * for d < NREG, in shared memory (stride sst) above.
  * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
  */
 template <typename T, int ND, int NREG, typename DS>

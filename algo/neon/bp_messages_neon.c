@@ -74,7 +74,7 @@ static void send4(const struct jd__bp_chunk *c, int j0, float *h)
 	for (int k = 0; k < JD__NDIR; k++) {
 		float *hk = h + (size_t)k * nd * V;
 		float32x4_t cap = vaddq_f32(lo[k], vdupq_n_f32(c->disc_k));
-		float32x4_t next, low = lo[k];
+		float32x4_t next;
 
 		if (!c->dst[k]) {
 			continue;
@@ -93,13 +93,13 @@ static void send4(const struct jd__bp_chunk *c, int j0, float *h)
 		if (c->fp16) {
 			uint16_t *dst = (uint16_t *)c->dst[k] + o;
 			for (int d = 0; d < nd; d++, dst += hp) {
-				float32x4_t v = vsubq_f32(vld1q_f32(hk + (size_t)d * V), low);
+				float32x4_t v = vsubq_f32(vld1q_f32(hk + (size_t)d * V), lo[k]);
 				vst1_u16(dst, vreinterpret_u16_f16(vcvt_f16_f32(v)));
 			}
 		} else {
 			float *dst = (float *)c->dst[k] + o;
 			for (int d = 0; d < nd; d++, dst += hp) {
-				vst1q_f32(dst, vsubq_f32(vld1q_f32(hk + (size_t)d * V), low));
+				vst1q_f32(dst, vsubq_f32(vld1q_f32(hk + (size_t)d * V), lo[k]));
 			}
 		}
 	}

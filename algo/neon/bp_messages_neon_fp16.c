@@ -5,8 +5,8 @@
  * without it never executes an FP16 instruction (tested under qemu -cpu cortex-a72).
  * Not bit-exact: sums round to 11 bits where the reference rounds to 24 (its 1/16 grid is
  * exact in fp16 below 128 only, and a coarse level's costs reach past that). The bound on
- * differing disparities and on
- * accuracy is documented in docs/neon.md and asserted by tests/neon/test_neon_bp.c.
+ * differing disparities and on accuracy is documented in docs/neon.md and asserted by
+ * tests/neon/test_neon_bp_fp16.c.
  */
 #include <arm_neon.h>
 

@@ -1,7 +1,8 @@
 /*
  * The post-filters of postfilter.c on the GPU, so a frame's map is finished before the
  * download: fill (one warp per row, the reference's scan) and the 3x3 median (one thread
- * per pixel, the reference's sorting network on the same integer keys). Same values.
+ * per pixel, the reference's sorting network on the same integer keys, or where all nine
+ * are valid a selection network for the middle one). Same values.
  */
 #include <stdint.h>
 
@@ -163,6 +164,34 @@ extern "C" __global__ void jd_median3x3_cuda(const float *__restrict__ in, float
 			}
 			v[k++] = pf_key(f);
 		}
+	}
+	if (n == 9) {
+		/*
+		 * Every neighbour valid (nearly every pixel): the middle of nine by a selection
+		 * network of 19 exchanges (Paeth's), not the general case's full sort of 40; the
+		 * median is a value, so which network finds it does not change it.
+		 */
+		PF_CX(v[1], v[2]);
+		PF_CX(v[4], v[5]);
+		PF_CX(v[7], v[8]);
+		PF_CX(v[0], v[1]);
+		PF_CX(v[3], v[4]);
+		PF_CX(v[6], v[7]);
+		PF_CX(v[1], v[2]);
+		PF_CX(v[4], v[5]);
+		PF_CX(v[7], v[8]);
+		PF_CX(v[0], v[3]);
+		PF_CX(v[5], v[8]);
+		PF_CX(v[4], v[7]);
+		PF_CX(v[3], v[6]);
+		PF_CX(v[1], v[4]);
+		PF_CX(v[2], v[5]);
+		PF_CX(v[4], v[7]);
+		PF_CX(v[4], v[2]);
+		PF_CX(v[6], v[4]);
+		PF_CX(v[4], v[2]);
+		out[(size_t)y * w + x] = pf_unkey(v[4]);
+		return;
 	}
 #pragma unroll
 	for (int phase = 0; phase < 5; phase++) {

@@ -164,6 +164,13 @@ static inline int gpu_download(struct jd_cuda *cu, void *dst, jd_cudeviceptr src
 	return JD_CU(cu, cuStreamSynchronize(cu->stream[0]));
 }
 
+/* Copy host memory to the device on stream 0 and wait. @retval 0 or -EIO (cu->err) */
+static inline int gpu_upload(struct jd_cuda *cu, jd_cudeviceptr dst, const void *src, size_t bytes)
+{
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(dst, src, bytes, cu->stream[0])));
+	return JD_CU(cu, cuStreamSynchronize(cu->stream[0]));
+}
+
 /* First pixel where two maps differ bitwise, or -1. */
 static inline long gpu_first_diff(const struct jd_disp *a, const struct jd_disp *b)
 {

@@ -3,13 +3,86 @@
  * identical disparity maps (memcmp) on awkward sizes, raw and ranked pairs, windows,
  * disparity ranges and options, and on the dataset pairs; and no device or pinned
  * allocation after boot (the driver's allocation entries are counted through the
- * dlsym'd table). Without a GPU it prints why and exits 77 (skipped).
+ * dlsym'd table). Then stage by stage, so that a failure names its stage: the rank
+ * prefilter's images, the raw map (SAD, winners and the left-right check), the fill alone
+ * and the median alone. Without a GPU it prints why and exits 77 (skipped).
  */
 #include "gpu_util.h"
 #include "jd_test_data.h"
 #include "matcher.h"
+#include "postfilter.h"
+#include "prefilter.h"
 #include "sad.h"
 #include "workers.h"
+
+/* One stage's device map against the reference's: names the stage and the first pixel. */
+static void check_stage(const char *stage, const struct jd_disp *want, const struct jd_disp *got,
+			int win, int nd)
+{
+	long at = gpu_first_diff(want, got);
+
+	JD_CHECK(at < 0, "stage %s %dx%d win %d nd %d: pixel %ld ref %g gpu %g", stage,
+		 want->width, want->height, win, nd, at, at < 0 ? 0.0 : want->data[at],
+		 at < 0 ? 0.0 : got->data[at]);
+}
+
+/*
+ * After a frame of (l, r): the ranked pair the kernels read (where p ranks) against
+ * jd_rank_ref(); then, from the reference's raw map (fill and median off, so the left-right
+ * check's holes are in it), the device's fill alone against jd_fill_invalid_ref() and its
+ * median alone against jd_median3x3_ref(). The raw map itself is a rig of its own (compare()
+ * with fill and median off).
+ */
+static void stage_checks(const struct jd_match_params *p, const struct jd_image *l,
+			 const struct jd_image *r, struct jd_cuda *cu, struct jd_cuda_sad *s,
+			 const struct jd_exec *ex)
+{
+	int w = l->width, h = l->height;
+	size_t n = (size_t)w * h, mem;
+	struct jd_match_params raw = *p;
+	struct jd_disp map = {malloc(sizeof(float) * n), w, h, w};
+	struct jd_disp want = {malloc(sizeof(float) * n), w, h, w};
+	struct jd_disp got = {malloc(sizeof(float) * n), w, h, w};
+	jd_cudeviceptr res;
+	void *ws;
+
+	if (s->frame.rank.window) {
+		struct jd_image ranked = {malloc(n), w, h, w};
+		uint8_t *dev = malloc(n);
+
+		for (int v = 0; v < 2; v++) {
+			jd_rank_ref(v ? r : l, s->frame.rank.window, &ranked, NULL);
+			JD_CHECK(gpu_download(cu, dev, s->frame.rank.d_out[v], n) == 0, "%s", cu->err);
+			JD_CHECK(memcmp(dev, ranked.data, n) == 0, "stage rank (%s) %dx%d window %d",
+				 v ? "right" : "left", w, h, s->frame.rank.window);
+		}
+		free(ranked.data);
+		free(dev);
+	}
+	raw.sad.fill = raw.sad.median = 0;
+	mem = jd_match_mem_required(&raw, w, h, jd_exec_workers(ex));
+	ws = malloc(mem);
+	JD_CHECK(jd_match_run(NULL, &raw, l, r, &map, ws, mem, ex) == 0, "ref raw map");
+	/* the fill alone, in place in the frame's map (the median's buffer as its scratch) */
+	memcpy(want.data, map.data, sizeof(float) * n);
+	jd_fill_invalid_ref(&want, NULL);
+	JD_CHECK(gpu_upload(cu, s->frame.d_out, map.data, sizeof(float) * n) == 0 &&
+		     jd_cuda_post_run(&s->post, cu, s->frame.d_out, s->d_med, w, h, 1, 0, &res) == 0 &&
+		     gpu_download(cu, got.data, res, sizeof(float) * n) == 0,
+		 "%s", cu->err);
+	check_stage("fill", &want, &got, p->sad.window, p->ndisp);
+	/* the median alone, frame's map -> the median's buffer */
+	jd_median3x3_ref(&map, &want, NULL);
+	JD_CHECK(gpu_upload(cu, s->frame.d_out, map.data, sizeof(float) * n) == 0 &&
+		     jd_cuda_post_run(&s->post, cu, s->frame.d_out, s->d_med, w, h, 0, 1, &res) == 0 &&
+		     gpu_download(cu, got.data, res, sizeof(float) * n) == 0,
+		 "%s", cu->err);
+	check_stage("median", &want, &got, p->sad.window, p->ndisp);
+	free(ws);
+	free(map.data);
+	free(want.data);
+	free(got.data);
+}
 
 /* GPU and reference on one pair; returns 1 when identical. */
 static int compare(const struct jd_match_params *p, const struct jd_image *l,
@@ -36,6 +109,7 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 			 what, w, h, p->sad.window, p->ndisp, p->min_disp, p->sad.lr_check,
 			 p->sad.fill, p->sad.median, first, first >= 0 ? a.data[first] : 0.0,
 			 first >= 0 ? b.data[first] : 0.0);
+		stage_checks(p, l, r, &g.cu, &g.m.u.sad, ex);
 	}
 	jd_cuda_deinit(&g.cu);
 	free(ws);
@@ -94,6 +168,10 @@ int main(void)
 		p.sad.median = cases[i].median;
 		p.prefilter = i % 2 ? JD_PREFILTER_NONE : JD_PREFILTER_AUTO; /* raw, and ranked */
 		gpu_count(&t, compare(&p, &l, &r, &wk.exec, "random"));
+		if (p.sad.fill || p.sad.median) { /* the raw map's stage: SAD, winners, the check */
+			p.sad.fill = p.sad.median = 0;
+			gpu_count(&t, compare(&p, &l, &r, &wk.exec, "random, raw map"));
+		}
 		gpu_free_pair(&l, &r);
 	}
 	gpu_each_pair(pairs, sizeof(pairs) / sizeof(pairs[0]), dataset_pair, &wk.exec, &t);

@@ -3,6 +3,7 @@
 
 #include "bp.h"
 #include "jd_carve.h"
+#include "subpixel.h"
 
 /*
  * Straightforward BP: [y][x][d] storage, one pixel and one message at a time, one thread.
@@ -61,6 +62,14 @@ size_t jd_bp_naive_mem_required(const struct jd_match_params *p, int width, int 
 static float *at(const struct naive_level *lv, float *base, int x, int y, int nd)
 {
 	return base + ((size_t)y * lv->w + x) * nd;
+}
+
+/* The belief of disparity d at (x, y): data + the four incoming, in the selection's order. */
+static float belief(const struct naive_level *lv, int x, int y, int nd, int d)
+{
+	return at(lv, lv->data, x, y, nd)[d] + at(lv, lv->msg[FROM_UP], x, y, nd)[d] +
+	       at(lv, lv->msg[FROM_DOWN], x, y, nd)[d] + at(lv, lv->msg[FROM_LEFT], x, y, nd)[d] +
+	       at(lv, lv->msg[FROM_RIGHT], x, y, nd)[d];
 }
 
 /* Outgoing message into dst from data + three incoming vectors, in the documented order. */
@@ -177,19 +186,19 @@ int jd_bp_naive(const struct jd_match_params *p, const struct jd_image *left,
 		for (int x = 0; x < left->width; x++) {
 			const struct naive_level *lv = &b.lv[0];
 			int best = 0;
-			float bestv = 0.0f;
+			float bestv = 0.0f, off = 0.0f;
 			for (int d = 0; d < nd; d++) {
-				float v = at(lv, lv->data, x, y, nd)[d] +
-					  at(lv, lv->msg[FROM_UP], x, y, nd)[d] +
-					  at(lv, lv->msg[FROM_DOWN], x, y, nd)[d] +
-					  at(lv, lv->msg[FROM_LEFT], x, y, nd)[d] +
-					  at(lv, lv->msg[FROM_RIGHT], x, y, nd)[d];
+				float v = belief(lv, x, y, nd, d);
 				if (d == 0 || v < bestv) {
 					bestv = v;
 					best = d;
 				}
 			}
-			o[x] = (float)(p->min_disp + best);
+			if (p->bp.subpixel && best > 0 && best < nd - 1) {
+				off = jd_subpixel_equiangular(belief(lv, x, y, nd, best - 1), bestv,
+							      belief(lv, x, y, nd, best + 1));
+			}
+			o[x] = (float)(p->min_disp + best) + off;
 		}
 	}
 	return 0;

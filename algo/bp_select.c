@@ -1,11 +1,28 @@
 #include "bp_priv.h"
+#include "subpixel.h"
 
 struct select_job {
 	const struct jd__bp_ctx *ctx;
 	struct jd_disp *out;
 };
 
-/* argmin over d of D + up + down + left + right, one colour run at a time (vectorises). */
+/* The belief of disparity d at storage offset at (d = 0): the argmin's sum, in its order. */
+static float belief(const struct jd__bp_level *lv, int fp16, size_t at, int d)
+{
+	size_t off = at + (size_t)d * lv->hp;
+	float v[1 + JD__NDIR];
+
+	jd__bp_load(lv->data, off, &v[0], 1, fp16);
+	for (int k = 0; k < JD__NDIR; k++) {
+		jd__bp_load(lv->msg[k], off, &v[k + 1], 1, fp16);
+	}
+	return v[0] + v[1] + v[2] + v[3] + v[4];
+}
+
+/*
+ * argmin over d of D + up + down + left + right, one colour run at a time (vectorises), then
+ * the equiangular fit through the winner's neighbours (subpixel.h).
+ */
 static void select_row(void *arg, int y, int worker)
 {
 	const struct select_job *job = arg;
@@ -43,7 +60,15 @@ static void select_row(void *arg, int y, int worker)
 			}
 		}
 		for (int i = 0; i < n; i++) {
-			out[2 * i + par] = (float)(ctx->p->min_disp + bestd[i]);
+			int d = bestd[i];
+			float off = 0.0f;
+
+			if (ctx->p->bp.subpixel && d > 0 && d < nd - 1) {
+				off = jd_subpixel_equiangular(belief(lv, ctx->fp16, row + i, d - 1),
+							      best[i],
+							      belief(lv, ctx->fp16, row + i, d + 1));
+			}
+			out[2 * i + par] = (float)(ctx->p->min_disp + d) + off;
 		}
 	}
 }

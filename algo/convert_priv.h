@@ -8,11 +8,7 @@
 
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define JD__HD __host__ __device__
-#else
-#define JD__HD
-#endif
+#include "jd_compiler.h"
 
 /* A 16-bit little-endian sample. */
 static inline JD__HD unsigned jd__sample16(const uint8_t *p)

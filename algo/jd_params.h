@@ -60,6 +60,7 @@ struct jd_bp_params {
 	float disc_k; /* 0: ndisp / 7.5 as in the seed */
 	float sigma;  /* Gaussian pre-smoothing; 0 = off */
 	int fp16;     /* store data costs and messages as IEEE half */
+	int subpixel; /* equiangular fit through the three beliefs around the minimum */
 };
 
 struct jd_match_params {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sgm.h"
+#include "subpixel.h"
 
 /*
  * Path costs are bytes. One step of a path r at pixel p, for every disparity d:
@@ -171,20 +172,17 @@ void jd__sgm_select_with(jd__sgm_select_pixels_fn pixels, const struct jd_match_
 			 const struct jd_exec *ex);
 
 /*
- * Sub-pixel: the equiangular fit (two lines of opposite slope) through the three sums around
- * the winner, the one float step of SGM. Against the parabola it had before, on the dev pairs'
- * pixels within 1 px of the truth: RMS 0.211 -> 0.192 px (Venus), 0.255 -> 0.243 (Teddy),
- * 0.208 -> 0.196 (Cones), KITTI 0.494 -> 0.495, and less pixel-locking (docs/accuracy.md).
+ * Sub-pixel: the equiangular fit (subpixel.h) through the three sums around the winner, the
+ * one float step of SGM (sums below 2^11: exact as floats). Against the parabola it had before,
+ * on the dev pairs' pixels within 1 px of the truth: RMS 0.211 -> 0.192 px (Venus), 0.255 ->
+ * 0.243 (Teddy), 0.208 -> 0.196 (Cones), KITTI 0.494 -> 0.495, and less pixel-locking.
  */
 static inline float jd__sgm_subpixel(const uint16_t *s, int nd, int best)
 {
 	if (best == 0 || best == nd - 1) {
 		return 0.0f;
 	}
-	int c0 = s[best - 1], c1 = s[best], c2 = s[best + 1];
-	int rise = (c0 > c2 ? c0 : c2) - c1;
-
-	return rise > 0 ? (float)(c0 - c2) / (float)(2 * rise) : 0.0f;
+	return jd_subpixel_equiangular(s[best - 1], s[best], s[best + 1]);
 }
 
 #endif

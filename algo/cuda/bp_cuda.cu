@@ -14,6 +14,7 @@
 
 #include "../bp_census.h"
 #include "../bp_gauss.h"
+#include "../subpixel.h"
 #include "bp_cuda.h"
 
 #define BP_INF __int_as_float(0x7f800000)

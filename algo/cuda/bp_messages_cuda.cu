@@ -112,6 +112,19 @@ static __device__ __forceinline__ int bp_argmin(int nd, F sum)
 	return bestd;
 }
 
+/* The map's value for winner bestd: with subpixel, refined from its neighbours' beliefs. */
+template <typename F>
+static __device__ __forceinline__ float bp_refined(int subpixel, int min_disp, int nd, int bestd,
+						  F belief)
+{
+	float off = 0.0f;
+
+	if (subpixel && bestd > 0 && bestd < nd - 1) {
+		off = jd_subpixel_equiangular(belief(bestd - 1), belief(bestd), belief(bestd + 1));
+	}
+	return (float)(min_disp + bestd) + off;
+}
+
 /*
  * Where pixel (y, slot i) of the other colour's neighbour k keeps the message this pixel
  * sends it: the message sent up lands in the upper pixel's from-down array, and so on.
@@ -308,13 +321,15 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 		 * same order as select_wta); it runs for the other colour only.
 		 */
 		const T *o = tile + x + 1;
-		int bestd = bp_argmin(ND, [&](int d) {
+		auto belief = [&](int d) {
 			const T *e = o + d * TL::w;
 			return bp_ld(e + 4 * ND * TL::w) + bp_ld(e) + bp_ld(e + ND * TL::w) +
 			       bp_ld(e + 2 * ND * TL::w) + bp_ld(e + 3 * ND * TL::w);
-		});
+		};
+		int bestd = bp_argmin(ND, belief);
 
-		sel[(size_t)y * w + 2 * i + par] = (float)(c0.min_disp + bestd);
+		sel[(size_t)y * w + 2 * i + par] =
+		    bp_refined(c0.subpixel, c0.min_disp, ND, bestd, belief);
 	}
 	int at = parent ? ((i + py) & 1) * TL::parent + (x >> 1) + 1 : x + 1;
 	const T *a = tile + (k == BP_UP ? 1 : 0) * ND * TL::w + at;
@@ -348,13 +363,14 @@ static __device__ void select_wta(const T *data, const T *m0, const T *m1, const
 	int x = 2 * i + par;
 	const float *rrow = bp_right_row(c0, y);
 	float l = data ? 0.0f : bp_left_row(c0, y)[x];
-	int bestd = bp_argmin(nd, [&](int d) {
+	auto belief = [&](int d) {
 		size_t o = own + (size_t)d * hp;
 		return (data ? bp_ld(data + o) : bp_cost0<T>(c0, l, rrow, x, d)) + bp_ld(m0 + o) +
 		       bp_ld(m1 + o) + bp_ld(m2 + o) + bp_ld(m3 + o);
-	});
+	};
+	int bestd = bp_argmin(nd, belief);
 
-	out[(size_t)y * w + x] = (float)(min_disp + bestd);
+	out[(size_t)y * w + x] = bp_refined(c0.subpixel, min_disp, nd, bestd, belief);
 }
 
 /* extern "C" entry points: one per storage type (f32, f16: fp16 crosses as uint16_t). */

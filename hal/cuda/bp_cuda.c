@@ -444,7 +444,8 @@ int jd_cuda_bp_submit(struct jd_cuda_bp *s, const struct jd_match_params *p,
 				     md,
 				     p->bp.lambda,
 				     p->bp.data_k,
-				     jd_prefilter_census_on(p)};
+				     jd_prefilter_census_on(p),
+				     p->bp.subpixel};
 	JD_TRY(data_pyramid(s));
 	for (int l = s->levels - 1; l >= 0; l--) {
 		JD_TRY(run_level(s, p, l));

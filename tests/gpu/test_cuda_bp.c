@@ -131,10 +131,10 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		}
 	}
 	JD_CHECK(first == -1,
-		 "%s %dx%d nd %d min %d levels %d iters %d sigma %g fp16 %d (%s): pixel %ld ref %g "
-		 "gpu %g (%s)",
+		 "%s %dx%d nd %d min %d levels %d iters %d sigma %g fp16 %d subpixel %d (%s): "
+		 "pixel %ld ref %g gpu %g (%s)",
 		 what, w, h, p->ndisp, p->min_disp, p->bp.levels, p->bp.iters, p->bp.sigma,
-		 p->bp.fp16, s->iter_name, first, first >= 0 ? a.data[first] : 0.0,
+		 p->bp.fp16, p->bp.subpixel, s->iter_name, first, first >= 0 ? a.data[first] : 0.0,
 		 first >= 0 ? b.data[first] : 0.0, g.cu.err);
 	JD_CHECK(nonfinite == 0, "%s nd %d fp16: %ld messages inf or NaN", what, p->ndisp,
 		 nonfinite);
@@ -154,6 +154,7 @@ static void dataset_pair(void *ex, const char *name, const struct jd_test_pair *
 
 		jd_params_default(&p, JD_ALGO_BP, tp->ndisp);
 		p.bp.fp16 = fp16;
+		p.bp.subpixel = fp16; /* the refinement on half of them */
 		gpu_count(t, compare(&p, &tp->l, &tp->r, ex, name, NULL));
 	}
 }
@@ -201,6 +202,7 @@ int main(void)
 			p.bp.sigma = (float)cases[i].sigma10 / 10.0f;
 			p.bp.iters = cases[i].iters;
 			p.bp.fp16 = fp16;
+			p.bp.subpixel = (int)(i + (size_t)fp16) % 2;
 			p.prefilter = costs[i % 3];
 			gpu_count(&t, compare(&p, &l, &r, &wk.exec, "random", NULL));
 			gpu_free_pair(&l, &r);
@@ -223,6 +225,7 @@ int main(void)
 				jd_params_default(&p, JD_ALGO_BP, nds[i]);
 				p.bp.levels = 3;
 				p.bp.fp16 = fp16;
+				p.bp.subpixel = v % 2;
 				gpu_count(&t, compare(&p, &l, &r, &wk.exec, "variant", names[v]));
 				gpu_free_pair(&l, &r);
 			}

@@ -122,7 +122,8 @@ static void test_census_costs(void)
 }
 
 /* The vectorised reference and the plain implementation give identical maps. */
-static void test_ref_equals_naive(int w, int h, int nd, int levels, const struct jd_exec *ex)
+static void test_ref_equals_naive(int w, int h, int nd, int levels, int subpixel,
+				  const struct jd_exec *ex)
 {
 	struct jd_match_params p;
 	struct pair pr;
@@ -132,6 +133,7 @@ static void test_ref_equals_naive(int w, int h, int nd, int levels, const struct
 	make_shifted_pair(&pr, w, h, nd / 3, (unsigned)(w * 31 + h));
 	jd_params_default(&p, JD_ALGO_BP, nd);
 	p.bp.levels = levels;
+	p.bp.subpixel = subpixel;
 	p.prefilter = JD_PREFILTER_NONE; /* the seed matches raw intensities */
 	JD_CHECK(run_matcher(&p, &pr, jd_exec_workers(ex), ex) == 0, "ref run");
 	n = jd_bp_naive_mem_required(&p, w, h);
@@ -139,9 +141,43 @@ static void test_ref_equals_naive(int w, int h, int nd, int levels, const struct
 	struct jd_disp naive = {malloc(sizeof(float) * w * h), w, h, w};
 	JD_CHECK(jd_bp_naive(&p, &pr.l, &pr.r, &naive, ws, n) == 0, "naive run");
 	JD_CHECK(memcmp(naive.data, pr.d.data, sizeof(float) * w * h) == 0,
-		 "%dx%d ndisp %d levels %d: reference differs from naive", w, h, nd, levels);
+		 "%dx%d ndisp %d levels %d subpixel %d: reference differs from naive", w, h, nd,
+		 levels, subpixel);
 	free(ws);
 	free(naive.data);
+	free_pair(&pr);
+}
+
+/*
+ * The sub-pixel refinement moves each winner by less than half a pixel, leaves the range's
+ * ends whole, and moves some: the same frame with and without it.
+ */
+static void test_subpixel(int fp16, const struct jd_exec *ex)
+{
+	struct jd_match_params p;
+	struct pair pr;
+	int w = 96, h = 40, nd = 24;
+	long moved = 0;
+
+	make_shifted_pair(&pr, w, h, 7, 5u);
+	jd_params_default(&p, JD_ALGO_BP, nd);
+	p.bp.fp16 = fp16;
+	JD_CHECK(run_matcher(&p, &pr, jd_exec_workers(ex), ex) == 0, "whole run");
+	float *whole = malloc(sizeof(float) * w * h);
+	memcpy(whole, pr.d.data, sizeof(float) * w * h);
+	p.bp.subpixel = 1;
+	JD_CHECK(run_matcher(&p, &pr, jd_exec_workers(ex), ex) == 0, "refined run");
+	for (int i = 0; i < w * h; i++) {
+		float d = whole[i], r = pr.d.data[i];
+		int end = d == (float)p.min_disp || d == (float)(p.min_disp + nd - 1);
+
+		JD_CHECK(fabsf(r - d) < 0.5f && (!end || r == d),
+			 "fp16 %d pixel %d: %g refined to %g", fp16, i, (double)d, (double)r);
+		moved += r != d;
+	}
+	JD_CHECK(moved > w * h / 10, "fp16 %d: the refinement moved %ld of %d pixels", fp16, moved,
+		 w * h);
+	free(whole);
 	free_pair(&pr);
 }
 
@@ -171,11 +207,13 @@ int main(void)
 	test_census_by_hand();
 	test_census_costs();
 	jd_workers_init(&w, 2);
-	test_ref_equals_naive(64, 48, 16, 5, NULL);
-	test_ref_equals_naive(67, 45, 16, 3, &w.exec);
-	test_ref_equals_naive(101, 77, 20, 5, &w.exec);
-	test_ref_equals_naive(33, 17, 8, 5, NULL);
-	test_ref_equals_naive(40, 9, 35, 1, &w.exec);
+	test_ref_equals_naive(64, 48, 16, 5, 0, NULL);
+	test_ref_equals_naive(67, 45, 16, 3, 1, &w.exec);
+	test_ref_equals_naive(101, 77, 20, 5, 0, &w.exec);
+	test_ref_equals_naive(33, 17, 8, 5, 1, NULL);
+	test_ref_equals_naive(40, 9, 35, 1, 0, &w.exec);
+	test_subpixel(0, &w.exec);
+	test_subpixel(1, &w.exec);
 	test_fp16_large(256, &w.exec);
 	test_fp16_large(512, &w.exec);
 

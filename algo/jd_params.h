@@ -36,6 +36,7 @@ struct jd_sad_params {
 	int lr_check; /* left-right check (winners more than 1 apart are invalid) */
 	int fill;     /* fill those from the farther valid neighbour on the row */
 	int median;   /* 3x3 median on the result */
+	int subpixel; /* equiangular fit through the three window sums around the minimum */
 };
 
 struct jd_sgm_params {

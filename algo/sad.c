@@ -8,6 +8,7 @@
 #include "kernels.h"
 #include "sad_priv.h"
 #include "postfilter.h"
+#include "subpixel.h"
 
 /*
  * Running sums (the thesis's own advice): column sums over the window height are updated
@@ -132,6 +133,17 @@ void jd_sad_wta_ref(const uint16_t *cs, int w, int win, int d, int shift, uint32
 	}
 }
 
+/* The window sum of win column sums from cs (a winner's neighbour, for the sub-pixel fit). */
+static uint32_t window_sum(const uint16_t *cs, int win)
+{
+	uint32_t sum = 0;
+
+	for (int i = 0; i < win; i++) {
+		sum += cs[i];
+	}
+	return sum;
+}
+
 static void select_row(const struct sad_scratch *s, const struct jd_match_params *p, int w,
 		       int padw, jd_sad_wta_fn wta, float *out)
 {
@@ -150,8 +162,15 @@ static void select_row(const struct sad_scratch *s, const struct jd_match_params
 	for (int x = 0; x < w; x++) {
 		int d = s->bestd[x];
 		int xr = x - p->min_disp - d;
+		float off = 0.0f;
 
-		out[x] = (float)(p->min_disp + d);
+		if (p->sad.subpixel && d > 0 && d < p->ndisp - 1) {
+			off = jd_subpixel_equiangular(
+			    (float)window_sum(s->colsum + (size_t)(d - 1) * padw + x, win),
+			    (float)s->best[x],
+			    (float)window_sum(s->colsum + (size_t)(d + 1) * padw + x, win));
+		}
+		out[x] = (float)(p->min_disp + d) + off;
 		if (p->sad.lr_check &&
 		    (xr < 0 || s->bestd_r[xr] < 0 ||
 		     (s->bestd_r[xr] > d ? s->bestd_r[xr] - d : d - s->bestd_r[xr]) > 1)) {

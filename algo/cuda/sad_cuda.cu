@@ -12,6 +12,7 @@
  */
 #include <stdint.h>
 
+#include "../subpixel.h"
 #include "sad_cuda.h"
 
 static __device__ __forceinline__ int clampi(int v, int lo, int hi)
@@ -390,4 +391,61 @@ extern "C" __global__ void jd_sad_finish_cuda(const uint32_t *__restrict__ key_l
 		}
 	}
 	out[(size_t)y * out_stride + x] = v;
+}
+
+/*
+ * The sub-pixel fit (algo/subpixel.h) of each valid winner, when asked: the window sums at d - 1,
+ * d and d + 1 recomputed from the pair the kernels matched with the reference's edge
+ * replication, so the same integers jd_sad_ref() keeps, and the same offset. One thread a pixel,
+ * after the left-right check (whose holes it skips) and before fill and median, as there. A
+ * block's window rows of both images sit in shared memory first (columns clamped as they are
+ * copied; hal/cuda/sad_cuda.c's refine_smem() sizes them), so the 3 win^2 differences of a
+ * pixel read bytes on chip.
+ */
+extern "C" __global__ void jd_sad_refine_cuda(const uint8_t *__restrict__ left,
+					      const uint8_t *__restrict__ right, int w, int h,
+					      int stride, int ndisp, int min_disp, int win,
+					      float *__restrict__ out, int out_stride)
+{
+	extern __shared__ uint8_t rows[];
+	const int bd = blockDim.x, x0 = blockIdx.x * bd, y = blockIdx.y, rad = win / 2;
+	const int dmax = min_disp + ndisp - 1;
+	/* left columns x0 - rad .., right columns x0 - rad - dmax .., win rows each */
+	const int lw = bd + 2 * rad, rw = bd + 2 * rad + dmax;
+	uint8_t *ls = rows, *rs = rows + (size_t)win * lw;
+
+	for (int j = 0; j < win; j++) {
+		const size_t row = (size_t)clampi(y + j - rad, 0, h - 1) * stride;
+		for (int c = threadIdx.x; c < lw; c += bd) {
+			ls[j * lw + c] = left[row + clampi(x0 - rad + c, 0, w - 1)];
+		}
+		for (int c = threadIdx.x; c < rw; c += bd) {
+			rs[j * rw + c] = right[row + clampi(x0 - rad - dmax + c, 0, w - 1)];
+		}
+	}
+	__syncthreads();
+	const int t = threadIdx.x, x = x0 + t;
+	if (x >= w) {
+		return;
+	}
+	float *o = out + (size_t)y * out_stride + x;
+	const float v = *o;
+	if (!isfinite(v)) {
+		return;
+	}
+	const int shift = (int)v, d = shift - min_disp;
+	if (d <= 0 || d >= ndisp - 1) {
+		return;
+	}
+	uint32_t s0 = 0, s1 = 0, s2 = 0; /* d - 1, d, d + 1 */
+	for (int j = 0; j < win; j++) {
+		const uint8_t *lp = ls + j * lw + t, *rp = rs + j * rw + t + dmax - shift;
+		for (int k = 0; k < win; k++) {
+			const int l = lp[k];
+			s0 += (uint32_t)abs(l - rp[k + 1]);
+			s1 += (uint32_t)abs(l - rp[k]);
+			s2 += (uint32_t)abs(l - rp[k - 1]);
+		}
+	}
+	*o = (float)shift + jd_subpixel_equiangular((float)s0, (float)s1, (float)s2);
 }

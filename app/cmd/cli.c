@@ -113,7 +113,7 @@ const char jd_cli_matcher_help[] =
     "  --paths 4|8            aggregation paths (default 8)\n"
     "  --p1 N --p2 N          smoothness penalties (default 25, 200)\n"
     "  --p2-adapt T           P2 halves at an intensity step of T, 0 = constant (default 4)\n"
-    "  --[no-]subpixel        equiangular sub-pixel refinement (SGM: default on; BP: off)\n"
+    "  --[no-]subpixel        equiangular sub-pixel fit (default: SGM on; BP, SAD off)\n"
     "  --[no-]lr-check        left-right check (default on), --lr-max-diff N (1)\n"
     "  --uniqueness PCT       uniqueness margin in percent, 0 = off (default 5)\n"
     "  --[no-]fill            fill invalid pixels from the farther neighbour (default on)\n"
@@ -315,7 +315,7 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		return consumed(jd_cli_int("--p2-adapt", arg, &p->sgm.p2_adapt));
 	case OPT_SUBPIXEL:
 	case OPT_NO_SUBPIXEL:
-		p->sgm.subpixel = p->bp.subpixel = opt == OPT_SUBPIXEL;
+		p->sgm.subpixel = p->bp.subpixel = p->sad.subpixel = opt == OPT_SUBPIXEL;
 		return 1;
 	case OPT_LR_CHECK:
 	case OPT_NO_LR_CHECK:

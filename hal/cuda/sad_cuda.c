@@ -8,7 +8,7 @@
 #include "../../algo/cuda/sad_cuda.h"
 #include "../../algo/jd_status.h"
 
-enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256 };
+enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256, REFINE_THREADS = 128 };
 
 /*
  * The strip kernel (algo/cuda/sad_cuda.cu; its block shape in sad_cuda.h): padded columns a
@@ -72,6 +72,14 @@ double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h)
 	return 2 * n + keys + 4 * n + post;
 }
 
+/* The fit's block: its window rows of the left image and, dmax columns wider, of the right. */
+static size_t refine_smem(const struct jd_match_params *p)
+{
+	size_t win = (size_t)p->sad.window, dmax = (size_t)(p->min_disp + p->ndisp - 1);
+
+	return win * (2 * (REFINE_THREADS + win - 1) + dmax);
+}
+
 int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_match_params *p,
 		     int w, int h)
 {
@@ -79,6 +87,21 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	s->cu = cu;
 	s->w = w;
 	s->h = h;
+	JD_TRY(jd_cuda_function(cu, "jd_sad_refine_cuda", &s->refine));
+	s->refine_smem = refine_smem(p);
+	if (p->sad.subpixel && s->refine_smem > 48 * 1024) {
+		if (s->refine_smem > (size_t)cu->smem_optin) {
+			snprintf(cu->err, sizeof(cu->err),
+				 "sad --subpixel on %s: window %d up to disparity %d needs %zu bytes of "
+				 "shared memory, the GPU has %d",
+				 cu->name, p->sad.window, p->min_disp + p->ndisp - 1, s->refine_smem,
+				 cu->smem_optin);
+			return -EINVAL;
+		}
+		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->refine,
+						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+						    (int)s->refine_smem)));
+	}
 	int win = p->sad.window, tiles = (w + win - 1 + STRIP_COLS - 1) / STRIP_COLS;
 	s->tile = (w + tiles - 1) / tiles;
 	s->groups = (p->ndisp + JD_SAD_DG - 1) / JD_SAD_DG;
@@ -163,6 +186,13 @@ int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	} else {
 		JD_TRY(JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)h, 1, 1, THREADS, 1, 1,
 						(unsigned)s->smem, cu->stream[0], args, NULL)));
+	}
+	if (p->sad.subpixel) {
+		void *ra[] = {&dl, &dr, &w, &h, &stride, &nd, &md, &win, &raw, &ostride};
+		JD_TRY(JD_CU(cu, cuLaunchKernel(s->refine,
+						(unsigned)((w + REFINE_THREADS - 1) / REFINE_THREADS),
+						(unsigned)h, 1, REFINE_THREADS, 1, 1,
+						(unsigned)s->refine_smem, cu->stream[0], ra, NULL)));
 	}
 	/* The rest of jd_sad_ref(): fill after the left-right check, median. */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, p->sad.lr_check && p->sad.fill,

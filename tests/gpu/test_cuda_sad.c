@@ -104,10 +104,10 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 		long first = gpu_rig_compare(&g, l, r, &a, &b);
 		same = first == -1;
 		JD_CHECK(same,
-			 "%s %dx%d win %d nd %d min %d lr %d fill %d median %d: pixel %ld: "
-			 "ref %g gpu %g",
+			 "%s %dx%d win %d nd %d min %d lr %d fill %d median %d subpixel %d: "
+			 "pixel %ld: ref %g gpu %g",
 			 what, w, h, p->sad.window, p->ndisp, p->min_disp, p->sad.lr_check,
-			 p->sad.fill, p->sad.median, first, first >= 0 ? a.data[first] : 0.0,
+			 p->sad.fill, p->sad.median, p->sad.subpixel, first, first >= 0 ? a.data[first] : 0.0,
 			 first >= 0 ? b.data[first] : 0.0);
 		stage_checks(p, l, r, &g.cu, &g.m.u.sad, ex);
 	}
@@ -125,6 +125,8 @@ static void dataset_pair(void *ex, const char *name, const struct jd_test_pair *
 	struct jd_match_params p;
 
 	jd_params_default(&p, JD_ALGO_SAD, strstr(name, "kitti") ? 128 : 64);
+	gpu_count(t, compare(&p, &tp->l, &tp->r, ex, name));
+	p.sad.subpixel = 1;
 	gpu_count(t, compare(&p, &tp->l, &tp->r, ex, name));
 }
 
@@ -166,6 +168,7 @@ int main(void)
 		p.min_disp = cases[i].min_disp;
 		p.sad.lr_check = p.sad.fill = cases[i].lr_check;
 		p.sad.median = cases[i].median;
+		p.sad.subpixel = i % 3 != 0; /* the fit on most cases, the 2100-wide one too */
 		p.prefilter = i % 2 ? JD_PREFILTER_NONE : JD_PREFILTER_AUTO; /* raw, and ranked */
 		gpu_count(&t, compare(&p, &l, &r, &wk.exec, "random"));
 		if (p.sad.fill || p.sad.median) { /* the raw map's stage: SAD, winners, the check */

@@ -1,12 +1,13 @@
 /*
  * The CUDA BP matcher against the reference (jd_match_run(), the rank prefilter included):
- * the census cost (the default), raw and ranked pairs; in float storage and in fp16 storage (both keep float arithmetic)
- * the same disparity map bit for bit, on awkward sizes, every specialised disparity count and the generic path (up to 512), minimum disparity, smoothing, fewer
- * levels, and the dataset pairs; fp16 messages free of inf and NaN at 256 and 512
- * disparities; the same map when another frame is in flight ahead of it (the pipelined
- * path); no device or pinned allocation after boot; and stage by stage (every level's data
- * costs, stored above level 0, then its messages) so that a failure names its stage.
- * Without a GPU: exit 77.
+ * the census cost (the default), raw and ranked pairs; in float storage and in fp16 storage
+ * (both keep float arithmetic), with and without the sub-pixel fit: the same disparity map bit
+ * for bit, on awkward sizes, every specialised disparity count and the generic path (up to
+ * 512), minimum disparity, smoothing, fewer levels, and the dataset pairs; fp16 messages free
+ * of inf and NaN at 256 and 512 disparities; the same map when another frame is in flight
+ * ahead of it (the pipelined path); no device or pinned allocation after boot; and stage by
+ * stage (every level's data costs, stored above level 0, then its messages) so that a failure
+ * names its stage. Without a GPU: exit 77.
  */
 #include <stdio.h>
 #include <string.h>

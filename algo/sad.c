@@ -109,14 +109,22 @@ void jd_sad_accumulate_ref(uint16_t *colsum, const uint8_t *lrow, const uint8_t 
 	}
 }
 
-void jd_sad_wta_ref(const uint16_t *cs, int w, int win, int d, int shift, uint32_t *best,
-		    int *bestd, uint32_t *best_r, int *bestd_r)
+/* The window sum of win column sums from cs: a row's first, and a winner's neighbours. */
+static uint32_t window_sum(const uint16_t *cs, int win)
 {
 	uint32_t sum = 0;
 
 	for (int i = 0; i < win; i++) {
 		sum += cs[i];
 	}
+	return sum;
+}
+
+void jd_sad_wta_ref(const uint16_t *cs, int w, int win, int d, int shift, uint32_t *best,
+		    int *bestd, uint32_t *best_r, int *bestd_r)
+{
+	uint32_t sum = window_sum(cs, win);
+
 	for (int x = 0; x < w; x++) {
 		if (sum < best[x]) {
 			best[x] = sum;
@@ -133,16 +141,6 @@ void jd_sad_wta_ref(const uint16_t *cs, int w, int win, int d, int shift, uint32
 	}
 }
 
-/* The window sum of win column sums from cs (a winner's neighbour, for the sub-pixel fit). */
-static uint32_t window_sum(const uint16_t *cs, int win)
-{
-	uint32_t sum = 0;
-
-	for (int i = 0; i < win; i++) {
-		sum += cs[i];
-	}
-	return sum;
-}
 
 static void select_row(const struct sad_scratch *s, const struct jd_match_params *p, int w,
 		       int padw, jd_sad_wta_fn wta, float *out)

@@ -106,6 +106,10 @@ if [ -n "${JD_FAKE_LIBCUDA:-}" ] && [ -e "$JD_FAKE_LIBCUDA" ]; then
 	for a in sad sgm bp; do
 		check "--backend cuda boots $a on a (stand-in) GPU" bash -c "JD_CUDA_LIB='$JD_FAKE_LIBCUDA' '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/cu.pfm' --algo $a --ndisp 16 --backend cuda 2>&1 | grep -q '$a on the GPU'"
 	done
+	# SAD's sub-pixel fit stages its window rows, dmax columns wider on the right, in shared memory:
+	# past what the GPU has, boot refuses by name and writes nothing
+	"$bin" synth "$tmp/wide_l.pgm" "$tmp/wide_r.pgm" --size 7300x40 --ndisp 16 >/dev/null
+	check "sad --subpixel too wide for the GPU's shared memory is refused, nothing written" bash -c "! JD_CUDA_LIB='$JD_FAKE_LIBCUDA' '$bin' match '$tmp/wide_l.pgm' '$tmp/wide_r.pgm' -o '$tmp/wide.pfm' --algo sad --ndisp 16 --min-disp 7200 --window 31 --subpixel --backend cuda >'$tmp/wide.log' 2>&1 && grep -q 'sad --subpixel on fake GPU: window 31 up to disparity 7215 needs 233461 bytes of shared memory, the GPU has 232448' '$tmp/wide.log' && test ! -e '$tmp/wide.pfm'"
 	# the GPU's bytes, counted by its carving strip by strip, make boot tile where the CPU alone fits
 	# (the path volume is a byte a disparity a direction: 125 MiB whole, 78 in the smallest strips)
 	printf 'include %s\nundef memory.ceiling_mb\nmemory.ceiling_mb 100\n' "$boards/host.board" >"$tmp/small100.board"

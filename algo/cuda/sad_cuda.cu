@@ -102,13 +102,14 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
  * The strip kernel: O(1) work per pixel and disparity whatever the window, and the work
  * split over blocks (row strips x disparity groups x column tiles) so that even 640x480
  * fills 132 SMs. Per row of its strip a block:
- *  0. stages the entering and the leaving rows of both views in shared memory, edge-
- *     replicated as the reference pads them (the right rows also DG - 1 columns further
- *     left, so that no index needs clamping);
+ *  0. stages the entering and the leaving rows of the right view in shared memory, edge-
+ *     replicated as the reference pads them, DG - 1 columns further left, so that no index
+ *     needs clamping (a thread's left bytes go straight to its registers: only its own
+ *     column reads them; every clamped column is computed once, before the rows);
  *  1. updates, per padded column (one a thread) and disparity of the group, the column's
  *     window-height sum kept in a register: + the entering row's |L - R|, - the leaving
  *     row's (jd_sad_accumulate_ref()); the right bytes of the DG disparities are one
- *     16-byte run, read as words and split with funnel shifts;
+ *     16-byte run, read as words and aligned with funnel shifts;
  *  2. slides the window sum along the row, SEG pixels and DSUB disparities an item
  *     (jd_sad_wta_ref());
  *  3. keeps the winners as packed keys (cost << 11 | d): the smallest key is the smallest
@@ -120,7 +121,9 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
  * Costs stay below 2^21 (31 * 31 * 255), disparities below 2^11 (ndisp <= 1024).
  */
 #define SAD_KEY_BITS 11
-#define SAD_DSUB 2 /* disparities an item */
+#define SAD_DSUB 2		       /* disparities an item */
+#define SAD_NSUB (JD_SAD_DG / SAD_DSUB) /* items a segment of pixels */
+#define SAD_NONE 0xffffffffu	       /* no candidate: larger than every key */
 
 /* Shared memory of the strip kernel for a tile of tw pixels: hal/cuda/sad_cuda.c computes the same.
  */
@@ -144,6 +147,31 @@ static __device__ __forceinline__ uint32_t window_sum(const uint32_t *cs, int wi
 }
 
 static_assert(SAD_DSUB == 2, "PACK items are one word of vs: two disparities");
+static_assert(JD_SAD_DG == 16, "a column's right run is four words");
+
+/*
+ * Step 1 with two disparities a word (PACK): four |L - R| a __vabsdiffu4 against the left byte
+ * repeated, their bytes moved into 16-bit lanes, and one three-way add a word. Byte j of
+ * run word m is the right pixel at shift d0 + 15 - 4m - j, so bytes 3 and 2 are the
+ * disparities 12 - 4m and 13 - 4m (word 6 - 2m, low lane first), bytes 1 and 0 are 14 - 4m
+ * and 15 - 4m (word 7 - 2m). Exact: each lane's column sum plus the entering difference stays
+ * below 15 * 255 + 255, and the leaving difference is part of the sum, so no carry or
+ * borrow crosses lanes.
+ */
+static __device__ __forceinline__ void column_sums_packed(uint32_t vw[JD_SAD_DG / 2], uint32_t ai,
+							  uint32_t ao, const uint32_t wi[4],
+							  const uint32_t wo[4], bool warm)
+{
+	const uint32_t ai4 = ai * 0x01010101u, ao4 = ao * 0x01010101u;
+
+#pragma unroll
+	for (int m = 0; m < 4; m++) {
+		const uint32_t di = __vabsdiffu4(ai4, wi[m]);
+		const uint32_t dout = warm ? 0u : __vabsdiffu4(ao4, wo[m]);
+		vw[6 - 2 * m] += __byte_perm(di, 0, 0x4243) - __byte_perm(dout, 0, 0x4243);
+		vw[7 - 2 * m] += __byte_perm(di, 0, 0x4041) - __byte_perm(dout, 0, 0x4041);
+	}
+}
 
 /*
  * PACK: windows up to 15 keep two disparities' column sums in one word (16 bits each) and
@@ -170,43 +198,56 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 	uint32_t *vs = strip_smem;		 /* [JD_SAD_DG][vstride] column sums */
 	uint32_t *bl = vs + JD_SAD_DG * vstride; /* [tws] left keys of the row */
 	uint32_t *br = bl + tws;		 /* [tws + smax] right keys, from x0 - smax */
-	uint8_t *lin = (uint8_t *)(br + tws + smax); /* [pw] */
-	uint8_t *lout = lin + (pw + 3) / 4 * 4;	 /* [pw] */
-	uint32_t *rin = (uint32_t *)(lout + (pw + 3) / 4 * 4); /* [rw / 4] */
+	uint32_t *rin = br + tws + smax;	 /* [rw / 4] */
 	uint32_t *rout = rin + rw / 4;
 	const bool shared_pixels = gridDim.y > 1; /* a pixel's keys come from several blocks */
-	uint32_t v[JD_SAD_DG];
+	/* the clamped columns: this thread's left one, and the right ones it stages (rw <= 2 nt) */
+	const int p = tid;
+	const bool col = p < pw;
+	const int xl = clampi(x0 + p - rad, 0, w - 1);
+	const int xr0 = tid < rw ? clampi(x0 - rad - smax + tid, 0, w - 1) : -1;
+	const int xr1 = tid + nt < rw ? clampi(x0 - rad - smax + tid + nt, 0, w - 1) : -1;
+	/* this thread's item: a segment of JD_SAD_SEG pixels and a pair of disparities */
+	const int nseg = (tw + JD_SAD_SEG - 1) / JD_SAD_SEG;
+	const int sub = tid % SAD_NSUB, s0 = tid / SAD_NSUB * JD_SAD_SEG;
+	const bool item = tid < nseg * SAD_NSUB && sub * SAD_DSUB < dn;
+	/* no pixel past the tile and both disparities in the group: no test inside the slide */
+	const bool whole = s0 + JD_SAD_SEG <= tw && sub * SAD_DSUB + 1 < dn;
+	uint32_t v[PACK ? JD_SAD_DG / 2 : JD_SAD_DG];
 
+	static_assert(JD_SAD_SEG * SAD_NSUB <= 1024, "one item a thread needs tiles of nt pixels");
 	for (int i = tid; i < tws + tws + smax; i += nt) {
-		bl[i] = 0xffffffffu; /* bl and br are one run */
+		bl[i] = SAD_NONE; /* bl and br are one run */
 	}
 	for (int i = pw + tid; i < vstride; i += nt) {
 		for (int k = 0; k < JD_SAD_DG; k++) {
 			vs[k * vstride + i] = 0; /* read past the tile, never used */
 		}
 	}
+#pragma unroll
+	for (int k = 0; k < (PACK ? JD_SAD_DG / 2 : JD_SAD_DG); k++) {
+		v[k] = 0;
+	}
 	for (int y = y0 - 2 * rad - 1; y < y1; y++) {
 		/* Rows y - 2 rad - 1 .. y0 - 1 only fill the sums (the strip's first window). */
 		const bool warm = y < y0;
 		const int yin = clampi(y + rad, 0, h - 1), yout = clampi(y - rad - 1, 0, h - 1);
-		/* 0. stage the entering and leaving rows */
-		const uint8_t *li = left + (size_t)yin * stride, *lo = left + (size_t)yout * stride;
+		/* 0. stage the entering and leaving right rows; the left bytes to registers */
 		const uint8_t *ri = right + (size_t)yin * stride, *ro = right + (size_t)yout * stride;
-		for (int i = tid; i < pw; i += nt) {
-			const int x = clampi(x0 + i - rad, 0, w - 1);
-			lin[i] = li[x];
-			lout[i] = lo[x];
+		if (xr0 >= 0) {
+			((uint8_t *)rin)[tid] = ri[xr0];
+			((uint8_t *)rout)[tid] = ro[xr0];
 		}
-		for (int i = tid; i < rw; i += nt) {
-			const int x = clampi(x0 - rad - smax + i, 0, w - 1);
-			((uint8_t *)rin)[i] = ri[x];
-			((uint8_t *)rout)[i] = ro[x];
+		if (xr1 >= 0) {
+			((uint8_t *)rin)[tid + nt] = ri[xr1];
+			((uint8_t *)rout)[tid + nt] = ro[xr1];
 		}
+		const uint32_t ai = left[(size_t)yin * stride + xl];
+		const uint32_t ao = left[(size_t)yout * stride + xl];
 		__syncthreads();
 		/* 1. column sums: run k of column p holds R at shift d0 + k, read back to front */
-		const int p = tid;
-		if (p < pw) {
-			const int ai = lin[p], ao = lout[p], a = p >> 2, sh = (p & 3) * 8;
+		if (col) {
+			const int a = p >> 2, sh = (p & 3) * 8;
 			uint32_t wi[JD_SAD_DG / 4 + 1], wo[JD_SAD_DG / 4 + 1];
 #pragma unroll
 			for (int m = 0; m <= JD_SAD_DG / 4; m++) {
@@ -218,34 +259,25 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 				wi[m] = __funnelshift_r(wi[m], wi[m + 1], sh);
 				wo[m] = __funnelshift_r(wo[m], wo[m + 1], sh);
 			}
-			/* byte j of the run is the right pixel at shift d0 + JD_SAD_DG - 1 - j */
-			if (y == y0 - 2 * rad - 1) {
+			if (PACK) {
+				column_sums_packed(v, ai, ao, wi, wo, warm);
+				if (!warm) {
 #pragma unroll
-				for (int k = 0; k < JD_SAD_DG; k++) {
-					v[k] = 0;
-				}
-			}
-			if (warm) {
-				/* the leaving row is not in the window yet */
-#pragma unroll
-				for (int k = 0; k < JD_SAD_DG; k++) {
-					const int j = JD_SAD_DG - 1 - k;
-					const int bi = __byte_perm(wi[j >> 2], 0, 0x4440 + (j & 3));
-					v[k] = __sad(ai, bi, v[k]);
+					for (int k = 0; k < JD_SAD_DG / 2; k++) {
+						vs[k * vstride + p] = v[k];
+					}
 				}
 			} else {
-				uint32_t *vp = vs + p;
+				/* byte j of the run is the right pixel at shift d0 + JD_SAD_DG - 1 - j */
 #pragma unroll
 				for (int k = 0; k < JD_SAD_DG; k++) {
 					const int j = JD_SAD_DG - 1 - k;
 					const int bi = __byte_perm(wi[j >> 2], 0, 0x4440 + (j & 3));
 					const int bo = __byte_perm(wo[j >> 2], 0, 0x4440 + (j & 3));
-					v[k] = __sad(ai, bi, v[k]) - __sad(ao, bo, 0u);
-					if (!PACK) {
-						vp[k * vstride] = v[k];
-					} else if (k & 1) {
-						/* disparities k - 1 (low half) and k (high half) */
-						vp[(k >> 1) * vstride] = __byte_perm(v[k - 1], v[k], 0x5410);
+					/* the leaving row is not in the window while warming */
+					v[k] = __sad(ai, bi, v[k]) - (warm ? 0u : __sad(ao, bo, 0u));
+					if (!warm) {
+						vs[k * vstride + p] = v[k];
 					}
 				}
 			}
@@ -255,54 +287,62 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 			continue;
 		}
 		/* 2. window sums along the row, 3. the item's winners */
-		const int nseg = (tw + JD_SAD_SEG - 1) / JD_SAD_SEG,
-			  nsub = (dn + SAD_DSUB - 1) / SAD_DSUB;
-		for (int item = tid; item < nseg * nsub; item += nt) {
-			const int sub = item % nsub, s0 = (item / nsub) * JD_SAD_SEG;
+		if (item) {
 			uint32_t lk[JD_SAD_SEG], rk[JD_SAD_SEG + SAD_DSUB - 1];
 #pragma unroll
 			for (int i = 0; i < JD_SAD_SEG; i++) {
-				lk[i] = 0xffffffffu;
+				lk[i] = SAD_NONE;
 			}
 #pragma unroll
 			for (int i = 0; i < JD_SAD_SEG + SAD_DSUB - 1; i++) {
-				rk[i] = 0xffffffffu;
+				rk[i] = SAD_NONE;
 			}
+			const int k = sub * SAD_DSUB;
+			const uint32_t d = (uint32_t)(d0 + k);
 			if (PACK) {
 				/* the item's two disparities are one word of vs */
-				const int k = sub * SAD_DSUB;
 				const uint32_t *cs = vs + sub * vstride + s0;
-				const uint32_t d = (uint32_t)(d0 + k);
-				const bool has1 = k + 1 < dn;
 				uint32_t sum = window_sum(cs, win);
+				if (whole) {
 #pragma unroll
-				for (int i = 0; i < JD_SAD_SEG; i++) {
-					const bool in = s0 + i < tw;
-					const uint32_t k0 = in ? (sum & 0xffffu) << SAD_KEY_BITS | d
-							       : 0xffffffffu;
-					const uint32_t k1 = in && has1
-								? (sum >> 16) << SAD_KEY_BITS | (d + 1)
-								: 0xffffffffu;
-					lk[i] = min(lk[i], min(k0, k1));
-					rk[i + 1] = min(rk[i + 1], k0);
-					rk[i] = min(rk[i], k1);
-					sum = sum + cs[i + win] - cs[i];
+					for (int i = 0; i < JD_SAD_SEG; i++) {
+						const uint32_t k0 = (sum & 0xffffu) << SAD_KEY_BITS | d;
+						const uint32_t k1 = (sum >> 16) << SAD_KEY_BITS | (d + 1);
+						/* rk[i] holds the last pixel's k0; rk[i + 1] is new */
+						lk[i] = min(k0, k1);
+						rk[i] = min(rk[i], k1);
+						rk[i + 1] = k0;
+						sum = sum + cs[i + win] - cs[i];
+					}
+				} else {
+					const bool has1 = k + 1 < dn;
+#pragma unroll
+					for (int i = 0; i < JD_SAD_SEG; i++) {
+						const bool in = s0 + i < tw;
+						const uint32_t k0 =
+						    in ? (sum & 0xffffu) << SAD_KEY_BITS | d : SAD_NONE;
+						const uint32_t k1 =
+						    in && has1 ? (sum >> 16) << SAD_KEY_BITS | (d + 1)
+							       : SAD_NONE;
+						lk[i] = min(k0, k1);
+						rk[i + 1] = min(rk[i + 1], k0);
+						rk[i] = min(rk[i], k1);
+						sum = sum + cs[i + win] - cs[i];
+					}
 				}
 			} else {
 #pragma unroll
 				for (int q = 0; q < SAD_DSUB; q++) {
-					const int k = sub * SAD_DSUB + q;
 					/* vs holds JD_SAD_SEG columns more than the tile: no bound
 					 * inside */
-					const uint32_t *cs = vs + min(k, dn - 1) * vstride + s0;
-					const uint32_t d = (uint32_t)(d0 + k);
+					const uint32_t *cs = vs + min(k + q, dn - 1) * vstride + s0;
 					uint32_t sum = window_sum(cs, win);
 #pragma unroll
 					for (int i = 0; i < JD_SAD_SEG; i++) {
 						/* a pixel past the tile or a disparity past ndisp: no key */
-						const uint32_t key = s0 + i < tw && k < dn
-									 ? sum << SAD_KEY_BITS | d
-									 : 0xffffffffu;
+						const uint32_t key = s0 + i < tw && k + q < dn
+									 ? sum << SAD_KEY_BITS | (d + q)
+									 : SAD_NONE;
 						lk[i] = min(lk[i], key);
 						/* right pixel x - shift: index i - q of the run */
 						rk[i - q + SAD_DSUB - 1] =
@@ -313,20 +353,18 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 			}
 #pragma unroll
 			for (int i = 0; i < JD_SAD_SEG; i++) {
-				if (nsub > 1) {
+				if (dn > SAD_DSUB) {
 					atomicMin(&bl[s0 + i], lk[i]); /* bl has room past the tile */
 				} else {
 					bl[s0 + i] = lk[i];
 				}
 			}
-			/* rk[r] is the right pixel x0 + s0 + r - (DSUB - 1) - (min_disp + d0 + 4 sub):
-			 * in br, from x0 - smax */
-			const int rb = s0 - (SAD_DSUB - 1) + JD_SAD_DG - 1 - sub * SAD_DSUB;
+			/* rk[r] is the right pixel x0 + s0 + r - (DSUB - 1) - (min_disp + d0 + k):
+			 * in br, from x0 - smax; SAD_NONE changes nothing */
+			const int rb = s0 - (SAD_DSUB - 1) + JD_SAD_DG - 1 - k;
 #pragma unroll
 			for (int r = 0; r < JD_SAD_SEG + SAD_DSUB - 1; r++) {
-				if (rk[r] != 0xffffffffu) {
-					atomicMin(&br[rb + r], rk[r]);
-				}
+				atomicMin(&br[rb + r], rk[r]);
 			}
 		}
 		__syncthreads();
@@ -338,14 +376,14 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 			} else if (i < tw) {
 				gl[x0 + i] = bl[i];
 			}
-			bl[i] = 0xffffffffu;
+			bl[i] = SAD_NONE;
 		}
 		for (int i = tid; i < tws + smax; i += nt) {
 			const int xr = x0 - smax + i;
-			if (br[i] != 0xffffffffu && xr >= 0) {
+			if (br[i] != SAD_NONE && xr >= 0) {
 				atomicMin(&gr[xr], br[i]); /* tiles and groups overlap in the right view */
 			}
-			br[i] = 0xffffffffu;
+			br[i] = SAD_NONE;
 		}
 	}
 }

@@ -26,17 +26,16 @@ static size_t sad_smem(int w, int win)
 
 /*
  * The strip kernel's for a tile of tw pixels: the column sums (odd row stride), the left
- * and right keys, the staged rows (the right ones a 16-byte run longer, whole words).
+ * and right keys, the staged right rows (a 16-byte run longer than the tile, whole words).
  */
 static size_t strip_smem(int tw, int win, int smax)
 {
-	size_t pw = (size_t)tw + win - 1, lrow = (pw + 3) / 4 * 4,
-	       rrow = (pw + JD_SAD_DG + 7) / 4 * 4;
+	size_t pw = (size_t)tw + win - 1, rrow = (pw + JD_SAD_DG + 7) / 4 * 4;
 	size_t tws = (size_t)tw + JD_SAD_SEG; /* items slide past the tile's end */
 
 	return sizeof(uint32_t) *
 		   ((size_t)JD_SAD_DG * ((pw + JD_SAD_SEG) | 1) + 2 * tws + (size_t)smax) +
-	       2 * lrow + 2 * rrow;
+	       2 * rrow;
 }
 
 /*

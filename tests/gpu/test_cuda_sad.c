@@ -147,6 +147,9 @@ int main(void)
 	    {.w = 1242, .h = 375, .window = 11, .nd = 128, .min_disp = 0, .lr_check = 1,
 	     .median = 1},
 	    {.w = 2100, .h = 24, .window = 5, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
+	    /* two disparities a word with a group cut short (40 = 16 + 16 + 8), over two tiles */
+	    {.w = 1100, .h = 83, .window = 15, .nd = 40, .min_disp = 2, .lr_check = 1, .median = 1},
+	    {.w = 517, .h = 45, .window = 9, .nd = 21, .min_disp = 0, .lr_check = 1, .median = 0},
 	};
 	/* clang-format on */
 	static const char *const pairs[] = {"tsukuba", "venus", "teddy", "cones",

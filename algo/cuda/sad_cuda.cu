@@ -125,15 +125,6 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
 #define SAD_NSUB (JD_SAD_DG / SAD_DSUB) /* items a segment of pixels */
 #define SAD_NONE 0xffffffffu	       /* no candidate: larger than every key */
 
-/* Shared memory of the strip kernel for a tile of tw pixels: hal/cuda/sad_cuda.c computes the same.
- */
-static __device__ __forceinline__ int sad_vstride(int tw, int rad)
-{
-	/* JD_SAD_SEG columns more than the tile's (items slide past its end); odd: items of
-	 * different disparities hit different banks */
-	return (tw + 2 * rad + JD_SAD_SEG) | 1;
-}
-
 /* The first window of an item's slide (packed or not: one add either way). */
 static __device__ __forceinline__ uint32_t window_sum(const uint32_t *cs, int win)
 {
@@ -174,18 +165,62 @@ static __device__ __forceinline__ void column_sums_packed(uint32_t vw[JD_SAD_DG 
 }
 
 /*
+ * Steps 2 and 3 of a whole item (no pixel past the tile, both disparities in the group) when
+ * the window is known at compile time: the item's JD_SAD_SEG + WIN - 1 column sums come in as
+ * 16-byte loads (rows of vs are 16-byte aligned, and the eight items of a segment read eight
+ * different bank quads: JD_SAD_VSTRIDE), and the slide runs in registers. The same sums, keys
+ * and order as the loop in sad_strips().
+ */
+template <int WIN>
+static __device__ __forceinline__ void slide_registers(const uint32_t *cs, uint32_t d,
+						       uint32_t lk[JD_SAD_SEG],
+						       uint32_t rk[JD_SAD_SEG + 1])
+{
+	constexpr int n = (JD_SAD_SEG + WIN - 1 + 3) / 4;
+	uint32_t c[4 * n];
+	uint32_t sum = 0;
+
+#pragma unroll
+	for (int q = 0; q < n; q++) {
+		const uint4 t = reinterpret_cast<const uint4 *>(cs)[q];
+		c[4 * q] = t.x;
+		c[4 * q + 1] = t.y;
+		c[4 * q + 2] = t.z;
+		c[4 * q + 3] = t.w;
+	}
+#pragma unroll
+	for (int i = 0; i < WIN; i++) {
+		sum += c[i];
+	}
+#pragma unroll
+	for (int i = 0; i < JD_SAD_SEG; i++) {
+		const uint32_t k0 = (sum & 0xffffu) << SAD_KEY_BITS | d;
+		const uint32_t k1 = (sum >> 16) << SAD_KEY_BITS | (d + 1);
+		lk[i] = min(k0, k1);
+		rk[i] = min(rk[i], k1);
+		rk[i + 1] = k0;
+		if (i + 1 < JD_SAD_SEG) {
+			sum = sum + c[i + WIN] - c[i];
+		}
+	}
+}
+
+/*
  * PACK: windows up to 15 keep two disparities' column sums in one word (16 bits each) and
  * slide both with one 32-bit add: a lane's window sum plus the entering column stays below
  * 16 * 15 * 255 = 61200 < 2^16, and no lane goes below zero (the leaving column is part of
  * the sum), so no carry or borrow crosses lanes and each lane is exact.
  */
-template <bool PACK>
+template <bool PACK, int WIN>
 static __device__ __forceinline__ void
 sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, int w, int h,
 	   int stride, int ndisp, int min_disp, int win, int rows, int tile,
 	   uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
 {
 	extern __shared__ uint32_t strip_smem[];
+	if (WIN > 0) {
+		win = WIN; /* the host chose this kernel for it */
+	}
 	const int rad = win / 2, nt = blockDim.x, tid = threadIdx.x;
 	const int y0 = blockIdx.x * rows, y1 = min(h, y0 + rows);
 	const int d0 = blockIdx.y * JD_SAD_DG, dn = min(JD_SAD_DG, ndisp - d0);
@@ -193,7 +228,7 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 	/* the largest shift of the group (as if it were full: the byte runs stay 16 long) */
 	const int smax = min_disp + d0 + JD_SAD_DG - 1;
 	const int rw = (pw + JD_SAD_DG + 7) / 4 * 4; /* right row bytes, whole words and one more */
-	const int vstride = sad_vstride(tw, rad);
+	const int vstride = JD_SAD_VSTRIDE(pw, PACK);
 	const int tws = tw + JD_SAD_SEG;	 /* keys past the tile's end: no bound inside */
 	uint32_t *vs = strip_smem;		 /* [JD_SAD_DG][vstride] column sums */
 	uint32_t *bl = vs + JD_SAD_DG * vstride; /* [tws] left keys of the row */
@@ -302,8 +337,10 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 			if (PACK) {
 				/* the item's two disparities are one word of vs */
 				const uint32_t *cs = vs + sub * vstride + s0;
-				uint32_t sum = window_sum(cs, win);
-				if (whole) {
+				if (WIN > 0 && whole) {
+					slide_registers<WIN>(cs, d, lk, rk);
+				} else if (whole) {
+					uint32_t sum = window_sum(cs, win);
 #pragma unroll
 					for (int i = 0; i < JD_SAD_SEG; i++) {
 						const uint32_t k0 = (sum & 0xffffu) << SAD_KEY_BITS | d;
@@ -315,6 +352,7 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 						sum = sum + cs[i + win] - cs[i];
 					}
 				} else {
+					uint32_t sum = window_sum(cs, win);
 					const bool has1 = k + 1 < dn;
 #pragma unroll
 					for (int i = 0; i < JD_SAD_SEG; i++) {
@@ -393,8 +431,8 @@ extern "C" __global__ void __launch_bounds__(1024)
 		       int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
 		       int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
 {
-	sad_strips<false>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
-			  key_r);
+	sad_strips<false, 0>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
+			     key_r);
 }
 
 /* The same for windows up to 15 (two disparities a word). */
@@ -403,8 +441,18 @@ extern "C" __global__ void __launch_bounds__(1024)
 			 int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
 			 int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
 {
-	sad_strips<true>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
-			 key_r);
+	sad_strips<true, 0>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
+			    key_r);
+}
+
+/* The same for the default window, 11, its slide in registers. */
+extern "C" __global__ void __launch_bounds__(1024)
+    jd_sad_strips16_w11_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
+			     int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
+			     int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
+{
+	sad_strips<true, 11>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
+			     key_r);
 }
 
 /* Keys to the map with the reference's left-right check (jd_sad_ref()'s last loop). */

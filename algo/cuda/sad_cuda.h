@@ -8,4 +8,13 @@
 #define JD_SAD_DG 16 /* disparities a block, registers a thread */
 #define JD_SAD_SEG 8 /* pixels a work item slides over */
 
+/*
+ * Words between two rows of column sums in shared memory, for padded rows of pw columns: room
+ * for the items' slide past the tile, and then, with two disparities a word (pack), rows
+ * 16-byte aligned on an odd multiple of four words (the eight items of a segment read eight
+ * different bank quads); otherwise odd (items of different disparities on different banks).
+ */
+#define JD_SAD_VSTRIDE(pw, pack) \
+	((pack) ? ((pw) + JD_SAD_SEG + 11) / 8 * 8 + 4 : ((pw) + JD_SAD_SEG) | 1)
+
 #endif

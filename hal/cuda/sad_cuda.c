@@ -33,8 +33,8 @@ static size_t strip_smem(int tw, int win, int smax)
 	size_t pw = (size_t)tw + win - 1, rrow = (pw + JD_SAD_DG + 7) / 4 * 4;
 	size_t tws = (size_t)tw + JD_SAD_SEG; /* items slide past the tile's end */
 
-	return sizeof(uint32_t) *
-		   ((size_t)JD_SAD_DG * ((pw + JD_SAD_SEG) | 1) + 2 * tws + (size_t)smax) +
+	return sizeof(uint32_t) * ((size_t)JD_SAD_DG * JD_SAD_VSTRIDE(pw, win <= 15) + 2 * tws +
+				   (size_t)smax) +
 	       2 * rrow;
 }
 
@@ -57,6 +57,16 @@ static int strip_rows(int h, int blocks_a_strip, int sms)
 		}
 	}
 	return rows < STRIP_ROWS_MIN ? STRIP_ROWS_MIN : rows;
+}
+
+/* Two disparities a word where the window sums fit 16 bits, the default window's slide in
+ * registers (algo/cuda/sad_cuda.cu). */
+static const char *strip_kernel(int win)
+{
+	if (win == 11) {
+		return "jd_sad_strips16_w11_cuda";
+	}
+	return win <= 15 ? "jd_sad_strips16_cuda" : "jd_sad_strips_cuda";
 }
 
 double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h)
@@ -111,9 +121,7 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 		s->rows = strip_rows(h, s->groups * tiles, cu->sm_count);
 		s->rows = env && atoi(env) > 0 ? atoi(env) : s->rows;
 		s->smem = ssmem;
-		/* two disparities a word where the window sums fit 16 bits (sad_cuda.cu) */
-		JD_TRY(jd_cuda_function(
-		    cu, win <= 15 ? "jd_sad_strips16_cuda" : "jd_sad_strips_cuda", &s->fn));
+		JD_TRY(jd_cuda_function(cu, strip_kernel(win), &s->fn));
 		JD_TRY(jd_cuda_function(cu, "jd_sad_finish_cuda", &s->finish));
 		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->fn,
 						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -7,8 +7,9 @@
 
 #include "../jd_params.h"
 
-#define JD_RANK_BX 32 /* a block's pixels: 32 x 8 */
+#define JD_RANK_BX 32 /* a block's threads: 32 x 8, each ranking JD_RANK_PX pixels of a row */
 #define JD_RANK_BY 8
+#define JD_RANK_PX 2
 #define JD_RANK_RMAX (JD_RANK_WINDOW_MAX / 2)
 
 #endif

@@ -173,6 +173,8 @@ int main(void)
 		p.sad.median = cases[i].median;
 		p.sad.subpixel = i % 3 != 0; /* the fit on most cases, the 2100-wide one too */
 		p.prefilter = i % 2 ? JD_PREFILTER_NONE : JD_PREFILTER_AUTO; /* raw, and ranked */
+		/* the rank window: the default (9), the narrowest, an odd radius, the widest */
+		p.rank_window = (int[]){0, 3, 7, 15}[i / 2 % 4];
 		gpu_count(&t, compare(&p, &l, &r, &wk.exec, "random"));
 		if (p.sad.fill || p.sad.median) { /* the raw map's stage: SAD, winners, the check */
 			p.sad.fill = p.sad.median = 0;

@@ -17,13 +17,45 @@
 
 static_assert(JD_RANK_PX == 2, "a thread's pixels are one half2");
 
+enum { RANK_TH = JD_RANK_BY + 2 * JD_RANK_RMAX, RANK_TJ = JD_RANK_BX * JD_RANK_PX / 2 + JD_RANK_RMAX };
+
+/*
+ * Both pixels' darker neighbours: neighbour dx of the window (0 .. 2r) is even[tx + dx / 2]
+ * for even dx, odd[tx + dx / 2] for odd dx. R: the radius when known at compile time (else 0,
+ * and r). Two sums, so that the adds are two chains, not one.
+ */
+template <int R>
+static __device__ __forceinline__ __half2 count_darker(const __half2 (*even)[RANK_TJ],
+						       const __half2 (*odd)[RANK_TJ], int ty, int tx,
+						       int r)
+{
+	if (R > 0) {
+		r = R;
+	}
+	const __half2 c = r % 2 ? odd[ty + r][tx + r / 2] : even[ty + r][tx + r / 2];
+	__half2 ne = __floats2half2_rn(0.f, 0.f), no = ne;
+
+#pragma unroll
+	for (int dy = 0; dy <= 2 * r; dy++) {
+		const __half2 *e = even[ty + dy] + tx, *o = odd[ty + dy] + tx;
+#pragma unroll
+		for (int k = 0; k <= r; k++) {
+			ne = __hadd2(ne, __hlt2(e[k], c));
+		}
+#pragma unroll
+		for (int k = 0; k < r; k++) {
+			no = __hadd2(no, __hlt2(o[k], c));
+		}
+	}
+	return __hadd2(ne, no);
+}
+
 extern "C" __global__ void __launch_bounds__(JD_RANK_BX *JD_RANK_BY)
     jd_rank_cuda(const uint8_t *__restrict__ in0, const uint8_t *__restrict__ in1,
 		 uint8_t *__restrict__ out0, uint8_t *__restrict__ out1, int w, int h, int window)
 {
 	/* pairs of columns (2j, 2j + 1) and (2j + 1, 2j + 2) of the tile */
-	enum { TH = JD_RANK_BY + 2 * JD_RANK_RMAX, TJ = (JD_RANK_BX * JD_RANK_PX) / 2 + JD_RANK_RMAX };
-	__shared__ __half2 even[TH][TJ], odd[TH][TJ];
+	__shared__ __half2 even[RANK_TH][RANK_TJ], odd[RANK_TH][RANK_TJ];
 	const uint8_t *in = blockIdx.z ? in1 : in0;
 	uint8_t *out = blockIdx.z ? out1 : out0;
 	const int r = window / 2, scale = 240 / (window * window - 1); /* JD_RANK_RANGE */
@@ -46,20 +78,14 @@ extern "C" __global__ void __launch_bounds__(JD_RANK_BX *JD_RANK_BY)
 	if (x >= w || y >= h) {
 		return;
 	}
-	/* neighbour dx of the window (0 .. 2r) of both pixels: even[tx + dx / 2] or odd[..] */
-	const __half2 c = r % 2 ? odd[threadIdx.y + r][tx + r / 2] : even[threadIdx.y + r][tx + r / 2];
-	__half2 n = __floats2half2_rn(0.f, 0.f);
-
-	for (int dy = 0; dy <= 2 * r; dy++) {
-		const __half2 *e = even[threadIdx.y + dy] + tx, *o = odd[threadIdx.y + dy] + tx;
-#pragma unroll 4
-		for (int k = 0; k <= r; k++) {
-			n = __hadd2(n, __hlt2(e[k], c));
-		}
-#pragma unroll 4
-		for (int k = 0; k < r; k++) {
-			n = __hadd2(n, __hlt2(o[k], c));
-		}
+	/* the defaults (7 for census matchers, 9 for SAD) unrolled whole */
+	__half2 n;
+	if (r == 4) {
+		n = count_darker<4>(even, odd, threadIdx.y, tx, r);
+	} else if (r == 3) {
+		n = count_darker<3>(even, odd, threadIdx.y, tx, r);
+	} else {
+		n = count_darker<0>(even, odd, threadIdx.y, tx, r);
 	}
 	uint8_t *o = out + (size_t)y * w + x;
 	o[0] = (uint8_t)((int)__low2float(n) * scale);

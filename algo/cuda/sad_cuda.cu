@@ -101,7 +101,8 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
 /*
  * The strip kernel: O(1) work per pixel and disparity whatever the window, and the work
  * split over blocks (row strips x disparity groups x column tiles) so that even 640x480
- * fills 132 SMs. Per row of its strip a block:
+ * fills 132 SMs. Per row of its strip a block, with two barriers (after step 1, and after
+ * step 3 and the next row's step 0):
  *  0. stages the entering and the leaving rows of the right view in shared memory, edge-
  *     replicated as the reference pads them, DG - 1 columns further left, so that no index
  *     needs clamping (a thread's left bytes go straight to its registers: only its own
@@ -263,11 +264,11 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 	for (int k = 0; k < (PACK ? JD_SAD_DG / 2 : JD_SAD_DG); k++) {
 		v[k] = 0;
 	}
-	for (int y = y0 - 2 * rad - 1; y < y1; y++) {
-		/* Rows y - 2 rad - 1 .. y0 - 1 only fill the sums (the strip's first window). */
-		const bool warm = y < y0;
+	/* 0. the entering and leaving right rows of row y into shared memory, the left bytes
+	 * into registers; one row ahead of step 1, so that the staging shares a barrier */
+	uint32_t ai, ao;
+	auto stage = [&](int y) {
 		const int yin = clampi(y + rad, 0, h - 1), yout = clampi(y - rad - 1, 0, h - 1);
-		/* 0. stage the entering and leaving right rows; the left bytes to registers */
 		const uint8_t *ri = right + (size_t)yin * stride, *ro = right + (size_t)yout * stride;
 		if (xr0 >= 0) {
 			((uint8_t *)rin)[tid] = ri[xr0];
@@ -277,9 +278,14 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 			((uint8_t *)rin)[tid + nt] = ri[xr1];
 			((uint8_t *)rout)[tid + nt] = ro[xr1];
 		}
-		const uint32_t ai = left[(size_t)yin * stride + xl];
-		const uint32_t ao = left[(size_t)yout * stride + xl];
-		__syncthreads();
+		ai = left[(size_t)yin * stride + xl];
+		ao = left[(size_t)yout * stride + xl];
+	};
+	stage(y0 - 2 * rad - 1);
+	__syncthreads();
+	for (int y = y0 - 2 * rad - 1; y < y1; y++) {
+		/* Rows y - 2 rad - 1 .. y0 - 1 only fill the sums (the strip's first window). */
+		const bool warm = y < y0;
 		/* 1. column sums: run k of column p holds R at shift d0 + k, read back to front */
 		if (col) {
 			const int a = p >> 2, sh = (p & 3) * 8;
@@ -317,12 +323,12 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 				}
 			}
 		}
-		__syncthreads();
-		if (warm) {
-			continue;
+		__syncthreads(); /* the column sums are in; the staged rows are read */
+		if (y + 1 < y1) {
+			stage(y + 1);
 		}
 		/* 2. window sums along the row, 3. the item's winners */
-		if (item) {
+		if (!warm && item) {
 			uint32_t lk[JD_SAD_SEG], rk[JD_SAD_SEG + SAD_DSUB - 1];
 #pragma unroll
 			for (int i = 0; i < JD_SAD_SEG; i++) {
@@ -405,8 +411,13 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 				atomicMin(&br[rb + r], rk[r]);
 			}
 		}
+		/* the row's keys are in, the next row is staged, the column sums are read */
 		__syncthreads();
-		/* the row's keys into the frame's; each thread resets what it merged */
+		if (warm) {
+			continue;
+		}
+		/* the row's keys into the frame's; each thread resets what it merged, before the
+		 * next row's step 3 (behind the next barrier) */
 		uint32_t *gl = key_l + (size_t)y * w, *gr = key_r + (size_t)y * w;
 		for (int i = tid; i < tws; i += nt) {
 			if (i < tw && shared_pixels) {
@@ -436,7 +447,7 @@ extern "C" __global__ void __launch_bounds__(1024)
 }
 
 /* The same for windows up to 15 (two disparities a word). */
-extern "C" __global__ void __launch_bounds__(1024)
+extern "C" __global__ void __launch_bounds__(JD_SAD_PACK_THREADS, 2)
     jd_sad_strips16_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
 			 int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
 			 int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
@@ -446,7 +457,7 @@ extern "C" __global__ void __launch_bounds__(1024)
 }
 
 /* The same for the default window, 11, its slide in registers. */
-extern "C" __global__ void __launch_bounds__(1024)
+extern "C" __global__ void __launch_bounds__(JD_SAD_PACK_THREADS, 2)
     jd_sad_strips16_w11_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
 			     int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
 			     int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)

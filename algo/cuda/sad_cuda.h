@@ -7,6 +7,11 @@
 
 #define JD_SAD_DG 16 /* disparities a block, registers a thread */
 #define JD_SAD_SEG 8 /* pixels a work item slides over */
+/* Padded columns a tile at most (one a thread: small enough for two blocks an SM, large enough
+ * that the window's halo costs little), and so threads a block at most with two disparities a
+ * word (windows up to 15: whole warps of 544 + 14), which the kernels' register budget is for. */
+#define JD_SAD_STRIP_COLS 544
+#define JD_SAD_PACK_THREADS 576
 
 /*
  * Words between two rows of column sums in shared memory, for padded rows of pw columns: room

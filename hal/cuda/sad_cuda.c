@@ -10,12 +10,6 @@
 
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256, REFINE_THREADS = 128 };
 
-/*
- * The strip kernel (algo/cuda/sad_cuda.cu; its block shape in sad_cuda.h): padded columns a
- * tile at most (one a thread: small enough for two blocks an SM, large enough that the
- * window's halo costs little).
- */
-enum { STRIP_COLS = 544 };
 
 /* The row kernel's shared-memory layout (algo/cuda/sad_cuda.cu). */
 static size_t sad_smem(int w, int win)
@@ -111,11 +105,14 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 						    (int)s->refine_smem)));
 	}
-	int win = p->sad.window, tiles = (w + win - 1 + STRIP_COLS - 1) / STRIP_COLS;
+	int win = p->sad.window, tiles = (w + win - 1 + JD_SAD_STRIP_COLS - 1) / JD_SAD_STRIP_COLS;
 	s->tile = (w + tiles - 1) / tiles;
 	s->groups = (p->ndisp + JD_SAD_DG - 1) / JD_SAD_DG;
 	size_t ssmem = strip_smem(s->tile, win, p->min_disp + s->groups * JD_SAD_DG - 1);
-	s->strips = s->tile + win - 1 <= 1024 && ssmem <= (size_t)cu->smem_optin;
+	/* the tile's padded columns in whole warps: within the kernels' launch bounds */
+	int threads = (s->tile + win - 1 + 31) / 32 * 32;
+	s->strips = threads <= (win <= 15 ? JD_SAD_PACK_THREADS : 1024) &&
+		    ssmem <= (size_t)cu->smem_optin;
 	if (s->strips) {
 		const char *env = getenv("JD_SAD_ROWS"); /* tuning experiments */
 		s->rows = strip_rows(h, s->groups * tiles, cu->sm_count);

@@ -1,7 +1,7 @@
 /*
  * A stereo calibration and what follows from it: the rectified camera model (focal length,
  * principal point, baseline) and the undistort + rectify maps of each camera. Pure math on
- * numbers already read (app/calib_yaml.c reads the two file formats).
+ * numbers already read (app/formats/calib_yaml.c reads the two file formats).
  *
  * Conventions as OpenCV and ROS use them: K the camera matrix, D the distortion (below), R
  * the rectifying rotation, P the 3x4 projection of the rectified camera; for the right

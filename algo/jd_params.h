@@ -1,4 +1,4 @@
-/* Matcher parameters, their defaults (algorithms.md) and validation at the boundary. */
+/* Matcher parameters, their defaults and validation at the boundary. */
 #ifndef JD_ALGO_JD_PARAMS_H
 #define JD_ALGO_JD_PARAMS_H
 

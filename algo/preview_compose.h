@@ -1,5 +1,5 @@
 /*
- * The preview's picture, one rule for the CPU (app/preview.c) and the GPU
+ * The preview's picture, one rule for the CPU (app/net/preview.c) and the GPU
  * (algo/cuda/preview_cuda.cu, the same bytes): the rectified left view, tinted red where the
  * depth is not trusted, beside the disparity colour-mapped from blue (far) to red (near),
  * black where there is none or it is not trusted. The objects' boxes are drawn on top by the

@@ -1,5 +1,5 @@
 /*
- * 3D sensing for a robot arm (the thesis's chapter 2, docs in algorithms.md): from a
+ * 3D sensing for a robot arm (the thesis's chapter 2, docs/sensing.md): from a
  * disparity map of a rectified pair, the table plane and the objects standing on it, in
  * millimetres in the rectified left camera's frame (x right, y down, z forward).
  *

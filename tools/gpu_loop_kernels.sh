@@ -1,5 +1,5 @@
 #!/bin/sh
-# On the GPU machine: where the GPU's time goes in `bench --pipeline` (issue 20: which stage
+# On the GPU machine: where the GPU's time goes in `bench --pipeline` (which stage
 # limits the loop). ncu times every kernel of RUNS frames (serialised, so the sum is the
 # kernels' own time, not the loop's overlap) and this adds them up by stage, ms a frame.
 # Usage: tools/gpu_loop_kernels.sh BINARY ALGO WxH NDISP [RUNS]; logs into $out.

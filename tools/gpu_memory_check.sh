@@ -1,5 +1,5 @@
 #!/bin/sh
-# On the GPU machine (the device tool), issue 20's zero-copy path and the loop's CPU budget in
+# On the GPU machine (the device tool), the zero-copy path and the loop's CPU budget in
 # one call. Builds for sm_90, then the parts in PARTS (default all):
 #   tests     ctest -L gpu (copy, the H100's default), then the GPU tests again with
 #             JD_GPU_MEMORY=mapped: every map identical to the reference in both modes

@@ -1,5 +1,5 @@
 #!/bin/sh
-# On the GPU machine (the device tool), sensing on the GPU (issue 20, hal/cuda/sense_cuda.h) in one
+# On the GPU machine (the device tool), sensing on the GPU (hal/cuda/sense_cuda.h) in one
 # call. Builds this tree for sm_90 (and .gpuold, an older tree carried for the A/B, when
 # there), then the parts in PARTS (default all):
 #   tests     ctest -L gpu (copy), then test_cuda_sense, _confidence and _rectify mapped

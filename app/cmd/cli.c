@@ -20,11 +20,6 @@ static enum jd_backend board_backend = JD_BACKEND_AUTO;
 static const char *cli_tuning;
 static enum jd_gpu_memory cli_gpu_memory = JD_GPU_MEMORY_AUTO;
 
-enum jd_gpu_memory jd_cli_gpu_memory(void)
-{
-	return cli_gpu_memory;
-}
-
 int jd_cli_closed_std_fds;
 
 void jd_cli_guard_std_fds(void)

@@ -121,15 +121,12 @@ void jd_cli_backend_default(enum jd_backend b);
  */
 int jd_cli_backend(enum jd_backend *out);
 
-/** --gpu-memory: how frames reach the GPU (hal/cuda.h; default auto). */
-enum jd_gpu_memory jd_cli_gpu_memory(void);
-
 #define JD_TUNING_DEFAULT "/var/lib/jetdepth/tuning.txt"
 
 /** The tuning file boot reads: --tuning, else $JD_TUNING, else JD_TUNING_DEFAULT. */
 const char *jd_cli_tuning_path(void);
 
-struct jd_boot_config; /* app/boot.h */
+struct jd_boot_config; /* app/loop/boot.h */
 /**
  * What the command line (and the environment, and the board) chose for boot: the backend
  * (jd_cli_backend()), --gpu-memory and the tuning file. @retval 0 or -EINVAL (printed)

@@ -13,7 +13,7 @@ struct jd_sense_cli {
 	int have_focal, have_baseline;
 	int min_confidence; /* pixels below this confidence are not used (algo/confidence.h) */
 	int have_extrinsics;
-	double base_from_camera[16]; /* app/extrinsics.h: 4x4, mm */
+	double base_from_camera[16]; /* app/formats/extrinsics.h: 4x4, mm */
 };
 
 extern const char jd_sense_cli_help[];

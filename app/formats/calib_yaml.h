@@ -22,7 +22,7 @@ int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *
 		  size_t errlen);
 
 /**
- * What parsing cannot see (app/calib_check.c): both cameras one size, rotations that are
+ * What parsing cannot see (app/formats/calib_check.c): both cameras one size, rotations that are
  * rotations, positive rectified focal lengths, principal points inside the image, the
  * right camera to the right (Tx < 0; a swapped pair of files is named as such), a baseline
  * from 1 mm to 10 m. jd_calib_load() calls it. @retval 0 or -EINVAL with err set

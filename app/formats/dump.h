@@ -1,6 +1,6 @@
 /*
  * Dumps on request (SIGUSR1 to `jetdepth run --dump-dir DIR`): the current disparity as PFM
- * and as a 16-bit PNG (disparity * 256, app/png_u16.h), its confidence as an 8-bit PNG, and
+ * and as a 16-bit PNG (disparity * 256, app/formats/png_u16.h), its confidence as an 8-bit PNG, and
  * with a camera model the depth in mm as PFM and the point cloud as binary PLY (x, y, z in
  * mm in the rectified left camera's frame, the left view's grey as colour). The disparity
  * is the one the loop uses: pixels below --min-confidence are already invalid. Written with

@@ -39,7 +39,7 @@ int jd_png16_write(const char *path, const struct jd_disp *d, char *err, size_t 
 int jd_color_png_write(const char *path, const struct jd_disp *d, float dmin, float dmax, char *err,
 		       size_t errlen);
 
-/** Write an 8-bit grey PNG (a confidence map; uncompressed, app/png_u16.h). */
+/** Write an 8-bit grey PNG (a confidence map; uncompressed, app/formats/png_u16.h). */
 int jd_gray_png_write(const char *path, const struct jd_image *im, char *err, size_t errlen);
 
 /** Write an 8-bit PGM (P5). */

@@ -24,7 +24,7 @@ struct jd_frame_report {
 	double cpu_ms; /* every thread's CPU time since the previous frame */
 	const struct jd_sense_result *sense; /* NULL: not sensed (no camera model) */
 	const struct jd_track_info *tracks;  /* per object (algo/track.h), or NULL */
-	const double *base_from_camera;	     /* app/extrinsics.h, or NULL: camera frame only */
+	const double *base_from_camera;	     /* app/formats/extrinsics.h, or NULL: camera frame only */
 	float vertical_offset_px;	     /* the calibration monitor's (NaN: not measured) */
 	uint64_t ros_stamp_ns; /* the ROS 2 messages' stamp for this frame (0: not publishing) */
 	/* who sent it, for readers of a port several daemons send to (NULL: not said) */

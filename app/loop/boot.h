@@ -1,7 +1,7 @@
 /*
  * Boot for the commands that match: size every buffer from the parameters (the GPU's by
  * counting what its carving takes), print the budget, map one arena, carve it, seal it, start
- * the workers. It builds the engine (app/engine.h); after jd_boot_init() nothing allocates.
+ * the workers. It builds the engine (app/loop/engine.h); after jd_boot_init() nothing allocates.
  */
 #ifndef JD_APP_BOOT_H
 #define JD_APP_BOOT_H

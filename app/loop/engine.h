@@ -1,5 +1,5 @@
 /*
- * The engine boot builds (app/boot.h): every buffer carved once, the kernels chosen, the GPU
+ * The engine boot builds (app/loop/boot.h): every buffer carved once, the kernels chosen, the GPU
  * and its stages taken. Its functions run the frame loop's matching and GPU stages on it;
  * none allocates.
  */

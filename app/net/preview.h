@@ -11,7 +11,7 @@
  * second) and swaps them under a mutex; the server's own threads copy the newest frame out
  * for each client. Those threads (libmicrohttpd's, one a connection) allocate their own
  * connection state; the frame loop does not. Built when libmicrohttpd is found
- * (app/preview_none.c otherwise: --preview then says so).
+ * (app/net/preview_none.c otherwise: --preview then says so).
  */
 #ifndef JD_APP_PREVIEW_H
 #define JD_APP_PREVIEW_H

@@ -174,7 +174,7 @@ expect 2 "--preview 99999: expected [ADDRESS:]PORT" -- run --frames 1 --preview 
 expect 2 "--udp nohost:: expected HOST:PORT" -- run --frames 1 --udp nohost:
 expect 2 "--udp 999.1.1.1:5: " -- run --frames 1 --udp 999.1.1.1:5
 
-# --- Issue 15: nothing dangerous reaches the robot. ---
+# --- Nothing dangerous reaches the robot. ---
 # Outputs: two names for one file; a directory, a FIFO nobody reads.
 expect 2 "-o $O and --color $O name the same file" -- match "$L" "$R" -o "$O" --color "$O" --ndisp 16
 expect 2 "name the same file" -- match "$L" "$R" -o "$O" --color "$tmp/./out.pfm" --ndisp 16

@@ -1,5 +1,5 @@
 /*
- * The image readers (app/image_io.c): PGM/PPM, PNG and JPEG by their signature through
+ * The image readers (app/formats/image_io.c): PGM/PPM, PNG and JPEG by their signature through
  * jd_image_read(), and PFM through jd_pfm_read().
  */
 #include "fuzz.h"

@@ -1,5 +1,5 @@
 /*
- * The preview's request handling (app/preview.c behind libmicrohttpd), over a real socket:
+ * The preview's request handling (app/net/preview.c behind libmicrohttpd), over a real socket:
  * one server for the process, each input sent as the bytes of one connection, the reply
  * read for at most 20 ms, the connection closed (streams included). Every 256 inputs a
  * well-formed GET /status must still be answered with 200 within 12 s (half-open connections

@@ -13,7 +13,7 @@
 #include "../formats/image_io.h"
 #include "cli.h"
 #include "commands.h"
-#include "../loop/rectified_view.h"
+#include "../loop/rectifier.h"
 
 static void help(FILE *f)
 {

@@ -17,7 +17,7 @@
 #include "../formats/image_io.h"
 #include "../formats/calib_yaml.h"
 #include "../../algo/pair_check.h"
-#include "../loop/rectified_view.h"
+#include "../loop/rectifier.h"
 #include "../formats/report.h"
 #include "sense_cli.h"
 

@@ -16,7 +16,7 @@
 #include "../../algo/sense.h"
 #include "../../algo/track.h"
 #include "../../hal/capture.h"
-#include "rectified_view.h"
+#include "rectifier.h"
 #include "../cmd/sense_cli.h"
 
 /*

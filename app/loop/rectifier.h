@@ -4,8 +4,8 @@
  * applied to each raw pair with bilinear interpolation (algo/rectify.h: integer, so every
  * backend gives the same bytes).
  */
-#ifndef JD_APP_RECTIFIED_VIEW_H
-#define JD_APP_RECTIFIED_VIEW_H
+#ifndef JD_APP_RECTIFIER_H
+#define JD_APP_RECTIFIER_H
 
 #include "../../algo/calib.h"
 #include "../../algo/jd_exec.h"

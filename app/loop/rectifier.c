@@ -1,4 +1,4 @@
-#include "rectified_view.h"
+#include "rectifier.h"
 
 #include <errno.h>
 #include <math.h>

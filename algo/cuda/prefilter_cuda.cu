@@ -17,7 +17,10 @@
 
 static_assert(JD_RANK_PX == 2, "a thread's pixels are one half2");
 
-enum { RANK_TH = JD_RANK_BY + 2 * JD_RANK_RMAX, RANK_TJ = JD_RANK_BX * JD_RANK_PX / 2 + JD_RANK_RMAX };
+enum {
+	RANK_TH = JD_RANK_BY + 2 * JD_RANK_RMAX,	      /* the tile's rows */
+	RANK_TJ = JD_RANK_BX * JD_RANK_PX / 2 + JD_RANK_RMAX, /* pairs a row */
+};
 
 /*
  * Both pixels' darker neighbours: neighbour dx of the window (0 .. 2r) is even[tx + dx / 2]

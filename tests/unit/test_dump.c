@@ -1,8 +1,8 @@
 /*
- * The on-request dumps (app/formats/dump.h): all four files appear, no temporary is left, nothing is
- * allocated, and the 16-bit PNG decodes (with libpng, an independent reader) to disparity *
- * 256 with 0 for none and saturation at 65535; a map wider than one deflate block checks
- * the block and chunk boundaries.
+ * The on-request dumps (app/formats/dump.h): all four files appear, no temporary is left,
+ * nothing is allocated, and the 16-bit PNG decodes (with libpng, an independent reader) to
+ * disparity * 256 with 0 for none and saturation at 65535; a map wider than one deflate block
+ * checks the block and chunk boundaries.
  */
 #include <math.h>
 #include <png.h>

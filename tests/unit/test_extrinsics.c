@@ -1,4 +1,4 @@
-/* The camera-to-base pose files (app/formats/extrinsics.h): both forms, units, and every refusal. */
+/* The camera-to-base pose files (app/formats/extrinsics.h): both forms, units, every refusal. */
 #include <math.h>
 #include <string.h>
 

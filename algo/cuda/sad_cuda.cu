@@ -126,6 +126,26 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
 #define SAD_NSUB (JD_SAD_DG / SAD_DSUB) /* items a segment of pixels */
 #define SAD_NONE 0xffffffffu	       /* no candidate: larger than every key */
 
+/* A winner's key: the smallest is the smallest cost, ties to the smallest disparity. */
+static __device__ __forceinline__ uint32_t sad_key(uint32_t cost, uint32_t d)
+{
+	return cost << SAD_KEY_BITS | d;
+}
+
+/*
+ * Pixel i of a whole item (PACK): the keys of its window sums, disparity d in the low lane and
+ * d + 1 in the high one. rk[i] holds pixel i - 1's key at d; rk[i + 1] is new.
+ */
+static __device__ __forceinline__ void whole_pixel_keys(uint32_t sum, uint32_t d, int i,
+							 uint32_t *lk, uint32_t *rk)
+{
+	const uint32_t k0 = sad_key(sum & 0xffffu, d), k1 = sad_key(sum >> 16, d + 1);
+
+	lk[i] = min(k0, k1);
+	rk[i] = min(rk[i], k1);
+	rk[i + 1] = k0;
+}
+
 /* The first window of an item's slide (packed or not: one add either way). */
 static __device__ __forceinline__ uint32_t window_sum(const uint32_t *cs, int win)
 {
@@ -195,11 +215,7 @@ static __device__ __forceinline__ void slide_registers(const uint32_t *cs, uint3
 	}
 #pragma unroll
 	for (int i = 0; i < JD_SAD_SEG; i++) {
-		const uint32_t k0 = (sum & 0xffffu) << SAD_KEY_BITS | d;
-		const uint32_t k1 = (sum >> 16) << SAD_KEY_BITS | (d + 1);
-		lk[i] = min(k0, k1);
-		rk[i] = min(rk[i], k1);
-		rk[i + 1] = k0;
+		whole_pixel_keys(sum, d, i, lk, rk);
 		if (i + 1 < JD_SAD_SEG) {
 			sum = sum + c[i + WIN] - c[i];
 		}
@@ -349,12 +365,7 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 					uint32_t sum = window_sum(cs, win);
 #pragma unroll
 					for (int i = 0; i < JD_SAD_SEG; i++) {
-						const uint32_t k0 = (sum & 0xffffu) << SAD_KEY_BITS | d;
-						const uint32_t k1 = (sum >> 16) << SAD_KEY_BITS | (d + 1);
-						/* rk[i] holds the last pixel's k0; rk[i + 1] is new */
-						lk[i] = min(k0, k1);
-						rk[i] = min(rk[i], k1);
-						rk[i + 1] = k0;
+						whole_pixel_keys(sum, d, i, lk, rk);
 						sum = sum + cs[i + win] - cs[i];
 					}
 				} else {
@@ -363,11 +374,9 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 #pragma unroll
 					for (int i = 0; i < JD_SAD_SEG; i++) {
 						const bool in = s0 + i < tw;
-						const uint32_t k0 =
-						    in ? (sum & 0xffffu) << SAD_KEY_BITS | d : SAD_NONE;
+						const uint32_t k0 = in ? sad_key(sum & 0xffffu, d) : SAD_NONE;
 						const uint32_t k1 =
-						    in && has1 ? (sum >> 16) << SAD_KEY_BITS | (d + 1)
-							       : SAD_NONE;
+						    in && has1 ? sad_key(sum >> 16, d + 1) : SAD_NONE;
 						lk[i] = min(k0, k1);
 						rk[i + 1] = min(rk[i + 1], k0);
 						rk[i] = min(rk[i], k1);
@@ -385,7 +394,7 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 					for (int i = 0; i < JD_SAD_SEG; i++) {
 						/* a pixel past the tile or a disparity past ndisp: no key */
 						const uint32_t key = s0 + i < tw && k + q < dn
-									 ? sum << SAD_KEY_BITS | (d + q)
+									 ? sad_key(sum, d + q)
 									 : SAD_NONE;
 						lk[i] = min(lk[i], key);
 						/* right pixel x - shift: index i - q of the run */

@@ -7,9 +7,11 @@
 
 #define JD_SAD_DG 16 /* disparities a block, registers a thread */
 #define JD_SAD_SEG 8 /* pixels a work item slides over */
+/* The widest window whose sums fit 16 bits: two disparities a word (algo/cuda/sad_cuda.cu). */
+#define JD_SAD_PACK_WINDOW_MAX 15
 /* Padded columns a tile at most (one a thread: small enough for two blocks an SM, large enough
  * that the window's halo costs little), and so threads a block at most with two disparities a
- * word (windows up to 15: whole warps of 544 + 14), which the kernels' register budget is for. */
+ * word (whole warps of 544 + 14), which the kernels' register budget is for. */
 #define JD_SAD_STRIP_COLS 544
 #define JD_SAD_PACK_THREADS 576
 

@@ -10,6 +10,17 @@
 
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256, REFINE_THREADS = 128 };
 
+/* Two disparities a word: the strip kernels for windows whose sums fit 16 bits. */
+static int packed(int win)
+{
+	return win <= JD_SAD_PACK_WINDOW_MAX;
+}
+
+/* The strip kernel's block: a thread a padded column of the tile, in whole warps. */
+static unsigned strip_threads(int tile, int win)
+{
+	return (unsigned)(tile + win - 1 + 31) / 32 * 32;
+}
 
 /* The row kernel's shared-memory layout (algo/cuda/sad_cuda.cu). */
 static size_t sad_smem(int w, int win)
@@ -27,7 +38,7 @@ static size_t strip_smem(int tw, int win, int smax)
 	size_t pw = (size_t)tw + win - 1, rrow = (pw + JD_SAD_DG + 7) / 4 * 4;
 	size_t tws = (size_t)tw + JD_SAD_SEG; /* items slide past the tile's end */
 
-	return sizeof(uint32_t) * ((size_t)JD_SAD_DG * JD_SAD_VSTRIDE(pw, win <= 15) + 2 * tws +
+	return sizeof(uint32_t) * ((size_t)JD_SAD_DG * JD_SAD_VSTRIDE(pw, packed(win)) + 2 * tws +
 				   (size_t)smax) +
 	       2 * rrow;
 }
@@ -60,7 +71,7 @@ static const char *strip_kernel(int win)
 	if (win == 11) {
 		return "jd_sad_strips16_w11_cuda";
 	}
-	return win <= 15 ? "jd_sad_strips16_cuda" : "jd_sad_strips_cuda";
+	return packed(win) ? "jd_sad_strips16_cuda" : "jd_sad_strips_cuda";
 }
 
 double jd_cuda_sad_traffic(const struct jd_match_params *p, int w, int h)
@@ -109,9 +120,8 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	s->tile = (w + tiles - 1) / tiles;
 	s->groups = (p->ndisp + JD_SAD_DG - 1) / JD_SAD_DG;
 	size_t ssmem = strip_smem(s->tile, win, p->min_disp + s->groups * JD_SAD_DG - 1);
-	/* the tile's padded columns in whole warps: within the kernels' launch bounds */
-	int threads = (s->tile + win - 1 + 31) / 32 * 32;
-	s->strips = threads <= (win <= 15 ? JD_SAD_PACK_THREADS : 1024) &&
+	/* within the kernels' launch bounds */
+	s->strips = strip_threads(s->tile, win) <= (packed(win) ? JD_SAD_PACK_THREADS : 1024) &&
 		    ssmem <= (size_t)cu->smem_optin;
 	if (s->strips) {
 		const char *env = getenv("JD_SAD_ROWS"); /* tuning experiments */
@@ -156,7 +166,6 @@ static int strips(struct jd_cuda_sad *s, const struct jd_match_params *p, jd_cud
 	int w = s->w, h = s->h, stride = s->w, nd = p->ndisp, md = p->min_disp;
 	int win = p->sad.window, lr = p->sad.lr_check, rows = s->rows, ostride = s->w;
 	int tile = s->tile;
-	unsigned threads = (unsigned)(tile + win - 1 + 31) / 32 * 32;
 	jd_cudeviceptr kl = s->d_keys, kr = s->d_keys + sizeof(uint32_t) * (size_t)w * h;
 	void *args[] = {&dl, &dr, &w, &h, &stride, &nd, &md, &win, &rows, &tile, &kl, &kr};
 	void *fargs[] = {&kl, &kr, &w, &h, &md, &lr, &out, &ostride};
@@ -165,7 +174,7 @@ static int strips(struct jd_cuda_sad *s, const struct jd_match_params *p, jd_cud
 					 cu->stream[0])));
 	JD_TRY(
 	    JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)((h + rows - 1) / rows), (unsigned)s->groups,
-				     (unsigned)((w + tile - 1) / tile), threads, 1, 1,
+				     (unsigned)((w + tile - 1) / tile), strip_threads(tile, win), 1, 1,
 				     (unsigned)s->smem, cu->stream[0], args, NULL)));
 	return JD_CU(cu, cuLaunchKernel(s->finish, (unsigned)((w + 127) / 128), (unsigned)h, 1, 128,
 					1, 1, 0, cu->stream[0], fargs, NULL));

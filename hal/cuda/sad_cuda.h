@@ -18,7 +18,7 @@ struct jd_cuda_sad {
 	jd_cufunction finish;	/* keys to the map (strip kernel only) */
 	jd_cufunction refine;	/* the sub-pixel fit, when p asks */
 	size_t refine_smem;	/* its shared memory a block */
-	int strips;		/* the strip kernel: padded rows up to 2048 columns */
+	int strips;		/* the strip kernel (its block and shared memory fit), else the row kernel */
 	int groups, rows, tile; /* its grid: disparity groups, rows a block, columns a block */
 	int w, h;
 	size_t smem;

@@ -301,43 +301,45 @@ void jd_cuda_deinit(struct jd_cuda *cu)
 	memset(cu, 0, sizeof(*cu));
 }
 
-int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out)
+/*
+ * The next bytes of one of boot's two regions (what: "device" or "pinned", for the errors):
+ * their offset. While boot counts, only the sum grows.
+ */
+static int take_offset(struct jd_cuda *cu, const char *what, size_t bytes, size_t *used,
+		       size_t booked, size_t *offset)
 {
 	size_t n = jd_cuda_round(bytes);
 
 	if (cu->sealed) {
-		snprintf(cu->err, sizeof(cu->err), "device memory: taken after boot (%zu bytes)",
+		snprintf(cu->err, sizeof(cu->err), "%s memory: taken after boot (%zu bytes)", what,
 			 bytes);
 		return -EPERM;
 	}
-	if (!cu->counting && cu->dev_used + n > cu->dev_bytes) {
-		snprintf(cu->err, sizeof(cu->err),
-			 "device memory: %zu more bytes than the %zu booked",
-			 cu->dev_used + n - cu->dev_bytes, cu->dev_bytes);
+	if (!cu->counting && *used + n > booked) {
+		snprintf(cu->err, sizeof(cu->err), "%s memory: %zu more bytes than the %zu booked",
+			 what, *used + n - booked, booked);
 		return -ENOMEM;
 	}
-	*out = cu->counting ? 0 : cu->dev_base + cu->dev_used;
-	cu->dev_used += n;
+	*offset = *used;
+	*used += n;
+	return 0;
+}
+
+int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out)
+{
+	size_t off;
+
+	JD_TRY(take_offset(cu, "device", bytes, &cu->dev_used, cu->dev_bytes, &off));
+	*out = cu->counting ? 0 : cu->dev_base + off;
 	return 0;
 }
 
 int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out)
 {
-	size_t n = jd_cuda_round(bytes);
+	size_t off;
 
-	if (cu->sealed) {
-		snprintf(cu->err, sizeof(cu->err), "pinned memory: taken after boot (%zu bytes)",
-			 bytes);
-		return -EPERM;
-	}
-	if (!cu->counting && cu->pinned_used + n > cu->pinned_bytes) {
-		snprintf(cu->err, sizeof(cu->err),
-			 "pinned memory: %zu more bytes than the %zu booked",
-			 cu->pinned_used + n - cu->pinned_bytes, cu->pinned_bytes);
-		return -ENOMEM;
-	}
-	*out = cu->counting ? NULL : (char *)cu->pinned + cu->pinned_used;
-	cu->pinned_used += n;
+	JD_TRY(take_offset(cu, "pinned", bytes, &cu->pinned_used, cu->pinned_bytes, &off));
+	*out = cu->counting ? NULL : (char *)cu->pinned + off;
 	return 0;
 }
 

@@ -141,7 +141,6 @@ void jd_sad_wta_ref(const uint16_t *cs, int w, int win, int d, int shift, uint32
 	}
 }
 
-
 static void select_row(const struct sad_scratch *s, const struct jd_match_params *p, int w,
 		       int padw, jd_sad_wta_fn wta, float *out)
 {

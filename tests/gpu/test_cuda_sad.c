@@ -107,8 +107,8 @@ static int compare(const struct jd_match_params *p, const struct jd_image *l,
 			 "%s %dx%d win %d nd %d min %d lr %d fill %d median %d subpixel %d: "
 			 "pixel %ld: ref %g gpu %g",
 			 what, w, h, p->sad.window, p->ndisp, p->min_disp, p->sad.lr_check,
-			 p->sad.fill, p->sad.median, p->sad.subpixel, first, first >= 0 ? a.data[first] : 0.0,
-			 first >= 0 ? b.data[first] : 0.0);
+			 p->sad.fill, p->sad.median, p->sad.subpixel, first,
+			 first >= 0 ? a.data[first] : 0.0, first >= 0 ? b.data[first] : 0.0);
 		stage_checks(p, l, r, &g.cu, &g.m.u.sad, ex);
 	}
 	jd_cuda_deinit(&g.cu);

@@ -3,10 +3,13 @@
  * helpers it uses): the message update, the twin of bp_messages.c, and the selection, the
  * twin of bp_select.c, then the extern "C" entry points of both files' kernels.
  *
- * Message update: one thread per (pixel, outgoing direction); a block is 32 pixels of one row
- * times the 4 directions, and each warp's loads and stores coalesce along x. The staged
- * kernel (the default up to 128 disparities) first copies the block's inputs into shared
- * memory; the register kernels read them through L1 (the four warps read the same lines).
+ * Message update: a block is 32 pixels of one row times the 4 directions, and each warp's
+ * loads and stores coalesce along x. The staged kernels (the defaults up to 128 disparities)
+ * first copy the block's inputs into shared memory; then a thread computes one message
+ * (send_one), or S threads share one, a segment of the disparities each (send_seg), or S
+ * threads share two, in half2 arithmetic where that is exact (send_pair, the default at 64
+ * and 128). The register kernels read through L1 (the four warps read the same lines), one
+ * thread a message.
  * The thread's h vector lives in registers for ND <= 128 (compile-time ND, fully unrolled),
  * partly in shared memory at 256, and in shared memory for the generic path (any nd, 8
  * pixels a block). Up to 128 disparities level 0's data costs are made from the images where
@@ -88,6 +91,192 @@ static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, co
 		bp_st(dst + (size_t)d * hp, HREF(d) - lo);
 	}
 #undef HREF
+}
+
+/*
+ * One outgoing message split over S threads: segment j holds the disparities j L .. j L + L - 1
+ * (L = ND / S; D, A, B, C and dst already point at its first). Each thread runs both passes
+ * over its segment, and the passes carry across segments through ex in shared memory (for
+ * each segment and slot: the forward pass's last value, its minimum, the backward pass's first
+ * value). The reference's passes are min-plus over |d - k|, and every value is on the 1/16
+ * grid of bp.h, so each carried term is exact and the result is send_one's, bit for bit, with
+ * chains of L steps instead of ND. Every thread of the block calls it (two barriers); those
+ * with nothing to send pass active = false.
+ */
+template <typename T, int ND, int S, int MST, int NSLOT, typename DS>
+static __device__ __forceinline__ void send_seg(DS D, const T *A, const T *B, const T *C, int hp,
+						float disc_k, T *dst, float *ex, int j, int slot,
+						bool active)
+{
+	constexpr int L = ND / S;
+	float *fend = ex, *fmin = ex + S * NSLOT, *bfirst = ex + 2 * S * NSLOT;
+	float r[L], lo = BP_INF;
+
+	if (active) {
+#pragma unroll
+		for (int q = 0; q < L; q++) {
+			const int m = q * MST;
+			float v = ((D(q) + bp_ld(A + m)) + bp_ld(B + m)) + bp_ld(C + m);
+
+			r[q] = q ? bp_min(v, r[q - 1] + 1.0f) : v;
+			lo = bp_min(lo, r[q]);
+		}
+		fend[j * NSLOT + slot] = r[L - 1];
+		fmin[j * NSLOT + slot] = lo;
+	}
+	__syncthreads();
+	if (active) {
+		/* the forward pass's value just before this segment: L (j - jj - 1) steps on */
+		float carry = BP_INF;
+
+#pragma unroll
+		for (int jj = 0; jj < S; jj++) {
+			lo = bp_min(lo, fmin[jj * NSLOT + slot]);
+			if (jj < j) {
+				carry = bp_min(carry, fend[jj * NSLOT + slot] + (float)(L * (j - jj - 1)));
+			}
+		}
+		const float cap = lo + disc_k;
+
+		r[L - 1] = bp_min(bp_min(r[L - 1], carry + (float)L), cap);
+#pragma unroll
+		for (int q = L - 2; q >= 0; q--) {
+			r[q] = bp_min(bp_min(bp_min(r[q], carry + (float)(q + 1)), cap), r[q + 1] + 1.0f);
+		}
+		bfirst[j * NSLOT + slot] = r[0];
+	}
+	__syncthreads();
+	if (active) {
+		/* the backward pass's value just after this segment */
+		float carry = BP_INF;
+
+#pragma unroll
+		for (int jj = 0; jj < S; jj++) {
+			if (jj > j) {
+				carry = bp_min(carry,
+					       bfirst[jj * NSLOT + slot] + (float)(L * (jj - j - 1)));
+			}
+		}
+#pragma unroll
+		for (int q = 0; q < L; q++) {
+			bp_st(dst, bp_min(r[q], carry + (float)(L - q)) - lo);
+			dst += hp; /* a running pointer: see send_pair */
+		}
+	}
+}
+
+/* Half arithmetic for send_pair: a stored value as half (exact on the grid below 128)... */
+static __device__ __forceinline__ __half bp_ldh(const __half *p) { return *p; }
+static __device__ __forceinline__ __half bp_ldh(const float *p) { return __float2half_rn(*p); }
+
+/* ... the integer n in both halves (a compile-time constant: its fp16 bit pattern)... */
+static __device__ __forceinline__ constexpr unsigned bp_h1bits(int n)
+{
+	int e = 0;
+
+	while ((2 << e) <= n) {
+		e++;
+	}
+	return n == 0 ? 0u : (unsigned)((e + 15) << 10 | ((n << (10 - e)) & 0x3ff));
+}
+
+static __device__ __forceinline__ __half2 bp_h2k(int n)
+{
+	const unsigned b = bp_h1bits(n);
+
+	return __halves2half2(__ushort_as_half((unsigned short)b),
+			      __ushort_as_half((unsigned short)b));
+}
+
+/* ... and a stored half2 pair of messages back, half by half. */
+static __device__ __forceinline__ void bp_sth(__half *p, __half v) { *p = v; }
+static __device__ __forceinline__ void bp_sth(float *p, __half v) { *p = __half2float(v); }
+
+/*
+ * Two outgoing messages of one pixel at once, in half2 arithmetic (the low half one
+ * direction, the high half the other): h = D + c1 + c2 + the pair's own incoming (lo_in for
+ * the low half's message, hi_in for the high half's), then send_seg's passes, segments and
+ * carries. Exact where the host allows it: every value on the 1/16 grid and h below 128
+ * (bp_cuda.c's half_exact()), where half holds every multiple of 1/16; a carried candidate
+ * that rounds lies at 128 or above and never wins a minimum. So the result is send_one's,
+ * bit for bit, with half the instructions.
+ */
+template <typename T, int ND, int S, int MST, int NSLOT>
+static __device__ __forceinline__ void
+send_pair(const T *D, const T *c1, const T *c2, const T *lo_in, const T *hi_in, int hp,
+	  float disc_k, T *dst_lo, T *dst_hi, __half2 *ex, int j, int slot, bool act_lo,
+	  bool act_hi)
+{
+	constexpr int L = ND / S;
+	const bool active = act_lo || act_hi;
+	__half2 *fend = ex, *fmin = ex + S * NSLOT, *bfirst = ex + 2 * S * NSLOT;
+	const __half2 one = bp_h2k(1), inf = __half2half2(__ushort_as_half(0x7c00));
+	__half2 r[L], lo = inf;
+
+	if (active) {
+#pragma unroll
+		for (int q = 0; q < L; q++) {
+			const int m = q * MST;
+			__half sum = __hadd(__hadd(bp_ldh(D + m), bp_ldh(c1 + m)), bp_ldh(c2 + m));
+			__half2 v = __hadd2(__halves2half2(bp_ldh(lo_in + m), bp_ldh(hi_in + m)),
+					    __half2half2(sum));
+
+			r[q] = q ? __hmin2(v, __hadd2(r[q - 1], one)) : v;
+			lo = __hmin2(lo, r[q]);
+		}
+		fend[j * NSLOT + slot] = r[L - 1];
+		fmin[j * NSLOT + slot] = lo;
+	}
+	__syncthreads();
+	if (active) {
+		__half2 carry = inf;
+
+#pragma unroll
+		for (int jj = 0; jj < S; jj++) {
+			lo = __hmin2(lo, fmin[jj * NSLOT + slot]);
+			if (jj < j) {
+				carry = __hmin2(carry, __hadd2(fend[jj * NSLOT + slot],
+							       __float2half2_rn((float)(L * (j - jj - 1)))));
+			}
+		}
+		const __half2 cap = __hadd2(lo, __float2half2_rn(disc_k));
+
+		r[L - 1] = __hmin2(__hmin2(r[L - 1], __hadd2(carry, bp_h2k(L))), cap);
+#pragma unroll
+		for (int q = L - 2; q >= 0; q--) {
+			r[q] = __hmin2(__hmin2(__hmin2(r[q], __hadd2(carry, bp_h2k(q + 1))), cap),
+				       __hadd2(r[q + 1], one));
+		}
+		bfirst[j * NSLOT + slot] = r[0];
+	}
+	__syncthreads();
+	if (active) {
+		__half2 carry = inf;
+
+#pragma unroll
+		for (int jj = 0; jj < S; jj++) {
+			if (jj > j) {
+				carry = __hmin2(carry, __hadd2(bfirst[jj * NSLOT + slot],
+							       __float2half2_rn((float)(L * (jj - j - 1)))));
+			}
+		}
+		/* running pointers: an index times the run-time pitch cost a wide multiply a store */
+		T *pl = dst_lo, *ph = dst_hi;
+
+#pragma unroll
+		for (int q = 0; q < L; q++) {
+			__half2 v = __hsub2(__hmin2(r[q], __hadd2(carry, bp_h2k(L - q))), lo);
+
+			if (act_lo) {
+				bp_sth(pl, __low2half(v));
+			}
+			if (act_hi) {
+				bp_sth(ph, __high2half(v));
+			}
+			pl += hp;
+			ph += hp;
+		}
+	}
 }
 
 /*
@@ -246,8 +435,12 @@ static __device__ __forceinline__ void bp_stage(T *dst, const T *src, int hp, in
 	}
 }
 
-/* Iteration t (pixels of colour t & 1 send); block (PX, 4), 1-D grid: the level's tiles. */
-template <typename T, int ND, int PX>
+/*
+ * Iteration t (pixels of colour t & 1 send); block (PX, 4, S), 1-D grid: the level's tiles.
+ * S = 1: a thread a message (send_one); S > 1: S threads a message (send_seg). H2: block
+ * (PX, 2, S), S threads a pair of messages (send_pair: up and down, left and right).
+ */
+template <typename T, int ND, int PX, int S, bool H2>
 static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3, const T *p0,
 				      const T *p1, const T *p2, const T *p3, int w, int h, int hp,
 				      int php, int t, float disc_k, const struct jd_bp_cost0 &c0,
@@ -255,11 +448,12 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 {
 	extern __shared__ float4 bp_stage_sh[];
 	typedef bp_tile<T, PX> TL;
-	constexpr int NT = 4 * PX;
-	T *tile = (T *)bp_stage_sh; /* [4 incoming + data][ND][TL::w], level 0's row segments */
+	constexpr int NK = H2 ? 2 : 4, NT = NK * PX * S;
+	/* [4 incoming + data][ND][TL::w], level 0's row segments, send_seg's carries */
+	T *tile = (T *)bp_stage_sh;
 	const T *in[4] = {m0, m1, m2, m3};
 	const T *pin[4] = {p0, p1, p2, p3};
-	int x = threadIdx.x, k = threadIdx.y, tid = k * PX + x;
+	int x = threadIdx.x, k = threadIdx.y, sg = threadIdx.z, tid = (sg * NK + k) * PX + x;
 	int c = t & 1, other = c ^ 1, parent = t == 0 && p0;
 	int ux = ((w + 1) / 2 + PX - 1) / PX, y = blockIdx.x / ux, py = y >> 1;
 	int i0 = (blockIdx.x - y * ux) * PX, i = i0 + x, par = (y + c) & 1;
@@ -300,21 +494,75 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 			}
 		}
 		__syncthreads();
-		for (int j = tid; j < ND * PX; j += NT) {
-			int d = j / PX, xi = j % PX, xx = 2 * xi + par, xr = 2 * i0 + xx - c0.min_disp - d;
+		/*
+		 * Thread tid makes pixel tid % PX's costs at disparities tid / PX + DS m: its
+		 * left value once, every address an immediate offset.
+		 */
+		constexpr int DS = NT / PX;
+		static_assert(NT % PX == 0 && ND % DS == 0, "a whole number of rows a thread");
+		const int xi = tid % PX, xx = 2 * xi + par, d0 = tid / PX;
+		const int xr0 = 2 * i0 + xx - c0.min_disp - d0; /* the right pixel of d0 */
+		const float l = ls[xx];
+		const float *r0 = rs + (xr0 - rs0);
+		T *o = tile + (4 * ND + d0) * TL::w + xi + 1;
 
-			if (xi < n) {
-				bp_st(tile + (4 * ND + d) * TL::w + xi + 1,
-				      bp_cost<T>(c0, ls[xx], xr >= 0 ? rs[xr - rs0] : 0.0f, xr >= 0));
+		if (xi < n) {
+#pragma unroll
+			for (int m = 0; m < ND / DS; m++) {
+				const bool in = xr0 - DS * m >= 0;
+
+				bp_st(o + DS * m * TL::w, bp_cost<T>(c0, l, in ? r0[-DS * m] : 0.0f, in));
 			}
 		}
 	}
 	asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
 	__syncthreads();
-	if (i >= bp_count(w, y, c) || (k == BP_UP && y == 0) || (k == BP_DOWN && y == h - 1)) {
-		return;
+	const bool inrow = i < bp_count(w, y, c);
+	int at = parent ? ((i + py) & 1) * TL::parent + (x >> 1) + 1 : x + 1;
+	const T *dv = tile + 4 * ND * TL::w + x + 1;
+	auto msgs = [&](int q) { return tile + q * ND * TL::w + at; };
+
+	if constexpr (H2) {
+		/* k = 0: up (low half) and down; k = 1: left (low half) and right */
+		constexpr int L = ND / S, o = L * TL::w;
+		const bool act_lo = inrow && (k == 1 || y > 0), act_hi = inrow && (k == 1 || y < h - 1);
+		T *dlo = k == 0 ? m1 + (act_lo ? bp_to(BP_UP, y, other, ND, hp, i, par) : 0)
+				: m3 + (act_lo ? bp_to(BP_LEFT, y, other, ND, hp, i, par) : 0);
+		T *dhi = k == 0 ? m0 + (act_hi ? bp_to(BP_DOWN, y, other, ND, hp, i, par) : 0)
+				: m2 + (act_hi ? bp_to(BP_RIGHT, y, other, ND, hp, i, par) : 0);
+		__half2 *ex = (__half2 *)((float *)(tile + 5 * ND * TL::w) + 4 * PX + ND);
+
+		send_pair<T, ND, S, TL::w, 2 * PX>(
+		    dv + sg * o, msgs(k == 0 ? 2 : 0) + sg * o, msgs(k == 0 ? 3 : 1) + sg * o,
+		    msgs(k == 0 ? 1 : 3) + sg * o, msgs(k == 0 ? 0 : 2) + sg * o, hp, disc_k,
+		    dlo + (size_t)sg * L * hp, dhi + (size_t)sg * L * hp, ex, sg, k * PX + x, act_lo,
+		    act_hi);
+	} else {
+		const bool active =
+		    inrow && !(k == BP_UP && y == 0) && !(k == BP_DOWN && y == h - 1);
+		const T *a = msgs(k == BP_UP ? 1 : 0);
+		const T *b = msgs(k <= BP_DOWN ? 2 : 1);
+		const T *cc = msgs(k == BP_RIGHT ? 2 : 3);
+		T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) +
+			 (active ? bp_to(k, y, other, ND, hp, i, par) : 0);
+
+		if constexpr (S == 1) {
+			if (!active) {
+				return;
+			}
+			send_one<T, ND, ND>(bp_dvol<T>{dv, TL::w}, a, b, cc, TL::w, hp, ND, disc_k,
+					    dst, NULL, 0);
+		} else {
+			constexpr int L = ND / S, o = L * TL::w;
+			float *ex = (float *)(tile + 5 * ND * TL::w) + 4 * PX + ND;
+
+			send_seg<T, ND, S, TL::w, 4 * PX>(bp_dvol<T>{dv + sg * o, TL::w}, a + sg * o,
+							  b + sg * o, cc + sg * o, hp, disc_k,
+							  dst + (size_t)sg * L * hp, ex, sg, k * PX + x,
+							  active);
+		}
 	}
-	if (sel && k == BP_LEFT) {
+	if (sel && inrow && k == (H2 ? 1 : BP_LEFT) && sg == 0) {
 		/*
 		 * The last iteration: the senders' incoming messages are final and in shared
 		 * memory, so the selection for them is made here (bp_argmin, the same sum in the
@@ -331,15 +579,6 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 		sel[(size_t)y * w + 2 * i + par] =
 		    bp_refined(c0.subpixel, c0.min_disp, ND, bestd, belief);
 	}
-	int at = parent ? ((i + py) & 1) * TL::parent + (x >> 1) + 1 : x + 1;
-	const T *a = tile + (k == BP_UP ? 1 : 0) * ND * TL::w + at;
-	const T *b = tile + (k <= BP_DOWN ? 2 : 1) * ND * TL::w + at;
-	const T *cc = tile + (k == BP_RIGHT ? 2 : 3) * ND * TL::w + at;
-	T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) +
-		 bp_to(k, y, other, ND, hp, i, par);
-
-	send_one<T, ND, ND>(bp_dvol<T>{tile + 4 * ND * TL::w + x + 1, TL::w}, a, b, cc, TL::w, hp,
-			    ND, disc_k, dst, NULL, 0);
 }
 
 /*
@@ -448,21 +687,29 @@ BP_COPY(f16, uint16_t)
  * jd_bp_iter_<storage>_<nd>_s<px>_b<blocks>: the staged kernel, h in registers, a block a
  * tile of px pixels, registers capped for <blocks> blocks an SM.
  */
-#define BP_STAGED(S, T, ND, PX, MINB)                                                          \
-	extern "C" __global__ void __launch_bounds__(4 * PX, MINB)                             \
-	    jd_bp_iter_##S##_##ND##_s##PX##_b##MINB(BP_ITER_PARAMS)                            \
+#define BP_STAGED_SEG(S, T, ND, PX, SEG, H2, NAME, MINB)                                       \
+	extern "C" __global__ void __launch_bounds__((H2 ? 2 : 4) * PX * SEG, MINB)            \
+	    jd_bp_iter_##S##_##ND##_s##PX##NAME##_b##MINB(BP_ITER_PARAMS)                      \
 	{                                                                                      \
-		iterate_staged<T, ND, PX>((const T *)data, (T *)m0, (T *)m1, (T *)m2,          \
-					  (T *)m3, (const T *)p0, (const T *)p1,               \
-					  (const T *)p2, (const T *)p3, w, h, hp, php, t,      \
-					  disc_k, c0, sel);                                    \
+		iterate_staged<T, ND, PX, SEG, H2>((const T *)data, (T *)m0, (T *)m1, (T *)m2, \
+					       (T *)m3, (const T *)p0, (const T *)p1,          \
+					       (const T *)p2, (const T *)p3, w, h, hp, php, t, \
+					       disc_k, c0, sel);                               \
 	}
+#define BP_STAGED(S, T, ND, PX, MINB) BP_STAGED_SEG(S, T, ND, PX, 1, false, , MINB)
 
 #define BP_ITER_ALL(S, T)                                                                      \
 	BP_STAGED(S, T, 16, 32, 8)                                                             \
 	BP_STAGED(S, T, 32, 32, 6)                                                             \
 	BP_STAGED(S, T, 64, 32, 4)                                                             \
 	BP_STAGED(S, T, 128, 32, 3)                                                            \
+	BP_STAGED_SEG(S, T, 128, 32, 4, false, _g4, 2)                                         \
+	BP_STAGED_SEG(S, T, 128, 32, 2, false, _g2, 3)                                         \
+	BP_STAGED_SEG(S, T, 128, 32, 4, true, _h4, 3)                                          \
+	BP_STAGED_SEG(S, T, 128, 32, 8, true, _h8, 2)                                          \
+	BP_STAGED_SEG(S, T, 64, 32, 2, false, _g2, 4)                                          \
+	BP_STAGED_SEG(S, T, 64, 32, 2, true, _h2, 4)                                           \
+	BP_STAGED_SEG(S, T, 64, 32, 4, true, _h4, 4)                                           \
 	BP_ITER_IMG(S, T, 16, 16, 4)                                                           \
 	BP_ITER_IMG(S, T, 16, 16, 8)                                                           \
 	BP_ITER_IMG(S, T, 32, 32, 4)                                                           \

@@ -61,24 +61,31 @@ double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
 
 /*
  * The message kernels in the fatbin (bp_cuda.cu's BP_ITER_ALL) for nd: the staged kernel (px
- * > 0: a block a tile of px pixels, its inputs copied into shared memory, h in registers) and
- * the register kernel (nreg values of h in registers, the rest in shared memory), registers
- * capped for minb blocks an SM. The first that fits the GPU's shared memory is the default;
+ * > 0: a block a tile of px pixels, its inputs copied into shared memory, h in registers; seg
+ * > 1: seg threads a message, each a segment of the disparities; half: two messages a thread
+ * in half2 arithmetic, on the levels where that is exact) and the register kernel
+ * (nreg values of h in registers, the rest in shared memory), registers capped for minb
+ * blocks an SM. The first that fits the GPU's shared memory is the default;
  * $JD_BP_VARIANT (e.g. "r128_b1") picks another. Register splits that made ptxas spill
  * (r64_b4 and r32_b6 at 128, r64_b3 and r32_b4 at 256) ran 2-3x slower and were dropped.
  */
 static const struct {
-	int nd, px, nreg, minb;
+	int nd, px, nreg, minb, seg, half;
 } bp_variants[] = {
-    {16, 0, 16, 8},  {16, 0, 16, 4},   {16, 32, 0, 8},	{32, 0, 32, 4}, {32, 0, 32, 6},
-    {32, 32, 0, 6},  {64, 32, 0, 4},   {64, 0, 64, 4},	{64, 0, 64, 2}, {128, 32, 0, 3},
-    {128, 0, 96, 3}, {128, 0, 128, 1}, {256, 0, 96, 1},
+    {16, 0, 16, 8, 1, 0},    {16, 0, 16, 4, 1, 0},  {16, 32, 0, 8, 1, 0},  {32, 0, 32, 4, 1, 0},
+    {32, 0, 32, 6, 1, 0},    {32, 32, 0, 6, 1, 0},  {64, 32, 0, 4, 4, 1},  {64, 32, 0, 4, 2, 0},
+    {64, 32, 0, 4, 2, 1},    {64, 32, 0, 4, 1, 0},  {64, 0, 64, 4, 1, 0},  {64, 0, 64, 2, 1, 0},
+    {128, 32, 0, 3, 4, 1},   {128, 32, 0, 3, 2, 0}, {128, 32, 0, 2, 8, 1}, {128, 32, 0, 2, 4, 0},
+    {128, 32, 0, 3, 1, 0},   {128, 0, 96, 3, 1, 0}, {128, 0, 128, 1, 1, 0}, {256, 0, 96, 1, 1, 0},
 };
 enum { NVARIANTS = sizeof(bp_variants) / sizeof(bp_variants[0]) };
 
 static void variant_tag(int i, char *tag, size_t n)
 {
-	if (bp_variants[i].px) {
+	if (bp_variants[i].px && bp_variants[i].seg > 1) {
+		snprintf(tag, n, "s%d_%c%d_b%d", bp_variants[i].px, bp_variants[i].half ? 'h' : 'g',
+			 bp_variants[i].seg, bp_variants[i].minb);
+	} else if (bp_variants[i].px) {
 		snprintf(tag, n, "s%d_b%d", bp_variants[i].px, bp_variants[i].minb);
 	} else {
 		snprintf(tag, n, "r%d_b%d", bp_variants[i].nreg, bp_variants[i].minb);
@@ -120,9 +127,14 @@ static size_t variant_smem(int i, int nd, int es)
 		return sizeof(float) * (size_t)nd * 8 * 4; /* h of 8 pixels x 4 directions */
 	}
 	if (bp_variants[i].px) {
-		/* data and four incoming tiles, then level 0's image row segments (floats) */
-		return 5 * (size_t)nd * tile_w(bp_variants[i].px, es) * es +
-		       sizeof(float) * (size_t)(4 * bp_variants[i].px + nd);
+		/*
+		 * data and four incoming tiles, then level 0's image row segments and the
+		 * segments' three carries (floats)
+		 */
+		int seg = bp_variants[i].seg, px = bp_variants[i].px;
+
+		return 5 * (size_t)nd * tile_w(px, es) * es +
+		       sizeof(float) * (size_t)(4 * px + nd + (seg > 1 ? 3 * seg * 4 * px : 0));
 	}
 	return sizeof(float) * (size_t)(nd - bp_variants[i].nreg) * 32 * 4;
 }
@@ -147,6 +159,8 @@ int jd_cuda_bp_variants(int nd, char names[][JD_CUDA_BP_VARIANT_LEN], int max)
  * count's that fits the GPU's shared memory, $JD_BP_VARIANT overriding it), or "any" for the
  * generic kernel.
  */
+static int choose_wide(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st, int half);
+
 static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st, const char *want)
 {
 	int pick = -1;
@@ -176,6 +190,8 @@ static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st,
 	}
 	s->iter_px = pick < 0 ? 8 : bp_variants[pick].px ? bp_variants[pick].px : 32;
 	s->iter_staged = pick >= 0 && bp_variants[pick].px;
+	s->iter_seg = pick >= 0 ? bp_variants[pick].seg : 1;
+	s->iter_half = pick >= 0 && bp_variants[pick].half;
 	s->iter_smem = (unsigned)variant_smem(pick, s->nd, s->es);
 	if (s->iter_smem > (unsigned)cu->smem_optin) {
 		snprintf(cu->err, sizeof(cu->err),
@@ -198,7 +214,35 @@ static int choose_iter(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st,
 						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 						    (int)s->iter_smem)));
 	}
-	return 0;
+	return s->iter_half ? choose_wide(s, cu, st, pick) : 0;
+}
+
+/*
+ * A half-arithmetic kernel's twin for the levels where half is not exact: the count's first
+ * float-arithmetic staged kernel that fits (the same tile of pixels).
+ */
+static int choose_wide(struct jd_cuda_bp *s, struct jd_cuda *cu, const char *st, int half)
+{
+	char tag[32], name[72];
+
+	for (int i = 0; i < NVARIANTS; i++) {
+		size_t smem = variant_smem(i, s->nd, s->es);
+
+		if (bp_variants[i].nd != s->nd || !bp_variants[i].px || bp_variants[i].half ||
+		    bp_variants[i].px != bp_variants[half].px || smem > (size_t)cu->smem_optin) {
+			continue;
+		}
+		variant_tag(i, tag, sizeof(tag));
+		snprintf(name, sizeof(name), "jd_bp_iter_%s_%d_%s", st, s->nd, tag);
+		s->wide_seg = bp_variants[i].seg;
+		s->wide_smem = (unsigned)smem;
+		JD_TRY(jd_cuda_function(cu, name, &s->fn[JD_CUDA_BP_ITER_WIDE]));
+		return JD_CU(cu, cuFuncSetAttribute(s->fn[JD_CUDA_BP_ITER_WIDE],
+						    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+						    (int)smem));
+	}
+	snprintf(cu->err, sizeof(cu->err), "bp: no float twin for message kernel %s", s->iter_name);
+	return -ENOENT;
 }
 
 int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_match_params *p,
@@ -210,6 +254,7 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 			       "jd_bp_data0_%s",
 			       "jd_bp_coarse_%s",
 			       "jd_bp_copy_msgs_%s",
+			       NULL,
 			       NULL,
 			       NULL,
 			       "jd_bp_select_%s",
@@ -272,10 +317,16 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 	return JD_CU(cu, cuStreamSynchronize(cu->stream[0]));
 }
 
+static int launch3(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned gz,
+		   unsigned bx, unsigned by, unsigned bz, unsigned smem, void **args)
+{
+	return JD_CU(cu, cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, cu->stream[0], args, NULL));
+}
+
 static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned gz,
 		  unsigned bx, unsigned by, unsigned smem, void **args)
 {
-	return JD_CU(cu, cuLaunchKernel(f, gx, gy, gz, bx, by, 1, smem, cu->stream[0], args, NULL));
+	return launch3(cu, f, gx, gy, gz, bx, by, 1, smem, args);
 }
 
 /*
@@ -366,6 +417,19 @@ static int data_pyramid(struct jd_cuda_bp *s)
 }
 
 /*
+ * Whether level l's message arithmetic is exact in half (the _h kernels): every value is on
+ * the 1/16 grid, and h = D + three messages stays below 128, where half holds every multiple
+ * of 1/16. A level's costs are at most 4^l times level 0's largest (the truncation), a
+ * message at most disc_k.
+ */
+static int half_exact(const struct jd_match_params *p, int l)
+{
+	float dmax = jd_bp_truncated_cost(p, p->bp.data_k) * (float)(1 << (2 * l));
+
+	return dmax + 3.0f * jd_bp_disc_k(p) < 128.0f;
+}
+
+/*
  * One level: messages start from the parent's (read by iteration 0 in place, or copied first
  * when there is only one iteration: the selection then reads them), or from 0 at the top.
  */
@@ -380,6 +444,7 @@ static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int 
 	jd_cudeviceptr none = 0, *par[4] = {&none, &none, &none, &none};
 	/* the staged kernel selects for its senders in level 0's last iteration */
 	jd_cudeviceptr sel = s->iter_staged ? s->frame.d_out : 0;
+	int wide = s->iter_half && !half_exact(p, l);
 
 	if (!pa) {
 		JD_TRY(JD_CU(cu, cuMemsetD8Async(lv->msg[0], 0, 4 * (size_t)bytes, cu->stream[0])));
@@ -415,13 +480,17 @@ static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int 
 			     &disc_k,
 			     &s->c0,
 			     l == 0 && t == p->bp.iters - 1 ? &sel : &none};
-		jd_cufunction f = s->fn[l ? JD_CUDA_BP_ITER : JD_CUDA_BP_ITER0];
+		jd_cufunction f = s->fn[wide ? JD_CUDA_BP_ITER_WIDE
+					 : l	? JD_CUDA_BP_ITER
+						: JD_CUDA_BP_ITER0];
 		unsigned tiles = (unsigned)(((lv->w + 1) / 2 + s->iter_px - 1) / s->iter_px);
 		unsigned tiles_all = tiles * (unsigned)lv->h;
 
 		if (s->iter_staged) { /* a block a tile, in a 1-D grid */
-			JD_TRY(launch(cu, f, tiles_all, 1, 1, (unsigned)s->iter_px, 4, s->iter_smem,
-				      a));
+			JD_TRY(launch3(cu, f, tiles_all, 1, 1, (unsigned)s->iter_px,
+				       s->iter_half && !wide ? 2 : 4,
+				       (unsigned)(wide ? s->wide_seg : s->iter_seg),
+				       wide ? s->wide_smem : s->iter_smem, a));
 		} else {
 			JD_TRY(launch(cu, f, tiles, (unsigned)lv->h, 1, (unsigned)s->iter_px, 4,
 				      s->iter_smem, a));

@@ -3,7 +3,7 @@
  * helpers it uses): the message update, the twin of bp_messages.c, and the selection, the
  * twin of bp_select.c, then the extern "C" entry points of both files' kernels.
  *
- * Message update: a block is 32 pixels of one row times the 4 directions, and each warp's
+ * Message update: a block is 32 or 64 pixels of one row times the 4 directions; each warp's
  * loads and stores coalesce along x. The staged kernels (the defaults up to 128 disparities)
  * first copy the block's inputs into shared memory; then a thread computes one message
  * (send_one), or S threads share one, a segment of the disparities each (send_seg), or S
@@ -707,6 +707,8 @@ BP_COPY(f16, uint16_t)
 	BP_STAGED_SEG(S, T, 128, 32, 2, false, _g2, 3)                                         \
 	BP_STAGED_SEG(S, T, 128, 32, 4, true, _h4, 3)                                          \
 	BP_STAGED_SEG(S, T, 128, 32, 8, true, _h8, 2)                                          \
+	BP_STAGED_SEG(S, T, 128, 64, 4, true, _h4, 2)                                          \
+	BP_STAGED_SEG(S, T, 128, 64, 4, false, _g4, 1)                                         \
 	BP_STAGED_SEG(S, T, 64, 32, 2, false, _g2, 4)                                          \
 	BP_STAGED_SEG(S, T, 64, 32, 2, true, _h2, 4)                                           \
 	BP_STAGED_SEG(S, T, 64, 32, 4, true, _h4, 4)                                           \

@@ -106,7 +106,7 @@ static int tune_case(const struct tune_case *c, int runs, struct jd_workers *wk,
 	struct jd_image r = {malloc((size_t)c->w * c->h), c->w, c->h, c->w};
 	struct jd_disp ref = {malloc(sizeof(float) * c->w * c->h), c->w, c->h, c->w};
 	struct jd_disp out = {malloc(sizeof(float) * c->w * c->h), c->w, c->h, c->w};
-	char names[8][JD_CUDA_BP_VARIANT_LEN], err[200];
+	char names[JD_CUDA_BP_VARIANTS_MAX][JD_CUDA_BP_VARIANT_LEN], err[200];
 	int rc = -1;
 
 	jd_params_default(&p, JD_ALGO_BP, c->nd);

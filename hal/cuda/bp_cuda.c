@@ -75,8 +75,9 @@ static const struct {
     {16, 0, 16, 8, 1, 0},    {16, 0, 16, 4, 1, 0},  {16, 32, 0, 8, 1, 0},  {32, 0, 32, 4, 1, 0},
     {32, 0, 32, 6, 1, 0},    {32, 32, 0, 6, 1, 0},  {64, 32, 0, 4, 4, 1},  {64, 32, 0, 4, 2, 0},
     {64, 32, 0, 4, 2, 1},    {64, 32, 0, 4, 1, 0},  {64, 0, 64, 4, 1, 0},  {64, 0, 64, 2, 1, 0},
-    {128, 32, 0, 3, 4, 1},   {128, 32, 0, 3, 2, 0}, {128, 32, 0, 2, 8, 1}, {128, 32, 0, 2, 4, 0},
-    {128, 32, 0, 3, 1, 0},   {128, 0, 96, 3, 1, 0}, {128, 0, 128, 1, 1, 0}, {256, 0, 96, 1, 1, 0},
+    {128, 64, 0, 2, 4, 1},   {128, 32, 0, 3, 4, 1}, {128, 32, 0, 3, 2, 0}, {128, 64, 0, 1, 4, 0},
+    {128, 32, 0, 2, 8, 1},   {128, 32, 0, 2, 4, 0}, {128, 32, 0, 3, 1, 0}, {128, 0, 96, 3, 1, 0},
+    {128, 0, 128, 1, 1, 0},  {256, 0, 96, 1, 1, 0},
 };
 enum { NVARIANTS = sizeof(bp_variants) / sizeof(bp_variants[0]) };
 
@@ -132,9 +133,10 @@ static size_t variant_smem(int i, int nd, int es)
 		 * segments' three carries (floats)
 		 */
 		int seg = bp_variants[i].seg, px = bp_variants[i].px;
+		int slots = (bp_variants[i].half ? 2 : 4) * px; /* messages (pairs) a segment */
 
 		return 5 * (size_t)nd * tile_w(px, es) * es +
-		       sizeof(float) * (size_t)(4 * px + nd + (seg > 1 ? 3 * seg * 4 * px : 0));
+		       sizeof(float) * (size_t)(4 * px + nd + (seg > 1 ? 3 * seg * slots : 0));
 	}
 	return sizeof(float) * (size_t)(nd - bp_variants[i].nreg) * 32 * 4;
 }

@@ -65,6 +65,7 @@ struct jd_cuda_bp {
 double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h);
 
 #define JD_CUDA_BP_VARIANT_LEN 24
+#define JD_CUDA_BP_VARIANTS_MAX 12 /* names jd_cuda_bp_variants() may give for one count */
 
 /**
  * The message-kernel variants in the fatbin for nd: "sP_bB"

@@ -215,8 +215,8 @@ int main(void)
 		int w = nds[i] > 64 ? 301 : 97, h = nds[i] > 64 ? 41 : 61;
 
 		for (int fp16 = 0; fp16 < 2 && (long)w * h <= gpu_case_limit(); fp16++) {
-			char names[8][JD_CUDA_BP_VARIANT_LEN];
-			int nv = jd_cuda_bp_variants(nds[i], names, 8);
+			char names[JD_CUDA_BP_VARIANTS_MAX][JD_CUDA_BP_VARIANT_LEN];
+			int nv = jd_cuda_bp_variants(nds[i], names, JD_CUDA_BP_VARIANTS_MAX);
 
 			for (int v = 0; v < nv; v++) {
 				struct jd_match_params p;

@@ -177,6 +177,9 @@ int jd_cuda_open(struct jd_cuda *cu, enum jd_gpu_memory mem)
 	int rc;
 
 	memset(cu, 0, sizeof(*cu));
+	/* counting until jd_cuda_allocate() books the sizes */
+	jd_carve_init_aligned(&cu->dev_room, NULL, SIZE_MAX, JD_CUDA_ALIGN);
+	jd_carve_init_aligned(&cu->pinned_room, NULL, SIZE_MAX, JD_CUDA_ALIGN);
 	const char *wait = getenv("JD_CUDA_WAIT");
 	if (wait && *wait && strcmp(wait, "poll") && strcmp(wait, "block")) {
 		snprintf(cu->err, sizeof(cu->err), "JD_CUDA_WAIT=%s: must be poll or block", wait);
@@ -212,8 +215,8 @@ int jd_cuda_open(struct jd_cuda *cu, enum jd_gpu_memory mem)
 /* Back to the first byte and event (after counting, or to count again). */
 static void rewind_carving(struct jd_cuda *cu)
 {
-	cu->dev_used = 0;
-	cu->pinned_used = 0;
+	cu->dev_room.used = 0;
+	cu->pinned_room.used = 0;
 	cu->ev_used = 0;
 }
 
@@ -226,8 +229,8 @@ int jd_cuda_count(struct jd_cuda *cu, int (*take)(struct jd_cuda *cu, void *ctx)
 	}
 	rewind_carving(cu);
 	int rc = take(cu, ctx);
-	*dev_bytes = cu->dev_used;
-	*pinned_bytes = cu->pinned_used;
+	*dev_bytes = jd_carve_total(&cu->dev_room);
+	*pinned_bytes = jd_carve_total(&cu->pinned_room);
 	rewind_carving(cu);
 	return rc;
 }
@@ -236,17 +239,17 @@ int jd_cuda_allocate(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
 {
 	rewind_carving(cu);
 	cu->counting = 0;
-	cu->dev_bytes = jd_cuda_round(dev_bytes);
-	cu->pinned_bytes = jd_cuda_round(pinned_bytes);
-	if (cu->dev_bytes) {
+	cu->dev_room.size = jd_cuda_round(dev_bytes);
+	cu->pinned_room.size = jd_cuda_round(pinned_bytes);
+	if (cu->dev_room.size) {
 		cu->mem_allocs++;
-		if (JD_CU(cu, cuMemAlloc_v2(&cu->dev_base, cu->dev_bytes))) {
+		if (JD_CU(cu, cuMemAlloc_v2(&cu->dev_base, cu->dev_room.size))) {
 			return -ENOMEM;
 		}
 	}
-	if (cu->pinned_bytes) {
+	if (cu->pinned_room.size) {
 		cu->mem_allocs++;
-		if (JD_CU(cu, cuMemHostAlloc(&cu->pinned, cu->pinned_bytes,
+		if (JD_CU(cu, cuMemHostAlloc(&cu->pinned, cu->pinned_room.size,
 					     cu->mapped ? CU_MEMHOSTALLOC_DEVICEMAP : 0))) {
 			return -ENOMEM;
 		}
@@ -305,31 +308,28 @@ void jd_cuda_deinit(struct jd_cuda *cu)
  * The next bytes of one of boot's two regions (what: "device" or "pinned", for the errors):
  * their offset. While boot counts, only the sum grows.
  */
-static int take_offset(struct jd_cuda *cu, const char *what, size_t bytes, size_t *used,
-		       size_t booked, size_t *offset)
+/* A block of room (jd_carve_offset()'s rule), with the error that names it. */
+static int take_offset(struct jd_cuda *cu, const char *what, size_t bytes, struct jd_carve *room,
+		       size_t *offset)
 {
-	size_t n = jd_cuda_round(bytes);
+	size_t end = jd_carve_total(room) + jd_cuda_round(bytes);
+	int rc = jd_carve_offset(room, bytes, offset);
 
-	if (cu->sealed) {
+	if (rc == -EPERM) {
 		snprintf(cu->err, sizeof(cu->err), "%s memory: taken after boot (%zu bytes)", what,
 			 bytes);
-		return -EPERM;
-	}
-	if (!cu->counting && *used + n > booked) {
+	} else if (rc) {
 		snprintf(cu->err, sizeof(cu->err), "%s memory: %zu more bytes than the %zu booked",
-			 what, *used + n - booked, booked);
-		return -ENOMEM;
+			 what, end - room->size, room->size);
 	}
-	*offset = *used;
-	*used += n;
-	return 0;
+	return rc;
 }
 
 int jd_cuda_take(struct jd_cuda *cu, size_t bytes, jd_cudeviceptr *out)
 {
 	size_t off;
 
-	JD_TRY(take_offset(cu, "device", bytes, &cu->dev_used, cu->dev_bytes, &off));
+	JD_TRY(take_offset(cu, "device", bytes, &cu->dev_room, &off));
 	*out = cu->counting ? 0 : cu->dev_base + off;
 	return 0;
 }
@@ -338,14 +338,15 @@ int jd_cuda_take_pinned(struct jd_cuda *cu, size_t bytes, void **out)
 {
 	size_t off;
 
-	JD_TRY(take_offset(cu, "pinned", bytes, &cu->pinned_used, cu->pinned_bytes, &off));
+	JD_TRY(take_offset(cu, "pinned", bytes, &cu->pinned_room, &off));
 	*out = cu->counting ? NULL : (char *)cu->pinned + off;
 	return 0;
 }
 
 void jd_cuda_seal(struct jd_cuda *cu)
 {
-	cu->sealed = 1;
+	cu->dev_room.sealed = 1;
+	cu->pinned_room.sealed = 1;
 }
 
 int jd_cuda_function(struct jd_cuda *cu, const char *name, jd_cufunction *out)
@@ -389,7 +390,7 @@ int jd_cuda_wait(struct jd_cuda *cu, void *ev)
 
 int jd_cuda_take_event(struct jd_cuda *cu, void **out)
 {
-	if (cu->sealed) {
+	if (cu->dev_room.sealed) { /* sealed with the memory */
 		snprintf(cu->err, sizeof(cu->err), "event taken after boot sealed the GPU");
 		return -EPERM;
 	}

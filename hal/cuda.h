@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../algo/jd_carve.h"
+
 /* The few driver types used, as cuda.h defines them (no cuda.h needed to build). */
 typedef int jd_curesult;
 typedef uint64_t jd_cudeviceptr;
@@ -96,10 +98,10 @@ struct jd_cuda {
 	char name[128];
 	void *ctx, *module;
 	jd_custream stream[JD_CUDA_STREAMS];
-	jd_cudeviceptr dev_base; /* the one device allocation, carved by jd_cuda_take() */
-	size_t dev_bytes, dev_used;
-	void *pinned; /* the one pinned staging allocation */
-	size_t pinned_bytes, pinned_used;
+	jd_cudeviceptr dev_base;     /* the one device allocation, carved by jd_cuda_take() */
+	struct jd_carve dev_room;    /* its carving (offsets from dev_base) */
+	void *pinned;		     /* the one pinned staging allocation */
+	struct jd_carve pinned_room; /* its carving */
 	int integrated;		 /* the GPU shares the host's DRAM (Jetson) */
 	int mapped;		 /* JD_GPU_MEMORY_MAPPED in effect: pinned_dev is its device view */
 	/*
@@ -110,10 +112,10 @@ struct jd_cuda {
 	int poll;
 	jd_cudeviceptr pinned_dev;
 	unsigned long long copied; /* bytes copied between host and device since boot */
-	int sealed;
 	/*
-	 * Opened, not yet allocated (jd_cuda_open()): takes only count (dev_used, pinned_used,
-	 * ev_used), so that sizing runs the carving's own code; no driver call is made.
+	 * Opened, not yet allocated (jd_cuda_open()): takes only count (the rooms' sizes are
+	 * SIZE_MAX, events ev_used), so that sizing runs the carving's own code; no driver call
+	 * is made. jd_cuda_seal() seals both rooms, and the events with them.
 	 */
 	int counting;
 	void *ev[JD_CUDA_EVENTS]; /* created at boot */

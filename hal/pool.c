@@ -61,6 +61,7 @@ void jd_budget_print(const struct jd_budget *b, FILE *f)
 int jd_arena_init(struct jd_arena *a, const char *name, size_t bytes)
 {
 	memset(a, 0, sizeof(*a));
+	jd_carve_init_aligned(&a->room, NULL, 0, JD_POOL_ALIGN);
 	copy_tag(a->name, name);
 	if (bytes == 0) {
 		snprintf(a->err, sizeof(a->err), "arena %s: size 0", a->name);
@@ -75,52 +76,50 @@ int jd_arena_init(struct jd_arena *a, const char *name, size_t bytes)
 	}
 	/* Best effort: without the privilege the memory still works, it may just page. */
 	(void)mlock(p, bytes);
-	a->base = p;
-	a->size = bytes;
+	jd_carve_init_aligned(&a->room, p, bytes, JD_POOL_ALIGN);
 	return 0;
 }
 
 void jd_arena_deinit(struct jd_arena *a)
 {
-	if (!a || !a->base) {
+	if (!a || !a->room.base) {
 		return;
 	}
-	munlock(a->base, a->size);
-	munmap(a->base, a->size);
-	a->base = NULL;
-	a->size = 0;
+	munlock(a->room.base, a->room.size);
+	munmap(a->room.base, a->room.size);
+	jd_carve_init_aligned(&a->room, NULL, 0, JD_POOL_ALIGN);
 }
 
 int jd_arena_take(struct jd_arena *a, size_t bytes, const char *tag, void **out)
 {
-	size_t need = round_up(bytes);
+	size_t need = round_up(bytes), total = jd_carve_total(&a->room), off;
+	size_t avail = a->room.size > total ? a->room.size - total : 0;
+	int rc = a->nregions < JD_POOL_MAX_REGIONS ? jd_carve_offset(&a->room, bytes, &off) : -ENOMEM;
 
 	*out = NULL;
-	if (a->sealed) {
+	if (rc == -EPERM) {
 		snprintf(a->err, sizeof(a->err),
 			 "arena %s: request for %s (%zu bytes) after boot sealed the pools",
 			 a->name, tag, bytes);
-		return -EPERM;
+		return rc;
 	}
-	if (a->nregions >= JD_POOL_MAX_REGIONS || need > a->size - a->used) {
+	if (rc) {
 		snprintf(a->err, sizeof(a->err),
 			 "arena %s: no room for %s: need %zu bytes, %zu free (short by %zu)",
-			 a->name, tag, need, a->size - a->used,
-			 need > a->size - a->used ? need - (a->size - a->used) : 0);
-		return -ENOMEM;
+			 a->name, tag, need, avail, need > avail ? need - avail : 0);
+		return rc;
 	}
 	struct jd_pool_region *r = &a->regions[a->nregions++];
 	copy_tag(r->tag, tag);
-	r->offset = a->used;
+	r->offset = off;
 	r->bytes = bytes;
-	*out = a->base + a->used;
-	a->used += need;
+	*out = a->room.base + off;
 	return 0;
 }
 
 void jd_arena_seal(struct jd_arena *a)
 {
-	a->sealed = 1;
+	a->room.sealed = 1;
 }
 
 int jd_arena_take_budget(struct jd_arena *a, const struct jd_budget *b, void **out)

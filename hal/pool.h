@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../algo/jd_carve.h"
+
 #define JD_POOL_ALIGN 64
 #define JD_POOL_MAX_REGIONS 32
 #define JD_POOL_TAG_LEN 32
@@ -21,10 +23,7 @@ struct jd_pool_region {
 
 struct jd_arena {
 	char name[JD_POOL_TAG_LEN];
-	unsigned char *base;
-	size_t size;
-	size_t used;
-	int sealed;
+	struct jd_carve room; /* the mapping, carved by jd_carve_offset()'s rule */
 	int nregions;
 	struct jd_pool_region regions[JD_POOL_MAX_REGIONS];
 	char err[192]; /* last error, names the tag and the numbers */

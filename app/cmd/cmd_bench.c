@@ -177,7 +177,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		       "", "", "", "", "", kms, (double)kt[0] / 1e6,
 		       (double)c->w * c->h * c->ndisp / (kms * 1e-3) / 1e6, bytes / 1e6,
 		       bytes / ((double)c->w * c->h * c->ndisp), gbs, peak,
-		       (double)b.cuda.dev_bytes / (1 << 20),
+		       (double)b.cuda.dev_room.size / (1 << 20),
 		       b.tiling.n > 1 ? " (tiled: all strips)" : "");
 		printf("%-18s %-8s %11s %6s %7s %10.3f %10s %12.1f   pipelined (next upload "
 		       "overlaps these kernels), mean ms per frame\n",

@@ -311,7 +311,7 @@ static int check_budget(struct jd_engine *b, const struct jd_boot_config *c)
 {
 	const struct jd_board *board = c->board;
 	size_t ram = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-	size_t gpu_total = b->gpu ? b->cuda.dev_bytes + b->cuda.pinned_bytes : 0;
+	size_t gpu_total = b->gpu ? b->cuda.dev_room.size + b->cuda.pinned_room.size : 0;
 
 	if (ram > 0 && b->budget.total > ram) {
 		fprintf(

@@ -66,9 +66,10 @@ int main(void)
 		 "one device and one pinned allocation at boot, not %lu: %s", cu.mem_allocs,
 		 cu.err);
 	JD_CHECK(take_three(&cu, &t) == 0, "take: %s", cu.err);
-	JD_CHECK(cu.dev_used == jd_cuda_round(dev) && cu.pinned_used == jd_cuda_round(pinned),
-		 "carved %zu device and %zu pinned bytes, counted %zu and %zu", cu.dev_used,
-		 cu.pinned_used, dev, pinned);
+	JD_CHECK(jd_carve_total(&cu.dev_room) == jd_cuda_round(dev) &&
+		     jd_carve_total(&cu.pinned_room) == jd_cuda_round(pinned),
+		 "carved %zu device and %zu pinned bytes, counted %zu and %zu",
+		 jd_carve_total(&cu.dev_room), jd_carve_total(&cu.pinned_room), dev, pinned);
 	JD_CHECK(jd_cuda_count(&cu, take_three, &t, &dev, &pinned) == -EPERM,
 		 "counting after the allocations");
 	JD_CHECK(jd_cuda_take(&cu, 1 << 30, &d) == -ENOMEM && strstr(cu.err, "more bytes"),

@@ -178,9 +178,12 @@ static void test_census_cost(const struct jd_kernels *k)
 	}
 }
 
-/* Aggregation and selection on one random cost volume; both stages compared. */
+/*
+ * Aggregation and selection on one random cost volume; both stages compared. ad: AD's costs
+ * (0..255, so path costs reach the byte's saturation) instead of census's (0..62).
+ */
 static void agg_select_case(const struct jd_kernels *k, int w, int h, int nd, int paths, int adapt,
-			    int uniq, int subpix, int lr, int md, unsigned seed)
+			    int uniq, int subpix, int lr, int md, unsigned seed, int ad)
 {
 	struct jd_match_params p;
 	struct jd_image g = jd_test_random_image(w, h, w, seed);
@@ -198,12 +201,14 @@ static void agg_select_case(const struct jd_kernels *k, int w, int h, int nd, in
 	p.sgm.subpixel = subpix;
 	p.sgm.lr_check = lr;
 	p.min_disp = md;
+	p.sgm.cost = ad ? JD_SGM_COST_AD : JD_SGM_COST_CENSUS;
 	for (size_t i = 0; i < vol; i++) {
 		/* A valley around a smooth disparity, plus noise: realistic minima and ties. */
 		size_t pix = i / nd;
 		int d = (int)(i % nd), want = (int)((pix % w) * nd / (w + 1));
 		int v = (d > want ? d - want : want - d) * 3 + (int)(jd_test_rand(&seed) % 12);
-		cost[i] = (uint8_t)(v > 62 ? 62 : v);
+		v = ad ? 4 * v : v;
+		cost[i] = (uint8_t)(v > (ad ? 255 : 62) ? (ad ? 255 : 62) : v);
 	}
 	for (int b = 0; b < 2; b++) {
 		const struct jd_kernels *kk = b ? k : &jd_kernels_ref;
@@ -214,7 +219,7 @@ static void agg_select_case(const struct jd_kernels *k, int w, int h, int nd, in
 		kk->sgm_aggregate(&p, &g, cost, f[b], bw[b], ws, NULL);
 	}
 	JD_CHECK(memcmp(f[0], f[1], 2 * vol) == 0 && memcmp(bw[0], bw[1], 2 * vol) == 0,
-		 "sgm_aggregate %dx%d nd %d paths %d adapt %d", w, h, nd, paths, adapt);
+		 "sgm_aggregate %dx%d nd %d paths %d adapt %d ad %d", w, h, nd, paths, adapt, ad);
 	for (int b = 0; b < 2; b++) {
 		(b ? k : &jd_kernels_ref)->sgm_select(&p, f[b], bw[b], &out[b], scr, NULL);
 	}
@@ -234,12 +239,14 @@ static void agg_select_case(const struct jd_kernels *k, int w, int h, int nd, in
 
 static void test_sgm(const struct jd_kernels *k)
 {
-	agg_select_case(k, 311, 23, 33, 8, 4, 5, 1, 1, 0, 1);
-	agg_select_case(k, 31, 17, 64, 8, 0, 0, 0, 1, 2, 2);
-	agg_select_case(k, 17, 9, 7, 4, 4, 15, 1, 0, 0, 3);
-	agg_select_case(k, 5, 3, 2, 8, 4, 5, 1, 1, 0, 4);
-	agg_select_case(k, 40, 12, 128, 4, 4, 5, 1, 1, 5, 5);
-	agg_select_case(k, 9, 40, 16, 8, 2, 50, 1, 1, 1, 6);
+	agg_select_case(k, 311, 23, 33, 8, 4, 5, 1, 1, 0, 1, 0);
+	agg_select_case(k, 31, 17, 64, 8, 0, 0, 0, 1, 2, 2, 0);
+	agg_select_case(k, 17, 9, 7, 4, 4, 15, 1, 0, 0, 3, 0);
+	agg_select_case(k, 5, 3, 2, 8, 4, 5, 1, 1, 0, 4, 0);
+	agg_select_case(k, 40, 12, 128, 4, 4, 5, 1, 1, 5, 5, 0);
+	agg_select_case(k, 9, 40, 16, 8, 2, 50, 1, 1, 1, 6, 0);
+	agg_select_case(k, 311, 23, 33, 8, 4, 5, 1, 1, 0, 7, 1);
+	agg_select_case(k, 40, 12, 128, 4, 4, 5, 1, 1, 5, 8, 1);
 }
 
 static void test_sad(const struct jd_kernels *k)

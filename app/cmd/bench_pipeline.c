@@ -74,7 +74,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 		if (rc == 1 && st.frame >= 2) { /* two warm-up frames */
 			if (!t0) {
 				t0 = jd_clock_ns();
-				copied0 = d.boot.cuda.copied;
+				copied0 = d.engine.cuda.copied;
 			}
 			cap += st.capture_ms;
 			rect += st.rectify_ms;
@@ -97,11 +97,11 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	/* On the GPU two frames are in flight: "match" is submit to map in hand (queueing
 	 * behind the next capture included), "gpu" the kernels alone. */
 	/* copied: bytes a frame crosses between host and device buffers (0: mapped, or CPU) */
-	const char *where = !d.boot.gpu ? "cpu" : d.boot.cuda.mapped ? "mapped" : "cuda";
+	const char *where = !d.engine.gpu ? "cpu" : d.engine.cuda.mapped ? "mapped" : "cuda";
 	printf("%-8s %-6s %9dx%-5d %5d %7d %8.2f %8.2f %8.2f %8.2f %8.2f %7.1f %8.2f %8.0f",
 	       jd_algo_name(p.algo), where, w, h, ndisp, threads, cap / n, rect / n, match / n,
 	       gpu / n, sense / n, n > 1 ? 1000.0 * (n - 1) / wall : 0.0, cpu / n,
-	       (double)(d.boot.cuda.copied - copied0) / n / 1024.0);
+	       (double)(d.engine.cuda.copied - copied0) / n / 1024.0);
 	if (ros2) {
 		/* the loop's copy per offered frame; the thread's work per published frame (it
 		 * skips frames a newer one replaced) */

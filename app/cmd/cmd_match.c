@@ -58,7 +58,7 @@ int jd_cmd_match(int argc, char **argv)
 	const char *out = NULL, *color = NULL, *conf_path = NULL;
 	int threads = jd_workers_cpu_count(), quiet = 0, min_conf = 0, opt, rc;
 	struct jd_image l, r;
-	struct jd_engine boot;
+	struct jd_engine engine;
 	char err[512];
 
 	jd_params_default(&p, JD_ALGO_SGM, 64);
@@ -123,26 +123,26 @@ int jd_cmd_match(int argc, char **argv)
 	rc = JD_EXIT_RUNTIME;
 	struct jd_boot_config bc = {
 	    .p = &p, .w = l.width, .h = l.height, .threads = threads, .log = quiet ? NULL : stderr};
-	if (jd_cli_boot_choices(&bc) || jd_boot_init(&boot, &bc)) {
+	if (jd_cli_boot_choices(&bc) || jd_boot_init(&engine, &bc)) {
 		goto out;
 	}
-	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);
-	memcpy(boot.right.data, r.data, (size_t)r.width * r.height);
+	memcpy(engine.left.data, l.data, (size_t)l.width * l.height);
+	memcpy(engine.right.data, r.data, (size_t)r.width * r.height);
 	uint64_t t0 = jd_clock_ns();
-	int mrc = jd_engine_match(&boot, &p);
+	int mrc = jd_engine_match(&engine, &p);
 	uint64_t t1 = jd_clock_ns();
 	uint8_t *conf = NULL;
 	if (!mrc && (conf_path || min_conf)) {
 		struct jd_conf_search search = {p.min_disp, p.ndisp};
-		mrc = jd_desk_confidence(&l, &r, &boot.disp, &search, min_conf, &boot.workers.exec,
-					 &conf);
+		mrc = jd_desk_confidence(&l, &r, &engine.disp, &search, min_conf,
+					 &engine.workers.exec, &conf);
 	}
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));
 	} else if ((conf_path && write_conf(conf_path, conf, l.width, l.height, err, sizeof(err))) ||
-		   jd_disp_write(out, &boot.disp, err, sizeof(err)) ||
+		   jd_disp_write(out, &engine.disp, err, sizeof(err)) ||
 		   (color &&
-		    jd_color_png_write(color, &boot.disp, (float)p.min_disp,
+		    jd_color_png_write(color, &engine.disp, (float)p.min_disp,
 				       (float)(p.min_disp + p.ndisp - 1), err, sizeof(err)))) {
 		fprintf(stderr, "jetdepth: %s\n", err);
 	} else {
@@ -154,7 +154,7 @@ int jd_cmd_match(int argc, char **argv)
 		rc = JD_EXIT_OK;
 	}
 	free(conf);
-	jd_boot_deinit(&boot);
+	jd_boot_deinit(&engine);
 out:
 	free(l.data);
 	free(r.data);

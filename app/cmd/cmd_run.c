@@ -274,7 +274,7 @@ int jd_cmd_run(int argc, char **argv)
 		int picture_due =
 		    o.preview.port && feeding && jd_preview_wants(&preview, jd_clock_ns());
 		int gpu_picture =
-		    picture_due && jd_engine_gpu_preview_want(&d.boot, d.min_conf, colour_far);
+		    picture_due && jd_engine_gpu_preview_want(&d.engine, d.min_conf, colour_far);
 		/* what the outputs read of the next frame; the rest may stay on the GPU */
 		d.want_back =
 		    dump_requested || (picture_due && !gpu_picture) ? JD_CUDA_BACK_ALL : 0;
@@ -450,7 +450,7 @@ int jd_cmd_run(int argc, char **argv)
 						      st.sense ? st.tracks : NULL,
 						      st.conf,
 						      d.min_conf,
-						      jd_engine_gpu_preview(&d.boot)};
+						      jd_engine_gpu_preview(&d.engine)};
 			if (gpu_picture && !pf.rgb) {
 				/* the GPU composes it: wait for the frame that has it */
 				jd_preview_set_status(&preview, status);

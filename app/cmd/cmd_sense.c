@@ -73,7 +73,7 @@ int jd_cmd_sense(int argc, char **argv)
 	static struct jd_stereo_calib calib;
 	int threads = jd_workers_cpu_count(), opt, rectified = 0, pair_check = 1, rc = JD_EXIT_RUNTIME;
 	struct jd_image l = {0}, r = {0};
-	static struct jd_engine boot;
+	static struct jd_engine engine;
 	static struct jd_sense_result res;
 	static char json[65536];
 	char err[600];
@@ -212,24 +212,26 @@ int jd_cmd_sense(int argc, char **argv)
 	}
 	rc = JD_EXIT_RUNTIME;
 	struct jd_boot_config bc = {.p = &p, .w = l.width, .h = l.height, .threads = threads};
-	if (jd_cli_boot_choices(&bc) || jd_boot_init(&boot, &bc)) {
+	if (jd_cli_boot_choices(&bc) || jd_boot_init(&engine, &bc)) {
 		goto out;
 	}
 	size_t wsb = jd_sense_mem_required(l.width, l.height);
 	void *ws = malloc(wsb);
-	memcpy(boot.left.data, l.data, (size_t)l.width * l.height);
-	memcpy(boot.right.data, r.data, (size_t)r.width * r.height);
+	memcpy(engine.left.data, l.data, (size_t)l.width * l.height);
+	memcpy(engine.right.data, r.data, (size_t)r.width * r.height);
 	uint64_t t0 = jd_clock_ns();
-	int mrc = jd_engine_match(&boot, &p);
+	int mrc = jd_engine_match(&engine, &p);
 	uint64_t t1 = jd_clock_ns();
 	if (!mrc && sc.min_confidence) {
 		uint8_t *conf = NULL;
 		struct jd_conf_search search = {p.min_disp, p.ndisp};
-		mrc = jd_desk_confidence(&l, &r, &boot.disp, &search, sc.min_confidence,
-					 &boot.workers.exec, &conf);
+		mrc = jd_desk_confidence(&l, &r, &engine.disp, &search, sc.min_confidence,
+					 &engine.workers.exec, &conf);
 		free(conf);
 	}
-	int src = mrc || !ws ? -ENOMEM : jd_sense_run(&sc.sp, &cam, &boot.disp, ws, wsb, &res, &boot.workers.exec);
+	int src = mrc || !ws ? -ENOMEM
+			     : jd_sense_run(&sc.sp, &cam, &engine.disp, ws, wsb, &res,
+					    &engine.workers.exec);
 	uint64_t t2 = jd_clock_ns();
 	struct jd_frame_report rep = {NULL,
 				      NULL,
@@ -256,7 +258,7 @@ int jd_cmd_sense(int argc, char **argv)
 		fprintf(stderr, "jetdepth: sense failed: %s\n", jd_strerror(src));
 	} else if (n < 0) {
 		fprintf(stderr, "jetdepth: sense: the report exceeds %zu bytes\n", sizeof(json));
-	} else if (disp_out && jd_disp_write(disp_out, &boot.disp, err, sizeof(err))) {
+	} else if (disp_out && jd_disp_write(disp_out, &engine.disp, err, sizeof(err))) {
 		fprintf(stderr, "jetdepth: %s\n", err);
 	} else if (strcmp(out, "-") == 0) {
 		fwrite(json, 1, (size_t)n, stdout);
@@ -269,7 +271,7 @@ int jd_cmd_sense(int argc, char **argv)
 		rc = JD_EXIT_OK;
 	}
 	free(ws);
-	jd_boot_deinit(&boot);
+	jd_boot_deinit(&engine);
 out:
 	free(l.data);
 	free(r.data);

@@ -36,7 +36,7 @@ void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			 wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
 			 (double)st->match_ns / 1e6, st->cpu_ms, st->sense ? st->sense->nobjects : -1,
 			 st->sense && st->sense->plane.valid ? "true" : "false",
-			 (double)d->boot.budget.total / (1 << 20), outages, streams,
+			 (double)d->engine.budget.total / (1 << 20), outages, streams,
 			 suspect ? "\"" : "", suspect ? suspect : "null", suspect ? "\"" : "",
 			 dy, jd_pair_recalibrate(d->calib_dy_px) ? "true" : "false",
 			 c->drop_corrupt,

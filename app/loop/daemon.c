@@ -56,20 +56,21 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	const struct jd_capture_config *cam = o->cam;
 	const struct jd_sense_cli *sense = o->sense;
 	const struct jd_board *board = o->board;
-	struct jd_capture_config synth = {.kind = JD_CAPTURE_SYNTH};
+	/* the camera as given, else the synthetic rig; the frame size and search are the run's */
+	struct jd_capture_config camera = {.kind = JD_CAPTURE_SYNTH};
 	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->p = *p;
-	synth = cam ? *cam : synth;
-	synth.cam.width = w;
-	synth.cam.height = h;
-	synth.ndisp = p->ndisp;
-	if (synth.cam.timeout_ms <= 0) {
-		synth.cam.timeout_ms = 1000;
+	camera = cam ? *cam : camera;
+	camera.cam.width = w;
+	camera.cam.height = h;
+	camera.ndisp = p->ndisp;
+	if (camera.cam.timeout_ms <= 0) {
+		camera.cam.timeout_ms = 1000;
 	}
-	if (synth.cam.buffers <= 0) {
-		synth.cam.buffers = 4;
+	if (camera.cam.buffers <= 0) {
+		camera.cam.buffers = 4;
 	}
 	/* Sensing: the options' camera model, else the synthetic rig's, else none. */
 	if (sense) {
@@ -80,20 +81,20 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 		jd_sense_default(&d->sp);
 	}
 	const char *source = d->sensing ? "--focal, --baseline" : NULL;
-	if (!d->sensing && synth.calib) {
+	if (!d->sensing && camera.calib) {
 		source = "the calibration";
 		double f, cx, cy, bl, units;
-		jd_calib_model(synth.calib, &f, &cx, &cy, &bl, &units);
+		jd_calib_model(camera.calib, &f, &cx, &cy, &bl, &units);
 		d->model = (struct jd_camera_model){(float)f, (float)cx, (float)cy,
 						    (float)(bl * units)};
 		d->sensing = 1;
 	}
-	if (!d->sensing && synth.kind == JD_CAPTURE_SYNTH) {
+	if (!d->sensing && camera.kind == JD_CAPTURE_SYNTH) {
 		source = "the synthetic rig";
 		jd_cam_synth_model(w, h, &d->model);
 		d->sensing = 1;
 	}
-	d->rectify = synth.calib != NULL;
+	d->rectify = camera.calib != NULL;
 	if (d->sensing && !(d->model.cx == d->model.cx)) {
 		d->model.cx = (float)(w - 1) / 2.0f;
 	}
@@ -101,7 +102,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 		d->model.cy = (float)(h - 1) / 2.0f;
 	}
 	size_t npix = (size_t)w * h;
-	struct loop_regions lr = {.cam_bytes = jd_capture_mem_required(&synth),
+	struct loop_regions lr = {.cam_bytes = jd_capture_mem_required(&camera),
 				  .rect_bytes = d->rectify ? jd_rectifier_mem_required(w, h) : 0,
 				  .sense_bytes = d->sensing ? jd_sense_mem_required(w, h) : 0,
 				  .conf_ws_bytes = jd_confidence_mem_required(w, h, threads)};
@@ -121,18 +122,18 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 				    .board = board,
 				    .log = log};
 	JD_TRY(jd_cli_boot_choices(&bc));
-	JD_TRY(jd_boot_init(&d->boot, &bc));
-	jd_carve_init(&c, d->boot.loop_mem, d->boot.loop_bytes);
+	JD_TRY(jd_boot_init(&d->engine, &bc));
+	jd_carve_init(&c, d->engine.loop_mem, d->engine.loop_bytes);
 	loop_layout(&c, &lr, npix, o->app_bytes);
 	if (d->rectify) {
-		jd_rectifier_init(&d->rect, synth.calib, w, h, lr.rect, lr.rect_bytes);
+		jd_rectifier_init(&d->rect, camera.calib, w, h, lr.rect, lr.rect_bytes);
 		for (int i = 0; i < 2; i++) {
 			d->raw[i] = (struct jd_image){lr.raw[i], w, h, w};
 		}
-		if (d->boot.gpu_rectify) {
-			rc = jd_engine_rectify_on_gpu(&d->boot, d->rect.map);
+		if (d->engine.gpu_rectify) {
+			rc = jd_engine_rectify_on_gpu(&d->engine, d->rect.map);
 			if (rc) {
-				jd_boot_deinit(&d->boot);
+				jd_boot_deinit(&d->engine);
 				return rc;
 			}
 			d->gpu_rectify = 1;
@@ -151,13 +152,13 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	d->no_truth = o && o->no_truth;
 	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
 	/* without a truth to score the raw map against, the GPU hands it over masked */
-	int scored = !d->no_truth && synth.kind == JD_CAPTURE_SYNTH;
-	d->gpu_sense = d->sensing && jd_engine_gpu_sense_start(&d->boot, d->min_conf, !scored);
+	int scored = !d->no_truth && camera.kind == JD_CAPTURE_SYNTH;
+	d->gpu_sense = d->sensing && jd_engine_gpu_sense_start(&d->engine, d->min_conf, !scored);
 	d->gpu_masks = d->gpu_sense && !scored;
-	d->gpu_conf = jd_engine_gpu_makes_confidence(&d->boot);
+	d->gpu_conf = jd_engine_gpu_makes_confidence(&d->engine);
 	d->want_back = JD_CUDA_BACK_ALL;
 	/* the loop reads each frame's map and pair before it submits the next: no copies */
-	d->lends_pair = jd_engine_lend(&d->boot);
+	d->lends_pair = jd_engine_lend(&d->engine);
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
 	for (int k = 0; k < JD_DAEMON_INFLIGHT; k++) {
@@ -178,12 +179,12 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 				     "--baseline)\n");
 		}
 	}
-	synth.exec = &d->boot.workers.exec; /* idle while the loop captures */
-	synth.kernels = &d->boot.kernels;   /* the luma conversion boot chose and printed */
-	rc = jd_capture_init(&d->cap, &synth, lr.cam, lr.cam_bytes, log);
+	camera.exec = &d->engine.workers.exec; /* idle while the loop captures */
+	camera.kernels = &d->engine.kernels;   /* the luma conversion boot chose and printed */
+	rc = jd_capture_init(&d->cap, &camera, lr.cam, lr.cam_bytes, log);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", d->cap.err);
-		jd_boot_deinit(&d->boot);
+		jd_boot_deinit(&d->engine);
 	}
 	return rc;
 }
@@ -196,7 +197,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
  */
 static int keeps_pair(const struct jd_daemon *d)
 {
-	return !d->gpu_rectify && !d->lends_pair && jd_engine_depth(&d->boot) > 1;
+	return !d->gpu_rectify && !d->lends_pair && jd_engine_depth(&d->engine) > 1;
 }
 
 /*
@@ -245,7 +246,7 @@ static unsigned bring_back(const struct jd_daemon *d, int k, const struct jd_dae
 /* Collect the oldest frame in flight and check it against its truth when there is one. */
 static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 {
-	struct jd_engine *b = &d->boot;
+	struct jd_engine *b = &d->engine;
 	int k = d->frame - d->inflight; /* the oldest in flight */
 	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
@@ -334,7 +335,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 {
-	struct jd_engine *b = &d->boot;
+	struct jd_engine *b = &d->engine;
 	int k = d->frame;
 	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
@@ -401,6 +402,6 @@ void jd_daemon_deinit(struct jd_daemon *d)
 {
 	if (d) {
 		jd_capture_deinit(&d->cap);
-		jd_boot_deinit(&d->boot);
+		jd_boot_deinit(&d->engine);
 	}
 }

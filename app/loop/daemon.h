@@ -47,7 +47,7 @@ struct jd_daemon_frame {
 };
 
 struct jd_daemon {
-	struct jd_engine boot;
+	struct jd_engine engine;
 	struct jd_capture cap;
 	struct jd_match_params p;
 	int frame;	      /* the next frame to submit */
@@ -105,7 +105,7 @@ struct jd_frame_stats {
 	/* what the frame has on the host (NULL: left on the device, d->want_back) */
 	const uint8_t *conf;		     /* the confidence map (w bytes a row) */
 	const struct jd_image *left;	     /* this frame's rectified left image */
-	const struct jd_disp *map;	     /* the map, masked by the confidence (d->boot.disp) */
+	const struct jd_disp *map;	     /* the map, masked by the confidence (d->engine.disp) */
 	const struct jd_sense_result *sense; /* NULL when not sensing */
 	const struct jd_track_info *tracks;  /* per object of sense: ids across frames */
 	int has_truth;

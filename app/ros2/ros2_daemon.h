@@ -11,7 +11,8 @@
 /** The rectified rig the daemon runs: its size, camera model and disparity range. */
 static inline struct jd_ros2_rig jd_ros2_rig_of(const struct jd_daemon *d)
 {
-	return (struct jd_ros2_rig){d->boot.disp.width, d->boot.disp.height, d->sensing, d->model,
+	return (struct jd_ros2_rig){d->engine.disp.width, d->engine.disp.height,
+				    d->sensing,		  d->model,
 				    (float)d->p.min_disp, (float)(d->p.min_disp + d->p.ndisp - 1)};
 }
 
@@ -26,7 +27,7 @@ static inline unsigned jd_ros2_want_made(const struct jd_ros2 *r, struct jd_daem
 {
 	int want = jd_ros2_wants_made(r), read = jd_ros2_wants_read(r);
 	int gpu =
-	    jd_engine_gpu_cloud_want(&d->boot,
+	    jd_engine_gpu_cloud_want(&d->engine,
 				     (want & JD_ROS2_MAKE_DEPTH ? JD_CUDA_CLOUD_DEPTH : 0) |
 					 (want & JD_ROS2_MAKE_POINTS ? JD_CUDA_CLOUD_POINTS : 0),
 				     d->min_conf, &d->model);
@@ -54,7 +55,7 @@ static inline struct jd_ros2_frame jd_ros2_frame_of(struct jd_daemon *d,
 				  .conf = st->conf,
 				  .sense = st->sense,
 				  .tracks = st->sense ? st->tracks : NULL};
-	struct jd_cuda_cloud_set *s = jd_engine_gpu_cloud(&d->boot);
+	struct jd_cuda_cloud_set *s = jd_engine_gpu_cloud(&d->engine);
 	if (s) {
 		int points = s->made & JD_CUDA_CLOUD_POINTS;
 		f.made = (struct jd_ros2_made){s->made & JD_CUDA_CLOUD_DEPTH ? s->depth : NULL,

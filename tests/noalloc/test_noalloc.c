@@ -53,7 +53,7 @@ int main(void)
 			JD_CHECK(jd_daemon_drain(&d, &st) == 0, "nothing left in flight");
 			/* The sealed arena refuses any late request. */
 			void *late;
-			JD_CHECK(jd_arena_take(&d.boot.arena, 16, "late", &late) == -EPERM,
+			JD_CHECK(jd_arena_take(&d.engine.arena, 16, "late", &late) == -EPERM,
 				 "sealed");
 			jd_daemon_deinit(&d);
 		}

@@ -7,6 +7,7 @@
 #include "../../hal/clock.h"
 #include "../loop/daemon.h"
 #include "../ros2/ros2_daemon.h"
+#include "cli.h"
 
 static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int frames, int threads,
 	       int ros2, enum jd_pixfmt fmt)
@@ -38,9 +39,13 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	struct jd_capture_config cam = {
 	    .kind = JD_CAPTURE_SYNTH, .calib = &calib, .loop = 1, .synth_fmt = fmt};
 	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
-	struct jd_daemon_opts o = {
-	    .cam = &cam, .app_bytes = ros2_bytes, .no_truth = 1, .ros2 = ros2};
-	if (jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
+	struct jd_boot_config choices = {0};
+	struct jd_daemon_opts o = {.cam = &cam,
+				   .app_bytes = ros2_bytes,
+				   .no_truth = 1,
+				   .ros2 = ros2,
+				   .choices = &choices};
+	if (jd_cli_boot_choices(&choices) || jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
 		return -1;
 	}
 	static struct jd_ros2 pub;

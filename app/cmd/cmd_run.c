@@ -150,7 +150,7 @@ int jd_cmd_run(int argc, char **argv)
 	struct jd_match_params p = o.p;
 	int w = o.w, h = o.h, frames = o.frames, threads = o.threads, json = o.json;
 	struct jd_capture_config cam = o.cam;
-	struct jd_sense_cli sense = o.sense;
+	struct jd_sense_options sense = o.sense;
 	const char *udp = o.udp[0] ? o.udp : NULL;
 	const char *calib_files[2] = {o.calib[0], o.calib[1]};
 	int ncalib = o.ncalib;
@@ -205,8 +205,14 @@ int jd_cmd_run(int argc, char **argv)
 	struct run_regions mem;
 	struct jd_carve layout;
 	jd_carve_init(&layout, NULL, 0);
+	struct jd_boot_config choices = {0};
+	if (jd_cli_boot_choices(&choices)) {
+		jd_publish_deinit(&pub);
+		return JD_EXIT_USAGE;
+	}
 	struct jd_daemon_opts dopts = {.cam = &cam,
 				       .sense = &sense,
+				       .choices = &choices,
 				       .board = bp,
 				       .app_bytes = run_layout(&layout, &o, w, h, &mem),
 				       .ros2 = o.ros2.enabled,

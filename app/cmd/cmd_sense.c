@@ -66,7 +66,7 @@ int jd_cmd_sense(int argc, char **argv)
 				      {"help", no_argument, NULL, OPT_HELP},
 				      {"no-pair-check", no_argument, NULL, OPT_NO_PAIR_CHECK}};
 	struct jd_match_params p;
-	struct jd_sense_cli sc;
+	struct jd_sense_options sc;
 	struct jd_cli cli;
 	const char *out = NULL, *disp_out = NULL, *calib_files[2];
 	int ncalib = 0;

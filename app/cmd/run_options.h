@@ -21,7 +21,7 @@ struct jd_run_options {
 	struct jd_match_params p;
 	int w, h, frames, threads, json, help;
 	struct jd_capture_config cam;
-	struct jd_sense_cli sense;
+	struct jd_sense_options sense;
 	char udp[256];	/* "" : none */
 	char id[64];	/* --id: this daemon's name in every frame's JSON (default: the host's) */
 	char calib[2][512];

@@ -50,7 +50,7 @@ const char jd_sense_cli_help[] =
     "                         also reported in the base frame\n";
 _Static_assert(JD_MIN_CONFIDENCE_DEFAULT == 32, "the help above states the default");
 
-void jd_sense_cli_init(struct jd_sense_cli *s)
+void jd_sense_cli_init(struct jd_sense_options *s)
 {
 	memset(s, 0, sizeof(*s));
 	jd_sense_default(&s->sp);
@@ -91,7 +91,7 @@ static int number(const char *opt, const char *arg, double lo, double hi, double
 	return 0;
 }
 
-int jd_sense_cli_parse(struct jd_sense_cli *s, int k, const char *arg)
+int jd_sense_cli_parse(struct jd_sense_options *s, int k, const char *arg)
 {
 	double v;
 
@@ -172,7 +172,7 @@ int jd_sense_cli_parse(struct jd_sense_cli *s, int k, const char *arg)
 	return 0;
 }
 
-int jd_sense_cli_check(const struct jd_sense_cli *s)
+int jd_sense_cli_check(const struct jd_sense_options *s)
 {
 	if (!s->have_focal || !s->have_baseline) {
 		fprintf(stderr, "jetdepth: sensing needs the camera: --focal PX and --baseline MM\n");
@@ -181,7 +181,7 @@ int jd_sense_cli_check(const struct jd_sense_cli *s)
 	return 0;
 }
 
-int jd_sense_cli_fits(const struct jd_sense_cli *s, int w, int h)
+int jd_sense_cli_fits(const struct jd_sense_options *s, int w, int h)
 {
 	const int *r = s->sp.roi;
 

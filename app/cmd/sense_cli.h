@@ -6,29 +6,21 @@
 
 #include "../../algo/confidence.h"
 #include "../../algo/sense.h"
-
-struct jd_sense_cli {
-	struct jd_sense_params sp;
-	struct jd_camera_model cam; /* cx, cy NaN: the image centre */
-	int have_focal, have_baseline;
-	int min_confidence; /* pixels below this confidence are not used (algo/confidence.h) */
-	int have_extrinsics;
-	double base_from_camera[16]; /* app/formats/extrinsics.h: 4x4, mm */
-};
+#include "../loop/sense_options.h"
 
 extern const char jd_sense_cli_help[];
 
-void jd_sense_cli_init(struct jd_sense_cli *s);
+void jd_sense_cli_init(struct jd_sense_options *s);
 /* How many options jd_sense_cli_options() appends (its caller sizes its table with it). */
 #define JD_SENSE_CLI_NOPTS 12
 
 /** Append the options (ids base + k) to opts (room for max; NULL-terminated). */
 void jd_sense_cli_options(struct option *opts, int max, int base);
 /** Parse option k. @retval 0, or -EINVAL with the message printed */
-int jd_sense_cli_parse(struct jd_sense_cli *s, int k, const char *arg);
+int jd_sense_cli_parse(struct jd_sense_options *s, int k, const char *arg);
 /** After parsing: a camera model is complete. @retval 0 or -EINVAL (printed) */
-int jd_sense_cli_check(const struct jd_sense_cli *s);
+int jd_sense_cli_check(const struct jd_sense_options *s);
 /** The ROI fits a w x h image. @retval 0 or -EINVAL (printed) */
-int jd_sense_cli_fits(const struct jd_sense_cli *s, int w, int h);
+int jd_sense_cli_fits(const struct jd_sense_options *s, int w, int h);
 
 #endif

@@ -36,7 +36,7 @@ struct jd_boot_config {
 	unsigned stages;   /* JD_BOOT_* bits (0: none) */
 	const struct jd_board *board; /* its memory ceiling bounds the budget (NULL: the RAM) */
 	FILE *log;		      /* where the budget goes (NULL: silent) */
-	enum jd_backend backend;      /* what was asked for (jd_cli_boot_choices()) */
+	enum jd_backend backend;      /* what was asked for (the command line, $JD_BACKEND) */
 	enum jd_gpu_memory gpu_memory;
 	const char *tuning_path; /* the GPU tuning file to read */
 };

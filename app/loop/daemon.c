@@ -11,7 +11,6 @@
 #include "../../algo/pair_check.h"
 #include "../../hal/camera_synth.h"
 #include "../../hal/clock.h"
-#include "../cmd/cli.h"
 
 const char *const jd_stage_names[JD_STAGES] = {"capture", "submit", "collect", "confidence",
 						 "sense"};
@@ -54,7 +53,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	static const struct jd_daemon_opts none;
 	o = o ? o : &none;
 	const struct jd_capture_config *cam = o->cam;
-	const struct jd_sense_cli *sense = o->sense;
+	const struct jd_sense_options *sense = o->sense;
 	const struct jd_board *board = o->board;
 	/* the camera as given, else the synthetic rig; the frame size and search are the run's */
 	struct jd_capture_config camera = {.kind = JD_CAPTURE_SYNTH};
@@ -121,7 +120,11 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 				    .stages = stages,
 				    .board = board,
 				    .log = log};
-	JD_TRY(jd_cli_boot_choices(&bc));
+	if (o->choices) {
+		bc.backend = o->choices->backend;
+		bc.gpu_memory = o->choices->gpu_memory;
+		bc.tuning_path = o->choices->tuning_path;
+	}
 	JD_TRY(jd_boot_init(&d->engine, &bc));
 	jd_carve_init(&c, d->engine.loop_mem, d->engine.loop_bytes);
 	loop_layout(&c, &lr, npix, o->app_bytes);

@@ -17,7 +17,7 @@
 #include "../../algo/track.h"
 #include "../../hal/capture.h"
 #include "rectifier.h"
-#include "../cmd/sense_cli.h"
+#include "sense_options.h"
 
 /*
  * The loop's stages, for the CPU time each costs a step (every thread: the workers a stage
@@ -117,7 +117,9 @@ struct jd_frame_stats {
 /* What jd_daemon_init() may be given besides the matcher (all optional). */
 struct jd_daemon_opts {
 	const struct jd_capture_config *cam; /* NULL: the synthetic camera */
-	const struct jd_sense_cli *sense;    /* NULL: defaults */
+	const struct jd_sense_options *sense; /* NULL: defaults */
+	/* the backend, GPU memory and tuning file asked for (its other fields unused); NULL: auto */
+	const struct jd_boot_config *choices;
 	const struct jd_board *board;	     /* its memory ceiling bounds the budget */
 	size_t app_bytes;		     /* boot memory for the caller (d->app_mem) */
 	int no_truth; /* frames are not scored against a camera's truth (bench: the loop's cost) */

@@ -22,6 +22,7 @@
 #include "count_alloc.h"
 #include "camera_synth.h"
 #include "daemon.h"
+#include "sense_cli.h"
 #include "jd_test.h"
 #include "synth.h"
 
@@ -218,7 +219,7 @@ static void jpeg_files(int steps)
 	tjDestroy(tj);
 	snprintf(cam.device[0], sizeof(cam.device[0]), "%s", root);
 	/* the synthetic rig's model: these are its frames */
-	struct jd_sense_cli sense;
+	struct jd_sense_options sense;
 	jd_sense_cli_init(&sense);
 	jd_cam_synth_model(W, H, &sense.cam);
 	sense.have_focal = sense.have_baseline = 1;

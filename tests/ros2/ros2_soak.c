@@ -17,6 +17,7 @@
 #include "camera_synth.h"
 #include "count_alloc.h"
 #include "daemon.h"
+#include "sense_cli.h"
 #include "jd_test.h"
 #include "ros2/ros2_daemon.h"
 
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
 	jd_params_default(&p, JD_ALGO_SAD, ND);
 	/* the soak is about publishing: the cheapest frame that still has a table and objects */
 	p.prefilter = JD_PREFILTER_NONE;
-	struct jd_sense_cli sense;
+	struct jd_sense_options sense;
 	jd_sense_cli_init(&sense);
 	sense.sp.ransac_iters = 40;
 	jd_cam_synth_model(W, H, &sense.cam);

@@ -250,7 +250,7 @@ static int tuned_variant(struct jd_engine *b, const struct jd_boot_config *c)
 	FILE *log = c->log;
 	int rc;
 
-	if (p->algo != JD_ALGO_BP) {
+	if (p->algo != JD_ALGO_BP || !path) {
 		return 0;
 	}
 	rc = jd_tuning_load(path, t, err, sizeof(err));

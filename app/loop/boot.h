@@ -38,7 +38,7 @@ struct jd_boot_config {
 	FILE *log;		      /* where the budget goes (NULL: silent) */
 	enum jd_backend backend;      /* what was asked for (the command line, $JD_BACKEND) */
 	enum jd_gpu_memory gpu_memory;
-	const char *tuning_path; /* the GPU tuning file to read */
+	const char *tuning_path; /* the GPU tuning file to read (NULL: none, the defaults) */
 };
 
 /**

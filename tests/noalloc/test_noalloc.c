@@ -14,6 +14,8 @@
 #include "count_alloc.h"
 #include "jd_test.h"
 
+/* Every daemon here boots on the CPU (main() says why). */
+static const struct jd_boot_config cpu_only = {.backend = JD_BACKEND_CPU};
 
 int main(void)
 {
@@ -25,9 +27,9 @@ int main(void)
 	 * (docs/perf.md step 68; ros2_soak counts 0 on the loop's thread there); the driver's
 	 * own threads still allocate now and then, which a process-wide count cannot tell from
 	 * ours. jetdepth's rule on the GPU path (no device or pinned allocation after boot) is
-	 * asserted by the gpu tests through the driver table.
+	 * asserted by the gpu tests through the driver table. So every daemon here boots with
+	 * cpu_only.
 	 */
-	setenv("JD_BACKEND", "cpu", 1);
 
 	for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
 		for (int fp16 = 0; fp16 <= (algos[a] == JD_ALGO_BP); fp16++) {
@@ -38,7 +40,8 @@ int main(void)
 
 			jd_params_default(&p, algos[a], 32);
 			p.bp.fp16 = fp16;
-			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, NULL, NULL) == 0, "boot");
+			struct jd_daemon_opts o = {.choices = &cpu_only};
+			JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 			/* Boot may allocate (threads, stdio); from here on nothing may. */
 			before = jd_allocations;
 			for (int i = 0; i < 12; i++) {
@@ -88,7 +91,8 @@ int main(void)
 		}
 		snprintf(cam.device[0], sizeof(cam.device[0]), "%s", root);
 		jd_params_default(&p, JD_ALGO_SAD, 32);
-		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &(struct jd_daemon_opts){.cam = &cam}, NULL) == 0, "boot");
+		struct jd_daemon_opts o = {.cam = &cam, .choices = &cpu_only};
+		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 		long before = jd_allocations;
 		for (int i = 0; i < 12; i++) {
 			JD_CHECK(jd_daemon_step(&d, &st) == 1, "frame %d: %s", i, d.cap.err);
@@ -118,7 +122,7 @@ int main(void)
 		}
 		snprintf(cam.device[0], sizeof(cam.device[0]), "%s/sbs", root);
 		cam.split = JD_SPLIT_SIDE;
-		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &(struct jd_daemon_opts){.cam = &cam}, NULL) == 0, "boot");
+		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 		before = jd_allocations;
 		for (int i = 0; i < 12; i++) {
 			JD_CHECK(jd_daemon_step(&d, &st) == 1, "side by side frame %d: %s", i, d.cap.err);
@@ -128,7 +132,8 @@ int main(void)
 		jd_daemon_deinit(&d);
 		/* the synthetic camera's raw 12-bit Bayer frames through the whole loop */
 		struct jd_capture_config bayer = {.kind = JD_CAPTURE_SYNTH, .synth_fmt = JD_PIX_RGGB12};
-		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &(struct jd_daemon_opts){.cam = &bayer}, NULL) == 0, "boot");
+		o.cam = &bayer;
+		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 		before = jd_allocations;
 		for (int i = 0; i < 12; i++) {
 			JD_CHECK(jd_daemon_step(&d, &st) == 1, "Bayer frame %d: %s", i, d.cap.err);

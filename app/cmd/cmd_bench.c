@@ -294,6 +294,10 @@ int jd_cmd_bench(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	if (pipeline) {
+		enum jd_backend asked;
+		if (jd_cli_backend(&asked)) { /* once, before the table, not once a row */
+			return JD_EXIT_RUNTIME;
+		}
 		return jd_bench_pipeline(&p, w, h, runs ? runs : 30, threads, ros2, fmt) ? JD_EXIT_RUNTIME
 										    : JD_EXIT_OK;
 	}

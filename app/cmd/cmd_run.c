@@ -206,9 +206,9 @@ int jd_cmd_run(int argc, char **argv)
 	struct jd_carve layout;
 	jd_carve_init(&layout, NULL, 0);
 	struct jd_boot_config choices = {0};
-	if (jd_cli_boot_choices(&choices)) {
+	if (jd_cli_boot_choices(&choices)) { /* $JD_BACKEND: a runtime failure, as match's */
 		jd_publish_deinit(&pub);
-		return JD_EXIT_USAGE;
+		return JD_EXIT_RUNTIME;
 	}
 	struct jd_daemon_opts dopts = {.cam = &cam,
 				       .sense = &sense,

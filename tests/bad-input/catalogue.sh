@@ -68,6 +68,10 @@ JD_CUDA_LIB=/nonexistent/libcuda.so.1 expect 1 "--backend cuda: no CUDA driver: 
 JD_CUDA_LIB=/nonexistent/libcuda.so.1 expect 1 "--backend cuda: no CUDA driver: /nonexistent/libcuda.so.1" -- match "$L" "$R" -o "$O" --algo bp --ndisp 16 --backend cuda
 expect 2 "--backend gpu9000: must be auto, cpu, ref, neon or cuda" -- match "$L" "$R" -o "$O" --backend gpu9000
 JD_BACKEND=warp expect 1 "JD_BACKEND=warp: must be auto, cpu, ref, neon or cuda" -- match "$L" "$R" -o "$O" --ndisp 16
+JD_BACKEND=warp expect 1 "JD_BACKEND=warp: must be auto, cpu, ref, neon or cuda" -- run --frames 1
+JD_BACKEND=warp expect 1 "JD_BACKEND=warp: must be auto, cpu, ref, neon or cuda" -- bench --pipeline --runs 1
+[ "$(grep -c 'JD_BACKEND=warp' "$tmp/stderr")" = 1 ] && [ ! -s "$tmp/stdout" ] ||
+	{ echo "FAIL: bench --pipeline with JD_BACKEND=warp: the error not once, or a table"; fails=$((fails + 1)); }
 printf 'include %s\ndefault.backend fastest\n' "$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/be.board"
 expect 1 "be.board:2: default.backend: 'fastest'" -- run --frames 1 --board "$tmp/be.board"
 expect 2 "need LEFT RIGHT" -- match "$L" -o "$O"

@@ -7,10 +7,9 @@
 #include "../../hal/clock.h"
 #include "../loop/daemon.h"
 #include "../ros2/ros2_daemon.h"
-#include "cli.h"
 
 static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int frames, int threads,
-	       int ros2, enum jd_pixfmt fmt)
+	       int ros2, enum jd_pixfmt fmt, const struct jd_boot_config *choices)
 {
 	static struct jd_daemon d;
 	static struct jd_stereo_calib calib;
@@ -39,13 +38,12 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	struct jd_capture_config cam = {
 	    .kind = JD_CAPTURE_SYNTH, .calib = &calib, .loop = 1, .synth_fmt = fmt};
 	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
-	struct jd_boot_config choices = {0};
 	struct jd_daemon_opts o = {.cam = &cam,
 				   .app_bytes = ros2_bytes,
 				   .no_truth = 1,
 				   .ros2 = ros2,
-				   .choices = &choices};
-	if (jd_cli_boot_choices(&choices) || jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
+				   .choices = choices};
+	if (jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
 		return -1;
 	}
 	static struct jd_ros2 pub;
@@ -128,7 +126,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 }
 
 int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames, int threads,
-		      int ros2, enum jd_pixfmt fmt)
+		      int ros2, enum jd_pixfmt fmt, const struct jd_boot_config *choices)
 {
 	static const int cases[][3] = {{640, 480, 64}, {1280, 720, 128}};
 	int rc = 0;
@@ -141,10 +139,11 @@ int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames,
 		printf("camera frames: %s\n", jd_pixfmt_name(fmt));
 	}
 	if (w) {
-		return one(p, w, h, p->ndisp, frames, threads, ros2, fmt);
+		return one(p, w, h, p->ndisp, frames, threads, ros2, fmt, choices);
 	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		rc |= one(p, cases[i][0], cases[i][1], cases[i][2], frames, threads, ros2, fmt);
+		rc |= one(p, cases[i][0], cases[i][1], cases[i][2], frames, threads, ros2, fmt,
+			  choices);
 	}
 	return rc;
 }

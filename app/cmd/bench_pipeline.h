@@ -4,6 +4,7 @@
 
 #include "../../algo/jd_params.h"
 #include "../../hal/camera.h"
+#include "../loop/boot.h"
 
 /**
  * Run the daemon on the synthetic camera, through an identity calibration (so rectification
@@ -12,9 +13,10 @@
  * ros2: also publish every frame (app/ros2/ros2.h, every topic composed as if subscribed)
  * and print the loop's copy, the composing and the writing per frame. fmt: the camera's
  * layout (GREY, or YUYV/UYVY: its luma taken on the CPU, or on the GPU where it rectifies).
+ * choices: the backend, GPU memory and tuning file (jd_cli_boot_choices()), for every size.
  * @retval 0 or -1 (said why)
  */
 int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames, int threads,
-		      int ros2, enum jd_pixfmt fmt);
+		      int ros2, enum jd_pixfmt fmt, const struct jd_boot_config *choices);
 
 #endif

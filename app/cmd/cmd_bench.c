@@ -294,12 +294,13 @@ int jd_cmd_bench(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	if (pipeline) {
-		enum jd_backend asked;
-		if (jd_cli_backend(&asked)) { /* once, before the table, not once a row */
+		struct jd_boot_config choices = {0};
+		if (jd_cli_boot_choices(&choices)) { /* once, before the table, for every size */
 			return JD_EXIT_RUNTIME;
 		}
-		return jd_bench_pipeline(&p, w, h, runs ? runs : 30, threads, ros2, fmt) ? JD_EXIT_RUNTIME
-										    : JD_EXIT_OK;
+		return jd_bench_pipeline(&p, w, h, runs ? runs : 30, threads, ros2, fmt, &choices)
+			   ? JD_EXIT_RUNTIME
+			   : JD_EXIT_OK;
 	}
 	custom |= cli.seen[OPT_ALGO - OPT_ALGO] || cli.seen[OPT_NDISP - OPT_ALGO];
 	printf("%-18s %-8s %11s %6s %7s %10s %10s %12s %10s\n", "matcher", "backend", "size",

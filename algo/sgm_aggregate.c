@@ -55,6 +55,7 @@ JD_VECTOR_CLONES static void sweep_ref(const struct jd__sgm_sweep_job *job, int 
 	int w = job->w, h = job->h, nd = p->ndisp, vs = nd + 2;
 	int diagonals = p->sgm.paths == 8;
 	int p1 = p->sgm.p1, p2 = p->sgm.p2, t = p->sgm.p2_adapt;
+	int cv = jd__sgm_coded(p, 0, dir); /* the vertical path adds levels */
 	int cur = 0;
 
 	jd__sgm_sweep_init(b, w, nd);
@@ -84,18 +85,18 @@ JD_VECTOR_CLONES static void sweep_ref(const struct jd__sgm_sweep_job *job, int 
 			int i0 = irow[x];
 
 			jd__sgm_path_step(b->horiz[hc ^ 1] + 1, c, b->horiz[hc] + 1, s, nd, p1,
-					  jd__sgm_adapt_p2(p1, p2, t, i0, irow[xb]));
+					  jd__sgm_adapt_p2(p1, p2, t, i0, irow[xb]), 0);
 			hc ^= 1;
 			jd__sgm_path_step(b->lr[JD__ROW_VERT][prv] + sx + 1, c,
 					  b->lr[JD__ROW_VERT][cur] + sx + 1, s, nd, p1,
-					  jd__sgm_adapt_p2(p1, p2, t, i0, prow[x]));
+					  jd__sgm_adapt_p2(p1, p2, t, i0, prow[x]), cv);
 			if (diagonals) {
 				jd__sgm_path_step(b->lr[JD__ROW_DIAG][prv] + sback + 1, c,
 						  b->lr[JD__ROW_DIAG][cur] + sx + 1, s, nd, p1,
-						  jd__sgm_adapt_p2(p1, p2, t, i0, prow[xb]));
+						  jd__sgm_adapt_p2(p1, p2, t, i0, prow[xb]), 0);
 				jd__sgm_path_step(b->lr[JD__ROW_ANTI][prv] + sfwd + 1, c,
 						  b->lr[JD__ROW_ANTI][cur] + sx + 1, s, nd, p1,
-						  jd__sgm_adapt_p2(p1, p2, t, i0, prow[xf]));
+						  jd__sgm_adapt_p2(p1, p2, t, i0, prow[xf]), 0);
 			}
 		}
 		cur = prv;
@@ -152,7 +153,7 @@ void jd_sgm_path_ref(const struct jd_match_params *p, const struct jd_image *gui
 				p2e = p2;
 			}
 			jd__sgm_path_step(prev, cost + pix * nd, lr[cur] + (size_t)x * vs + 1,
-					  sum + pix * nd, nd, p1, p2e);
+					  sum + pix * nd, nd, p1, p2e, jd__sgm_coded(p, dx, dy));
 		}
 	}
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sgm.h"
+#include "sgm_levels.h"
 #include "subpixel.h"
 
 /*
@@ -29,9 +30,35 @@
  * cost above 55 (of 62) before 255 - min t drops below P2: the arithmetic is then ours, and
  * docs/accuracy.md measured it against the 16-bit one on every dev pair. Every backend
  * (NEON with 16 bytes a vector, CUDA with two in the halves of a register) computes exactly these bytes.
- * A sum of eight paths is at most 8 * 255 = 2040, so uint16 holds it.
+ *
+ * What a path adds into the sum. t(d) = min t + V'(d), and with census costs and 8 paths the
+ * two vertical paths add min t + q(V'(d)) instead, where q is V' on sixteen levels
+ * (algo/sgm_levels.h): exact below 8, then the middle of each step of 16, 120 at the top. The
+ * recurrence keeps V' whole; only the summand is coarse, and its fine levels sit where winners
+ * are decided, within a few P1 of the path's minimum. So a GPU stores a vertical path's summand
+ * as four bits a disparity and min t as a byte a pixel: 8 paths then move 14 bytes a pixel-
+ * disparity where 16 would be their floor. Why these two: on the dev pairs no bad rate moves
+ * by more than 0.04 points (the diagonal or horizontal pair, or all eight, move up to 0.1),
+ * and on the GPU the vertical walks are the shortest and most numerous, so their extra work
+ * hides beside the long horizontal ones. AD costs (0..255) keep t on every path: levels
+ * cost them up to 0.19 points on the dev pairs (docs/accuracy.md).
+ * A summand is at most min t + V' + 8 <= 263 (q rounds up by less than 8), so a sum of eight
+ * paths stays below 2^11 and uint16 holds it.
  */
 #define JD__SGM_EDGE 255 /* V beyond d = 0 and d = nd - 1 */
+
+/* What kept value v adds into the sum beside min t: its level's value where coded, else v. */
+static inline int jd__sgm_term(int v, int coded)
+{
+	return coded ? jd__sgm_decode(jd__sgm_code(v)) : v;
+}
+
+/* Whether the path of step (dx, dy) adds levels (the rule above): vertical, census, 8 paths. */
+static inline int jd__sgm_coded(const struct jd_match_params *p, int dx, int dy)
+{
+	(void)dy;
+	return p->sgm.cost == JD_SGM_COST_CENSUS && p->sgm.paths == 8 && dx == 0;
+}
 
 /* The three directions that come from the previous row, and the one along the row. */
 enum { JD__ROW_VERT, JD__ROW_DIAG, JD__ROW_ANTI, JD__ROW_PATHS };
@@ -81,11 +108,11 @@ static inline int jd__sgm_path_t(const uint8_t *prev, int d, int c, int p1, int 
 
 /*
  * One path step (the rule above) for d = 0 .. nd - 1: prev and cur point at d = 0 with edges
- * at [-1] and [nd]; t is added into sum and cur gets V'.
+ * at [-1] and [nd]; cur gets V' and sum min t + jd__sgm_term(V').
  */
 static inline void jd__sgm_path_step(const uint8_t *restrict prev, const uint8_t *restrict cost,
 				     uint8_t *restrict cur, uint16_t *restrict sum, int nd,
-				     int p1, int p2)
+				     int p1, int p2, int coded)
 {
 	int best = 255;
 
@@ -93,11 +120,11 @@ static inline void jd__sgm_path_step(const uint8_t *restrict prev, const uint8_t
 		int t = jd__sgm_path_t(prev, d, cost[d], p1, p2);
 
 		cur[d] = (uint8_t)t;
-		sum[d] = (uint16_t)(sum[d] + t);
 		best = t < best ? t : best;
 	}
 	for (int d = 0; d < nd; d++) {
 		cur[d] = (uint8_t)(cur[d] - best);
+		sum[d] = (uint16_t)(sum[d] + best + jd__sgm_term(cur[d], coded));
 	}
 }
 

@@ -3,14 +3,17 @@
  * the same bytes, edge rules and tie rules, so the disparity map is identical to jd_sgm_ref()
  * (fill and median follow in postfilter_cuda.cu).
  *
- * Aggregation: every direction at once, each writing its path costs t (sgm_priv.h's rule,
- * one byte a disparity) into its own slice of the path volume; the selection then sums the
- * slices of a pixel on chip. No stored cost volume (the path kernels make their matching costs
- * from the census images) and no atomics: a path cost is written once and read once.
+ * Aggregation: every direction at once, each writing what it adds into the sum (sgm_priv.h's
+ * rule) into its own slice of the path volume: its path costs t, a byte a disparity, or, for
+ * the vertical paths with census and 8 paths, the levels of V' (half a byte) and min t (a byte
+ * a pixel). The selection then sums the slices of a pixel on chip. No stored cost volume (the
+ * path kernels make their matching costs from the census images) and no atomics: a slice is
+ * written once and read once.
  */
 #include <stdint.h>
 
 #include "../sgm_census.h"
+#include "../sgm_levels.h"
 #include "sgm_cuda.h"
 
 
@@ -105,6 +108,27 @@ static __device__ __forceinline__ unsigned match(uint64_t cl, const uint64_t *cp
 	return (unsigned)(diff < 0 ? -diff : diff);
 }
 
+/*
+ * The level (algo/sgm_levels.h) of both halves of v (each 0..255): min(v, 8 + v / 16, 15). The
+ * shift brings four bits of the high half into the low half's top, which the mask drops.
+ */
+static __device__ __forceinline__ unsigned level_u16x2(unsigned v)
+{
+	const unsigned coarse =
+	    ((v >> JD__SGM_CODE_SHIFT) & 0x000f000fu) + JD__SGM_CODE_EXACT * 0x00010001u;
+	return __vimin3_u16x2(v, coarse, JD__SGM_CODE_MAX * 0x00010001u);
+}
+
+/*
+ * Four levels (0..15 each, j = 0, 1 in a's halves, 2, 3 in b's) as the two bytes of a slice of
+ * levels, j = 0 and 2 in the low four bits: (l0 | l1 << 4) | (l2 | l3 << 4) << 8.
+ */
+static __device__ __forceinline__ unsigned level_pack4(unsigned a, unsigned b)
+{
+	const unsigned j = __byte_perm(a, b, 0x6420); /* bytes l0 l1 l2 l3 */
+	return __byte_perm(j | j >> 4, 0, 0x0020);
+}
+
 /* The minimum of v over the G lanes of a group (a butterfly; one reduction for a whole warp). */
 template <int G>
 static __device__ __forceinline__ unsigned group_min(unsigned v, unsigned mask)
@@ -120,6 +144,23 @@ static __device__ __forceinline__ unsigned group_min(unsigned v, unsigned mask)
 	}
 }
 
+/* N words (1, 2 or a multiple of 4) to o, streaming, in as few stores as they fit. */
+template <int N>
+static __device__ __forceinline__ void store_words(uint8_t *o, const unsigned (&word)[N])
+{
+	if constexpr (N == 1) {
+		JD_SGM_ST((unsigned *)o, word[0]);
+	} else if constexpr (N == 2) {
+		JD_SGM_ST((uint2 *)o, make_uint2(word[0], word[1]));
+	} else {
+#pragma unroll
+		for (int v = 0; v < N; v += 4) {
+			JD_SGM_ST((uint4 *)(o + 4 * v),
+				  make_uint4(word[v], word[v + 1], word[v + 2], word[v + 3]));
+		}
+	}
+}
+
 /*
  * One scanline of one direction for a group of G lanes (a warp walks 32 / G scanlines side by
  * side). Lane g of the group holds the K disparities d = g + G j, two a register: d = g + 2 G q
@@ -130,23 +171,24 @@ static __device__ __forceinline__ unsigned group_min(unsigned v, unsigned mask)
  * last lane take theirs across the pair boundary with a byte permute whose selector is per
  * lane. Disparities from nd up to G K are padding: cost 255 and 255 in the kept vector, which
  * is the reference's edge for d = nd - 1. Lane g stores its K path costs as K bytes at g K of
- * the pixel's G K bytes in the direction's slice (jd_cuda_sgm_byte_of() says where d lands).
+ * the pixel's G K bytes in the direction's slice sl (jd_cuda_sgm_byte_of() says where d lands).
+ * LEVELS: what the path adds into the sum is min t + the level of V' (algo/sgm_priv.h), so
+ * the lane stores the K levels of V' as K / 2 bytes at g K / 2 of the pixel's G K / 2, each
+ * byte two levels (the lower j in the low four bits: the byte slice with every byte halved),
+ * and the group's first lane stores min t, a byte a pixel, in mt.
  */
-template <int G, int K, bool CENSUS>
+template <int G, int K, bool CENSUS, bool LEVELS>
 static __device__ __forceinline__ void
 path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,
 	  const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, int w,
-	  int h, int nd, int min_disp, int paths, int p1, int dir0, long long slice,
-	  uint8_t *__restrict__ vol, const uint8_t *p2tab)
+	  int h, int nd, int min_disp, int p1, int dx, int dy, uint8_t *__restrict__ sl,
+	  uint8_t *__restrict__ mt, const uint8_t *p2tab)
 {
 	constexpr int Q = K / 2;
 	const unsigned cmax = CENSUS ? 62u : 255u, edge = 0x00ff00ffu;
 	const int lane = threadIdx.x % 32, g = lane % G;
 	const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (lane - g);
 	const int line = (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) * (32 / G) + lane / G;
-	const int dir = dir0 + blockIdx.y;
-	const int dx = paths == 8 ? jd_sgm_dirs8[dir][0] : jd_sgm_dirs4[dir][0];
-	const int dy = paths == 8 ? jd_sgm_dirs8[dir][1] : jd_sgm_dirs4[dir][1];
 	const int nreal = (nd - g + G - 1) / G; /* this lane's real disparities: j < nreal */
 	const unsigned p1x2 = (unsigned)p1 * 0x00010001u;
 	const unsigned sel_m = g == 0 ? 0x5432u : 0x7654u, sel_p = g == G - 1 ? 0x5432u : 0x3210u;
@@ -159,10 +201,12 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 	const int n = dy == 0 ? w
 		    : dx == 0 ? h
 			      : min(dx > 0 ? w - x : x + 1, dy > 0 ? h - y : y + 1);
+	constexpr int KB = LEVELS ? K / 2 : K; /* bytes a lane a pixel */
 	const int step_pix = dy * w + dx, step_g = dy * stride + dx;
 	int pix = y * w + x, goff = y * stride + x;
-	uint8_t *o = vol + (size_t)dir * (size_t)slice + (size_t)pix * (G * K) + K * g;
-	const long long ostep = (long long)step_pix * (G * K);
+	uint8_t *o = sl + (size_t)pix * (G * KB) + KB * g;
+	uint8_t *om = mt + pix; /* levels: min t a pixel */
+	const long long ostep = (long long)step_pix * (G * KB);
 	unsigned kept[Q], padc[Q];
 #pragma unroll
 	for (int q = 0; q < Q; q++) {
@@ -199,7 +243,33 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 			}
 		}
 	};
-	unsigned next[Q];
+	/*
+	 * Levels: a step's V' as K / 2 bytes and its min t, at o and om, which then move on a
+	 * step. Made and stored during the next step's chain (a warp issues in order, and the
+	 * packing after a step held back the next one's start: 12 % of the walk at 1280x720).
+	 */
+	auto emit = [&](unsigned bst) {
+		unsigned word[Q / 2];
+#pragma unroll
+		for (int q = 1; q < Q; q += 2) {
+			word[q / 2] = level_pack4(level_u16x2(kept[q - 1]), level_u16x2(kept[q]));
+		}
+		if constexpr (K == 4) {
+			JD_SGM_ST((unsigned short *)o, (unsigned short)word[0]);
+		} else {
+			unsigned half[Q / 4];
+#pragma unroll
+			for (int v = 0; v < Q / 4; v++) {
+				half[v] = __byte_perm(word[2 * v], word[2 * v + 1], 0x5410);
+			}
+			store_words<Q / 4>(o, half);
+		}
+		/* every lane of the group, the same byte: a branch here cost the walk 10 % */
+		JD_SGM_ST(om, (uint8_t)bst);
+		o += ostep;
+		om += step_pix;
+	};
+	unsigned next[Q], last_best = 0;
 	int n0, n1;
 	costs(pix, goff, x, next, n0, n1, 1);
 	for (int s = 0; s < n; s++) {
@@ -212,6 +282,9 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 		const unsigned p2x2 = p2tab[i0 > i1 ? i0 - i1 : i1 - i0] * 0x00010001u;
 		if (s + 1 < n) {
 			costs(pix + step_pix, goff + step_g, x + dx, next, n0, n1, 0);
+		}
+		if (LEVELS && s > 0) { /* the step before's, beside this step's chain */
+			emit(last_best);
 		}
 		unsigned t[Q], best = 0xffffffffu;
 		unsigned r_prev = edge, r_cur = __shfl_sync(mask, kept[0], src_m, G);
@@ -237,80 +310,127 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 		}
 		best = group_min<G>(min(best & 0xffffu, best >> 16), mask);
 		const unsigned b2 = best * 0x00010001u;
-		unsigned word[Q / 2];
 #pragma unroll
 		for (int q = 0; q < Q; q++) {
 			kept[q] = (t[q] - b2) | padc[q];
-			if (q % 2 == 1) {
+		}
+		if constexpr (!LEVELS) {
+			unsigned word[Q / 2];
+#pragma unroll
+			for (int q = 1; q < Q; q += 2) {
 				word[q / 2] = __byte_perm(t[q - 1], t[q], 0x6420);
 			}
-		}
-		if constexpr (K == 4) {
-			JD_SGM_ST((unsigned *)o, word[0]);
-		} else if constexpr (K == 8) {
-			JD_SGM_ST((uint2 *)o, make_uint2(word[0], word[1]));
+			store_words<Q / 2>(o, word);
+			o += ostep;
 		} else {
-#pragma unroll
-			for (int v = 0; v < Q / 2; v += 4) {
-				JD_SGM_ST((uint4 *)(o + 4 * v),
-					  make_uint4(word[v], word[v + 1], word[v + 2], word[v + 3]));
-			}
+			last_best = best;
 		}
 		pix += step_pix;
 		goff += step_g;
 		x += dx;
-		o += ostep;
+	}
+	if (LEVELS) {
+		emit(last_best);
 	}
 }
 
 /*
  * The path kernels, one a shape (G lanes a scanline, K disparities a lane: nd up to G K) and
- * cost: blockIdx.y picks the direction, counted from dir0 (0, or the one direction a stage check
- * runs), and every direction's slice of vol gets its path costs, a pixel every G K bytes.
+ * cost: blockIdx.y picks the direction, the (blockIdx.y)-th four bits of dirs its index in the
+ * 4- or 8-path table. A direction adds t or, in the kernels of LEVELS (census, 8 paths), levels
+ * where it is vertical (algo/sgm_priv.h); the n-th of its kind in dirs writes the n-th slice of
+ * bytes (a pixel every G K bytes), or of levels (every G K / 2) and the n-th min t plane of mt.
  */
-#define JD_SGM_PATH_KERNEL(NAME, G, K, CENSUS)                                                   \
+template <int G, int K, bool CENSUS, bool LEVELS>
+static __device__ __forceinline__ void
+path_kernel(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,
+	    const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, int w,
+	    int h, int nd, int min_disp, int paths, int p1, int p2, int p2_adapt, unsigned dirs,
+	    long long slice, uint8_t *__restrict__ bytes, uint8_t *__restrict__ levels,
+	    uint8_t *__restrict__ mt)
+{
+	__shared__ uint8_t p2tab[256];
+	const int mine = (int)(dirs >> 4 * blockIdx.y) & 15;
+	const int dx = paths == 8 ? jd_sgm_dirs8[mine][0] : jd_sgm_dirs4[mine][0];
+	const int dy = paths == 8 ? jd_sgm_dirs8[mine][1] : jd_sgm_dirs4[mine][1];
+	const bool lv = LEVELS && dx == 0;
+	int rank = 0; /* directions of its kind before it */
+
+	for (int i = 0; i < (int)blockIdx.y; i++) {
+		const int dir = (int)(dirs >> 4 * i) & 15;
+		const int ex = paths == 8 ? jd_sgm_dirs8[dir][0] : jd_sgm_dirs4[dir][0];
+		rank += LEVELS && (ex == 0) != lv ? 0 : 1;
+	}
+	for (int i = threadIdx.x; i < 256; i += blockDim.x) {
+		p2tab[i] = (uint8_t)adapt_p2(p1, p2, p2_adapt, i, 0);
+	}
+	__syncthreads();
+	if (lv) {
+		path_walk<G, K, CENSUS, true>(census_l, census_r, guide, right, stride, w, h, nd,
+					      min_disp, p1, dx, dy,
+					      levels + (size_t)rank * (size_t)(slice / 2),
+					      mt + (size_t)rank * (size_t)w * h, p2tab);
+	} else {
+		path_walk<G, K, CENSUS, false>(census_l, census_r, guide, right, stride, w, h, nd,
+					       min_disp, p1, dx, dy,
+					       bytes + (size_t)rank * (size_t)slice, mt, p2tab);
+	}
+}
+
+#define JD_SGM_PATH_KERNEL(NAME, G, K, CENSUS, LEVELS)                                           \
 	extern "C" __global__ void __launch_bounds__(JD_SGM_PATH_THREADS) NAME(                    \
 	    const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,          \
 	    const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, int w, \
-	    int h, int nd, int min_disp, int paths, int p1, int p2, int p2_adapt, int dir0,         \
-	    long long slice, uint8_t *__restrict__ vol)                                            \
+	    int h, int nd, int min_disp, int paths, int p1, int p2, int p2_adapt, unsigned dirs,    \
+	    long long slice, uint8_t *__restrict__ bytes, uint8_t *__restrict__ levels,            \
+	    uint8_t *__restrict__ mt)                                                              \
 	{                                                                                         \
-		__shared__ uint8_t p2tab[256];                                                    \
-		for (int i = threadIdx.x; i < 256; i += blockDim.x) {                             \
-			p2tab[i] = (uint8_t)adapt_p2(p1, p2, p2_adapt, i, 0);                     \
-		}                                                                                 \
-		__syncthreads();                                                                  \
-		path_walk<G, K, CENSUS>(census_l, census_r, guide, right, stride, w, h, nd,          \
-					min_disp, paths, p1, dir0, slice, vol, p2tab);              \
+		path_kernel<G, K, CENSUS, LEVELS>(census_l, census_r, guide, right, stride, w, h,  \
+						  nd, min_disp, paths, p1, p2, p2_adapt, dirs,     \
+						  slice, bytes, levels, mt);                       \
 	}
-JD_SGM_PATH_KERNEL(jd_sgm_path_c0, 1, 4, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c1, 2, 4, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c2, 4, 4, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c3, 8, 4, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c4, 16, 4, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c5, 32, 4, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c6, 1, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c7, 2, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c8, 4, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c9, 8, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c10, 16, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c11, 32, 8, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c12, 32, 16, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_c13, 32, 32, true)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a0, 1, 4, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a1, 2, 4, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a2, 4, 4, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a3, 8, 4, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a4, 16, 4, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a5, 32, 4, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a6, 1, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a7, 2, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a8, 4, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a9, 8, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a10, 16, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a11, 32, 8, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a12, 32, 16, false)
-JD_SGM_PATH_KERNEL(jd_sgm_path_a13, 32, 32, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c0, 1, 4, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c1, 2, 4, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c2, 4, 4, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c3, 8, 4, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c4, 16, 4, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c5, 32, 4, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c6, 1, 8, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c7, 2, 8, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c8, 4, 8, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c9, 8, 8, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c10, 16, 8, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c11, 32, 8, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c12, 32, 16, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_c13, 32, 32, true, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a0, 1, 4, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a1, 2, 4, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a2, 4, 4, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a3, 8, 4, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a4, 16, 4, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a5, 32, 4, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a6, 1, 8, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a7, 2, 8, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a8, 4, 8, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a9, 8, 8, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a10, 16, 8, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a11, 32, 8, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a12, 32, 16, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_a13, 32, 32, false, false)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m0, 1, 4, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m1, 2, 4, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m2, 4, 4, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m3, 8, 4, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m4, 16, 4, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m5, 32, 4, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m6, 1, 8, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m7, 2, 8, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m8, 4, 8, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m9, 8, 8, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m10, 16, 8, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m11, 32, 8, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m12, 32, 16, true, true)
+JD_SGM_PATH_KERNEL(jd_sgm_path_m13, 32, 32, true, true)
 
 /*
  * The selection's view of a pixel's G K bytes (a direction's slice): GS lanes a pixel, each taking
@@ -344,7 +464,9 @@ static __device__ __forceinline__ unsigned take(const unsigned (&v)[sel_shape<G,
 
 /*
  * Selection, one block a row: GS lanes a pixel (sel_shape), each lane the sums of its KS
- * disparities over the directions' slices (added two to a register). Then the winner,
+ * disparities over the directions' slices (added two to a register): the ndirs slices of
+ * bytes at vol, then the nlev of levels at lev (slice / 2 bytes each) and their min t planes
+ * at mt (a block a row, so gridDim.x w bytes each). Then the winner,
  * uniqueness and sub-pixel through group reductions and shuffles, and every sum offered to the
  * right view's winner at x - min_disp - d in shared memory, keyed sum << 10 | d so that the least
  * key is the reference's first least sum (sums stay below 2^11, d below 2^10). Then, the row
@@ -352,7 +474,8 @@ static __device__ __forceinline__ unsigned take(const unsigned (&v)[sel_shape<G,
  */
 template <int G, int K>
 static __device__ __forceinline__ void
-select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, int nd,
+select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs,
+	   const uint8_t *__restrict__ lev, int nlev, const uint8_t *__restrict__ mt, int w, int nd,
 	   int min_disp, int uniq, int subpix, int lr, int lr_max_diff, float *__restrict__ out)
 {
 	using S = sel_shape<G, K>;
@@ -401,8 +524,50 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, i
 				odd[v] += (u[v] >> 8) & 0x00ff00ffu;
 			}
 		}
+		/*
+		 * Slices of levels: KS / 2 bytes a lane, the byte slice's bytes halved, so a
+		 * word's bytes 0 and 1 spread to the halves of a register are the levels of bytes
+		 * 4v .. 4v + 3 (v even; bytes 2 and 3 those of v + 1): the low four bits the even
+		 * ones, the high the odd. A level c stands for c + 15 max(c - 8, 0).
+		 */
+		unsigned base = 0;
+		for (int r = 0; r < nlev; r++) {
+			const uint8_t *q = lev + (size_t)r * (size_t)(slice / 2) +
+					   ((size_t)y * w + x) * (G * K / 2) + KS / 2 * g;
+			constexpr int WL = W < 2 ? 1 : W / 2;
+			unsigned u[WL];
+			if constexpr (KS == 4) {
+				u[0] = JD_SGM_LD((const unsigned short *)q);
+			} else if constexpr (KS == 8) {
+				u[0] = JD_SGM_LD((const unsigned *)q);
+			} else if constexpr (KS == 16) {
+				const uint2 v2 = JD_SGM_LD((const uint2 *)q);
+				u[0] = v2.x;
+				u[1] = v2.y;
+			} else {
+#pragma unroll
+				for (int v = 0; v < WL; v += 4) {
+					const uint4 v4 = JD_SGM_LD((const uint4 *)q + v / 4);
+					u[v] = v4.x;
+					u[v + 1] = v4.y;
+					u[v + 2] = v4.z;
+					u[v + 3] = v4.w;
+				}
+			}
+#pragma unroll
+			for (int v = 0; v < W; v++) {
+				const unsigned x2 = __byte_perm(u[v / 2], 0, v % 2 ? 0x4342 : 0x4140);
+				const unsigned ce = x2 & 0x000f000fu, co = (x2 >> 4) & 0x000f000fu;
+				const unsigned m8 = 0xfff8fff8u; /* -8 in both halves */
+				even[v] += ce + 15u * __viaddmax_s16x2(ce, m8, 0);
+				odd[v] += co + 15u * __viaddmax_s16x2(co, m8, 0);
+			}
+			base += mt[(size_t)r * gridDim.x * w + (size_t)y * w + x];
+		}
 #pragma unroll
 		for (int v = 0; v < W; v++) { /* bytes 4v .. 4v + 3 */
+			even[v] += base * 0x00010001u;
+			odd[v] += base * 0x00010001u;
 			s[4 * v] = even[v] & 0xffffu;
 			s[4 * v + 1] = odd[v] & 0xffffu;
 			s[4 * v + 2] = even[v] >> 16;
@@ -478,13 +643,14 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs, int w, i
 }
 
 #define JD_SGM_SELECT_KERNEL(NAME, G, K)                                                         \
-	extern "C" __global__ void NAME(const uint8_t *__restrict__ vol, long long slice,         \
-					int ndirs, int w, int nd, int min_disp, int uniq,          \
-					int subpix, int lr, int lr_max_diff,                       \
-					float *__restrict__ out)                                   \
+	extern "C" __global__ void NAME(                                                          \
+	    const uint8_t *__restrict__ vol, long long slice, int ndirs,                           \
+	    const uint8_t *__restrict__ lev, int nlev, const uint8_t *__restrict__ mt, int w,       \
+	    int nd, int min_disp, int uniq, int subpix, int lr, int lr_max_diff,                    \
+	    float *__restrict__ out)                                                               \
 	{                                                                                         \
-		select_row<G, K>(vol, slice, ndirs, w, nd, min_disp, uniq, subpix, lr,             \
-				 lr_max_diff, out);                                                \
+		select_row<G, K>(vol, slice, ndirs, lev, nlev, mt, w, nd, min_disp, uniq, subpix,  \
+				 lr, lr_max_diff, out);                                            \
 	}
 JD_SGM_SELECT_KERNEL(jd_sgm_select_0, 1, 4)
 JD_SGM_SELECT_KERNEL(jd_sgm_select_1, 2, 4)

@@ -21,30 +21,48 @@ struct path {
  * (a whole vector would read past the edge). Kept out of line: inlined, its set-up ran on
  * every pixel.
  */
-__attribute__((noinline)) static int tail(const struct path *q, const uint8_t *cost,
-					  uint16_t *sum, int d0, int nd, int p1, int best)
+__attribute__((noinline)) static int tail(const struct path *q, const uint8_t *cost, int d0,
+					  int nd, int p1, int best)
 {
 	for (int e = d0; e < nd; e++) {
 		int t = jd__sgm_path_t(q->prev, e, cost[e], p1, q->p2);
 
 		q->cur[e] = (uint8_t)t;
-		sum[e] = (uint16_t)(sum[e] + t);
 		best = t < best ? t : best;
 	}
 	return best;
 }
 
+/* jd__sgm_term() of sixteen kept values: their levels' values where coded, else themselves. */
+static inline uint8x16_t term16(uint8x16_t v, int coded)
+{
+	if (!coded) {
+		return v;
+	}
+	uint8x16_t exact = vdupq_n_u8(JD__SGM_CODE_EXACT);
+	uint8x16_t c = vminq_u8(v, vminq_u8(vaddq_u8(vshrq_n_u8(v, JD__SGM_CODE_SHIFT), exact),
+					    vdupq_n_u8(JD__SGM_CODE_MAX)));
+	/* 16 c - 120 for the coarse levels: at most 120, so no byte overflows */
+	uint8x16_t coarse = vsubq_u8(vshlq_n_u8(c, JD__SGM_CODE_SHIFT),
+				     vdupq_n_u8((JD__SGM_CODE_EXACT << JD__SGM_CODE_SHIFT) -
+						JD__SGM_CODE_EXACT));
+	return vbslq_u8(vcgeq_u8(c, exact), coarse, c);
+}
+
 /*
  * Every path of a pixel (n = 2 or 4, a constant after inlining, so the path loop unrolls and
  * its state stays in registers): the bytes of jd__sgm_path_step(), sixteen disparities a
- * vector, saturating adds where the reference clamps at 255.
+ * vector, saturating adds where the reference clamps at 255. A first pass makes t and each
+ * path's minimum; the second keeps V' and adds min t + jd__sgm_term(V') into the sum, loaded
+ * and stored once for all paths. coded: bit k set where path k adds levels.
  */
 static inline __attribute__((always_inline)) void pixel_step(const struct path *q, int n,
 							     const uint8_t *cost, uint16_t *sum,
-							     int nd, int p1)
+							     int nd, int p1, int coded)
 {
 	uint8x16_t vp1 = vdupq_n_u8((uint8_t)p1);
 	uint8x16_t lim[MAXP], best[MAXP];
+	int bs[MAXP];
 	int d = 0;
 
 	for (int k = 0; k < n; k++) {
@@ -53,7 +71,6 @@ static inline __attribute__((always_inline)) void pixel_step(const struct path *
 	}
 	for (; d + 16 <= nd; d += 16) {
 		uint8x16_t c = vld1q_u8(cost + d);
-		uint16x8_t slo = vld1q_u16(sum + d), shi = vld1q_u16(sum + d + 8);
 
 		for (int k = 0; k < n; k++) {
 			const uint8_t *pv = q[k].prev + d;
@@ -63,24 +80,35 @@ static inline __attribute__((always_inline)) void pixel_step(const struct path *
 			uint8x16_t t = vqaddq_u8(c, m);
 
 			vst1q_u8(q[k].cur + d, t);
-			slo = vaddw_u8(slo, vget_low_u8(t));
-			shi = vaddw_u8(shi, vget_high_u8(t));
 			best[k] = vminq_u8(best[k], t);
 		}
-		vst1q_u16(sum + d, slo);
-		vst1q_u16(sum + d + 8, shi);
 	}
 	for (int k = 0; k < n; k++) {
 		int b = vminvq_u8(best[k]);
 
-		b = d < nd ? tail(&q[k], cost, sum, d, nd, p1, b) : b;
-		uint8x16_t vb = vdupq_n_u8((uint8_t)b);
-		int e = 0;
-		for (; e + 16 <= nd; e += 16) {
-			vst1q_u8(q[k].cur + e, vsubq_u8(vld1q_u8(q[k].cur + e), vb));
+		bs[k] = d < nd ? tail(&q[k], cost, d, nd, p1, b) : b;
+		best[k] = vdupq_n_u8((uint8_t)bs[k]);
+	}
+	int e = 0;
+	for (; e + 16 <= nd; e += 16) {
+		uint16x8_t slo = vld1q_u16(sum + e), shi = vld1q_u16(sum + e + 8);
+
+		for (int k = 0; k < n; k++) {
+			uint8x16_t v = vsubq_u8(vld1q_u8(q[k].cur + e), best[k]);
+			uint8x16_t t = term16(v, (coded >> k & 1));
+
+			vst1q_u8(q[k].cur + e, v);
+			slo = vaddq_u16(slo, vaddl_u8(vget_low_u8(t), vget_low_u8(best[k])));
+			shi = vaddq_u16(shi, vaddl_u8(vget_high_u8(t), vget_high_u8(best[k])));
 		}
-		for (; e < nd; e++) {
-			q[k].cur[e] = (uint8_t)(q[k].cur[e] - b);
+		vst1q_u16(sum + e, slo);
+		vst1q_u16(sum + e + 8, shi);
+	}
+	for (; e < nd; e++) {
+		for (int k = 0; k < n; k++) {
+			q[k].cur[e] = (uint8_t)(q[k].cur[e] - bs[k]);
+			sum[e] = (uint16_t)(sum[e] + bs[k] +
+					    jd__sgm_term(q[k].cur[e], (coded >> k & 1)));
 		}
 	}
 }
@@ -106,7 +134,7 @@ static inline __attribute__((always_inline)) void sweep_n(const struct jd__sgm_s
 	const struct jd__sgm_sweep_buf *b = &job->buf[which];
 	int dir = which == 0 ? 1 : -1;
 	int w = job->w, h = job->h, nd = p->ndisp, vs = nd + 2;
-	int p1 = p->sgm.p1;
+	int p1 = p->sgm.p1, coded = jd__sgm_coded(p, 0, dir) << 1; /* the vertical path */
 	uint8_t p2tab[256];
 	int cur = 0;
 	static const int kind[MAXP] = {-1, JD__ROW_VERT, JD__ROW_DIAG, JD__ROW_ANTI};
@@ -144,7 +172,8 @@ static inline __attribute__((always_inline)) void sweep_n(const struct jd__sgm_s
 					q[k].cur = b->lr[kind[k]][cur] + (size_t)sx * vs + 1;
 				}
 			}
-			pixel_step(q, n, job->cost + pix * nd, job->sum[which] + pix * nd, nd, p1);
+			pixel_step(q, n, job->cost + pix * nd, job->sum[which] + pix * nd, nd, p1,
+				   coded);
 			hc ^= 1;
 		}
 		cur = prv;

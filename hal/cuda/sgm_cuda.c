@@ -7,6 +7,7 @@
 
 #include "../../algo/cuda/sgm_cuda.h"
 #include "../../algo/jd_status.h"
+#include "../../algo/sgm_levels.h"
 
 enum {
 	THREADS = 128,
@@ -53,6 +54,40 @@ static int shape(int nd, int k, int *lanes)
 	return k == 4 ? v : k == 8 ? 6 + v : k == 16 ? 12 : 13;
 }
 
+/*
+ * The order the path kernel takes the directions in (four bits each, first lowest). Blocks
+ * start in blockIdx order, so with 8 paths the long horizontal walks go first, then the
+ * vertical ones, then the diagonals: measured on the H200 against the table's order,
+ * 1280x720/128 1.67 -> 1.56 ms, 640x480/64 0.49 -> 0.46, 1920x1080/256 the same.
+ */
+static unsigned launch_order(int paths)
+{
+	return paths == 8 ? 0x76325140u : 0x3210u; /* 0, 4, 1, 5, 2, 3, 6, 7 */
+}
+
+/*
+ * Which directions add levels (algo/sgm_priv.h's jd__sgm_coded(): the vertical ones, census,
+ * 8 paths), and the others, each in launch order: the path kernel writes the n-th of a kind
+ * into the n-th slice of that kind.
+ */
+static void split_dirs(const struct jd_match_params *p, struct jd_cuda_sgm *s)
+{
+	static const int d8[8][2] = JD_SGM_DIRS8;
+	int levels = p->sgm.cost == JD_SGM_COST_CENSUS && p->sgm.paths == 8;
+	unsigned order = launch_order(p->sgm.paths);
+
+	s->nbytes = s->nlevels = 0;
+	s->dirs_bytes = s->dirs_levels = 0;
+	for (int i = 0; i < p->sgm.paths; i++) {
+		unsigned k = order >> 4 * i & 15;
+		if (levels && d8[k][0] == 0) {
+			s->dirs_levels |= k << 4 * s->nlevels++;
+		} else {
+			s->dirs_bytes |= k << 4 * s->nbytes++;
+		}
+	}
+}
+
 static size_t slice_bytes(int nd, int k, int w, int h)
 {
 	int g;
@@ -72,14 +107,18 @@ double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 	const struct jd_sgm_params *g = &p->sgm;
 	double n = (double)w * h;
 	double slice = (double)slice_bytes(p->ndisp, lane_disparities(p), w, h);
+	struct jd_cuda_sgm s;
 	double t = 0;
 
+	split_dirs(p, &s);
+	/* what a frame's paths write and the selection reads: slices of t, of levels, min t */
+	double out = s.nbytes * slice + s.nlevels * (slice / 2 + n);
 	if (g->cost == JD_SGM_COST_CENSUS) {
 		t += 2 * n + 16 * n; /* census of both views */
 	}
 	/* paths: each direction reads both views' census (or images) and writes its slice */
-	t += g->paths * ((g->cost == JD_SGM_COST_CENSUS ? 16 * n : 2 * n) + slice);
-	t += g->paths * slice + 4 * n; /* selection reads every slice once (right view on chip) */
+	t += g->paths * (g->cost == JD_SGM_COST_CENSUS ? 16 * n : 2 * n) + out;
+	t += out + 4 * n; /* selection reads every slice once (right view on chip) */
 	t += (g->fill ? 8 * n : 0) + (g->median ? 8 * n : 0);
 	return t;
 }
@@ -95,7 +134,11 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	    "jd_sgm_path_a1",	"jd_sgm_path_a2",   "jd_sgm_path_a3",  "jd_sgm_path_a4",
 	    "jd_sgm_path_a5",	"jd_sgm_path_a6",   "jd_sgm_path_a7",  "jd_sgm_path_a8",
 	    "jd_sgm_path_a9",	"jd_sgm_path_a10",  "jd_sgm_path_a11", "jd_sgm_path_a12",
-	    "jd_sgm_path_a13",	"jd_sgm_select_0",  "jd_sgm_select_1", "jd_sgm_select_2",
+	    "jd_sgm_path_a13",	"jd_sgm_path_m0",   "jd_sgm_path_m1",  "jd_sgm_path_m2",
+	    "jd_sgm_path_m3",	"jd_sgm_path_m4",   "jd_sgm_path_m5",  "jd_sgm_path_m6",
+	    "jd_sgm_path_m7",	"jd_sgm_path_m8",   "jd_sgm_path_m9",  "jd_sgm_path_m10",
+	    "jd_sgm_path_m11",	"jd_sgm_path_m12",  "jd_sgm_path_m13", "jd_sgm_select_0",
+	    "jd_sgm_select_1", "jd_sgm_select_2",
 	    "jd_sgm_select_3",	"jd_sgm_select_4",  "jd_sgm_select_5", "jd_sgm_select_6",
 	    "jd_sgm_select_7",	"jd_sgm_select_8",  "jd_sgm_select_9", "jd_sgm_select_10",
 	    "jd_sgm_select_11", "jd_sgm_select_12", "jd_sgm_select_13"};
@@ -116,7 +159,8 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	s->k = lane_disparities(p);
 	s->variant = shape(p->ndisp, s->k, &s->lanes);
 	s->slice = slice_bytes(p->ndisp, s->k, w, h);
-	JD_TRY(jd_cuda_take(cu, (size_t)p->sgm.paths * s->slice, &s->d_vol));
+	split_dirs(p, s);
+	JD_TRY(jd_cuda_take(cu, s->nbytes * s->slice + s->nlevels * (s->slice / 2 + n), &s->d_vol));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
 	unsigned smem = select_smem(w);
 	jd_cufunction sel = s->fn[JD_CUDA_SGM_SELECT + s->variant];
@@ -143,9 +187,46 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 		     cuLaunchKernel(f, gx, gy, 1, block, 1, 1, smem, cu->stream[0], args, NULL));
 }
 
-/* Directions first .. first + count - 1 of the path kernels' table, each into its slice. */
-static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, int first,
-			int count)
+int jd_cuda_sgm_slice_of(const struct jd_cuda_sgm *s, int dir, size_t *at, size_t *mt)
+{
+	size_t levels0 = (size_t)s->nbytes * s->slice, npix = (size_t)s->w * s->h;
+
+	for (int i = 0; i < s->nlevels; i++) {
+		if ((int)(s->dirs_levels >> 4 * i & 15) == dir) {
+			*at = levels0 + i * (s->slice / 2);
+			*mt = levels0 + s->nlevels * (s->slice / 2) + i * npix;
+			return 1;
+		}
+	}
+	for (int i = 0; i < s->nbytes; i++) {
+		if ((int)(s->dirs_bytes >> 4 * i & 15) == dir) {
+			*at = i * s->slice;
+			return 0;
+		}
+	}
+	*at = 0;
+	return 0;
+}
+
+int jd_cuda_sgm_summand(const struct jd_cuda_sgm *s, int levels, const uint8_t *slice,
+			const uint8_t *mt, size_t i, int d)
+{
+	int b = jd_cuda_sgm_byte_of(s, d), gs = jd_cuda_sgm_pixel_bytes(s);
+
+	if (!levels) {
+		return slice[i * gs + b];
+	}
+	int c = slice[i * (gs / 2) + b / 2] >> 4 * (b % 2) & 15;
+	return mt[i] + jd__sgm_decode(c);
+}
+
+/*
+ * count directions (dirs: four bits each) with the path kernel of the volume's kind (with
+ * levels where some directions add them): the n-th of a kind into the n-th slice of bytes or
+ * of levels (and the n-th min t plane of mt).
+ */
+static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, unsigned dirs,
+			int count, jd_cudeviceptr bytes, jd_cudeviceptr levels, jd_cudeviceptr mt)
 {
 	const struct jd_sgm_params *g = &p->sgm;
 	int w = s->w, h = s->h, nd = s->nd, stride = s->w;
@@ -153,12 +234,14 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 	int lines = w + h - 1; /* the most any direction has: the diagonals */
 	int md = p->min_disp, v = s->variant;
 	int per_block = (JD_SGM_PATH_THREADS / 32) * (32 / s->lanes); /* scanlines */
-	int fn =
-	    (g->cost == JD_SGM_COST_CENSUS ? JD_CUDA_SGM_PATH_CENSUS : JD_CUDA_SGM_PATH_AD) + v;
+	int fn = (s->nlevels > 0 ? JD_CUDA_SGM_PATH_LEVELS
+		  : g->cost == JD_SGM_COST_CENSUS ? JD_CUDA_SGM_PATH_CENSUS
+						  : JD_CUDA_SGM_PATH_AD) +
+		 v;
 	long long slice = (long long)s->slice;
 	void *ap[] = {&s->d_cl, &s->d_cr, &s->d_guide, &s->d_right, &stride, &w,
 		      &h,	&nd,	  &md,	       &paths,	    &p1,     &p2,
-		      &adapt,	&first,	  &slice,      &s->d_vol};
+		      &adapt,	&dirs,	  &slice,      &bytes,	    &levels, &mt};
 
 	return launch(s->cu, s->fn[fn], (unsigned)((lines + per_block - 1) / per_block),
 		      (unsigned)count, JD_SGM_PATH_THREADS, 0, ap);
@@ -166,10 +249,25 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 
 int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p, int dir)
 {
+	size_t at, mt = 0;
+
 	if (dir < 0 || dir >= p->sgm.paths) {
 		return -EINVAL;
 	}
-	return launch_paths(s, p, dir, 1);
+	jd_cuda_sgm_slice_of(s, dir, &at, &mt);
+	return launch_paths(s, p, (unsigned)dir, 1, s->d_vol + at, s->d_vol + at, s->d_vol + mt);
+}
+
+/* Every direction in one launch. */
+static int run_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p)
+{
+	size_t at = 0, mt = 0;
+
+	if (s->nlevels > 0) {
+		jd_cuda_sgm_slice_of(s, (int)(s->dirs_levels & 15), &at, &mt);
+	}
+	return launch_paths(s, p, launch_order(p->sgm.paths), p->sgm.paths, s->d_vol,
+			    s->d_vol + at, s->d_vol + mt);
 }
 
 int jd_cuda_sgm_pixel_bytes(const struct jd_cuda_sgm *s)
@@ -204,13 +302,18 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, al));
 		JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_CENSUS], gx, (unsigned)h, THREADS, 0, ar));
 	}
-	JD_TRY(launch_paths(s, p, 0, g->paths));
+	JD_TRY(run_paths(s, p));
 	int uniq = g->uniqueness, sub = g->subpixel, lr = g->lr_check, lrd = g->lr_max_diff;
 	jd_cudeviceptr raw, scratch;
 	jd_cuda_post_buffers(cu, g->median, f->d_out, s->d_spare, &raw, &scratch);
 	long long slice = (long long)s->slice;
-	int ndirs = g->paths;
-	void *as[] = {&s->d_vol, &slice, &ndirs, &w, &nd, &md, &uniq, &sub, &lr, &lrd, &raw};
+	size_t at = 0, mt = 0;
+	if (s->nlevels > 0) {
+		jd_cuda_sgm_slice_of(s, (int)(s->dirs_levels & 15), &at, &mt);
+	}
+	jd_cudeviceptr lev = s->d_vol + at, dmt = s->d_vol + mt;
+	void *as[] = {&s->d_vol, &slice, &s->nbytes, &lev, &s->nlevels, &dmt, &w,
+		      &nd,	 &md,	 &uniq,	     &sub, &lr,		 &lrd, &raw};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT + s->variant], (unsigned)h, 1, SELECT_THREADS,
 		      select_smem(w), as));
 	/* The rest of jd_sgm_ref(): fill, median (into the spare map). */

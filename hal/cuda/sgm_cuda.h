@@ -17,8 +17,10 @@ enum {
 	/* the path kernels for census and AD costs, 14 shapes each (hal/cuda/sgm_cuda.c) */
 	JD_CUDA_SGM_PATH_CENSUS,
 	JD_CUDA_SGM_PATH_AD = JD_CUDA_SGM_PATH_CENSUS + 14,
+	/* census, 8 paths: the vertical ones store levels and min t (algo/sgm_priv.h) */
+	JD_CUDA_SGM_PATH_LEVELS = JD_CUDA_SGM_PATH_AD + 14,
 	/* a row a block: sums, winners, right view, left-right check (14 shapes) */
-	JD_CUDA_SGM_SELECT = JD_CUDA_SGM_PATH_AD + 14,
+	JD_CUDA_SGM_SELECT = JD_CUDA_SGM_PATH_LEVELS + 14,
 	JD_CUDA_SGM_NFN = JD_CUDA_SGM_SELECT + 14
 };
 
@@ -28,8 +30,15 @@ struct jd_cuda_sgm {
 	int w, h, nd;
 	struct jd_cuda_frame frame;
 	jd_cudeviceptr d_cl, d_cr;
-	jd_cudeviceptr d_vol;	/* the path volume: a slice a direction, path costs in bytes */
-	size_t slice;		/* bytes a slice: a pixel every jd_cuda_sgm_pixel_bytes() */
+	/*
+	 * The path volume: a slice of path costs t (bytes) for each direction that adds t, then
+	 * a slice of levels (slice / 2 bytes) for each that adds levels, then their min t planes
+	 * (w h bytes each); jd_cuda_sgm_slice_of() says where a direction's are.
+	 */
+	jd_cudeviceptr d_vol;
+	size_t slice;		/* bytes a slice of t: a pixel every jd_cuda_sgm_pixel_bytes() */
+	int nbytes, nlevels;	/* directions that add t, and levels */
+	unsigned dirs_bytes, dirs_levels; /* their indices, four bits each, first lowest */
 	int k, lanes, variant;	/* disparities a lane, lanes a pixel, the kernels\' shape */
 	jd_cudeviceptr d_spare; /* w * h floats: the median's output */
 	jd_cudeviceptr d_guide, d_right; /* the last frame's images on the device */
@@ -59,6 +68,20 @@ int jd_cuda_sgm_pixel_bytes(const struct jd_cuda_sgm *s);
 
 /** Where disparity d's path cost sits among a pixel's bytes (the lanes' layout, not d order). */
 int jd_cuda_sgm_byte_of(const struct jd_cuda_sgm *s, int d);
+
+/**
+ * Where direction dir's output lies in d_vol (bytes from its start): its slice at *at, and
+ * whether it holds levels (returns 1; then min t, a byte a pixel, at *mt) or path costs t
+ * (returns 0).
+ */
+int jd_cuda_sgm_slice_of(const struct jd_cuda_sgm *s, int dir, size_t *at, size_t *mt);
+
+/**
+ * What disparity d of pixel i adds into the sum, from a downloaded slice (and min t plane,
+ * where it holds levels) of jd_cuda_sgm_slice_of().
+ */
+int jd_cuda_sgm_summand(const struct jd_cuda_sgm *s, int levels, const uint8_t *slice,
+			const uint8_t *mt, size_t i, int d);
 
 /**
  * For the GPU tests' stage checks, after a frame: direction dir of the path kernels' table

@@ -20,13 +20,15 @@
 #include "sgm.h"
 #include "workers.h"
 
-/* First element where a and b differ: the device's bytes with stride gs a pixel, or -1. */
-static long first_diff(const struct jd_cuda_sgm *s, const uint8_t *dev, int gs,
-		       const uint16_t *ref, int nd, size_t npix)
+/* First element where the device's summands (a slice, and min t where it holds levels) and ref
+ * differ, or -1; *got the device's. */
+static long first_diff(const struct jd_cuda_sgm *s, int levels, const uint8_t *dev,
+		       const uint8_t *mt, const uint16_t *ref, int nd, size_t npix, int *got)
 {
 	for (size_t i = 0; i < npix; i++) {
 		for (int d = 0; d < nd; d++) {
-			if (dev[i * gs + jd_cuda_sgm_byte_of(s, d)] != ref[i * nd + d]) {
+			*got = jd_cuda_sgm_summand(s, levels, dev, mt, i, d);
+			if (*got != ref[i * nd + d]) {
 				return (long)(i * nd + d);
 			}
 		}
@@ -64,27 +66,30 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 	jd_sgm_cost_ref(p, l, r, cl, cr, cost, NULL);
 	if ((long)n <= paths_px) {
 		uint16_t *ref = malloc(2 * vol);
-		uint8_t *dev = malloc(n * gs);
+		uint8_t *dev = malloc(n * gs), *mt = malloc(n);
 		void *ws = malloc(jd_sgm_path_mem_required(w, nd));
 
 		for (int k = 0; k < p->sgm.paths; k++) {
 			const int *dir = p->sgm.paths == 8 ? d8[k] : d4[k];
+			size_t off, mt_off = 0;
+			int levels = jd_cuda_sgm_slice_of(s, k, &off, &mt_off), got = 0;
 
 			memset(ref, 0, 2 * vol);
 			jd_sgm_path_ref(p, l, cost, dir[0], dir[1], ref, ws);
-			JD_CHECK(
-			    jd_cuda_sgm_path_one(s, p, k) == 0 &&
-				gpu_download(cu, dev, s->d_vol + (size_t)k * s->slice, n * gs) == 0,
-			    "%s", cu->err);
-			at = first_diff(s, dev, gs, ref, nd, n);
-			JD_CHECK(
-			    at < 0, "stage path (%d, %d) %dx%d nd %d: element %ld ref %d gpu %d",
-			    dir[0], dir[1], w, h, nd, at, at < 0 ? 0 : ref[at],
-			    at < 0 ? 0
-				   : dev[at / nd * gs + jd_cuda_sgm_byte_of(s, (int)(at % nd))]);
+			JD_CHECK(jd_cuda_sgm_path_one(s, p, k) == 0 &&
+				     gpu_download(cu, dev, s->d_vol + off,
+						  levels ? n * gs / 2 : n * gs) == 0 &&
+				     (!levels || gpu_download(cu, mt, s->d_vol + mt_off, n) == 0),
+				 "%s", cu->err);
+			at = first_diff(s, levels, dev, mt, ref, nd, n, &got);
+			JD_CHECK(at < 0,
+				 "stage path (%d, %d)%s %dx%d nd %d: element %ld ref %d gpu %d",
+				 dir[0], dir[1], levels ? " (levels)" : "", w, h, nd, at,
+				 at < 0 ? 0 : ref[at], got);
 		}
 		free(ref);
 		free(dev);
+		free(mt);
 		free(ws);
 	}
 	free(cl);

@@ -175,7 +175,7 @@ static __device__ __forceinline__ void store_words(uint8_t *o, const unsigned (&
  * LEVELS: what the path adds into the sum is min t + the level of V' (algo/sgm_priv.h), so
  * the lane stores the K levels of V' as K / 2 bytes at g K / 2 of the pixel's G K / 2, each
  * byte two levels (the lower j in the low four bits: the byte slice with every byte halved),
- * and the group's first lane stores min t, a byte a pixel, in mt.
+ * and min t, a byte a pixel, goes to mt in walk order (a column every (h + 3) & ~3 bytes).
  */
 template <int G, int K, bool CENSUS, bool LEVELS>
 static __device__ __forceinline__ void
@@ -205,7 +205,15 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 	const int step_pix = dy * w + dx, step_g = dy * stride + dx;
 	int pix = y * w + x, goff = y * stride + x;
 	uint8_t *o = sl + (size_t)pix * (G * KB) + KB * g;
-	uint8_t *om = mt + pix; /* levels: min t a pixel */
+	/*
+	 * Levels (the vertical walks): min t a pixel in walk order, column x at x pitch, four rows
+	 * a store (a byte a step, stored by every lane of the group, cost the walk 9 % more at
+	 * 1280x720/128, 3 % of the frame).
+	 */
+	const int pitch = (h + 3) & ~3;
+	uint8_t *om = mt + (size_t)x * pitch;
+	int ye = y;
+	unsigned mtw = 0;
 	const long long ostep = (long long)step_pix * (G * KB);
 	unsigned kept[Q], padc[Q];
 #pragma unroll
@@ -264,10 +272,19 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 			}
 			store_words<Q / 4>(o, half);
 		}
-		/* every lane of the group, the same byte: a branch here cost the walk 10 % */
-		JD_SGM_ST(om, (uint8_t)bst);
+		if (dy > 0) {
+			mtw = mtw >> 8 | bst << 24;
+			if ((ye & 3) == 3) {
+				JD_SGM_ST((unsigned *)(om + ye - 3), mtw);
+			}
+		} else {
+			mtw = mtw << 8 | bst;
+			if ((ye & 3) == 0) {
+				JD_SGM_ST((unsigned *)(om + ye), mtw);
+			}
+		}
+		ye += dy;
 		o += ostep;
-		om += step_pix;
 	};
 	unsigned next[Q], last_best = 0;
 	int n0, n1;
@@ -331,6 +348,9 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 	}
 	if (LEVELS) {
 		emit(last_best);
+		if (dy > 0 && (h & 3) != 0) { /* the last rows' min t, short of a word */
+			JD_SGM_ST((unsigned *)(om + (h & ~3)), mtw >> 8 * (4 - (h & 3)));
+		}
 	}
 }
 
@@ -369,7 +389,7 @@ path_kernel(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ 
 		path_walk<G, K, CENSUS, true>(census_l, census_r, guide, right, stride, w, h, nd,
 					      min_disp, p1, dx, dy,
 					      levels + (size_t)rank * (size_t)(slice / 2),
-					      mt + (size_t)rank * (size_t)w * h, p2tab);
+					      mt + (size_t)rank * (size_t)w * ((h + 3) & ~3), p2tab);
 	} else {
 		path_walk<G, K, CENSUS, false>(census_l, census_r, guide, right, stride, w, h, nd,
 					       min_disp, p1, dx, dy,
@@ -447,6 +467,31 @@ template <int G, int K> struct sel_shape {
 	}
 };
 
+/* A lane's N contiguous bytes of a slice (2, 4, 8 or a multiple of 16) as words, streaming. */
+template <int N>
+static __device__ __forceinline__ void load_share(const uint8_t *q,
+						  unsigned (&u)[N < 4 ? 1 : N / 4])
+{
+	if constexpr (N == 2) {
+		u[0] = JD_SGM_LD((const unsigned short *)q);
+	} else if constexpr (N == 4) {
+		u[0] = JD_SGM_LD((const unsigned *)q);
+	} else if constexpr (N == 8) {
+		const uint2 v2 = JD_SGM_LD((const uint2 *)q);
+		u[0] = v2.x;
+		u[1] = v2.y;
+	} else {
+#pragma unroll
+		for (int v = 0; v < N / 4; v += 4) {
+			const uint4 v4 = JD_SGM_LD((const uint4 *)q + v / 4);
+			u[v] = v4.x;
+			u[v + 1] = v4.y;
+			u[v + 2] = v4.z;
+			u[v + 3] = v4.w;
+		}
+	}
+}
+
 /* s[] of the lane that holds disparity d (every lane of the pixel's group passes its own). */
 template <int G, int K>
 static __device__ __forceinline__ unsigned take(const unsigned (&v)[sel_shape<G, K>::KS], int d,
@@ -466,7 +511,7 @@ static __device__ __forceinline__ unsigned take(const unsigned (&v)[sel_shape<G,
  * Selection, one block a row: GS lanes a pixel (sel_shape), each lane the sums of its KS
  * disparities over the directions' slices (added two to a register): the ndirs slices of
  * bytes at vol, then the nlev of levels at lev (slice / 2 bytes each) and their min t planes
- * at mt (a block a row, so gridDim.x w bytes each). Then the winner,
+ * at mt (a column every pitch bytes, w pitch a plane). Then the winner,
  * uniqueness and sub-pixel through group reductions and shuffles, and every sum offered to the
  * right view's winner at x - min_disp - d in shared memory, keyed sum << 10 | d so that the least
  * key is the reference's first least sum (sums stay below 2^11, d below 2^10). Then, the row
@@ -500,24 +545,8 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs,
 			even[v] = odd[v] = 0;
 		}
 		for (int r = 0; r < ndirs; r++) {
-			const uint8_t *q = pix + (size_t)r * (size_t)slice;
 			unsigned u[W];
-			if constexpr (W == 1) {
-				u[0] = JD_SGM_LD((const unsigned *)q);
-			} else if constexpr (W == 2) {
-				const uint2 v2 = JD_SGM_LD((const uint2 *)q);
-				u[0] = v2.x;
-				u[1] = v2.y;
-			} else {
-#pragma unroll
-				for (int v = 0; v < W; v += 4) {
-					const uint4 v4 = JD_SGM_LD((const uint4 *)q + v / 4);
-					u[v] = v4.x;
-					u[v + 1] = v4.y;
-					u[v + 2] = v4.z;
-					u[v + 3] = v4.w;
-				}
-			}
+			load_share<KS>(pix + (size_t)r * (size_t)slice, u);
 #pragma unroll
 			for (int v = 0; v < W; v++) {
 				even[v] += u[v] & 0x00ff00ffu;
@@ -534,26 +563,8 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs,
 		for (int r = 0; r < nlev; r++) {
 			const uint8_t *q = lev + (size_t)r * (size_t)(slice / 2) +
 					   ((size_t)y * w + x) * (G * K / 2) + KS / 2 * g;
-			constexpr int WL = W < 2 ? 1 : W / 2;
-			unsigned u[WL];
-			if constexpr (KS == 4) {
-				u[0] = JD_SGM_LD((const unsigned short *)q);
-			} else if constexpr (KS == 8) {
-				u[0] = JD_SGM_LD((const unsigned *)q);
-			} else if constexpr (KS == 16) {
-				const uint2 v2 = JD_SGM_LD((const uint2 *)q);
-				u[0] = v2.x;
-				u[1] = v2.y;
-			} else {
-#pragma unroll
-				for (int v = 0; v < WL; v += 4) {
-					const uint4 v4 = JD_SGM_LD((const uint4 *)q + v / 4);
-					u[v] = v4.x;
-					u[v + 1] = v4.y;
-					u[v + 2] = v4.z;
-					u[v + 3] = v4.w;
-				}
-			}
+			unsigned u[W < 2 ? 1 : W / 2];
+			load_share<KS / 2>(q, u);
 #pragma unroll
 			for (int v = 0; v < W; v++) {
 				const unsigned x2 = __byte_perm(u[v / 2], 0, v % 2 ? 0x4342 : 0x4140);
@@ -562,7 +573,8 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs,
 				even[v] += ce + 15u * __viaddmax_s16x2(ce, m8, 0);
 				odd[v] += co + 15u * __viaddmax_s16x2(co, m8, 0);
 			}
-			base += mt[(size_t)r * gridDim.x * w + (size_t)y * w + x];
+			const int pitch = (gridDim.x + 3) & ~3; /* a block a row */
+			base += mt[(size_t)r * w * pitch + (size_t)x * pitch + y];
 		}
 #pragma unroll
 		for (int v = 0; v < W; v++) { /* bytes 4v .. 4v + 3 */

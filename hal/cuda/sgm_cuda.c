@@ -88,6 +88,12 @@ static void split_dirs(const struct jd_match_params *p, struct jd_cuda_sgm *s)
 	}
 }
 
+/* Bytes a min t plane takes: a byte a pixel, in columns of h rounded up to 4 (walk order). */
+static size_t mt_plane(const struct jd_cuda_sgm *s)
+{
+	return (size_t)s->w * (size_t)((s->h + 3) & ~3);
+}
+
 static size_t slice_bytes(int nd, int k, int w, int h)
 {
 	int g;
@@ -160,7 +166,8 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	s->variant = shape(p->ndisp, s->k, &s->lanes);
 	s->slice = slice_bytes(p->ndisp, s->k, w, h);
 	split_dirs(p, s);
-	JD_TRY(jd_cuda_take(cu, s->nbytes * s->slice + s->nlevels * (s->slice / 2 + n), &s->d_vol));
+	JD_TRY(jd_cuda_take(cu, s->nbytes * s->slice + s->nlevels * (s->slice / 2 + mt_plane(s)),
+			    &s->d_vol));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
 	unsigned smem = select_smem(w);
 	jd_cufunction sel = s->fn[JD_CUDA_SGM_SELECT + s->variant];
@@ -189,7 +196,7 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 
 int jd_cuda_sgm_slice_of(const struct jd_cuda_sgm *s, int dir, size_t *at, size_t *mt)
 {
-	size_t levels0 = (size_t)s->nbytes * s->slice, npix = (size_t)s->w * s->h;
+	size_t levels0 = (size_t)s->nbytes * s->slice, npix = mt_plane(s);
 
 	for (int i = 0; i < s->nlevels; i++) {
 		if ((int)(s->dirs_levels >> 4 * i & 15) == dir) {
@@ -217,7 +224,8 @@ int jd_cuda_sgm_summand(const struct jd_cuda_sgm *s, int levels, const uint8_t *
 		return slice[i * gs + b];
 	}
 	int c = slice[i * (gs / 2) + b / 2] >> 4 * (b % 2) & 15;
-	return mt[i] + jd__sgm_decode(c);
+	size_t x = i % (size_t)s->w, y = i / (size_t)s->w;
+	return mt[x * (size_t)((s->h + 3) & ~3) + y] + jd__sgm_decode(c);
 }
 
 /*

@@ -71,8 +71,8 @@ int jd_cuda_sgm_byte_of(const struct jd_cuda_sgm *s, int d);
 
 /**
  * Where direction dir's output lies in d_vol (bytes from its start): its slice at *at, and
- * whether it holds levels (returns 1; then min t, a byte a pixel, at *mt) or path costs t
- * (returns 0).
+ * whether it holds levels (returns 1; then min t, a byte a pixel in columns, at *mt) or path
+ * costs t (returns 0).
  */
 int jd_cuda_sgm_slice_of(const struct jd_cuda_sgm *s, int dir, size_t *at, size_t *mt);
 

@@ -66,7 +66,8 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 	jd_sgm_cost_ref(p, l, r, cl, cr, cost, NULL);
 	if ((long)n <= paths_px) {
 		uint16_t *ref = malloc(2 * vol);
-		uint8_t *dev = malloc(n * gs), *mt = malloc(n);
+		size_t mtn = (size_t)w * ((h + 3) & ~3);
+		uint8_t *dev = malloc(n * gs), *mt = malloc(mtn);
 		void *ws = malloc(jd_sgm_path_mem_required(w, nd));
 
 		for (int k = 0; k < p->sgm.paths; k++) {
@@ -79,7 +80,7 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 			JD_CHECK(jd_cuda_sgm_path_one(s, p, k) == 0 &&
 				     gpu_download(cu, dev, s->d_vol + off,
 						  levels ? n * gs / 2 : n * gs) == 0 &&
-				     (!levels || gpu_download(cu, mt, s->d_vol + mt_off, n) == 0),
+				     (!levels || gpu_download(cu, mt, s->d_vol + mt_off, mtn) == 0),
 				 "%s", cu->err);
 			at = first_diff(s, levels, dev, mt, ref, nd, n, &got);
 			JD_CHECK(at < 0,

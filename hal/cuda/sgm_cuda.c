@@ -65,22 +65,27 @@ static unsigned launch_order(int paths)
 	return paths == 8 ? 0x76325140u : 0x3210u; /* 0, 4, 1, 5, 2, 3, 6, 7 */
 }
 
+/* Whether direction k adds levels (algo/sgm_priv.h: vertical, census, 8 paths). */
+static int adds_levels(const struct jd_match_params *p, int k)
+{
+	static const int d8[8][2] = JD_SGM_DIRS8;
+
+	return p->sgm.cost == JD_SGM_COST_CENSUS && p->sgm.paths == 8 && d8[k][0] == 0;
+}
+
 /*
- * Which directions add levels (algo/sgm_priv.h's jd__sgm_coded(): the vertical ones, census,
- * 8 paths), and the others, each in launch order: the path kernel writes the n-th of a kind
- * into the n-th slice of that kind.
+ * The directions that add levels, and the others, each in launch order: the path kernel writes
+ * the n-th of a kind into the n-th slice of that kind.
  */
 static void split_dirs(const struct jd_match_params *p, struct jd_cuda_sgm *s)
 {
-	static const int d8[8][2] = JD_SGM_DIRS8;
-	int levels = p->sgm.cost == JD_SGM_COST_CENSUS && p->sgm.paths == 8;
 	unsigned order = launch_order(p->sgm.paths);
 
 	s->nbytes = s->nlevels = 0;
 	s->dirs_bytes = s->dirs_levels = 0;
 	for (int i = 0; i < p->sgm.paths; i++) {
 		unsigned k = order >> 4 * i & 15;
-		if (levels && d8[k][0] == 0) {
+		if (adds_levels(p, (int)k)) {
 			s->dirs_levels |= k << 4 * s->nlevels++;
 		} else {
 			s->dirs_bytes |= k << 4 * s->nbytes++;
@@ -113,12 +118,14 @@ double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h)
 	const struct jd_sgm_params *g = &p->sgm;
 	double n = (double)w * h;
 	double slice = (double)slice_bytes(p->ndisp, lane_disparities(p), w, h);
-	struct jd_cuda_sgm s;
+	int nlevels = 0;
 	double t = 0;
 
-	split_dirs(p, &s);
+	for (int k = 0; k < g->paths; k++) {
+		nlevels += adds_levels(p, k);
+	}
 	/* what a frame's paths write and the selection reads: slices of t, of levels, min t */
-	double out = s.nbytes * slice + s.nlevels * (slice / 2 + n);
+	double out = (g->paths - nlevels) * slice + nlevels * (slice / 2 + n);
 	if (g->cost == JD_SGM_COST_CENSUS) {
 		t += 2 * n + 16 * n; /* census of both views */
 	}

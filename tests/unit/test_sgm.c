@@ -49,6 +49,39 @@ static void test_recurrence_by_hand(void)
  * The per-direction reference (what the GPU's direction kernels are checked against): its
  * eight directions add up to the two sweeps' sums, with adaptive P2 and odd sizes.
  */
+/*
+ * The vertical paths' levels (census, 8 paths): on a single pixel every path starts there, so
+ * each adds t = C, except the vertical ones, which add min C + q(C - min C): q exact below 8,
+ * then the middle of each step of 16 (20 -> 24, 40 -> 40), 120 at the top (200 -> 120).
+ */
+static void test_vertical_levels(void)
+{
+	static const uint8_t cost[5] = {3, 23, 43, 203, 10};
+	static const int q[5] = {0, 24, 40, 120, 7}; /* q(C - 3) */
+	uint8_t img[1] = {50};
+	struct jd_image guide = {img, 1, 1, 1};
+	struct jd_match_params p;
+	uint16_t sf[5], sb[5];
+	void *ws = malloc(2 * jd_sgm_sweep_mem_required(1, 5));
+
+	for (int ad = 0; ad < 2; ad++) {
+		for (int paths = 4; paths <= 8; paths += 4) {
+			jd_params_default(&p, JD_ALGO_SGM, 5);
+			p.sgm.cost = ad ? JD_SGM_COST_AD : JD_SGM_COST_CENSUS;
+			p.sgm.paths = paths;
+			jd_sgm_aggregate_ref(&p, &guide, cost, sf, sb, ws, NULL);
+			for (int d = 0; d < 5; d++) {
+				int levels = !ad && paths == 8;
+				int want = (paths / 2 - levels) * cost[d] + (levels ? 3 + q[d] : 0);
+				JD_CHECK(sf[d] == want && sb[d] == want,
+					 "ad %d paths %d d %d: sums %d %d, want %d", ad, paths, d,
+					 sf[d], sb[d], want);
+			}
+		}
+	}
+	free(ws);
+}
+
 static void test_paths_add_up_to_sweeps(void)
 {
 	static const int dirs[8][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1},
@@ -122,6 +155,7 @@ int main(void)
 	struct pair pr;
 
 	test_recurrence_by_hand();
+	test_vertical_levels();
 	test_paths_add_up_to_sweeps();
 	test_census();
 	jd_workers_init(&w, 2);

@@ -37,12 +37,12 @@
  * recurrence keeps V' whole; only the summand is coarse, and its fine levels sit where winners
  * are decided, within a few P1 of the path's minimum. So a GPU stores a vertical path's summand
  * as four bits a disparity and min t as a byte a pixel: 8 paths then move 14 bytes a pixel-
- * disparity where 16 would be their floor. Why these two: on the dev pairs no bad rate moves
- * by more than 0.04 points (the diagonal or horizontal pair, or all eight, move up to 0.1),
- * and on the GPU the vertical walks are the shortest and most numerous, so their extra work
+ * disparity where 16 would be their floor. Why these two: on the dev pairs no bad rate rises
+ * by more than 0.04 points (the diagonal or horizontal pair, or all eight, up to 0.08),
+ * and on the GPU the vertical walks are many and shorter than the horizontal ones, so their work
  * hides beside the long horizontal ones. AD costs (0..255) keep t on every path: levels
  * cost them up to 0.19 points on the dev pairs (docs/accuracy.md).
- * A summand is at most min t + V' + 8 <= 263 (q rounds up by less than 8), so a sum of eight
+ * A summand is at most min t + V' + 8 <= 263 (q rounds up by at most 8), so a sum of eight
  * paths stays below 2^11 and uint16 holds it.
  */
 #define JD__SGM_EDGE 255 /* V beyond d = 0 and d = nd - 1 */

@@ -9,6 +9,8 @@
 #   git show HEAD:algo/cuda/sgm_cuda.cu >algo/cuda/sgm_cuda_prev.cu
 # (git-ignored, so name it in the call's carry).
 # SM87=1: also the sm_87 build (its PTX, run through the driver's JIT): the SGM test and its bytes.
+# PROBE="variant ...": ncu's instructions and time of each SGM kernel (a frame of PROBE_CASE,
+# size:ndisp:paths, 1280x720:128:8 unless set), variant by variant.
 set -u
 . "$(dirname "$0")/gpu_env.sh"
 variants=${VARIANTS:-"prev:-DJD_SGM_PREV new:"}
@@ -79,6 +81,18 @@ if [ -n "${SANITIZE:-}" ]; then
 			build/gpu-$SANITIZE/tests/test_cuda_sgm >/tmp/$tool-sgm.log 2>&1
 		echo "== compute-sanitizer $tool test_cuda_sgm ($SANITIZE): exit $?"; tail -3 /tmp/$tool-sgm.log
 	done | tee "$out/sanitize.log"
+fi
+if [ -n "${PROBE:-}" ]; then
+	# ncu's instructions, time and active warps of each SGM kernel, per frame of PROBE_CASE
+	c=${PROBE_CASE:-1280x720:128:8}
+	s=${c%%:*}; r=${c#*:}; nd=${r%:*}; paths=${r#*:}
+	for n in $PROBE; do
+		env $(envof $n) ncu --csv --print-units base --metrics smsp__inst_executed.sum,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active \
+			-k regex:jd_sgm build/gpu-$n/jetdepth bench --algo sgm --size $s --ndisp $nd --paths $paths --runs 1 \
+			--backend cuda >/tmp/probe-$n.csv 2>&1
+		awk -F'","' -v n="$n $c" '/jd_sgm/ { v = $NF; gsub(/[",]/, "", v); k[$5 " " $(NF-2)] += v; m[$5 " " $(NF-2)]++ }
+			END { for (i in k) printf "%s %-50s %14.1f\n", n, i, k[i] / m[i] }' /tmp/probe-$n.csv | sort
+	done | tee "$out/probe.log"
 fi
 if [ -n "${DEEP:-}" ]; then
 	echo "== ncu sections, $DEEP, 1920x1080/128, 4 paths"

@@ -43,7 +43,7 @@
  * hides beside the long horizontal ones. AD costs (0..255) keep t on every path: levels
  * cost them up to 0.19 points on the dev pairs (docs/accuracy.md).
  * A summand is at most min t + V' + 8 <= 263 (q rounds up by at most 8), so a sum of eight
- * paths stays below 2^11 and uint16 holds it.
+ * paths is at most 6 * 255 + 2 * 263 = 2056, below 2^12, and uint16 holds it.
  */
 #define JD__SGM_EDGE 255 /* V beyond d = 0 and d = nd - 1 */
 
@@ -200,7 +200,7 @@ void jd__sgm_select_with(jd__sgm_select_pixels_fn pixels, const struct jd_match_
 
 /*
  * Sub-pixel: the equiangular fit (subpixel.h) through the three sums around the winner, the
- * one float step of SGM (sums below 2^11: exact as floats). Against the parabola it had before,
+ * one float step of SGM (sums below 2^12: exact as floats). Against the parabola it had before,
  * on the dev pairs' pixels within 1 px of the truth: RMS 0.211 -> 0.192 px (Venus), 0.255 ->
  * 0.243 (Teddy), 0.208 -> 0.196 (Cones), KITTI 0.494 -> 0.495, and less pixel-locking.
  */

@@ -175,7 +175,7 @@ static __device__ __forceinline__ void store_words(uint8_t *o, const unsigned (&
  * LEVELS: what the path adds into the sum is min t + the level of V' (algo/sgm_priv.h), so
  * the lane stores the K levels of V' as K / 2 bytes at g K / 2 of the pixel's G K / 2, each
  * byte two levels (the lower j in the low four bits: the byte slice with every byte halved),
- * and min t, a byte a pixel, goes to mt in walk order (a column every (h + 3) & ~3 bytes).
+ * and min t, a byte a pixel, goes to mt in walk order (a column every JD_SGM_MT_PITCH(h) bytes).
  */
 template <int G, int K, bool CENSUS, bool LEVELS>
 static __device__ __forceinline__ void
@@ -210,8 +210,7 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 	 * a store (a byte a step, stored by every lane of the group, cost the walk 9 % more at
 	 * 1280x720/128, 3 % of the frame).
 	 */
-	const int pitch = (h + 3) & ~3;
-	uint8_t *om = mt + (size_t)x * pitch;
+	uint8_t *om = mt + (size_t)x * JD_SGM_MT_PITCH(h);
 	int ye = y;
 	unsigned mtw = 0;
 	const long long ostep = (long long)step_pix * (G * KB);
@@ -389,7 +388,7 @@ path_kernel(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ 
 		path_walk<G, K, CENSUS, true>(census_l, census_r, guide, right, stride, w, h, nd,
 					      min_disp, p1, dx, dy,
 					      levels + (size_t)rank * (size_t)(slice / 2),
-					      mt + (size_t)rank * (size_t)w * ((h + 3) & ~3), p2tab);
+					      mt + (size_t)rank * (size_t)w * JD_SGM_MT_PITCH(h), p2tab);
 	} else {
 		path_walk<G, K, CENSUS, false>(census_l, census_r, guide, right, stride, w, h, nd,
 					       min_disp, p1, dx, dy,
@@ -511,10 +510,10 @@ static __device__ __forceinline__ unsigned take(const unsigned (&v)[sel_shape<G,
  * Selection, one block a row: GS lanes a pixel (sel_shape), each lane the sums of its KS
  * disparities over the directions' slices (added two to a register): the ndirs slices of
  * bytes at vol, then the nlev of levels at lev (slice / 2 bytes each) and their min t planes
- * at mt (a column every pitch bytes, w pitch a plane). Then the winner,
+ * at mt (a column every JD_SGM_MT_PITCH(h) bytes). Then the winner,
  * uniqueness and sub-pixel through group reductions and shuffles, and every sum offered to the
  * right view's winner at x - min_disp - d in shared memory, keyed sum << 10 | d so that the least
- * key is the reference's first least sum (sums stay below 2^11, d below 2^10). Then, the row
+ * key is the reference's first least sum (sums stay below 2^12, d below 2^10). Then, the row
  * complete, the left-right check. Shared memory: the keys (w words), the winners (w int16).
  */
 template <int G, int K>
@@ -573,7 +572,7 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs,
 				even[v] += ce + 15u * __viaddmax_s16x2(ce, m8, 0);
 				odd[v] += co + 15u * __viaddmax_s16x2(co, m8, 0);
 			}
-			const int pitch = (gridDim.x + 3) & ~3; /* a block a row */
+			const int pitch = JD_SGM_MT_PITCH(gridDim.x); /* a block a row */
 			base += mt[(size_t)r * w * pitch + (size_t)x * pitch + y];
 		}
 #pragma unroll

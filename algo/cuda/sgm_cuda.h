@@ -17,4 +17,10 @@
 #define JD_SGM_DIRS4 {{1, 0}, {0, 1}, {-1, 0}, {0, -1}}
 /* clang-format on */
 
+/*
+ * Bytes a column of a min t plane takes (the vertical paths of levels keep min t in walk
+ * order, a column of h rows): h rounded up to 4, so that four rows go in one store.
+ */
+#define JD_SGM_MT_PITCH(h) (((h) + 3) & ~3)
+
 #endif

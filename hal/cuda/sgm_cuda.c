@@ -93,10 +93,10 @@ static void split_dirs(const struct jd_match_params *p, struct jd_cuda_sgm *s)
 	}
 }
 
-/* Bytes a min t plane takes: a byte a pixel, in columns of h rounded up to 4 (walk order). */
+/* Bytes a min t plane takes: a byte a pixel, in columns (walk order). */
 static size_t mt_plane(const struct jd_cuda_sgm *s)
 {
-	return (size_t)s->w * (size_t)((s->h + 3) & ~3);
+	return (size_t)s->w * JD_SGM_MT_PITCH(s->h);
 }
 
 static size_t slice_bytes(int nd, int k, int w, int h)
@@ -151,10 +151,10 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	    "jd_sgm_path_m3",	"jd_sgm_path_m4",   "jd_sgm_path_m5",  "jd_sgm_path_m6",
 	    "jd_sgm_path_m7",	"jd_sgm_path_m8",   "jd_sgm_path_m9",  "jd_sgm_path_m10",
 	    "jd_sgm_path_m11",	"jd_sgm_path_m12",  "jd_sgm_path_m13", "jd_sgm_select_0",
-	    "jd_sgm_select_1", "jd_sgm_select_2",
-	    "jd_sgm_select_3",	"jd_sgm_select_4",  "jd_sgm_select_5", "jd_sgm_select_6",
-	    "jd_sgm_select_7",	"jd_sgm_select_8",  "jd_sgm_select_9", "jd_sgm_select_10",
-	    "jd_sgm_select_11", "jd_sgm_select_12", "jd_sgm_select_13"};
+	    "jd_sgm_select_1",	"jd_sgm_select_2",  "jd_sgm_select_3", "jd_sgm_select_4",
+	    "jd_sgm_select_5",	"jd_sgm_select_6",  "jd_sgm_select_7", "jd_sgm_select_8",
+	    "jd_sgm_select_9",	"jd_sgm_select_10", "jd_sgm_select_11", "jd_sgm_select_12",
+	    "jd_sgm_select_13"};
 	size_t n = (size_t)w * h;
 
 	memset(s, 0, sizeof(*s));
@@ -173,8 +173,9 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 	s->variant = shape(p->ndisp, s->k, &s->lanes);
 	s->slice = slice_bytes(p->ndisp, s->k, w, h);
 	split_dirs(p, s);
-	JD_TRY(jd_cuda_take(cu, s->nbytes * s->slice + s->nlevels * (s->slice / 2 + mt_plane(s)),
-			    &s->d_vol));
+	s->levels_at = s->nbytes * s->slice;
+	s->mt_at = s->levels_at + s->nlevels * (s->slice / 2);
+	JD_TRY(jd_cuda_take(cu, s->mt_at + s->nlevels * mt_plane(s), &s->d_vol));
 	JD_TRY(jd_cuda_take(cu, 4 * n, &s->d_spare));
 	unsigned smem = select_smem(w);
 	jd_cufunction sel = s->fn[JD_CUDA_SGM_SELECT + s->variant];
@@ -203,12 +204,10 @@ static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy,
 
 int jd_cuda_sgm_slice_of(const struct jd_cuda_sgm *s, int dir, size_t *at, size_t *mt)
 {
-	size_t levels0 = (size_t)s->nbytes * s->slice, npix = mt_plane(s);
-
 	for (int i = 0; i < s->nlevels; i++) {
 		if ((int)(s->dirs_levels >> 4 * i & 15) == dir) {
-			*at = levels0 + i * (s->slice / 2);
-			*mt = levels0 + s->nlevels * (s->slice / 2) + i * npix;
+			*at = s->levels_at + i * (s->slice / 2);
+			*mt = s->mt_at + i * mt_plane(s);
 			return 1;
 		}
 	}
@@ -232,7 +231,7 @@ int jd_cuda_sgm_summand(const struct jd_cuda_sgm *s, int levels, const uint8_t *
 	}
 	int c = slice[i * (gs / 2) + b / 2] >> 4 * (b % 2) & 15;
 	size_t x = i % (size_t)s->w, y = i / (size_t)s->w;
-	return mt[x * (size_t)((s->h + 3) & ~3) + y] + jd__sgm_decode(c);
+	return mt[x * JD_SGM_MT_PITCH(s->h) + y] + jd__sgm_decode(c);
 }
 
 /*
@@ -276,13 +275,8 @@ int jd_cuda_sgm_path_one(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 /* Every direction in one launch. */
 static int run_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p)
 {
-	size_t at = 0, mt = 0;
-
-	if (s->nlevels > 0) {
-		jd_cuda_sgm_slice_of(s, (int)(s->dirs_levels & 15), &at, &mt);
-	}
 	return launch_paths(s, p, launch_order(p->sgm.paths), p->sgm.paths, s->d_vol,
-			    s->d_vol + at, s->d_vol + mt);
+			    s->d_vol + s->levels_at, s->d_vol + s->mt_at);
 }
 
 int jd_cuda_sgm_pixel_bytes(const struct jd_cuda_sgm *s)
@@ -322,11 +316,7 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	jd_cudeviceptr raw, scratch;
 	jd_cuda_post_buffers(cu, g->median, f->d_out, s->d_spare, &raw, &scratch);
 	long long slice = (long long)s->slice;
-	size_t at = 0, mt = 0;
-	if (s->nlevels > 0) {
-		jd_cuda_sgm_slice_of(s, (int)(s->dirs_levels & 15), &at, &mt);
-	}
-	jd_cudeviceptr lev = s->d_vol + at, dmt = s->d_vol + mt;
+	jd_cudeviceptr lev = s->d_vol + s->levels_at, dmt = s->d_vol + s->mt_at;
 	void *as[] = {&s->d_vol, &slice, &s->nbytes, &lev, &s->nlevels, &dmt, &w,
 		      &nd,	 &md,	 &uniq,	     &sub, &lr,		 &lrd, &raw};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT + s->variant], (unsigned)h, 1, SELECT_THREADS,

@@ -33,12 +33,14 @@ struct jd_cuda_sgm {
 	/*
 	 * The path volume: a slice of path costs t (bytes) for each direction that adds t, then
 	 * a slice of levels (slice / 2 bytes) for each that adds levels, then their min t planes
-	 * (w h bytes each); jd_cuda_sgm_slice_of() says where a direction's are.
+	 * (w columns of JD_SGM_MT_PITCH(h) bytes each); jd_cuda_sgm_slice_of() says where a
+	 * direction's are.
 	 */
 	jd_cudeviceptr d_vol;
 	size_t slice;		/* bytes a slice of t: a pixel every jd_cuda_sgm_pixel_bytes() */
 	int nbytes, nlevels;	/* directions that add t, and levels */
 	unsigned dirs_bytes, dirs_levels; /* their indices, four bits each, first lowest */
+	size_t levels_at, mt_at;	  /* where in d_vol the slices of levels and min t start */
 	int k, lanes, variant;	/* disparities a lane, lanes a pixel, the kernels\' shape */
 	jd_cudeviceptr d_spare; /* w * h floats: the median's output */
 	jd_cudeviceptr d_guide, d_right; /* the last frame's images on the device */

@@ -66,7 +66,7 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 	jd_sgm_cost_ref(p, l, r, cl, cr, cost, NULL);
 	if ((long)n <= paths_px) {
 		uint16_t *ref = malloc(2 * vol);
-		size_t mtn = (size_t)w * ((h + 3) & ~3);
+		size_t mtn = (size_t)w * JD_SGM_MT_PITCH(h);
 		uint8_t *dev = malloc(n * gs), *mt = malloc(mtn);
 		void *ws = malloc(jd_sgm_path_mem_required(w, nd));
 

@@ -2,24 +2,16 @@
 
 #include <errno.h>
 
-#include "bp.h"
 #include "jd_carve.h"
 #include "kernels.h"
+#include "matcher_table.h"
 #include "prefilter.h"
-#include "sad.h"
-#include "sgm.h"
 
 static size_t matcher_mem(const struct jd_match_params *p, int width, int height, int nworkers)
 {
-	switch (p->algo) {
-	case JD_ALGO_SAD:
-		return jd_sad_mem_required(p, width, height, nworkers);
-	case JD_ALGO_SGM:
-		return jd_sgm_mem_required(p, width, height, nworkers);
-	case JD_ALGO_BP:
-		return jd_bp_mem_required(p, width, height, nworkers);
-	}
-	return 0;
+	const struct jd_matcher *m = jd_matcher_of(p->algo);
+
+	return m ? m->mem_required(p, width, height, nworkers) : 0;
 }
 
 /* The rank-transformed pair, ahead of the matcher's own workspace. */
@@ -43,15 +35,9 @@ static int run_matcher(const struct jd_kernels *k, const struct jd_match_params 
 		       const struct jd_image *left, const struct jd_image *right,
 		       struct jd_disp *out, void *ws, size_t ws_bytes, const struct jd_exec *ex)
 {
-	switch (p->algo) {
-	case JD_ALGO_SAD:
-		return jd_sad_run(k, p, left, right, out, ws, ws_bytes, ex);
-	case JD_ALGO_SGM:
-		return jd_sgm_run(k, p, left, right, out, ws, ws_bytes, ex);
-	case JD_ALGO_BP:
-		return jd_bp_run(k, p, left, right, out, ws, ws_bytes, ex);
-	}
-	return -EINVAL;
+	const struct jd_matcher *m = jd_matcher_of(p->algo);
+
+	return m ? m->run(k, p, left, right, out, ws, ws_bytes, ex) : -EINVAL;
 }
 
 int jd_match_run(const struct jd_kernels *k, const struct jd_match_params *p,
@@ -80,7 +66,6 @@ int jd_match_run(const struct jd_kernels *k, const struct jd_match_params *p,
 	jd_rank_ref(right, jd_rank_window(p), &rr, ex);
 	return run_matcher(k, p, &rl, &rr, out, base + skip, ws_bytes - skip, ex);
 }
-
 
 void *jd_match_matcher_ws(const struct jd_match_params *p, int width, int height, void *ws)
 {

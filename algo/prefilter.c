@@ -1,29 +1,36 @@
 #include "prefilter.h"
 
 #include "jd_params.h"
+#include "matcher_table.h"
+
+/* What the prefilter is for p: its own choice, or what "auto" means for its matcher. */
+static enum jd_prefilter chosen(const struct jd_match_params *p)
+{
+	const struct jd_matcher *m = jd_matcher_of(p->algo);
+
+	return p->prefilter == JD_PREFILTER_AUTO && m ? m->auto_prefilter : p->prefilter;
+}
 
 int jd_prefilter_rank_on(const struct jd_match_params *p)
 {
-	if (p->prefilter == JD_PREFILTER_AUTO) {
-		/* SGM's census is already a rank-like cost; BP compares census codes itself. */
-		return p->algo == JD_ALGO_SAD;
-	}
-	return p->prefilter == JD_PREFILTER_RANK;
+	return chosen(p) == JD_PREFILTER_RANK;
 }
 
 int jd_prefilter_census_on(const struct jd_match_params *p)
 {
-	return p->algo == JD_ALGO_BP &&
-	       (p->prefilter == JD_PREFILTER_AUTO || p->prefilter == JD_PREFILTER_CENSUS);
+	const struct jd_matcher *m = jd_matcher_of(p->algo);
+
+	return m && m->census_cost && chosen(p) == JD_PREFILTER_CENSUS;
 }
 
 int jd_rank_window(const struct jd_match_params *p)
 {
+	const struct jd_matcher *m = jd_matcher_of(p->algo);
+
 	if (p->rank_window > 0) {
 		return p->rank_window;
 	}
-	/* Measured on the dev pairs (docs/accuracy.md): SAD's sums like the wider window. */
-	return p->algo == JD_ALGO_SAD ? 9 : 7;
+	return m ? m->rank_window : 7;
 }
 
 struct rank_job {

@@ -5,6 +5,7 @@
 #include "bp.h"
 #include "jd_params.h"
 #include "matcher.h"
+#include "matcher_table.h"
 #include "prefilter.h"
 
 void jd_tiling_init(struct jd_tiling *t, int h, int n, int overlap)
@@ -31,23 +32,12 @@ void jd_tiling_strip(const struct jd_tiling *t, int i, int *core0, int *core1, i
 
 int jd_tiling_default_overlap(const struct jd_match_params *p)
 {
-	/* the rank transform's rows come first: a strip must hold them whole */
+	/* the prefilter's rows come first: a strip must hold them whole */
 	int rank = jd_prefilter_rank_on(p) ? jd_rank_window(p) / 2 : 0;
 	int census = jd_prefilter_census_on(p) ? JD_BP_CENSUS_RADIUS : 0;
+	const struct jd_matcher *m = jd_matcher_of(p->algo);
 
-	switch (p->algo) {
-	case JD_ALGO_SAD:
-		return rank + p->sad.window / 2 + 1; /* the window, then the median's row: exact */
-	case JD_ALGO_SGM:
-		/*
-		 * Census rows plus paths long enough to forget where they started: 64 rows left
-		 * a few pixels different on Tsukuba and Teddy, 96 on Teddy, 128 none on any pair
-		 * (tests/unit/test_tiling.c). Empirical, not a bound: docs/tiling.md.
-		 */
-		return 128;
-	default:
-		return rank + census + 20; /* the seed's padding */
-	}
+	return m ? m->overlap(p, rank + census) : rank + census;
 }
 
 void jd_tiling_views(const struct jd_tiling *t, int i, const struct jd_image *left,

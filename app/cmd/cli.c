@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../../hal/out_file.h"
+#include "cli_matcher.h"
 #include "../loop/boot.h"
 #include "../../hal/workers.h"
 
@@ -72,7 +73,8 @@ int jd_cli_boot_choices(struct jd_boot_config *c)
 	return jd_cli_backend(&c->backend);
 }
 
-const char jd_cli_matcher_help[] =
+/* the options every matcher takes; each matcher's own follow from the table */
+static const char shared_help[] =
     "matcher options:\n"
     "  --algo bp|sgm|sad      matcher (default sgm)\n"
     "  --ndisp N              disparity count, 2..1024 (default 64)\n"
@@ -99,55 +101,23 @@ const char jd_cli_matcher_help[] =
     "                         census codes; both ignore brightness differences between\n"
     "                         the cameras. none: raw intensities (the seeds' costs).\n"
     "                         auto: census for BP, rank for SAD, none for SGM (default)\n"
-    "  --rank-window N        the rank transform's odd side, 3..15 (default SAD 9, BP 7)\n"
-    " SAD:\n"
-    "  --window N             odd window side, 1..31 (default 11)\n"
-    "  --[no-]lr-check --[no-]fill --[no-]median   as for SGM (default on)\n"
-    " SGM:\n"
-    "  --cost census|ad       matching cost (default census 9x7)\n"
-    "  --paths 4|8            aggregation paths (default 8)\n"
-    "  --p1 N --p2 N          smoothness penalties (default 25, 200)\n"
-    "  --p2-adapt T           P2 halves at an intensity step of T, 0 = constant (default 4)\n"
-    "  --[no-]subpixel        equiangular sub-pixel fit (default: SGM on; BP, SAD off)\n"
-    "  --[no-]lr-check        left-right check (default on), --lr-max-diff N (1)\n"
-    "  --uniqueness PCT       uniqueness margin in percent, 0 = off (default 5)\n"
-    "  --[no-]fill            fill invalid pixels from the farther neighbour (default on)\n"
-    "  --[no-]median          3x3 median (default on)\n"
-    " BP:\n"
-    "  --levels N --iters N   pyramid levels and iterations per level (default 5, 7)\n"
-    "  --lambda F --data-k F  data cost weight and cap (default 0.1, 15)\n"
-    "  --disc-k F             discontinuity cap (default ndisp / 7.5)\n"
-    "  --sigma F              Gaussian pre-smoothing (default 0)\n"
-    "  --fp16 | --float       message storage (default float)\n";
+    "  --rank-window N        the rank transform's odd side, 3..15 (default SAD 9, BP 7)\n";
+
+const char *jd_cli_matcher_help(void)
+{
+	static char s[sizeof(shared_help) + 4096];
+
+	if (!s[0]) {
+		size_t n = (size_t)snprintf(s, sizeof(s), "%s", shared_help);
+		jd_cli_matcher_own_help(s + n, sizeof(s) - n);
+	}
+	return s;
+}
 
 static const struct option matcher_options[] = {
     {"algo", required_argument, NULL, OPT_ALGO},
     {"ndisp", required_argument, NULL, OPT_NDISP},
     {"min-disp", required_argument, NULL, OPT_MIN_DISP},
-    {"window", required_argument, NULL, OPT_WINDOW},
-    {"cost", required_argument, NULL, OPT_COST},
-    {"paths", required_argument, NULL, OPT_PATHS},
-    {"p1", required_argument, NULL, OPT_P1},
-    {"p2", required_argument, NULL, OPT_P2},
-    {"p2-adapt", required_argument, NULL, OPT_P2_ADAPT},
-    {"subpixel", no_argument, NULL, OPT_SUBPIXEL},
-    {"no-subpixel", no_argument, NULL, OPT_NO_SUBPIXEL},
-    {"lr-check", no_argument, NULL, OPT_LR_CHECK},
-    {"no-lr-check", no_argument, NULL, OPT_NO_LR_CHECK},
-    {"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
-    {"uniqueness", required_argument, NULL, OPT_UNIQUENESS},
-    {"fill", no_argument, NULL, OPT_FILL},
-    {"no-fill", no_argument, NULL, OPT_NO_FILL},
-    {"median", no_argument, NULL, OPT_MEDIAN},
-    {"no-median", no_argument, NULL, OPT_NO_MEDIAN},
-    {"levels", required_argument, NULL, OPT_LEVELS},
-    {"iters", required_argument, NULL, OPT_ITERS},
-    {"lambda", required_argument, NULL, OPT_LAMBDA},
-    {"data-k", required_argument, NULL, OPT_DATA_K},
-    {"disc-k", required_argument, NULL, OPT_DISC_K},
-    {"sigma", required_argument, NULL, OPT_SIGMA},
-    {"fp16", no_argument, NULL, OPT_FP16},
-    {"float", no_argument, NULL, OPT_FLOAT},
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"tiles", required_argument, NULL, OPT_TILES},
@@ -172,6 +142,12 @@ void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts
 	for (size_t i = 0; i < sizeof(matcher_options) / sizeof(matcher_options[0]); i++) {
 		c->opts[n++] = matcher_options[i];
 	}
+	int own = jd_cli_matcher_opts(c->opts + n, JD_CLI_MAX_OPTIONS - 1 - n);
+	if (own < 0) {
+		fprintf(stderr, "jetdepth: internal: the matchers' options do not fit\n");
+		c->full = 1;
+	}
+	n += own > 0 ? (size_t)own : 0;
 	for (; cmd_opts && cmd_opts->name && n < JD_CLI_MAX_OPTIONS - 1; cmd_opts++) {
 		c->opts[n++] = *cmd_opts;
 	}
@@ -201,7 +177,9 @@ int jd_cli_next(struct jd_cli *c)
 		if (rc == 0) {
 			return opt;
 		}
-		c->seen[opt - OPT_ALGO] = 1;
+		if (opt >= OPT_ALGO && opt < OPT_CMD_BASE) {
+			c->seen[opt - OPT_ALGO] = 1;
+		}
 	}
 	return -1;
 }
@@ -278,7 +256,8 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 	switch (opt) {
 	case OPT_ALGO:
 		if (jd_algo_parse(arg, &p->algo)) {
-			fprintf(stderr, "jetdepth: --algo %s: must be bp, sgm or sad\n", arg);
+			fprintf(stderr, "jetdepth: --algo %s: must be %s\n", arg,
+				jd_cli_matcher_names());
 			return -EINVAL;
 		}
 		return 1;
@@ -286,67 +265,8 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		return consumed(jd_cli_int("--ndisp", arg, &p->ndisp));
 	case OPT_MIN_DISP:
 		return consumed(jd_cli_int("--min-disp", arg, &p->min_disp));
-	case OPT_WINDOW:
-		return consumed(jd_cli_int("--window", arg, &p->sad.window));
-	case OPT_COST:
-		if (strcmp(arg, "census") == 0) {
-			p->sgm.cost = JD_SGM_COST_CENSUS;
-		} else if (strcmp(arg, "ad") == 0) {
-			p->sgm.cost = JD_SGM_COST_AD;
-		} else {
-			fprintf(stderr, "jetdepth: --cost %s: must be census or ad\n", arg);
-			return -EINVAL;
-		}
-		return 1;
 	case OPT_RANK_WINDOW:
 		return consumed(jd_cli_int("--rank-window", arg, &p->rank_window));
-	case OPT_PATHS:
-		return consumed(jd_cli_int("--paths", arg, &p->sgm.paths));
-	case OPT_P1:
-		return consumed(jd_cli_int("--p1", arg, &p->sgm.p1));
-	case OPT_P2:
-		return consumed(jd_cli_int("--p2", arg, &p->sgm.p2));
-	case OPT_P2_ADAPT:
-		return consumed(jd_cli_int("--p2-adapt", arg, &p->sgm.p2_adapt));
-	case OPT_SUBPIXEL:
-	case OPT_NO_SUBPIXEL:
-		p->sgm.subpixel = p->bp.subpixel = p->sad.subpixel = opt == OPT_SUBPIXEL;
-		return 1;
-	case OPT_LR_CHECK:
-	case OPT_NO_LR_CHECK:
-		p->sgm.lr_check = opt == OPT_LR_CHECK;
-		p->sad.lr_check = p->sgm.lr_check;
-		return 1;
-	case OPT_LR_MAX_DIFF:
-		return consumed(jd_cli_int("--lr-max-diff", arg, &p->sgm.lr_max_diff));
-	case OPT_UNIQUENESS:
-		return consumed(jd_cli_int("--uniqueness", arg, &p->sgm.uniqueness));
-	case OPT_FILL:
-	case OPT_NO_FILL:
-		p->sgm.fill = opt == OPT_FILL;
-		p->sad.fill = p->sgm.fill;
-		return 1;
-	case OPT_MEDIAN:
-	case OPT_NO_MEDIAN:
-		p->sgm.median = opt == OPT_MEDIAN;
-		p->sad.median = p->sgm.median;
-		return 1;
-	case OPT_LEVELS:
-		return consumed(jd_cli_int("--levels", arg, &p->bp.levels));
-	case OPT_ITERS:
-		return consumed(jd_cli_int("--iters", arg, &p->bp.iters));
-	case OPT_LAMBDA:
-		return consumed(jd_cli_float("--lambda", arg, &p->bp.lambda));
-	case OPT_DATA_K:
-		return consumed(jd_cli_float("--data-k", arg, &p->bp.data_k));
-	case OPT_DISC_K:
-		return consumed(jd_cli_float("--disc-k", arg, &p->bp.disc_k));
-	case OPT_SIGMA:
-		return consumed(jd_cli_float("--sigma", arg, &p->bp.sigma));
-	case OPT_FP16:
-	case OPT_FLOAT:
-		p->bp.fp16 = opt == OPT_FP16;
-		return 1;
 	case OPT_BACKEND:
 		if (jd_backend_parse(arg, &cli_backend)) {
 			fprintf(stderr,
@@ -390,7 +310,7 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		}
 		return 1;
 	default:
-		return 0;
+		return jd_cli_matcher_own_option(opt, arg, p);
 	}
 }
 

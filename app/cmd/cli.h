@@ -20,35 +20,15 @@ enum { JD_EXIT_OK = 0, JD_EXIT_RUNTIME = 1, JD_EXIT_USAGE = 2 };
 extern int jd_cli_closed_std_fds;
 void jd_cli_guard_std_fds(void);
 
-/* getopt_long codes of the matcher options (above the single-letter range). */
+/*
+ * getopt_long codes of the options every command with a matcher takes (above the
+ * single-letter range). Each matcher's own options come from its row of the matcher table
+ * (algo/matcher_table.h), numbered from JD_CLI_MATCHER_OPT_BASE.
+ */
 enum {
 	OPT_ALGO = 1000,
 	OPT_NDISP,
 	OPT_MIN_DISP,
-	OPT_WINDOW,
-	OPT_COST,
-	OPT_PATHS,
-	OPT_P1,
-	OPT_P2,
-	OPT_P2_ADAPT,
-	OPT_SUBPIXEL,
-	OPT_NO_SUBPIXEL,
-	OPT_LR_CHECK,
-	OPT_NO_LR_CHECK,
-	OPT_LR_MAX_DIFF,
-	OPT_UNIQUENESS,
-	OPT_FILL,
-	OPT_NO_FILL,
-	OPT_MEDIAN,
-	OPT_NO_MEDIAN,
-	OPT_LEVELS,
-	OPT_ITERS,
-	OPT_LAMBDA,
-	OPT_DATA_K,
-	OPT_DISC_K,
-	OPT_SIGMA,
-	OPT_FP16,
-	OPT_FLOAT,
 	OPT_BACKEND,
 	OPT_THREADS,
 	OPT_TILES,
@@ -59,6 +39,7 @@ enum {
 	OPT_GPU_MEMORY,
 	OPT_CMD_BASE, /* commands number their own options from here */
 };
+#define JD_CLI_MATCHER_OPT_BASE 4000
 
 /** Returned by jd_cli_next() for a matcher option with a bad value (message printed). */
 #define JD_CLI_BAD (-2)
@@ -86,8 +67,8 @@ void jd_cli_begin(struct jd_cli *c, int argc, char **argv, const char *shortopts
  */
 int jd_cli_next(struct jd_cli *c);
 
-/** Help text for the matcher options. */
-extern const char jd_cli_matcher_help[];
+/** Help text for the matcher options: the shared ones, then each matcher's with its defaults. */
+const char *jd_cli_matcher_help(void);
 
 /**
  * Apply one matcher option.

@@ -4,6 +4,7 @@
 
 #include "../../algo/bp.h"
 #include "../../algo/matcher.h"
+#include "../../algo/matcher_table.h"
 #include "../../algo/synth.h"
 #include "../../hal/clock.h"
 #include "bench_kernels.h"
@@ -50,17 +51,12 @@ static int cmp_u64(const void *a, const void *b)
 
 static void label(const struct jd_match_params *p, const struct bench_case *c, char *s, size_t n)
 {
-	switch (p->algo) {
-	case JD_ALGO_SGM:
-		snprintf(s, n, "sgm %s/%d", p->sgm.cost == JD_SGM_COST_AD ? "ad" : "census",
-			 p->sgm.paths);
-		break;
-	case JD_ALGO_BP:
-		snprintf(s, n, "bp %s%s", p->bp.fp16 ? "fp16" : "float", c->naive ? " naive" : "");
-		break;
-	case JD_ALGO_SAD:
-		snprintf(s, n, "sad %dx%d", p->sad.window, p->sad.window);
-		break;
+	size_t len;
+
+	jd_matcher_of(p->algo)->label(p, s, n);
+	len = strlen(s);
+	if (c->naive && len < n) {
+		snprintf(s + len, n - len, " naive");
 	}
 }
 
@@ -74,10 +70,7 @@ static const char *backend_label(const struct jd_engine *b, const struct jd_matc
 	if (b->gpu) {
 		return "cuda";
 	}
-	if (p->algo == JD_ALGO_BP && p->bp.fp16) {
-		return b->kernels.backend_of[JD_K_BP_MESSAGES];
-	}
-	return b->kernels.backend_of[JD_K_CENSUS];
+	return b->kernels.backend_of[jd_matcher_of(p->algo)->main_kernel(p)];
 }
 
 static int run_case(const struct jd_match_params *base, const struct bench_case *c, int runs,
@@ -222,7 +215,7 @@ static void help(FILE *f)
 		"                 UYVY (the luma taken by the GPU where it rectifies, else by\n"
 		"                 the CPU), or deep mono and raw Bayer as run's (their luma\n"
 		"                 taken by the CPU)\n\n%s",
-		jd_cli_matcher_help);
+		jd_cli_matcher_help());
 }
 
 int jd_cmd_bench(int argc, char **argv)

@@ -34,7 +34,7 @@ static void help(FILE *f)
 		"                         keep all; run and sense use %d)\n"
 		"  -q, --quiet            no budget and timing lines\n"
 		"  -h, --help\n\n%s",
-		JD_MIN_CONFIDENCE_DEFAULT, jd_cli_matcher_help);
+		JD_MIN_CONFIDENCE_DEFAULT, jd_cli_matcher_help());
 }
 
 static int write_conf(const char *path, uint8_t *conf, int w, int h, char *err, size_t errlen)

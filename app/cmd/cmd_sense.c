@@ -54,7 +54,7 @@ static void help(FILE *f)
 		"  --no-pair-check skip the check that the pair is rectified and in left, right\n"
 		"                  order (refused otherwise: confident wrong objects are worse)\n"
 		"%s\n%s",
-		jd_sense_cli_help, jd_cli_matcher_help);
+		jd_sense_cli_help, jd_cli_matcher_help());
 }
 
 int jd_cmd_sense(int argc, char **argv)

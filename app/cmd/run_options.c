@@ -136,7 +136,7 @@ void jd_run_options_help(FILE *f)
 	    "                 the command line wins over it, it wins over the board's defaults\n"
 	    "  --board FILE   board file (boards/): checks the device tree, applies its\n"
 	    "                 defaults (options given here still win) and memory ceiling\n\n%s\n%s\n%s",
-	    jd_camera_cli_help, jd_sense_cli_help, jd_cli_matcher_help);
+	    jd_camera_cli_help, jd_sense_cli_help, jd_cli_matcher_help());
 }
 
 /*

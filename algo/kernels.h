@@ -13,7 +13,7 @@
 
 #include "jd_exec.h"
 #include "jd_image.h"
-#include "jd_params.h"
+#include "match/jd_params.h"
 
 struct jd__bp_chunk;
 struct jd__bp_scratch;

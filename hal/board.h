@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../algo/jd_params.h"
+#include "../algo/match/jd_params.h"
 #include "../algo/kernels.h"
 
 #define JD_BOARD_STR 128

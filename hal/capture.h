@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "../algo/calib.h"
+#include "../algo/geometry/calib.h"
 #include "../algo/jd_image.h"
 #include "../algo/kernels.h"
 #include "camera.h"

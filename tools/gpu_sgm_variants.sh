@@ -6,8 +6,10 @@
 # whole tree (host code too) unpacked into the git-ignored .gpuold/ and carried:
 #   rm -rf .gpuold/main && mkdir -p .gpuold/main && git archive HEAD | tar -x -C .gpuold/main
 # The commit before, as variant "prev:-DJD_SGM_PREV": first, here,
-#   git show HEAD:algo/cuda/sgm_cuda.cu >algo/cuda/sgm_cuda_prev.cu
-# (git-ignored, so name it in the call's carry).
+#   git show HEAD:algo/cuda/sgm_cuda.cu | sed 's|#include "\.\./\([^"]*/\)\{0,1\}\([^/"]*\)"|#include "\2"|' \
+#     >algo/cuda/sgm_cuda_prev.cu
+# (git-ignored, so name it in the call's carry; its headers by file name alone, which nvcc's
+# include path finds wherever a commit kept them).
 # SM87=1: also the sm_87 build (its PTX, run through the driver's JIT): the SGM test and its bytes.
 # PROBE="variant ...": ncu's instructions and time of each SGM kernel (a frame of PROBE_CASE,
 # size:ndisp:paths, 1280x720:128:8 unless set), variant by variant.

@@ -12,9 +12,9 @@
 #include <cuda_fp16.h>
 #include <stdint.h>
 
-#include "../bp_census.h"
-#include "../bp_gauss.h"
-#include "../subpixel.h"
+#include "../bp/bp_census.h"
+#include "../bp/bp_gauss.h"
+#include "../match/subpixel.h"
 #include "bp_cuda.h"
 
 #define BP_INF __int_as_float(0x7f800000)

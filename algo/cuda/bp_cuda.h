@@ -22,7 +22,7 @@ struct jd_bp_cost0 {
 	int w, min_disp;
 	float lambda, data_k;
 	int census; /* the images hold census codes (jd_bp_census()): Hamming, not |l - r| */
-	int subpixel; /* the selection refines (algo/subpixel.h) */
+	int subpixel; /* the selection refines (algo/match/subpixel.h) */
 };
 
 #endif

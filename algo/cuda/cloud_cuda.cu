@@ -1,6 +1,6 @@
 /*
  * Depth and the point cloud on the GPU: the twins of jd_depth_image_ref() and
- * jd_point_cloud_ref() (algo/depth_image.c), the same bits. The map comes as the matcher left
+ * jd_point_cloud_ref() (algo/geometry/depth_image.c), the same bits. The map comes as the matcher left
  * it with its confidence: a pixel below min_conf has no depth here, as the host masks the map
  * before the reference (jd_confidence_mask()). The float steps are spelled out (__fdiv_rn,
  * __fsub_rn, __fmul_rn) so that nvcc fuses none of them.

@@ -1,5 +1,5 @@
 /*
- * The confidence map on the GPU, the twin of algo/confidence.c: the same 5x5 census of both
+ * The confidence map on the GPU, the twin of algo/match/confidence.c: the same 5x5 census of both
  * rectified images, the same support count, right-image claims and formula, so the bytes are
  * jd_confidence_ref()'s. The claims are a max per column, so a block per row takes them with
  * atomicMax on the float bits (every claiming disparity is positive and finite, where the

@@ -1,5 +1,5 @@
 /*
- * The rank transform on the GPU: the twin of jd_rank_ref() (algo/prefilter.h), the same
+ * The rank transform on the GPU: the twin of jd_rank_ref() (algo/match/prefilter.h), the same
  * integer count and scale, so the bytes are identical. Both cameras in one launch
  * (blockIdx.z). A block of JD_RANK_BX x JD_RANK_BY threads ranks JD_RANK_PX pixels a thread
  * side by side. It first copies its tile and the window's margin (edge repeated, as the

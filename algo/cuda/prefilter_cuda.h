@@ -5,7 +5,7 @@
 #ifndef JD_ALGO_CUDA_PREFILTER_CUDA_H
 #define JD_ALGO_CUDA_PREFILTER_CUDA_H
 
-#include "../jd_params.h"
+#include "../match/jd_params.h"
 
 #define JD_RANK_BX 32 /* a block's threads: 32 x 8, each ranking JD_RANK_PX pixels of a row */
 #define JD_RANK_BY 8

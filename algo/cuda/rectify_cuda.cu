@@ -1,5 +1,5 @@
 /*
- * Rectification on the GPU: the twin of jd_remap_ref() (algo/rectify.h), the same fixed-point
+ * Rectification on the GPU: the twin of jd_remap_ref() (algo/geometry/rectify.h), the same fixed-point
  * bilinear arithmetic, so the bytes are identical. Both cameras in one launch (blockIdx.z);
  * one thread per output pixel. The raw frame is as large as the rectified one, in pixels; it
  * is the camera's own layout (GREY, YUYV or UYVY, rows packed): each camera's luma sits every

@@ -12,7 +12,7 @@
  */
 #include <stdint.h>
 
-#include "../subpixel.h"
+#include "../match/subpixel.h"
 #include "sad_cuda.h"
 
 static __device__ __forceinline__ int clampi(int v, int lo, int hi)
@@ -500,7 +500,7 @@ extern "C" __global__ void jd_sad_finish_cuda(const uint32_t *__restrict__ key_l
 }
 
 /*
- * The sub-pixel fit (algo/subpixel.h) of each valid winner, when asked: the window sums at d - 1,
+ * The sub-pixel fit (algo/match/subpixel.h) of each valid winner, when asked: the window sums at d - 1,
  * d and d + 1 recomputed from the pair the kernels matched with the reference's edge
  * replication, so the same integers jd_sad_ref() keeps, and the same offset. One thread a pixel,
  * after the left-right check (whose holes it skips) and before fill and median, as there. A

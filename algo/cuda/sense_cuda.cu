@@ -2,7 +2,7 @@
  * Sensing's per-pixel work on the GPU, the twin of algo/sense*.c: the hypotheses' scores, each
  * row's sums for the plane, the object mask, its opening and closing, and the 8-connected
  * labelling with each blob's area and box. The host (hal/cuda/sense_cuda.c) decides from these
- * figures with the reference's own functions (algo/sense_priv.h), so the result is
+ * figures with the reference's own functions (algo/sense/sense_priv.h), so the result is
  * jd_sense_run()'s. Arithmetic is spelled with _rn intrinsics where the reference's C has
  * a product then a sum (nvcc would fuse them; the reference is built -ffp-contract=off), and
  * sums that are not exact run in the reference's order: one thread adds a row left to right.
@@ -10,7 +10,7 @@
  * are ordered (its labels number the blobs by that pixel); union-find with atomicMin always
  * links a root to a smaller one, so every blob's root is that pixel.
  */
-#include "../sense_priv.h"
+#include "../sense/sense_priv.h"
 #include "sense_cuda.h"
 
 static __device__ __forceinline__ int jd_sense_valid_d(float d)

@@ -1,5 +1,5 @@
 /*
- * The objects' figures on the GPU (jd__sense_obj_rec), the twin of algo/sense_gather.c: one
+ * The objects' figures on the GPU (jd__sense_obj_rec), the twin of algo/sense/sense_gather.c: one
  * block an object. Its pixels with a disparity go to its share of the scratches in any order
  * (a slot a warp), since nothing depends on their order: the sums are fixed-point integers
  * (jd__sense_fix) and the percentiles are exact order statistics, found by radix selection
@@ -7,7 +7,7 @@
  * for operation as the reference's C (built -ffp-contract=off). The plane is valid exactly
  * when a.fixed is 0 (sensing without a table uses the fixed threshold).
  */
-#include "../sense_priv.h"
+#include "../sense/sense_priv.h"
 #include "sense_cuda.h"
 
 #define JD_SOBJ_FULL 0xffffffffu

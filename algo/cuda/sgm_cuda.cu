@@ -12,8 +12,8 @@
  */
 #include <stdint.h>
 
-#include "../sgm_census.h"
-#include "../sgm_levels.h"
+#include "../sgm/sgm_census.h"
+#include "../sgm/sgm_levels.h"
 #include "sgm_cuda.h"
 
 
@@ -109,7 +109,7 @@ static __device__ __forceinline__ unsigned match(uint64_t cl, const uint64_t *cp
 }
 
 /*
- * The level (algo/sgm_levels.h) of both halves of v (each 0..255): min(v, 8 + v / 16, 15). The
+ * The level (algo/sgm/sgm_levels.h) of both halves of v (each 0..255): min(v, 8 + v / 16, 15). The
  * shift brings four bits of the high half into the low half's top, which the mask drops.
  */
 static __device__ __forceinline__ unsigned level_u16x2(unsigned v)
@@ -172,7 +172,7 @@ static __device__ __forceinline__ void store_words(uint8_t *o, const unsigned (&
  * lane. Disparities from nd up to G K are padding: cost 255 and 255 in the kept vector, which
  * is the reference's edge for d = nd - 1. Lane g stores its K path costs as K bytes at g K of
  * the pixel's G K bytes in the direction's slice sl (jd_cuda_sgm_byte_of() says where d lands).
- * LEVELS: what the path adds into the sum is min t + the level of V' (algo/sgm_priv.h), so
+ * LEVELS: what the path adds into the sum is min t + the level of V' (algo/sgm/sgm_priv.h), so
  * the lane stores the K levels of V' as K / 2 bytes at g K / 2 of the pixel's G K / 2, each
  * byte two levels (the lower j in the low four bits: the byte slice with every byte halved),
  * and min t, a byte a pixel, goes to mt in walk order (a column every JD_SGM_MT_PITCH(h) bytes).
@@ -357,7 +357,7 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
  * The path kernels, one a shape (G lanes a scanline, K disparities a lane: nd up to G K) and
  * cost: blockIdx.y picks the direction, the (blockIdx.y)-th four bits of dirs its index in the
  * 4- or 8-path table. A direction adds t or, in the kernels of LEVELS (census, 8 paths), levels
- * where it is vertical (algo/sgm_priv.h); the n-th of its kind in dirs writes the n-th slice of
+ * where it is vertical (algo/sgm/sgm_priv.h); the n-th of its kind in dirs writes the n-th slice of
  * bytes (a pixel every G K bytes), or of levels (every G K / 2) and the n-th min t plane of mt.
  */
 template <int G, int K, bool CENSUS, bool LEVELS>

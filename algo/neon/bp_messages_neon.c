@@ -6,7 +6,7 @@
  * vminq_f32 equals the reference's a < b ? a : b here: no NaN arises, and no -0 either
  * (every input is +0 or non-zero, and x - x is +0 under round-to-nearest).
  */
-#include "../bp_priv.h"
+#include "../bp/bp_priv.h"
 #include "neon_compat.h"
 
 #define V 4

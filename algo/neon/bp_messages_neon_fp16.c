@@ -10,7 +10,7 @@
  */
 #include <arm_neon.h>
 
-#include "../bp_priv.h"
+#include "../bp/bp_priv.h"
 
 #define V 8
 

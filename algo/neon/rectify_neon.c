@@ -3,7 +3,7 @@
  * scalar loads; positions, clamping, weights and the blend are vector integer arithmetic in
  * the reference's formula: bit-identical.
  */
-#include "../rectify.h"
+#include "../geometry/rectify.h"
 #include "neon_compat.h"
 
 struct remap_job {

@@ -3,7 +3,7 @@
  * the widening absolute difference, and the sliding window as a four-lane prefix sum. uint16
  * and uint32 wrap-around arithmetic as in the reference: bit-identical.
  */
-#include "../sad_priv.h"
+#include "../sad/sad_priv.h"
 #include "neon_compat.h"
 
 void jd_sad_accumulate_neon(uint16_t *colsum, const uint8_t *lrow, const uint8_t *rrow, int padw,

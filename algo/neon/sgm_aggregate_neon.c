@@ -4,7 +4,7 @@
  * cost and the running sum are loaded and stored once per pixel instead of once per path.
  * The same bytes as jd__sgm_path_step(): bit-identical to jd_sgm_aggregate_ref().
  */
-#include "../sgm_priv.h"
+#include "../sgm/sgm_priv.h"
 #include "neon_compat.h"
 
 #define MAXP 4 /* horizontal, vertical, diagonal, anti-diagonal */

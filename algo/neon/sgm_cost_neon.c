@@ -3,7 +3,7 @@
  * per byte, then one byte transpose into the reference's bit order) and the matching cost
  * (Hamming distance with vcnt, eight disparities per step). Integer: bit-identical.
  */
-#include "../sgm_priv.h"
+#include "../sgm/sgm_priv.h"
 #include "neon_compat.h"
 
 #define RX (JD_CENSUS_W / 2)

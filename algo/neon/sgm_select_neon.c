@@ -3,7 +3,7 @@
  * the right view's winners eight disparities at a time. Same integer decisions (first index
  * on ties, strict comparisons) and the same sub-pixel division: bit-identical output.
  */
-#include "../sgm_priv.h"
+#include "../sgm/sgm_priv.h"
 #include "neon_compat.h"
 
 /* min of s[lo..hi), UINT16_MAX when empty. */

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/bp_priv.h"
+#include "../../algo/bp/bp_priv.h"
 #include "../../algo/convert.h"
-#include "../../algo/rectify.h"
-#include "../../algo/sad_priv.h"
-#include "../../algo/sgm.h"
+#include "../../algo/geometry/rectify.h"
+#include "../../algo/sad/sad_priv.h"
+#include "../../algo/sgm/sgm.h"
 #include "../../algo/synth.h"
 #include "../../hal/clock.h"
 

@@ -2,7 +2,7 @@
 #ifndef JD_APP_BENCH_PIPELINE_H
 #define JD_APP_BENCH_PIPELINE_H
 
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../../hal/camera.h"
 #include "../loop/boot.h"
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../../algo/kernels.h"
 #include "../../hal/cuda.h"
 
@@ -23,7 +23,7 @@ void jd_cli_guard_std_fds(void);
 /*
  * getopt_long codes of the options every command with a matcher takes (above the
  * single-letter range). Each matcher's own options come from its row of the matcher table
- * (algo/matcher_table.h), numbered from JD_CLI_MATCHER_OPT_BASE.
+ * (algo/match/matcher_table.h), numbered from JD_CLI_MATCHER_OPT_BASE.
  */
 enum {
 	OPT_ALGO = 1000,

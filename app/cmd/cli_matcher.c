@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../algo/matcher_table.h"
+#include "../../algo/match/matcher_table.h"
 #include "cli.h"
 
 /* A name a few matchers may share: two getopt codes each (--name, --no-name). */

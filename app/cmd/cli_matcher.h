@@ -1,6 +1,6 @@
 /*
  * The matchers' own command-line options, read from their rows of the matcher table
- * (algo/matcher_table.h): the getopt entries, applying one, and their help.
+ * (algo/match/matcher_table.h): the getopt entries, applying one, and their help.
  */
 #ifndef JD_APP_CLI_MATCHER_H
 #define JD_APP_CLI_MATCHER_H
@@ -8,7 +8,7 @@
 #include <getopt.h>
 #include <stddef.h>
 
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 
 /** Append the getopt entries to opts (room for max); @return how many, or -1 when full. */
 int jd_cli_matcher_opts(struct option *opts, size_t max);

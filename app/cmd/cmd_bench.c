@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/bp.h"
-#include "../../algo/matcher.h"
-#include "../../algo/matcher_table.h"
+#include "../../algo/bp/bp.h"
+#include "../../algo/match/matcher.h"
+#include "../../algo/match/matcher_table.h"
 #include "../../algo/synth.h"
 #include "../../hal/clock.h"
 #include "bench_kernels.h"

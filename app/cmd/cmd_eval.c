@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/confidence.h"
+#include "../../algo/match/confidence.h"
 #include "../../algo/eval.h"
 #include "cli.h"
 #include "commands.h"

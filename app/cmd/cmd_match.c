@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/confidence.h"
-#include "../../algo/matcher.h"
+#include "../../algo/match/confidence.h"
+#include "../../algo/match/matcher.h"
 #include "../../hal/clock.h"
 #include "../loop/boot.h"
 #include "../../algo/jd_status.h"

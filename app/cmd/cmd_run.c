@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "../formats/calib_yaml.h"
 #include "../../hal/sd_notify.h"
-#include "../../algo/pair_check.h"
+#include "../../algo/geometry/pair_check.h"
 #include "../loop/daemon.h"
 #include "../net/preview.h"
 #include "../formats/dump.h"

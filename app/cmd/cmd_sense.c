@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../algo/jd_status.h"
-#include "../../algo/sense.h"
+#include "../../algo/sense/sense.h"
 #include "../../hal/clock.h"
 #include "../loop/boot.h"
 #include "cli.h"
@@ -16,7 +16,7 @@
 #include "commands.h"
 #include "../formats/image_io.h"
 #include "../formats/calib_yaml.h"
-#include "../../algo/pair_check.h"
+#include "../../algo/geometry/pair_check.h"
 #include "../loop/rectifier.h"
 #include "../formats/report.h"
 #include "sense_cli.h"

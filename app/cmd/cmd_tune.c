@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/bp.h"
+#include "../../algo/bp/bp.h"
 #include "../../algo/jd_status.h"
 #include "../../algo/synth.h"
 #include "../../hal/cuda/matcher_cuda.h"

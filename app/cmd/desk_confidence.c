@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "../../algo/confidence.h"
+#include "../../algo/match/confidence.h"
 
 int jd_desk_confidence(const struct jd_image *l, const struct jd_image *r, struct jd_disp *disp,
 		       const struct jd_conf_search *search, int min, const struct jd_exec *ex,

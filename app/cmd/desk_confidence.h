@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "../../algo/confidence.h"
+#include "../../algo/match/confidence.h"
 #include "../../algo/jd_exec.h"
 #include "../../algo/jd_image.h"
 

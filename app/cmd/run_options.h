@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../../hal/board.h"
 #include "../../hal/capture.h"
 #include "../formats/dump.h"

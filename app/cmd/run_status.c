@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../algo/pair_check.h"
+#include "../../algo/geometry/pair_check.h"
 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
 void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, int frames,

@@ -4,8 +4,8 @@
 
 #include <getopt.h>
 
-#include "../../algo/confidence.h"
-#include "../../algo/sense.h"
+#include "../../algo/match/confidence.h"
+#include "../../algo/sense/sense.h"
 #include "../loop/sense_options.h"
 
 extern const char jd_sense_cli_help[];

@@ -5,7 +5,7 @@
  *  - two ROS camera_info YAML files, left then right (what `camera_calibration` writes: K, D
  *    plumb_bob, rational_polynomial or equidistant, R, P);
  *  - OpenCV's stereo calibration (FileStorage YAML, `%YAML:1.0`, or XML): M1 D1 M2 D2 R T,
- *    with R1 R2 P1 P2 when present (else computed: algo/calib.h), 4 to 14 coefficients, in
+ *    with R1 R2 P1 P2 when present (else computed: algo/geometry/calib.h), 4 to 14 coefficients, in
  *    one file or in two (intrinsics: M1 D1 M2 D2; extrinsics: R T R1 R2 P1 P2);
  *  - Kalibr's camchain.yaml: cam0 and cam1, pinhole, radtan or equidistant, metres.
  * Which one is told by the keys: camera_matrix (ROS), cam0 (Kalibr), else OpenCV.
@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "../../algo/calib.h"
+#include "../../algo/geometry/calib.h"
 
 /** @retval 0, -ENOENT (a file cannot be read), -EINVAL (err: file:line: key: reason) */
 int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *c, char *err,

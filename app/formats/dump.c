@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../algo/depth.h"
+#include "../../algo/geometry/depth.h"
 #include "../../algo/jd_status.h"
 #include "../../hal/out_file.h"
 #include "png_u16.h"
@@ -83,7 +83,7 @@ static int png16(struct jd_out *o, const char *dir, const struct jd_disp *disp, 
 	return jd_out_finish(o, jd_png_u16_write(disp, write_out, o) == 0, err, errlen);
 }
 
-/* The confidence map as an 8-bit grey PNG (algo/confidence.h: 0 none, 255 best). */
+/* The confidence map as an 8-bit grey PNG (algo/match/confidence.h: 0 none, 255 best). */
 static int png8(struct jd_out *o, const char *dir, const uint8_t *conf, int w, int h, char *err,
 		size_t errlen)
 {

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "../../algo/pair_check.h"
+#include "../../algo/geometry/pair_check.h"
 #include "extrinsics.h"
 
 struct out {

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../algo/sense.h"
-#include "../../algo/track.h"
+#include "../../algo/sense/sense.h"
+#include "../../algo/sense/track.h"
 
 struct jd_frame_report {
 	const char *source; /* "synthetic", "files" or "v4l2"; NULL: not said (one pair) */
@@ -23,7 +23,7 @@ struct jd_frame_report {
 	double capture_ms, rectify_ms, match_ms, sense_ms;
 	double cpu_ms; /* every thread's CPU time since the previous frame */
 	const struct jd_sense_result *sense; /* NULL: not sensed (no camera model) */
-	const struct jd_track_info *tracks;  /* per object (algo/track.h), or NULL */
+	const struct jd_track_info *tracks;  /* per object (algo/sense/track.h), or NULL */
 	const double *base_from_camera;	     /* app/formats/extrinsics.h, or NULL: camera frame only */
 	float vertical_offset_px;	     /* the calibration monitor's (NaN: not measured) */
 	uint64_t ros_stamp_ns; /* the ROS 2 messages' stamp for this frame (0: not publishing) */

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "../../algo/jd_status.h"
-#include "../../algo/matcher.h"
-#include "../../algo/tiling.h"
+#include "../../algo/match/matcher.h"
+#include "../../algo/match/tiling.h"
 
 /* The host's buffers, by name (a NULL one takes nothing). */
 struct host_regions {

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../../hal/board.h"
 #include "../../hal/cuda.h"
 #include "engine.h"

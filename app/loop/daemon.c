@@ -3,12 +3,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../algo/confidence.h"
+#include "../../algo/match/confidence.h"
 #include "../../algo/eval.h"
 #include "../../algo/jd_carve.h"
 #include "../../algo/jd_status.h"
-#include "../../algo/matcher.h"
-#include "../../algo/pair_check.h"
+#include "../../algo/match/matcher.h"
+#include "../../algo/geometry/pair_check.h"
 #include "../../hal/camera_synth.h"
 #include "../../hal/clock.h"
 
@@ -204,7 +204,7 @@ static int keeps_pair(const struct jd_daemon *d)
 }
 
 /*
- * Is the rectified pair l, r in order (algo/pair_check.h)? On the GPU-rectified path it is
+ * Is the rectified pair l, r in order (algo/geometry/pair_check.h)? On the GPU-rectified path it is
  * the pair that came back with the map (collect), else the one about to be submitted.
  */
 static void check_pair(struct jd_daemon *d, const struct jd_image *l, const struct jd_image *r)

@@ -10,11 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../algo/jd_params.h"
-#include "../../algo/pair_check.h"
+#include "../../algo/match/jd_params.h"
+#include "../../algo/geometry/pair_check.h"
 #include "boot.h"
-#include "../../algo/sense.h"
-#include "../../algo/track.h"
+#include "../../algo/sense/sense.h"
+#include "../../algo/sense/track.h"
 #include "../../hal/capture.h"
 #include "rectifier.h"
 #include "sense_options.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "../../algo/jd_status.h"
-#include "../../algo/matcher.h"
+#include "../../algo/match/matcher.h"
 #include "../../hal/cuda/confidence_cuda.h"
 #include "../../hal/cuda/preview_cuda.h"
 #include "../../hal/cuda/rectify_cuda.h"

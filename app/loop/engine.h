@@ -7,11 +7,11 @@
 #define JD_APP_ENGINE_H
 
 #include "../../algo/jd_image.h"
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../../algo/kernels.h"
-#include "../../algo/rectify.h"
-#include "../../algo/sense.h"
-#include "../../algo/tiling.h"
+#include "../../algo/geometry/rectify.h"
+#include "../../algo/sense/sense.h"
+#include "../../algo/match/tiling.h"
 #include "../../hal/cuda.h"
 #include "../../hal/cuda/bp_cuda.h"
 #include "../../hal/cuda/cloud_cuda.h"
@@ -117,7 +117,7 @@ int jd_engine_gpu_makes_confidence(struct jd_engine *b);
 int jd_engine_gpu_pair(struct jd_engine *b, struct jd_image *l, struct jd_image *r);
 
 /**
- * The confidence map (algo/confidence.h) the GPU made with the frame jd_engine_collect() just
+ * The confidence map (algo/match/confidence.h) the GPU made with the frame jd_engine_collect() just
  * returned, w bytes a row, valid until the next submit into its slot; NULL where the CPU must
  * make it (no GPU, or strips).
  */

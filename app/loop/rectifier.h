@@ -1,15 +1,15 @@
 /*
  * From a calibration to rectified frames: the two cameras' undistort + rectify lookup
  * tables, built once (boot, or once per `jetdepth sense`) into the caller's memory, then
- * applied to each raw pair with bilinear interpolation (algo/rectify.h: integer, so every
+ * applied to each raw pair with bilinear interpolation (algo/geometry/rectify.h: integer, so every
  * backend gives the same bytes).
  */
 #ifndef JD_APP_RECTIFIER_H
 #define JD_APP_RECTIFIER_H
 
-#include "../../algo/calib.h"
+#include "../../algo/geometry/calib.h"
 #include "../../algo/jd_exec.h"
-#include "../../algo/rectify.h"
+#include "../../algo/geometry/rectify.h"
 
 struct jd_rectifier {
 	struct jd_remap map[2];

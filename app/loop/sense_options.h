@@ -6,13 +6,13 @@
 #ifndef JD_APP_LOOP_SENSE_OPTIONS_H
 #define JD_APP_LOOP_SENSE_OPTIONS_H
 
-#include "../../algo/sense.h"
+#include "../../algo/sense/sense.h"
 
 struct jd_sense_options {
 	struct jd_sense_params sp;
 	struct jd_camera_model cam; /* cx, cy NaN: the image centre */
 	int have_focal, have_baseline;
-	int min_confidence; /* pixels below this confidence are not used (algo/confidence.h) */
+	int min_confidence; /* pixels below this confidence are not used (algo/match/confidence.h) */
 	int have_extrinsics;
 	double base_from_camera[16]; /* app/formats/extrinsics.h: 4x4, mm */
 };

@@ -21,8 +21,8 @@
 #include <stdint.h>
 
 #include "../../algo/jd_image.h"
-#include "../../algo/sense.h"
-#include "../../algo/track.h"
+#include "../../algo/sense/sense.h"
+#include "../../algo/sense/track.h"
 
 /* /status: the loop's figures and the last frame's report (64 objects fit) */
 #define JD_PREVIEW_STATUS_MAX 65536

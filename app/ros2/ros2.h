@@ -17,8 +17,8 @@
 #include <stdint.h>
 
 #include "../../algo/jd_image.h"
-#include "../../algo/sense.h"
-#include "../../algo/track.h"
+#include "../../algo/sense/sense.h"
+#include "../../algo/sense/track.h"
 
 #define JD_ROS2_NAME_MAX 128
 

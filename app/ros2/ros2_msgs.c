@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../algo/box3d.h"
-#include "../../algo/depth.h"
+#include "../../algo/geometry/box3d.h"
+#include "../../algo/geometry/depth.h"
 
 /* strings in messages are char *; the generated types do not const them (never written) */
 #define TEXT(s) ((char *)(s))

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "geometry_msgs.h"
-#include "../../algo/depth.h"
+#include "../../algo/geometry/depth.h"
 #include "ros2.h"
 #include "sensor_msgs.h"
 #include "stereo_msgs.h"
@@ -93,11 +93,11 @@ long jd_ros2_cloud(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 /** The same over n points made already (jd_point_cloud_ref(), metres). */
 void jd_ros2_cloud_of(struct jd_ros2_msgs *m, const float *xyzi, long n);
 
-/** Detection3DArray: one box per object (algo/box3d.h), its track id, score its quality. */
+/** Detection3DArray: one box per object (algo/geometry/box3d.h), its track id, score its quality. */
 void jd_ros2_detections(struct jd_ros2_msgs *m, const struct jd_sense_result *s,
 			const struct jd_track_info *tracks);
 
-/** The table's pose (algo/box3d.h). @retval 0, or -1 without a table (nothing to send) */
+/** The table's pose (algo/geometry/box3d.h). @retval 0, or -1 without a table (nothing to send) */
 int jd_ros2_table(struct jd_ros2_msgs *m, const struct jd_sense_result *s);
 
 /** Markers: DELETEALL, then a box and a text label (track, distance) per object. */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/bp.h"
+#include "../../algo/bp/bp.h"
 #include "../../algo/cuda/bp_cuda.h"
 #include "../../algo/jd_status.h"
-#include "../../algo/prefilter.h"
+#include "../../algo/match/prefilter.h"
 
 enum {
 	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,

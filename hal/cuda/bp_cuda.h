@@ -13,7 +13,7 @@
 #include "../../algo/cuda/bp_cuda.h"
 #include "../../algo/jd_exec.h"
 #include "../../algo/jd_image.h"
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../cuda.h"
 #include "frame_cuda.h"
 

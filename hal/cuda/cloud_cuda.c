@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../../algo/cuda/cloud_cuda.h"
-#include "../../algo/depth.h"
+#include "../../algo/geometry/depth.h"
 #include "../../algo/jd_status.h"
 
 enum { THREADS = 128 };

@@ -1,5 +1,5 @@
 /*
- * Depth and the point cloud (algo/depth.h) on the GPU, as a stage of the frame staging
+ * Depth and the point cloud (algo/geometry/depth.h) on the GPU, as a stage of the frame staging
  * (hal/cuda/frame_cuda.h), for the ROS 2 topics: while they are subscribed (jd_cuda_cloud_want())
  * every frame finished gets them, made after sensing from the map masked by its confidence,
  * into one of a few pinned sets. The set is lent to whoever claims it after collect
@@ -11,7 +11,7 @@
 #ifndef JD_HAL_CUDA_CLOUD_H
 #define JD_HAL_CUDA_CLOUD_H
 
-#include "../../algo/sense.h"
+#include "../../algo/sense/sense.h"
 #include "frame_cuda.h"
 
 /* two frames in flight, and the two a publisher holds (the one it reads, the one waiting) */

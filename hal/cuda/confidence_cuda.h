@@ -1,5 +1,5 @@
 /*
- * The confidence map (algo/confidence.h) on the GPU, as a stage of the frame staging
+ * The confidence map (algo/match/confidence.h) on the GPU, as a stage of the frame staging
  * (hal/cuda/frame_cuda.h): taken at boot for a matcher whose pair crosses as 8 bits, then run by
  * jd_cuda_frame_finish() after the map's kernels, from the map and the slot's rectified pair,
  * and collected with the map. The bytes are jd_confidence_ref()'s (tests/gpu).

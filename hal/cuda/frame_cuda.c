@@ -6,7 +6,7 @@
 
 #include "../../algo/cuda/prefilter_cuda.h"
 #include "../../algo/jd_status.h"
-#include "../../algo/prefilter.h"
+#include "../../algo/match/prefilter.h"
 #include "cloud_cuda.h"
 #include "confidence_cuda.h"
 #include "preview_cuda.h"

@@ -14,7 +14,7 @@
 #define JD_HAL_CUDA_FRAME_H
 
 #include "../../algo/jd_image.h"
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../camera.h"
 #include "../cuda.h"
 
@@ -60,7 +60,7 @@ struct jd_cuda_remap {
 };
 
 /*
- * The rank prefilter (algo/prefilter.h) on the device, when taken: after the upload (and the
+ * The rank prefilter (algo/match/prefilter.h) on the device, when taken: after the upload (and the
  * remap) both images go through it into d_out[], which the matcher's kernels then read. One
  * pair serves both slots: stream 0 runs one frame's kernels after the other's.
  */
@@ -82,7 +82,7 @@ struct jd_cuda_conf {
 	jd_cudeviceptr d_conf;		      /* copy mode: where the kernel writes */
 	unsigned char *h_conf[JD_CUDA_SLOTS]; /* pinned: each slot's map */
 	const unsigned char *last;	      /* the last collected frame's (NULL: none) */
-	int min_disp, ndisp; /* the matcher's search (algo/confidence.h: a search cut short) */
+	int min_disp, ndisp; /* the matcher's search (algo/match/confidence.h: a search cut short) */
 	int taken;
 };
 

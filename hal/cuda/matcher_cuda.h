@@ -8,7 +8,7 @@
 #define JD_HAL_CUDA_MATCHER_H
 
 #include "../../algo/jd_image.h"
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../cuda.h"
 #include "bp_cuda.h"
 #include "cloud_cuda.h"

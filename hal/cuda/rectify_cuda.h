@@ -8,7 +8,7 @@
 #ifndef JD_HAL_CUDA_RECTIFY_H
 #define JD_HAL_CUDA_RECTIFY_H
 
-#include "../../algo/rectify.h"
+#include "../../algo/geometry/rectify.h"
 #include "frame_cuda.h"
 
 /** Take the tables' and raw frames' memory (boot, before sealing; 8-bit staging only). */

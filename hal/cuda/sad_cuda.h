@@ -7,7 +7,7 @@
 #define JD_HAL_CUDA_SAD_H
 
 #include "../../algo/jd_image.h"
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../cuda.h"
 #include "frame_cuda.h"
 #include "postfilter_cuda.h"

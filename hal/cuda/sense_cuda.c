@@ -7,7 +7,7 @@
 
 #include "../../algo/cuda/sense_cuda.h"
 #include "../../algo/jd_status.h"
-#include "../../algo/sense_priv.h"
+#include "../../algo/sense/sense_priv.h"
 
 enum { THREADS = 128, SCORE_THREADS = 256, ROW_THREADS = 128 };
 

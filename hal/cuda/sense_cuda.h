@@ -1,5 +1,5 @@
 /*
- * Sensing (algo/sense.h) with its per-pixel work on the GPU: taken at boot beside the
+ * Sensing (algo/sense/sense.h) with its per-pixel work on the GPU: taken at boot beside the
  * confidence stage (hal/cuda/confidence_cuda.h). Each frame's finish masks the map by its
  * confidence into the stage's copy for that slot (jd_confidence_mask() on the device); once
  * the frame is collected, jd_cuda_sense_run() scores the plane hypotheses, sums the rows,
@@ -13,8 +13,8 @@
 #define JD_HAL_CUDA_SENSE_H
 
 #include "../../algo/jd_exec.h"
-#include "../../algo/sense.h"
-#include "../../algo/sense_priv.h"
+#include "../../algo/sense/sense.h"
+#include "../../algo/sense/sense_priv.h"
 #include "../cuda.h"
 #include "frame_cuda.h"
 

@@ -7,7 +7,7 @@
 
 #include "../../algo/cuda/sgm_cuda.h"
 #include "../../algo/jd_status.h"
-#include "../../algo/sgm_levels.h"
+#include "../../algo/sgm/sgm_levels.h"
 
 enum {
 	THREADS = 128,
@@ -65,7 +65,7 @@ static unsigned launch_order(int paths)
 	return paths == 8 ? 0x76325140u : 0x3210u; /* 0, 4, 1, 5, 2, 3, 6, 7 */
 }
 
-/* Whether direction k adds levels (algo/sgm_priv.h: vertical, census, 8 paths). */
+/* Whether direction k adds levels (algo/sgm/sgm_priv.h: vertical, census, 8 paths). */
 static int adds_levels(const struct jd_match_params *p, int k)
 {
 	static const int d8[8][2] = JD_SGM_DIRS8;

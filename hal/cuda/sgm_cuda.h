@@ -7,7 +7,7 @@
 #define JD_HAL_CUDA_SGM_H
 
 #include "../../algo/jd_image.h"
-#include "../../algo/jd_params.h"
+#include "../../algo/match/jd_params.h"
 #include "../cuda.h"
 #include "frame_cuda.h"
 #include "postfilter_cuda.h"
@@ -17,7 +17,7 @@ enum {
 	/* the path kernels for census and AD costs, 14 shapes each (hal/cuda/sgm_cuda.c) */
 	JD_CUDA_SGM_PATH_CENSUS,
 	JD_CUDA_SGM_PATH_AD = JD_CUDA_SGM_PATH_CENSUS + 14,
-	/* census, 8 paths: the vertical ones store levels and min t (algo/sgm_priv.h) */
+	/* census, 8 paths: the vertical ones store levels and min t (algo/sgm/sgm_priv.h) */
 	JD_CUDA_SGM_PATH_LEVELS = JD_CUDA_SGM_PATH_AD + 14,
 	/* a row a block: sums, winners, right view, left-right check (14 shapes) */
 	JD_CUDA_SGM_SELECT = JD_CUDA_SGM_PATH_LEVELS + 14,

@@ -2,7 +2,7 @@
  * The three matchers end to end with the NEON kernel table against the reference table:
  * identical disparity maps (memcmp) on textured pairs of awkward sizes and on the dataset
  * pairs (JETDEPTH_DATA; JD_TEST_PAIRS narrows the list, as the qemu run does), and the
- * same confidence maps from them (algo/confidence.h). BP runs in float and fp16 storage;
+ * same confidence maps from them (algo/match/confidence.h). BP runs in float and fp16 storage;
  * FP16 arithmetic has its own bounded test (test_neon_bp_fp16.c). SAD and BP run on their
  * default rank-transformed pairs and, once each, on raw intensities.
  */

@@ -1,5 +1,5 @@
 /*
- * algo/box3d.h: objects' boxes and the table's frame as poses (the ROS 2 topics' geometry).
+ * algo/geometry/box3d.h: objects' boxes and the table's frame as poses (the ROS 2 topics' geometry).
  * A table tilted 40 degrees about x, an object on it with a known yaw: the box's axes, centre
  * and size; the quaternion of known rotations; the table's origin on the optical axis.
  */

@@ -1,5 +1,5 @@
 /*
- * The rank prefilter (algo/prefilter.h) and the confidence map (algo/confidence.h) on
+ * The rank prefilter (algo/match/prefilter.h) and the confidence map (algo/match/confidence.h) on
  * hand-made pairs and maps, the confidence tally of algo/eval.h, and the preview's picture
  * (algo/preview_compose.h) that shows them.
  */

@@ -1,5 +1,5 @@
 /*
- * algo/depth.h: the depth image and the point cloud of a small map worked by hand. Pixels
+ * algo/geometry/depth.h: the depth image and the point cloud of a small map worked by hand. Pixels
  * with no depth (invalid, zero, negative, NaN, a disparity so small that fb / d overflows)
  * are NaN in the image and absent from the cloud; the cloud keeps row order; x and y follow
  * the principal point and the focal length.

@@ -1,4 +1,4 @@
-/* algo/pair_check.c: a good pair passes; swapped, shifted and flat pairs are named. */
+/* algo/geometry/pair_check.c: a good pair passes; swapped, shifted and flat pairs are named. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Object tracks (algo/track.h): ids that stay with moving objects, velocities, ends, new ids. */
+/* Object tracks (algo/sense/track.h): ids that stay with moving objects, velocities, ends, new ids. */
 #include <math.h>
 #include <string.h>
 

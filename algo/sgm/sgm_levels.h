@@ -1,6 +1,6 @@
 /*
- * The sixteen levels a coded SGM path adds into the sum (algo/sgm_priv.h says which paths and
- * why), one definition for every backend: the reference and NEON (through algo/sgm_priv.h) and
+ * The sixteen levels a coded SGM path adds into the sum (algo/sgm/sgm_priv.h says which paths and
+ * why), one definition for every backend: the reference and NEON (through algo/sgm/sgm_priv.h) and
  * the CUDA kernels (algo/cuda/sgm_cuda.cu) include it. Level c of a kept value v is
  * min(v, EXACT + v >> SHIFT, MAX): v itself below EXACT, then a level every 2^SHIFT.
  */

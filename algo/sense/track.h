@@ -1,5 +1,5 @@
 /*
- * Stable object identities across frames for a robot arm: each frame's objects (algo/sense.h)
+ * Stable object identities across frames for a robot arm: each frame's objects (algo/sense/sense.h)
  * are matched to the tracks of the frames before by nearest footprint centre (or centroid
  * without a table) within a gate, greedily from the closest pair; matched tracks move, keep
  * their id and age, and get a velocity; unmatched objects start tracks with new ids; tracks

@@ -15,7 +15,7 @@ enum jd_sgm_cost {
 	JD_SGM_COST_AD,     /* absolute intensity difference 0..255 */
 };
 
-/* What the matcher's images go through first (algo/prefilter.h). */
+/* What the matcher's images go through first (algo/match/prefilter.h). */
 enum jd_prefilter {
 	JD_PREFILTER_AUTO,   /* census for BP, rank for SAD, none for SGM (census needs none) */
 	JD_PREFILTER_NONE,   /* the raw intensities: the seeds' absolute-difference costs */
@@ -73,7 +73,7 @@ struct jd_match_params {
 	struct jd_sad_params sad;
 	struct jd_sgm_params sgm;
 	struct jd_bp_params bp;
-	/* How it runs, not what it computes: strips (0: as the memory ceiling needs, algo/tiling.h) */
+	/* How it runs, not what it computes: strips (0: as the memory ceiling needs, algo/match/tiling.h) */
 	int tiles;
 	int tile_overlap; /* rows of context each side of a strip (0: the matcher's default) */
 };

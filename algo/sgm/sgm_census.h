@@ -1,6 +1,6 @@
 /*
  * SGM's census window, one definition for every backend: the reference and NEON (through
- * algo/sgm.h) and the CUDA kernel (algo/cuda/sgm_cuda.cu) include it.
+ * algo/sgm/sgm.h) and the CUDA kernel (algo/cuda/sgm_cuda.cu) include it.
  */
 #ifndef JD_ALGO_SGM_CENSUS_H
 #define JD_ALGO_SGM_CENSUS_H

@@ -33,7 +33,7 @@
  *
  * What a path adds into the sum. t(d) = min t + V'(d), and with census costs and 8 paths the
  * two vertical paths add min t + q(V'(d)) instead, where q is V' on sixteen levels
- * (algo/sgm_levels.h): exact below 8, then the middle of each step of 16, 120 at the top. The
+ * (algo/sgm/sgm_levels.h): exact below 8, then the middle of each step of 16, 120 at the top. The
  * recurrence keeps V' whole; only the summand is coarse, and its fine levels sit where winners
  * are decided, within a few P1 of the path's minimum. So a GPU stores a vertical path's summand
  * as four bits a disparity and min t as a byte a pixel: 8 paths then move 14 bytes a pixel-

@@ -3,7 +3,7 @@
  * each stage keeps its own file, included here.
  */
 #include "sad_cuda.cu"
-/* JD_SGM_PREV: an earlier commit's SGM file, to time both in one call (gpu_sgm_variants.sh) */
+/* JD_SGM_PREV: an earlier commit's SGM file, to time both in one call (tools/gpu/sgm.sh) */
 #ifdef JD_SGM_PREV
 #include "sgm_cuda_prev.cu"
 #else

@@ -61,8 +61,8 @@ static inline int gpu_quick(void)
 }
 
 /*
- * How the tests' frames reach the GPU: $JD_GPU_MEMORY=copy|mapped (tools/gpu_check.sh runs
- * the GPU tests once more with mapped), else the device's default.
+ * How the tests' frames reach the GPU: $JD_GPU_MEMORY=copy|mapped (tools/gpu.sh's tests part
+ * runs them once more with mapped), else the device's default.
  */
 static inline enum jd_gpu_memory gpu_memory(void)
 {

@@ -1,60 +1,41 @@
-#!/bin/sh
-# On the GPU machine (the device tool), sensing on the GPU (hal/cuda/sense_cuda.h) in one
-# call. Builds this tree for sm_90 (and .gpuold, an older tree carried for the A/B, when
-# there), then the parts in PARTS (default all):
-#   tests     ctest -L gpu (copy), then test_cuda_sense, _confidence and _rectify mapped
-#   sanitize  compute-sanitizer memcheck of test_cuda_sense, test_cuda_rectify (lent maps
-#             and pairs) and test_cuda_bp, copy and mapped; racecheck of test_cuda_sense, copy
-#   same      `run` 60 frames on the synthetic scene, SGM, SAD, BP and BP with --sigma 0.7:
-#             the whole loop on the GPU, in copy and mapped mode, against the CPU's
-#             (--backend cpu): the same JSON; then with a calibration (rectified on the
-#             GPU) and the camera's frames in GREY, YUYV and UYVY (raw to the GPU), each
-#             against the CPU's from GREY
-#   back      a files camera (no truth to score): only what the outputs read comes back
-#             in copy mode; the same JSON as mapped and the CPU's for SGM, SAD and BP, and a
-#             SIGUSR1 dump (which asks for the map, the pair and the confidence) written whole
-#   pipeline  bench --pipeline SGM 640x480/64 and 1280x720/128, .gpuold and this tree
-#             alternating (ROUNDS, default 2), copy; then this tree mapped
-# Logs into $OUT. Expects .gpudata and .gpudeps (see gpu_env.sh).
-set -u
-. "$(dirname "$0")/gpu_env.sh"
-parts=${PARTS:-tests sanitize same back pipeline}
-old=""
-if [ -d .gpuold ]; then
-	(cd .gpuold && cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
-		-DJD_CUDA_ONLY_ARCH=90 && cmake --build build/gpu -j8) >"$out/build-old.log" 2>&1 &
-	oldpid=$!
-fi
-gpu_build -DJD_CUDA_ONLY_ARCH=90 || exit 1
-if [ -d .gpuold ]; then
-	wait $oldpid && old=.gpuold/build/gpu/jetdepth || { echo "old tree: build failed"; tail -20 "$out/build-old.log"; }
-fi
-b=build/gpu/jetdepth
-case " $parts " in *" tests "*)
-	echo "== ctest -L gpu (copy)"
-	ctest --test-dir build/gpu -L gpu --output-on-failure >"$out/gpu-copy.log" 2>&1
-	grep -E "tests passed|Failed|identical" "$out/gpu-copy.log"
-	for t in sense confidence rectify; do
-		echo "== test_cuda_$t, mapped"
-		JD_GPU_MEMORY=mapped timeout 400 build/gpu/tests/test_cuda_$t >"$out/mapped-$t.log" 2>&1
-		echo "exit $?"; tail -2 "$out/mapped-$t.log"
-	done
-esac
-case " $parts " in *" sanitize "*)
-	for m in copy mapped; do
-		for t in sense rectify bp; do
-			echo "== compute-sanitizer memcheck test_cuda_$t, $m"
-			JD_GPU_MEMORY=$m JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool memcheck \
-				--error-exitcode 3 build/gpu/tests/test_cuda_$t >"$out/memcheck-$m-$t.log" 2>&1
-			echo "exit $?"; tail -2 "$out/memcheck-$m-$t.log"
+# tools/gpu.sh's parts that compare backends and time the loop (sourced; see tools/gpu.sh).
+#   same      `match` on dataset pairs, copy and mapped: the same maps byte for byte; `run` 60
+#             frames of the synthetic scene (SGM, SAD, BP, BP with --sigma 0.7) on the GPU in
+#             copy and mapped mode against the CPU's: the same JSON; then with a calibration
+#             (rectified on the GPU) and the camera's frames in GREY, YUYV and UYVY, each
+#             against the CPU's from GREY; then a files camera (no truth to score: only what
+#             the outputs read comes back in copy mode) and a SIGUSR1 dump written whole
+#   pipeline  bench --pipeline SGM, copy (.gpuold's build and this tree alternating, ROUNDS
+#             rounds, default 2, when .gpuold is carried), mapped, YUYV and UYVY cameras; SAD
+#             and BP fp16 640x480/64; BP with --sigma 0.7 (smoothed on the GPU)
+
+# The older tree carried in OLD_TREE (default .gpuold/main, made by `git archive REV | tar
+# -x -C .gpuold/main`), built once beside this one: its binary, or nothing.
+old_binary() {
+	local tree=${OLD_TREE:-.gpuold/main}
+	[ -d "$tree" ] || return 0
+	[ -x "$tree/build/gpu/jetdepth" ] ||
+		(cd "$tree" && cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
+			-DJD_WITH_CUDA=ON -DJD_CUDA_ONLY_ARCH=${ARCH:-90} && cmake --build build/gpu -j16) \
+			>"$out/build-old.log" 2>&1 || { tail -20 "$out/build-old.log" >&2; return 0; }
+	echo "$tree/build/gpu/jetdepth"
+}
+
+part_same() {
+	local data=${JETDEPTH_DATA:-.gpudata}
+	echo "== the same maps and objects, copy and mapped"
+	for pair in tsukuba teddy; do
+		d=$data/stereo/$pair
+		nd=$(awk '/^ndisp:/ {print $2}' "$d/meta.txt")
+		for a in sgm sad bp; do
+			for m in copy mapped; do
+				$b match -q "$d/left.pgm" "$d/right.pgm" -o "$out/$pair-$a-$m.pfm" --algo $a \
+					--ndisp "$nd" --backend cuda --gpu-memory $m || echo "FAIL: match $m"
+			done
+			cmp "$out/$pair-$a-copy.pfm" "$out/$pair-$a-mapped.pfm" && echo "same: $pair $a"
+			rm -f "$out/$pair-$a-"*.pfm
 		done
 	done
-	echo "== compute-sanitizer racecheck test_cuda_sense, copy"
-	JD_GPU_QUICK=1 timeout 300 compute-sanitizer --tool racecheck --error-exitcode 3 \
-		build/gpu/tests/test_cuda_sense >"$out/racecheck-sense.log" 2>&1
-	echo "exit $?"; tail -2 "$out/racecheck-sense.log"
-esac
-case " $parts " in *" same "*)
 	echo "== the same JSON: the whole loop on the GPU (copy, mapped) and on the CPU (--backend cpu)"
 	strip='s/"timestamp_ns":[0-9]*,//; s/"latency_ms":\{[^}]*\},"cpu_ms":[^,]*,//; s/"velocity_mm_s":\[[^]]*\]//g'
 	for a in sgm sad bp bp-sigma; do
@@ -97,8 +78,6 @@ case " $parts " in *" same "*)
 				echo "same: $f $m (GPU takes the luma) = cpu GREY, $(wc -l <"$out/raw-cpu.json") frames, $(grep -o '"id":' "$out/raw-cpu.json" | wc -l) object records"
 		done
 	done
-esac
-case " $parts " in *" back "*)
 	echo "== files camera (no truth): copy brings back only what the outputs read"
 	fd=$out/files
 	mkdir -p "$fd/left" "$fd/right" "$out/dump"
@@ -130,8 +109,11 @@ case " $parts " in *" back "*)
 	wait $pid
 	echo "exit $?: $(grep -c '^dump: frame' "$out/dump-run.err") dump line(s)"
 	ls -l "$out/dump"
-esac
-case " $parts " in *" pipeline "*)
+}
+
+part_pipeline() {
+	local old
+	old=$(old_binary)
 	echo "== bench --pipeline (sgm, copy: old, new alternating; then new mapped)"
 	for r in $(seq ${ROUNDS:-2}); do
 		for t in $old $b; do
@@ -154,4 +136,4 @@ case " $parts " in *" pipeline "*)
 		$t bench --pipeline --algo bp --fp16 --sigma 0.7 --backend cuda --runs 200 --size 640x480 \
 			--ndisp 64 2>&1 | grep -v '^matcher'
 	done
-esac 2>&1 | tee "$out/pipeline.log"
+}

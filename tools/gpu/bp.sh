@@ -1,33 +1,17 @@
-#!/bin/sh
-# On the GPU machine: build (sm_90 only), then the BP parts named in PARTS (default
-# "test bench"): "test" (gpu.cuda_bp), "sanitize" (memcheck and racecheck on its quick cases),
-# "bench" (jetdepth bench, fp16 and float, seed parameters; with OLD="ND:VARIANT ..." also
-# that message-kernel variant for that ndisp, e.g. the previous default, in the same call; with
-# PREFILTERS="auto none rank" each of those costs), "ncu" (DRAM bytes and
-# time of every kernel of a 900x750/128 fp16 frame, and each level-0 message update's
-# bandwidth), "prof" (ncu's speed-of-light, memory, occupancy and warp-stall sections for
-# one level-0 message update, t = 1, of each message-kernel variant in PROF, default the
-# default). Logs into $OUT.
-set -u
-. "$(dirname "$0")/gpu_env.sh"
-parts=${PARTS:-test bench}
-gpu_build -DJD_CUDA_ONLY_ARCH=90 || exit 1
-b=build/gpu/jetdepth
-cases=${CASES:-"384x288:16 450x375:64 900x750:128"}
-case " $parts " in *" test "*)
-	echo "== gpu.cuda_bp"
-	timeout 400 build/gpu/tests/test_cuda_bp 2>&1 | tail -25 | tee "$out/test_bp.log"
-esac
-case " $parts " in *" sanitize "*)
-	for tool in memcheck racecheck; do
-		echo "== compute-sanitizer $tool test_cuda_bp"
-		quick=1; [ $tool = racecheck ] && quick=tiny
-		JD_GPU_QUICK=$quick timeout 300 compute-sanitizer --tool $tool --error-exitcode 3 \
-			build/gpu/tests/test_cuda_bp >"$out/$tool-bp.log" 2>&1
-		echo "exit $?"; tail -3 "$out/$tool-bp.log"
-	done
-esac
-case " $parts " in *" bench "*)
+# tools/gpu.sh's part bp (sourced; see tools/gpu.sh): BP_PARTS (default "bench") of
+#   bench  jetdepth bench, fp16 and float, seed parameters (5 levels, 7 iterations) at CASES
+#          (size:ndisp, default "384x288:16 450x375:64 900x750:128"); with OLD="ND:VARIANT ..."
+#          also that message-kernel variant for that ndisp (e.g. the previous default) in the
+#          same call; with PREFILTERS="auto none rank" each of those costs
+#   ncu    DRAM bytes and time of every kernel of a 900x750/128 frame (NCU_FP, default
+#          --fp16), and each level-0 message update's bandwidth
+#   prof   ncu's speed-of-light, memory, occupancy and warp-stall sections for one level-0
+#          message update (t = 1) of each message-kernel variant in PROF (default the default)
+# (BP's test and sanitizers: the parts tests and sanitize with GPU_TESTS=bp.)
+
+part_bp() {
+	local parts=" ${BP_PARTS:-bench} " cases=${CASES:-"384x288:16 450x375:64 900x750:128"}
+	case $parts in *" bench "*)
 	echo "== jetdepth bench --algo bp (cuda)"
 	for fp in --fp16 ""; do
 		for c in $cases; do
@@ -41,8 +25,8 @@ case " $parts " in *" bench "*)
 			done
 		done
 	done | tee "$out/bench.log"
-esac
-case " $parts " in *" ncu "*)
+	esac
+	case $parts in *" ncu "*)
 	for fp in ${NCU_FP:---fp16}; do
 		f="$out/ncu-bp$fp.csv"
 		ncu --csv --print-units base --metrics \
@@ -59,8 +43,8 @@ case " $parts " in *" ncu "*)
 				for (i in by) if (name[i] ~ /iter/ && by[i] > 2e8)
 					printf "    launch %s %s grid %s: %.1f MB in %.1f us = %.2f TB/s\n", i, name[i], grid[i], by[i] / 1e6, tm[i] / 1e3, by[i] / tm[i] / 1e3 }' "$f" | head -40
 	done
-esac
-case " $parts " in *" prof "*)
+	esac
+	case $parts in *" prof "*)
 	for v in ${PROF:-default}; do
 		[ "$v" = default ] && v=
 		JD_BP_VARIANT=$v ncu --kernel-name regex:jd_bp_iter --launch-skip 29 --launch-count 1 \
@@ -80,4 +64,5 @@ case " $parts " in *" prof "*)
 		grep -E "stalled|inst_executed|wavefronts|lts__" "$out/stalls-${v:-default}.txt" | sed 's/smsp__average_warps_issue_stalled_//; s/_per_issue_active.ratio//'
 		grep -E "jd_bp_iter|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Warp Cycles Per Issued|Issued Warp Per|No Eligible|L2 Hit|L1/TEX Hit|Mem Busy|Max Bandwidth|Compute \(SM\)|Block Limit" "$out/prof-${v:-default}.txt" | head -30
 	done
-esac
+	esac
+}

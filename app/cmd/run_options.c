@@ -140,31 +140,36 @@ void jd_run_options_help(FILE *f)
 }
 
 /*
- * The board's cameras are the default source (--camera overrides them). One device with both
- * views is named the same for both, as sbs:/dev/videoN or tb:/dev/videoN; the size is a view's.
+ * The board's cameras are the default source (--camera overrides them), read by the one
+ * parser of a source (jd_capture_parse()): two devices are v4l2:LEFT,RIGHT; one device with
+ * both views, named the same for both as sbs:/dev/videoN or tb:/dev/videoN, is v4l2-sbs: or
+ * v4l2-tb: (the size is a view's); file:DIR is files:DIR; synth is the default.
+ * @retval 0, or -EINVAL with err set
  */
-static void board_cameras(const struct jd_board *b, struct jd_capture_config *cam)
+static int board_cameras(const struct jd_board *b, struct jd_capture_config *cam, char *err,
+			 size_t errlen)
 {
 	const struct jd_board_camera *l = &b->left, *r = &b->right;
 	const int sbs = !strncmp(l->source, "sbs:/dev/", 9), tb = !strncmp(l->source, "tb:/dev/", 8);
+	char spec[2 * JD_BOARD_STR + 16];
 
 	if ((sbs || tb) && !strcmp(l->source, r->source)) {
-		cam->kind = JD_CAPTURE_V4L2;
-		cam->split = sbs ? JD_SPLIT_SIDE : JD_SPLIT_TOP;
-		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source + (sbs ? 4 : 3));
-		snprintf(cam->device[1], sizeof(cam->device[1]), "%s", cam->device[0]);
-		(void)jd_pixfmt_parse(l->format, &cam->cam.fmt);
-		cam->cam.fps = l->fps;
+		snprintf(spec, sizeof(spec), "v4l2-%s", l->source);
 	} else if (!strncmp(l->source, "/dev/", 5) && !strncmp(r->source, "/dev/", 5)) {
-		cam->kind = JD_CAPTURE_V4L2;
-		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source);
-		snprintf(cam->device[1], sizeof(cam->device[1]), "%s", r->source);
+		snprintf(spec, sizeof(spec), "v4l2:%s,%s", l->source, r->source);
+	} else if (!strncmp(l->source, "file:", 5)) {
+		snprintf(spec, sizeof(spec), "files:%s", l->source + 5);
+	} else {
+		return 0;
+	}
+	if (jd_capture_parse(spec, cam, err, errlen)) {
+		return -EINVAL;
+	}
+	if (cam->kind == JD_CAPTURE_V4L2) {
 		(void)jd_pixfmt_parse(l->format, &cam->cam.fmt);
 		cam->cam.fps = l->fps;
-	} else if (!strncmp(l->source, "file:", 5)) {
-		cam->kind = JD_CAPTURE_FILES;
-		snprintf(cam->device[0], sizeof(cam->device[0]), "%s", l->source + 5);
 	}
+	return 0;
 }
 
 /* A period option: whole seconds, 0 (never) to max. @retval 0 or -EINVAL (said) */
@@ -528,7 +533,10 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		}
 		o->have_board = 1;
 		jd_board_apply_defaults(&o->board, &o->p, &o->w, &o->h);
-		board_cameras(&o->board, &o->cam);
+		if (board_cameras(&o->board, &o->cam, err, sizeof(err))) {
+			fprintf(stderr, "jetdepth: %s: the board's cameras: %s\n", o->board_path, err);
+			return JD_EXIT_RUNTIME;
+		}
 		if (o->board.has_backend) {
 			jd_cli_backend_default(o->board.backend);
 		}

@@ -36,6 +36,10 @@ for k in 0 1 2; do
 done
 check "run replays a files camera to its end" bash -c "'$bin' run --size 160x120 --ndisp 32 --camera 'files:$tmp/cam' | grep -q '^3 frame(s)'"
 check "run --loop keeps replaying" bash -c "'$bin' run --frames 7 --size 160x120 --ndisp 32 --camera 'files:$tmp/cam' --loop | grep -q '^7 frame(s)'"
+# a board's file:DIR cameras go through the one parser of a source, as --camera files:DIR does
+printf 'include %s\nundef camera left\nundef camera right\ncamera left file:%s - 160x120@5\ncamera right file:%s - 160x120@5\n' \
+	"$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" "$tmp/cam" "$tmp/cam" >"$tmp/files.board"
+check "a board's file:DIR cameras replay the files" bash -c "'$bin' run --ndisp 32 --board '$tmp/files.board' | grep -q '^3 frame(s)'"
 check "cameras lists or says there are none" bash -c "JD_DEV_DIR='$tmp/nodev' '$bin' cameras | grep -q 'no V4L2 devices'"
 check "cameras on a non-V4L2 node fails and says why" bash -c "'$bin' cameras /dev/null | grep -q 'not a V4L2 device' && ! '$bin' cameras /dev/null >/dev/null"
 check "match --tiles 3 (SAD) equals untiled" bash -c "'$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/full.pfm' --algo sad --ndisp 16 && '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/tiled.pfm' --algo sad --ndisp 16 --tiles 3 && cmp '$tmp/full.pfm' '$tmp/tiled.pfm'"

@@ -1,7 +1,7 @@
 /*
  * The per-pixel rules of convert.h's deep formats, one copy for the reference, NEON's edges and
  * the GPU's luma step (algo/cuda/convert_cuda.cu compiles these same lines for the device);
- * hal/capture.c takes the rows' mirror from here too.
+ * hal/camera/capture.c takes the rows' mirror from here too.
  */
 #ifndef JD_ALGO_CONVERT_PRIV_H
 #define JD_ALGO_CONVERT_PRIV_H

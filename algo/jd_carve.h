@@ -13,7 +13,7 @@
 
 /*
  * One carving rule for the whole project: this workspace's jd_carve(), hal/pool.c's arenas and
- * hal/cuda.c's device and pinned memory all take their blocks through jd_carve_offset().
+ * hal/cuda/cuda.c's device and pinned memory all take their blocks through jd_carve_offset().
  */
 struct jd_carve {
 	uint8_t *base; /* what offsets point into (NULL: not a host pointer, or only counting) */

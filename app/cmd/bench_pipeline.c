@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../hal/camera_synth.h"
+#include "../../hal/camera/camera_synth.h"
 #include "../../hal/clock.h"
 #include "../loop/daemon.h"
 #include "../ros2/ros2_daemon.h"

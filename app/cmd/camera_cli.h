@@ -1,10 +1,10 @@
-/* The camera-control and recording options of `jetdepth run` (hal/capture.h's config). */
+/* The camera-control and recording options of `jetdepth run` (hal/camera/capture.h's config). */
 #ifndef JD_APP_CAMERA_CLI_H
 #define JD_APP_CAMERA_CLI_H
 
 #include <getopt.h>
 
-#include "../../hal/capture.h"
+#include "../../hal/camera/capture.h"
 
 extern const char jd_camera_cli_help[];
 

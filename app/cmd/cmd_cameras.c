@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../algo/jd_status.h"
-#include "../../hal/v4l2_list.h"
+#include "../../hal/camera/v4l2_list.h"
 #include "cli.h"
 #include "commands.h"
 

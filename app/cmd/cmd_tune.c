@@ -13,7 +13,7 @@
 #include "../../algo/jd_status.h"
 #include "../../algo/synth.h"
 #include "../../hal/cuda/matcher_cuda.h"
-#include "../../hal/tuning.h"
+#include "../../hal/cuda/tuning.h"
 #include "../../hal/workers.h"
 #include "cli.h"
 #include "commands.h"

@@ -7,7 +7,7 @@
 
 #include "board_find.h"
 #include "camera_cli.h"
-#include "../../hal/camera_files.h"
+#include "../../hal/camera/camera_files.h"
 #include "../../hal/in_file.h"
 #include "../../hal/workers.h"
 #include "cli.h"

@@ -11,7 +11,7 @@
 
 #include "../../algo/match/jd_params.h"
 #include "../../hal/board.h"
-#include "../../hal/capture.h"
+#include "../../hal/camera/capture.h"
 #include "../formats/dump.h"
 #include "../net/preview.h"
 #include "../ros2/ros2.h"

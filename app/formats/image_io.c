@@ -11,9 +11,9 @@
 
 #include "../../algo/jd_status.h"
 #include "../../algo/preview_compose.h"
-#include "../../hal/image_decode.h"
+#include "../../hal/camera/image_decode.h"
 #include "../../hal/in_file.h"
-#include "../../hal/jpeg.h"
+#include "../../hal/camera/jpeg.h"
 #include "../../hal/out_file.h"
 #include "png_u16.h"
 
@@ -80,7 +80,7 @@ static int check_size(const char *path, long w, long h, char *err, size_t errlen
 	return 0;
 }
 
-/* PGM/PPM and PNG through the one decoder the files camera uses too (hal/image_decode.h). */
+/* PGM/PPM and PNG through the one decoder the files camera uses too (hal/camera/image_decode.h). */
 static int read_pnm_png(const char *path, const unsigned char *buf, size_t len,
 			struct jd_image *out, char *err, size_t errlen)
 {
@@ -108,7 +108,7 @@ static int read_pnm_png(const char *path, const unsigned char *buf, size_t len,
 	return rc;
 }
 
-/* Through the cameras' own decoder (hal/jpeg.c): the same checks for files and frames. */
+/* Through the cameras' own decoder (hal/camera/jpeg.c): the same checks for files and frames. */
 static int read_jpeg(const char *path, const unsigned char *buf, size_t len, struct jd_image *out,
 		     char *err, size_t errlen)
 {

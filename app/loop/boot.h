@@ -10,7 +10,7 @@
 
 #include "../../algo/match/jd_params.h"
 #include "../../hal/board.h"
-#include "../../hal/cuda.h"
+#include "../../hal/cuda/cuda.h"
 #include "engine.h"
 
 /* What the frame loop asks of boot besides the matcher (jd_boot_init()'s stages). */

@@ -9,7 +9,7 @@
 #include "../../algo/jd_status.h"
 #include "../../algo/match/matcher.h"
 #include "../../algo/geometry/pair_check.h"
-#include "../../hal/camera_synth.h"
+#include "../../hal/camera/camera_synth.h"
 #include "../../hal/clock.h"
 
 const char *const jd_stage_names[JD_STAGES] = {"capture", "submit", "collect", "confidence",

@@ -1,5 +1,5 @@
 /*
- * The frame loop: capture a pair (hal/capture.h: synthetic, files or V4L2 cameras) -> match
+ * The frame loop: capture a pair (hal/camera/capture.h: synthetic, files or V4L2 cameras) -> match
  * -> report. The synthetic camera also gives the true disparity, so those frames are checked.
  * With the GPU the loop is pipelined: frame k+1 is captured and uploaded while frame k's
  * kernels run (jd_engine_depth() frames in flight); on the CPU one frame at a time.
@@ -15,7 +15,7 @@
 #include "boot.h"
 #include "../../algo/sense/sense.h"
 #include "../../algo/sense/track.h"
-#include "../../hal/capture.h"
+#include "../../hal/camera/capture.h"
 #include "rectifier.h"
 #include "sense_options.h"
 

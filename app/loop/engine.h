@@ -12,13 +12,13 @@
 #include "../../algo/geometry/rectify.h"
 #include "../../algo/sense/sense.h"
 #include "../../algo/match/tiling.h"
-#include "../../hal/cuda.h"
+#include "../../hal/cuda/cuda.h"
 #include "../../hal/cuda/bp_cuda.h"
 #include "../../hal/cuda/cloud_cuda.h"
 #include "../../hal/cuda/matcher_cuda.h"
 #include "../../hal/cuda/sense_cuda.h"
 #include "../../hal/pool.h"
-#include "../../hal/tuning.h"
+#include "../../hal/cuda/tuning.h"
 #include "../../hal/workers.h"
 
 struct jd_engine {

@@ -14,7 +14,7 @@
 #include "../../algo/jd_exec.h"
 #include "../../algo/jd_image.h"
 #include "../../algo/match/jd_params.h"
-#include "../cuda.h"
+#include "cuda.h"
 #include "frame_cuda.h"
 
 enum {

@@ -7,7 +7,7 @@
 #ifndef JD_HAL_CUDA_CONFIDENCE_H
 #define JD_HAL_CUDA_CONFIDENCE_H
 
-#include "../cuda.h"
+#include "cuda.h"
 #include "frame_cuda.h"
 
 /**

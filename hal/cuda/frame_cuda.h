@@ -5,7 +5,7 @@
  * downloads the map into the slot and records an event. Collect waits for the oldest frame
  * in flight and copies its map out. At most two frames are in flight; the matchers' own
  * buffers are used by one frame at a time because stream 0 runs kernels in order. In mapped
- * mode (cu->mapped, hal/cuda.h) nothing is uploaded or downloaded: the slot's device
+ * mode (cu->mapped, hal/cuda/cuda.h) nothing is uploaded or downloaded: the slot's device
  * pointers are the device's view of its pinned buffers, so the kernels read the pair and
  * write the map where the host packs and reads them.
  * Everything (buffers and events) is taken at boot.
@@ -15,8 +15,8 @@
 
 #include "../../algo/jd_image.h"
 #include "../../algo/match/jd_params.h"
-#include "../camera.h"
-#include "../cuda.h"
+#include "../camera/camera.h"
+#include "cuda.h"
 
 #define JD_CUDA_SLOTS 2
 

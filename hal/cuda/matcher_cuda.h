@@ -9,7 +9,7 @@
 
 #include "../../algo/jd_image.h"
 #include "../../algo/match/jd_params.h"
-#include "../cuda.h"
+#include "cuda.h"
 #include "bp_cuda.h"
 #include "cloud_cuda.h"
 #include "frame_cuda.h"

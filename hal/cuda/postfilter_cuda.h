@@ -6,7 +6,7 @@
 #ifndef JD_HAL_CUDA_POST_H
 #define JD_HAL_CUDA_POST_H
 
-#include "../cuda.h"
+#include "cuda.h"
 
 struct jd_cuda_post {
 	jd_cufunction fill, median;

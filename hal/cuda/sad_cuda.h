@@ -8,7 +8,7 @@
 
 #include "../../algo/jd_image.h"
 #include "../../algo/match/jd_params.h"
-#include "../cuda.h"
+#include "cuda.h"
 #include "frame_cuda.h"
 #include "postfilter_cuda.h"
 

@@ -15,7 +15,7 @@
 #include "../../algo/jd_exec.h"
 #include "../../algo/sense/sense.h"
 #include "../../algo/sense/sense_priv.h"
-#include "../cuda.h"
+#include "cuda.h"
 #include "frame_cuda.h"
 
 /*

@@ -1,5 +1,5 @@
 /*
- * The MJPEG frame decoder (hal/jpeg.c) as the capture path uses it: the header's size, then
+ * The MJPEG frame decoder (hal/camera/jpeg.c) as the capture path uses it: the header's size, then
  * a decode into a fixed frame of that size when it fits the largest frame boot allows here
  * (640x480), and into a frame of the wrong size (must be refused, nothing written).
  */

@@ -1,5 +1,5 @@
 /*
- * What a V4L2 camera hands back, end to end through the capture path (hal/camera_v4l2.c's
+ * What a V4L2 camera hands back, end to end through the capture path (hal/camera/camera_v4l2.c's
  * buffer checks, the pairing, YUYV/GREY conversion or the MJPEG decode) against the fake
  * kernel of the unit tests, whose dequeued buffers the input rewrites. Byte 0 picks the
  * pixel format; then per dequeue a 12-byte record: buffer index (raw, may be out of range),

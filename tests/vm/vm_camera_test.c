@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "hal/camera_v4l2.h"
+#include "hal/camera/camera_v4l2.h"
 
 enum { W = 640, H = 480 };
 

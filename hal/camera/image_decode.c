@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/convert.h"
+#include "../../algo/convert.h"
 
 #define ERR(...)                                                                              \
 	do {                                                                                  \

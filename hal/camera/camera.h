@@ -1,7 +1,7 @@
 /*
  * A camera: a const table of operations (the driver) and the state it works on. Drivers are
- * chosen at run time: v4l2 (hal/camera_v4l2.c), synth (hal/camera_synth.c, the embedded
- * default) and files (hal/camera_files.c). Callers go through the jd_cam_* wrappers, which
+ * chosen at run time: v4l2 (hal/camera/camera_v4l2.c), synth (hal/camera/camera_synth.c, the embedded
+ * default) and files (hal/camera/camera_files.c). Callers go through the jd_cam_* wrappers, which
  * answer -ENOSYS for an operation a driver lacks.
  *
  * Life cycle: open -> configure -> start -> (dequeue -> ... -> requeue)* -> stop -> close.
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../algo/jd_image.h"
+#include "../../algo/jd_image.h"
 
 /*
  * The layouts frames come in. Deep mono and Bayer samples sit in 16-bit little-endian

@@ -12,9 +12,9 @@
 
 #include <stdio.h>
 
-#include "../algo/geometry/calib.h"
-#include "../algo/jd_image.h"
-#include "../algo/kernels.h"
+#include "../../algo/geometry/calib.h"
+#include "../../algo/jd_image.h"
+#include "../../algo/kernels.h"
 #include "camera.h"
 #include "jpeg.h"
 #include "recorder.h"

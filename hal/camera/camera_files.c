@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../algo/jd_carve.h"
-#include "clock.h"
-#include "../algo/jd_status.h"
+#include "../../algo/jd_carve.h"
+#include "../clock.h"
+#include "../../algo/jd_status.h"
 #include "image_decode.h"
 #include "jpeg.h"
-#include "in_file.h"
+#include "../in_file.h"
 
 struct side {
 	char dir[256];

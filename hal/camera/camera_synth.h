@@ -9,8 +9,8 @@
 #ifndef JD_HAL_CAMERA_SYNTH_H
 #define JD_HAL_CAMERA_SYNTH_H
 
-#include "../algo/jd_image.h"
-#include "../algo/synth.h"
+#include "../../algo/jd_image.h"
+#include "../../algo/synth.h"
 #include "camera.h"
 
 extern const struct jd_camera_ops jd_camera_synth_ops;

@@ -1,4 +1,4 @@
-/* Between the capture stage's files (hal/capture.c, capture_split.c, capture_skew.c). */
+/* Between the capture stage's files (hal/camera/capture.c, capture_split.c, capture_skew.c). */
 #ifndef JD_HAL_CAPTURE_PRIV_H
 #define JD_HAL_CAPTURE_PRIV_H
 

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "../algo/jd_image.h"
+#include "../../algo/jd_image.h"
 
 struct jd_jpeg {
 	void *tj;    /* tjhandle */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../algo/jd_status.h"
+#include "../../algo/jd_status.h"
 
 struct buffer {
 	void *start;

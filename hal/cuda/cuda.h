@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../algo/jd_carve.h"
+#include "../../algo/jd_carve.h"
 
 /* The few driver types used, as cuda.h defines them (no cuda.h needed to build). */
 typedef int jd_curesult;

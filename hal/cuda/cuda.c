@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algo/jd_status.h"
+#include "../../algo/jd_status.h"
 #include "cuda.h"
 
-/* The fatbin nvcc built from algo/cuda/ .cu files, embedded by hal/cuda_fatbin.S (.incbin). */
+/* The fatbin nvcc built from algo/cuda/ .cu files, embedded by hal/cuda/cuda_fatbin.S (.incbin). */
 extern const unsigned char jd_cuda_fatbin[];
 extern const unsigned char jd_cuda_fatbin_end[];
 

@@ -6,7 +6,7 @@
  * back with G_PARM, REQBUFS/QUERYBUF/mmap at configure, poll with a timeout, DQBUF/QBUF
  * retried on EINTR, bytesused and index checked, error-flagged frames dropped and counted,
  * CLOCK_MONOTONIC timestamps (start of exposure when the driver says so).
- * Errors, as hal/camera.h's codes: a lost device (POLLHUP/POLLERR, ENODEV: -ENODEV), a fatal
+ * Errors, as hal/camera/camera.h's codes: a lost device (POLLHUP/POLLERR, ENODEV: -ENODEV), a fatal
  * streaming error (-EIO) and a frame timeout (-ETIMEDOUT) end the stream: the caller stops,
  * closes and reopens. A bad frame is -EBADMSG: dropped, the stream goes on.
  * The state lives in boot memory; mmap'd buffers are the kernel's, remapped on reopen.

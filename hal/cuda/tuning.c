@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../algo/jd_status.h"
-#include "in_file.h"
-#include "out_file.h"
+#include "../../algo/jd_status.h"
+#include "../in_file.h"
+#include "../out_file.h"
 
 #define FAIL(...)                                                                             \
 	do {                                                                                  \

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/convert_priv.h"
+#include "../../algo/convert_priv.h"
 #include "camera_files.h"
 #include "camera_synth.h"
 #include "camera_v4l2.h"

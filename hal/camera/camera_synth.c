@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../algo/jd_carve.h"
-#include "../algo/sense/sense.h"
-#include "../algo/synth.h"
-#include "clock.h"
+#include "../../algo/jd_carve.h"
+#include "../../algo/sense/sense.h"
+#include "../../algo/synth.h"
+#include "../clock.h"
 
 struct rig {
 	int w, h, ndisp;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../algo/jd_sort.h"
+#include "../../algo/jd_sort.h"
 #include "capture_priv.h"
 
 /*

@@ -36,7 +36,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	jd_calib_rectify(&calib);
 	/* replayed frames: the camera costs nothing, so the CPU time is the loop's own */
 	struct jd_capture_config cam = {
-	    .kind = JD_CAPTURE_SYNTH, .calib = &calib, .loop = 1, .synth_fmt = fmt};
+	    .kind = JD_CAPTURE_SYNTH, .calib = &calib, .synth = {.fmt = fmt, .replay = 1}};
 	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
 	struct jd_daemon_opts o = {.cam = &cam,
 				   .app_bytes = ros2_bytes,

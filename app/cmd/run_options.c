@@ -233,7 +233,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt == OPT_LOOP) {
-			o->cam.loop = 1;
+			/* files: start again after the last pair; synth: replay its first two */
+			o->cam.files.loop = o->cam.synth.replay = 1;
 		} else if (opt == OPT_WAIT_CAMERAS) {
 			o->cam.wait_absent = 1;
 		} else if (opt == OPT_PIXFMT) {
@@ -242,7 +243,7 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 					where, optarg, jd_pixfmt_names());
 				return JD_EXIT_USAGE;
 			}
-			o->cam.synth_fmt = o->cam.cam.fmt;
+			o->cam.synth.fmt = o->cam.cam.fmt;
 		} else if (opt == OPT_SEED) {
 			int seed;
 			if (jd_cli_int("--seed", optarg, &seed)) {
@@ -252,7 +253,7 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				fprintf(stderr, "jetdepth: %s--seed %s: must be 0 or more\n", where, optarg);
 				return JD_EXIT_USAGE;
 			}
-			o->cam.seed = (uint32_t)seed;
+			o->cam.synth.seed = (uint32_t)seed;
 		} else if (opt == OPT_BUFFERS) {
 			if (jd_cli_int("--buffers", optarg, &o->cam.cam.buffers) ||
 			    o->cam.cam.buffers < 2 || o->cam.cam.buffers > 16) {

@@ -64,7 +64,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	camera = cam ? *cam : camera;
 	camera.cam.width = w;
 	camera.cam.height = h;
-	camera.ndisp = p->ndisp;
+	camera.synth.ndisp = p->ndisp;
 	if (camera.cam.timeout_ms <= 0) {
 		camera.cam.timeout_ms = 1000;
 	}
@@ -182,7 +182,7 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 				     "--baseline)\n");
 		}
 	}
-	camera.exec = &d->engine.workers.exec; /* idle while the loop captures */
+	camera.synth.exec = &d->engine.workers.exec; /* idle while the loop captures */
 	camera.kernels = &d->engine.kernels;   /* the luma conversion boot chose and printed */
 	rc = jd_capture_init(&d->cap, &camera, lr.cam, lr.cam_bytes, log);
 	if (rc) {

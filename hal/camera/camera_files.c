@@ -130,9 +130,12 @@ static int list(struct side *s, char *err, size_t errlen)
 	return 0;
 }
 
-int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
-		      int h, double fps, int loop, int one, char *err, size_t errlen)
+int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes,
+		      const struct jd_cam_files_config *cfg, char *err, size_t errlen)
 {
+	const int w = cfg->width, h = cfg->height, one = cfg->one;
+	const double fps = cfg->fps;
+	const char *dir = cfg->dir;
 	struct jd_carve c;
 	struct side *s[2];
 
@@ -145,7 +148,7 @@ int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const ch
 		}
 		s[i]->w = w;
 		s[i]->h = h;
-		s[i]->loop = loop;
+		s[i]->loop = cfg->loop;
 		s[i]->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
 		snprintf(s[i]->dir, sizeof(s[i]->dir), "%s%s%s", dir, one ? "" : "/",
 			 one ? "" : i ? "right" : "left");

@@ -20,15 +20,23 @@ extern const struct jd_camera_ops jd_camera_files_ops;
 /** Boot memory for one side at this frame size (names, two file buffers, two decode buffers). */
 size_t jd_cam_files_mem_required(int w, int h);
 
+/* What a files camera replays, and how. */
+struct jd_cam_files_config {
+	char dir[256];	   /* DIR/left and DIR/right hold the views (with one: DIR itself) */
+	int width, height; /* a frame's, both views when one holds both */
+	double fps;	   /* 0: as fast as asked */
+	int loop;	   /* start again after the last pair */
+	int one;	   /* one directory of images with both views (the capture splits them) */
+};
+
 /**
  * Set up cam[0] (DIR/left) and cam[1] (DIR/right) in mem (two jd_cam_files_mem_required()),
- * or with one, cam[0] alone reading DIR itself (images with both views, split by the capture).
- * fps 0: as fast as asked; loop: start again after the last pair.
+ * or with one, cam[0] alone reading DIR.
  * @retval 0, -ENOENT (no such directory or no images: err says which), -EINVAL (the sides'
  *         names differ, or too many), -ENOMEM (mem too small)
  */
-int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes, const char *dir, int w,
-		      int h, double fps, int loop, int one, char *err, size_t errlen);
+int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes,
+		      const struct jd_cam_files_config *cfg, char *err, size_t errlen);
 
 /** A recording's frame name, NAME.WxH.FORMAT.raw: its size and format. @retval 0 or -EINVAL */
 int jd_cam_files_raw_name(const char *name, int *w, int *h, enum jd_pixfmt *fmt);

@@ -50,9 +50,11 @@ size_t jd_cam_synth_mem_required(int w, int h)
 	return jd_carve_total(&c);
 }
 
-int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, int h, int ndisp,
-		      double fps, uint32_t seed)
+int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes,
+		      const struct jd_cam_synth_config *cfg, char *err, size_t errlen)
 {
+	const int w = cfg->width, h = cfg->height;
+	const double fps = cfg->fps;
 	struct jd_carve c;
 	uint8_t *view[2][2];
 	float *gt[2];
@@ -60,15 +62,24 @@ int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, i
 	jd_carve_init(&c, mem, bytes);
 	struct rig *r = layout(&c, w, h, view, gt);
 	if (c.overflow) {
+		snprintf(err, errlen, "synth camera: boot memory too small");
 		return -ENOMEM;
+	}
+	if ((unsigned)cfg->fmt >= JD_PIX_COUNT || cfg->fmt == JD_PIX_MJPEG) {
+		snprintf(err, errlen, "synth camera: --pixfmt %s: it gives every layout but MJPG",
+			 jd_pixfmt_name(cfg->fmt));
+		return -EINVAL;
 	}
 	memset(r, 0, sizeof(*r));
 	memcpy(r->view, view, sizeof(view));
 	memcpy(r->gt, gt, sizeof(gt));
 	r->w = w;
 	r->h = h;
-	r->ndisp = ndisp;
-	r->seed = seed;
+	r->ndisp = cfg->ndisp;
+	r->seed = cfg->seed;
+	r->fmt = cfg->fmt;
+	r->ex = cfg->exec;
+	r->replay = cfg->replay;
 	r->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
 	r->rendered = -1;
 	for (int i = 0; i < 2; i++) {
@@ -77,7 +88,7 @@ int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, i
 		snprintf(cam[i].label, sizeof(cam[i].label), "%s", i ? "right" : "left");
 		snprintf(cam[i].device, sizeof(cam[i].device), "synth");
 		cam[i].priv = r;
-		cam[i].cfg = (struct jd_cam_config){w, h, fps, JD_PIX_GREY, 2, 1000, {0, {0}, 0}};
+		cam[i].cfg = (struct jd_cam_config){w, h, fps, cfg->fmt, 2, 1000, {0, {0}, 0}};
 	}
 	return 0;
 }
@@ -274,28 +285,3 @@ void jd_cam_synth_model(int w, int h, struct jd_camera_model *out)
 					(float)(h - 1) / 2.0f, 60.0f};
 }
 
-void jd_cam_synth_set_exec(struct jd_camera cam[2], const struct jd_exec *ex)
-{
-	struct rig *r = cam[0].priv;
-
-	r->ex = ex;
-}
-
-int jd_cam_synth_set_format(struct jd_camera cam[2], enum jd_pixfmt fmt)
-{
-	struct rig *r = cam[0].priv;
-
-	if ((unsigned)fmt >= JD_PIX_COUNT || fmt == JD_PIX_MJPEG) {
-		return -EINVAL;
-	}
-	r->fmt = fmt;
-	cam[0].cfg.fmt = cam[1].cfg.fmt = fmt;
-	return 0;
-}
-
-void jd_cam_synth_set_replay(struct jd_camera cam[2], int on)
-{
-	struct rig *r = cam[0].priv;
-
-	r->replay = on;
-}

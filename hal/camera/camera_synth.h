@@ -18,31 +18,33 @@ extern const struct jd_camera_ops jd_camera_synth_ops;
 /** Bytes jd_cam_synth_init() needs (rig state and two buffer sets). */
 size_t jd_cam_synth_mem_required(int w, int h);
 
-/**
- * Set up cam[0] (left) and cam[1] (right) on one rig in mem (boot). fps 0 renders as fast as
- * asked; otherwise dequeue waits for the frame's time. seed picks the scene (0: the classic
- * one, as `jetdepth synth` writes it). @retval 0 or -ENOMEM (mem too small)
- */
-int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes, int w, int h, int ndisp,
-		      double fps, uint32_t seed);
+/* What a synthetic pair is: a view's size and rate, and the scene. */
+struct jd_cam_synth_config {
+	int width, height;
+	double fps;	/* 0 renders as fast as asked; else dequeue waits for the frame's time */
+	int ndisp;	/* the scene's disparity range */
+	uint32_t seed;	/* which scene (0: the classic one, as `jetdepth synth` writes it) */
+	/*
+	 * How a camera would lay the frames out: GREY (0, the default), YUYV or UYVY (the luma
+	 * is the scene's; the chroma bytes vary), deep mono (the gray at the format's depth) or
+	 * raw Bayer (a mosaic of the scene under a colour cast); any but MJPEG.
+	 */
+	enum jd_pixfmt fmt;
+	const struct jd_exec *exec; /* render on these workers (NULL: the dequeuing thread) */
+	/*
+	 * Replay: after the first two frames, hand those two out again and again without
+	 * rendering. A camera that costs nothing to produce, so that the loop's CPU time is its
+	 * own (bench --pipeline). Timestamps and pacing go on as usual.
+	 */
+	int replay;
+};
 
-/** Render on these workers from now on (NULL: on the thread that dequeues). */
-void jd_cam_synth_set_exec(struct jd_camera cam[2], const struct jd_exec *ex);
-
 /**
- * Replay: after the first two frames, hand those two out again and again without rendering.
- * A camera that costs nothing to produce, so that the loop's CPU time is its own (bench
- * --pipeline). Timestamps and pacing go on as usual.
+ * Set up cam[0] (left) and cam[1] (right) on one rig in mem (boot).
+ * @retval 0, -ENOMEM (mem too small) or -EINVAL (a layout it cannot give), err set
  */
-void jd_cam_synth_set_replay(struct jd_camera cam[2], int on);
-
-/**
- * Hand frames out as a camera would lay them out: GREY (the default), YUYV or UYVY (the luma
- * is the scene's; the chroma bytes vary), deep mono (the gray at the format's depth) or raw
- * Bayer (a mosaic of the scene under a colour cast). Before start.
- * @retval 0 or -EINVAL (MJPEG, or no layout)
- */
-int jd_cam_synth_set_format(struct jd_camera cam[2], enum jd_pixfmt fmt);
+int jd_cam_synth_init(struct jd_camera cam[2], void *mem, size_t bytes,
+		      const struct jd_cam_synth_config *cfg, char *err, size_t errlen);
 
 /** The boxes in a dequeued frame, with their true disparity. @return how many */
 int jd_cam_synth_objects(const struct jd_camera *c, const struct jd_cam_frame *f,

@@ -27,22 +27,27 @@ size_t jd_cam_v4l2_mem_required(void)
 	return (sizeof(struct state) + 63) / 64 * 64;
 }
 
-int jd_cam_v4l2_init(struct jd_camera *cam, void *mem, size_t bytes, const char *label,
-		     const char *device, const struct jd_v4l2_sys *sys)
+int jd_cam_v4l2_init(struct jd_camera cam[2], void *mem, size_t bytes,
+		     const struct jd_cam_v4l2_config *cfg, char *err, size_t errlen)
 {
-	struct state *s = mem;
+	const size_t each = jd_cam_v4l2_mem_required();
+	const int n = cfg->one ? 1 : 2;
 
-	if (bytes < jd_cam_v4l2_mem_required()) {
+	if (bytes < n * each) {
+		snprintf(err, errlen, "v4l2 camera%s: boot memory too small", n > 1 ? "s" : "");
 		return -ENOMEM;
 	}
-	memset(s, 0, sizeof(*s));
-	s->sys = sys ? sys : &jd_v4l2_sys_libc;
-	s->fd = -1;
-	memset(cam, 0, sizeof(*cam));
-	cam->ops = &jd_camera_v4l2_ops;
-	cam->priv = s;
-	snprintf(cam->label, sizeof(cam->label), "%s", label);
-	snprintf(cam->device, sizeof(cam->device), "%s", device);
+	for (int i = 0; i < n; i++) {
+		struct state *s = (struct state *)((char *)mem + i * each);
+		memset(s, 0, sizeof(*s));
+		s->sys = cfg->sys ? cfg->sys : &jd_v4l2_sys_libc;
+		s->fd = -1;
+		memset(&cam[i], 0, sizeof(cam[i]));
+		cam[i].ops = &jd_camera_v4l2_ops;
+		cam[i].priv = s;
+		snprintf(cam[i].label, sizeof(cam[i].label), "%s", i ? "right" : "left");
+		snprintf(cam[i].device, sizeof(cam[i].device), "%s", cfg->device[i]);
+	}
 	return 0;
 }
 

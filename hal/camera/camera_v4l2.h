@@ -21,11 +21,23 @@
 
 extern const struct jd_camera_ops jd_camera_v4l2_ops;
 
+/** Boot memory for one camera's state. */
 size_t jd_cam_v4l2_mem_required(void);
 
-/** Set up cam for device (boot). sys: NULL for the real system calls. @retval 0 or -ENOMEM */
-int jd_cam_v4l2_init(struct jd_camera *cam, void *mem, size_t bytes, const char *label,
-		     const char *device, const struct jd_v4l2_sys *sys);
+/* Which devices a V4L2 pair is, and through what. */
+struct jd_cam_v4l2_config {
+	char device[2][256];	       /* the left and right nodes (with one: device[0] alone) */
+	int one;		       /* one device with both views: cam[0] alone */
+	const struct jd_v4l2_sys *sys; /* the system calls (NULL: the real ones; tests fake) */
+};
+
+/**
+ * Set up cam[0] (left) and cam[1] (right), or cam[0] alone with one, in mem
+ * (jd_cam_v4l2_mem_required() a camera) at boot; nothing is opened yet.
+ * @retval 0 or -ENOMEM (mem too small, err set)
+ */
+int jd_cam_v4l2_init(struct jd_camera cam[2], void *mem, size_t bytes,
+		     const struct jd_cam_v4l2_config *cfg, char *err, size_t errlen);
 
 /** The open device's file descriptor (-1 when closed): for tests and poll loops. */
 int jd_cam_v4l2_fd(const struct jd_camera *cam);

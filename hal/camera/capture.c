@@ -17,7 +17,7 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 	}
 	if (strncmp(spec, "files:", 6) == 0 && spec[6]) {
 		cfg->kind = JD_CAPTURE_FILES;
-		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%s", spec + 6);
+		snprintf(cfg->files.dir, sizeof(cfg->files.dir), "%s", spec + 6);
 		return 0;
 	}
 	int sbs = strncmp(spec, "v4l2-sbs:", 9) == 0, tb = strncmp(spec, "v4l2-tb:", 8) == 0;
@@ -26,24 +26,24 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 	if ((fsbs && spec[10]) || (ftb && spec[9])) {
 		cfg->kind = JD_CAPTURE_FILES;
 		cfg->split = fsbs ? JD_SPLIT_SIDE : JD_SPLIT_TOP;
-		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%s", spec + (fsbs ? 10 : 9));
+		snprintf(cfg->files.dir, sizeof(cfg->files.dir), "%s", spec + (fsbs ? 10 : 9));
 		return 0;
 	}
-	if ((sbs || tb) && *one && !strchr(one, ',') && strlen(one) < sizeof(cfg->device[0])) {
+	char(*dev)[256] = cfg->v4l2.device;
+	if ((sbs || tb) && *one && !strchr(one, ',') && strlen(one) < sizeof(dev[0])) {
 		cfg->kind = JD_CAPTURE_V4L2;
 		cfg->split = sbs ? JD_SPLIT_SIDE : JD_SPLIT_TOP;
-		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%s", one);
-		snprintf(cfg->device[1], sizeof(cfg->device[1]), "%s", one);
+		snprintf(dev[0], sizeof(dev[0]), "%s", one);
+		snprintf(dev[1], sizeof(dev[1]), "%s", one);
 		return 0;
 	}
 	const char *comma = strchr(spec, ',');
 	if (strncmp(spec, "v4l2:", 5) == 0 && comma && comma > spec + 5 && comma[1] &&
-	    (size_t)(comma - spec - 5) < sizeof(cfg->device[0])) {
+	    (size_t)(comma - spec - 5) < sizeof(dev[0])) {
 		cfg->kind = JD_CAPTURE_V4L2;
 		cfg->split = JD_SPLIT_NONE;
-		snprintf(cfg->device[0], sizeof(cfg->device[0]), "%.*s", (int)(comma - spec - 5),
-			 spec + 5);
-		snprintf(cfg->device[1], sizeof(cfg->device[1]), "%s", comma + 1);
+		snprintf(dev[0], sizeof(dev[0]), "%.*s", (int)(comma - spec - 5), spec + 5);
+		snprintf(dev[1], sizeof(dev[1]), "%s", comma + 1);
 		return 0;
 	}
 	snprintf(err, errlen,
@@ -55,8 +55,8 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 
 /*
  * The drivers as boot sees them, one shape for all (Zephyr's device model): the boot memory
- * a pair of cameras takes, and setting up both in it from the capture's configuration (the
- * error in c->err). Each driver's own init keeps the arguments it needs.
+ * a pair of cameras takes, and setting up both in it from the driver's own configuration in
+ * the capture's, with the view's size and rate (the error in c->err).
  */
 struct camera_driver {
 	enum jd_capture_kind kind;
@@ -72,23 +72,12 @@ static size_t synth_mem(const struct jd_capture_config *cfg)
 
 static int synth_init(struct jd_capture *c, void *mem, size_t bytes)
 {
-	const struct jd_capture_config *cfg = &c->cfg;
-	int rc = jd_cam_synth_init(c->cam, mem, bytes, cfg->cam.width, cfg->cam.height, cfg->ndisp,
-				   cfg->cam.fps, cfg->seed);
+	struct jd_cam_synth_config s = c->cfg.synth;
 
-	if (rc) {
-		snprintf(c->err, sizeof(c->err), "synth camera: boot memory too small");
-		return rc;
-	}
-	jd_cam_synth_set_exec(c->cam, cfg->exec);
-	jd_cam_synth_set_replay(c->cam, cfg->loop);
-	rc = jd_cam_synth_set_format(c->cam, cfg->synth_fmt);
-	if (rc) {
-		snprintf(c->err, sizeof(c->err),
-			 "synth camera: --pixfmt %s: it gives every layout but MJPG",
-			 jd_pixfmt_name(cfg->synth_fmt));
-	}
-	return rc;
+	s.width = c->cfg.cam.width;
+	s.height = c->cfg.cam.height;
+	s.fps = c->cfg.cam.fps;
+	return jd_cam_synth_init(c->cam, mem, bytes, &s, c->err, sizeof(c->err));
 }
 
 /* A split source's cam[1]: the same name, the right view's label, no driver. */
@@ -121,17 +110,18 @@ static size_t files_mem(const struct jd_capture_config *cfg)
 
 static int files_init(struct jd_capture *c, void *mem, size_t bytes)
 {
-	const struct jd_capture_config *cfg = &c->cfg;
-	int w, h, rc;
+	struct jd_cam_files_config f = c->cfg.files;
+	int rc;
 
-	jd__capture_whole_size(cfg, &w, &h);
-	if (cfg->split) {
+	jd__capture_whole_size(&c->cfg, &f.width, &f.height);
+	f.fps = c->cfg.cam.fps;
+	f.one = c->cfg.split != JD_SPLIT_NONE;
+	if (f.one) {
 		c->ncam = 1;
-		c->whole = (uint8_t *)mem + jd_cam_files_mem_required(w, h);
+		c->whole = (uint8_t *)mem + jd_cam_files_mem_required(f.width, f.height);
 	}
-	rc = jd_cam_files_init(c->cam, mem, bytes, cfg->device[0], w, h, cfg->cam.fps, cfg->loop,
-			       cfg->split != JD_SPLIT_NONE, c->err, sizeof(c->err));
-	if (!rc && cfg->split) {
+	rc = jd_cam_files_init(c->cam, mem, bytes, &f, c->err, sizeof(c->err));
+	if (!rc && f.one) {
 		mirror_right(c);
 	}
 	return rc;
@@ -142,7 +132,7 @@ int jd_capture_files_size(const struct jd_capture_config *cfg, int *w, int *h, c
 {
 	char side[300];
 
-	snprintf(side, sizeof(side), "%.280s%s", cfg->device[0], cfg->split ? "" : "/left");
+	snprintf(side, sizeof(side), "%.250s%s", cfg->files.dir, cfg->split ? "" : "/left");
 	int rc = jd_cam_files_first_size(side, w, h, first, first_len, err, errlen);
 	if (rc) {
 		return rc;
@@ -165,29 +155,20 @@ static size_t v4l2_mem(const struct jd_capture_config *cfg)
 
 static int v4l2_init(struct jd_capture *c, void *mem, size_t bytes)
 {
-	size_t half = jd_cam_v4l2_mem_required();
-	int rc = 0;
+	struct jd_cam_v4l2_config v = c->cfg.v4l2;
+	size_t each = jd_cam_v4l2_mem_required();
+	int rc;
 
-	if (c->cfg.split) {
-		c->ncam = 1;
-		c->whole = (uint8_t *)mem + half;
-		rc = jd_cam_v4l2_init(&c->cam[0], mem, bytes >= v4l2_mem(&c->cfg) ? half : 0, "left",
-				      c->cfg.device[0], c->cfg.sys);
-		mirror_right(c);
-		if (rc) {
-			snprintf(c->err, sizeof(c->err), "v4l2 camera: boot memory too small");
-		}
-		return rc;
+	v.one = c->cfg.split != JD_SPLIT_NONE;
+	if (!v.one) {
+		return jd_cam_v4l2_init(c->cam, mem, bytes, &v, c->err, sizeof(c->err));
 	}
-
-	for (int i = 0; i < 2 && !rc; i++) {
-		rc = jd_cam_v4l2_init(&c->cam[i], (char *)mem + i * half,
-				      bytes >= 2 * half ? half : 0, i ? "right" : "left",
-				      c->cfg.device[i], c->cfg.sys);
-	}
-	if (rc) {
-		snprintf(c->err, sizeof(c->err), "v4l2 cameras: boot memory too small");
-	}
+	/* one device, then room for its decoded MJPEG frame */
+	c->ncam = 1;
+	c->whole = (uint8_t *)mem + each;
+	rc = jd_cam_v4l2_init(c->cam, mem, bytes >= v4l2_mem(&c->cfg) ? each : 0, &v, c->err,
+			      sizeof(c->err));
+	mirror_right(c);
 	return rc;
 }
 

@@ -16,6 +16,9 @@
 #include "../../algo/jd_image.h"
 #include "../../algo/kernels.h"
 #include "camera.h"
+#include "camera_files.h"
+#include "camera_synth.h"
+#include "camera_v4l2.h"
 #include "jpeg.h"
 #include "recorder.h"
 #include "stereo_pair.h"
@@ -31,16 +34,15 @@ enum jd_capture_split { JD_SPLIT_NONE, JD_SPLIT_SIDE, JD_SPLIT_TOP };
 
 struct jd_capture_config {
 	enum jd_capture_kind kind;
-	char device[2][256]; /* v4l2: the two nodes (split: the one, twice); files: the directory */
 	enum jd_capture_split split; /* v4l2 or files: both views in one frame (-sbs:, -tb:) */
-	struct jd_cam_config cam;
-	int ndisp;     /* synth: the scene's disparity range */
-	uint32_t seed; /* synth: which scene (0: the classic one) */
-	enum jd_pixfmt synth_fmt; /* synth: its frames' layout (any but MJPEG; --pixfmt) */
-	const struct jd_exec *exec; /* synth: workers to render on (NULL: the loop's thread) */
-	int loop;  /* files: start again after the last pair; synth: replay the first two
-		      frames without rendering (jd_cam_synth_set_replay()) */
-	const struct jd_v4l2_sys *sys; /* v4l2: the system calls (NULL: the real ones; tests fake) */
+	struct jd_cam_config cam;    /* every driver: a view's size, rate, layout, controls */
+	/*
+	 * The driver's own configuration, the one kind names: jd_capture_parse() and the options
+	 * fill it; the size and rate come from cam when the capture sets the driver up.
+	 */
+	struct jd_cam_synth_config synth;
+	struct jd_cam_files_config files;
+	struct jd_cam_v4l2_config v4l2;
 	const struct jd_stereo_calib *calib; /* raw frames rectified with it (NULL: rectified) */
 	int wait_absent; /* v4l2: a camera absent at boot is waited for (down), not an error */
 	const struct jd_kernels *kernels; /* the luma conversion boot chose (NULL: reference) */

@@ -190,7 +190,7 @@ static void jpeg_files(int steps)
 	char root[] = "/tmp/jd_e2e_XXXXXX", path[256];
 	static uint8_t l[WMAX * HMAX], r[WMAX * HMAX];
 	static struct jd_daemon d;
-	struct jd_capture_config cam = {.kind = JD_CAPTURE_FILES, .loop = 1};
+	struct jd_capture_config cam = {.kind = JD_CAPTURE_FILES, .files = {.loop = 1}};
 	struct jd_match_params p;
 	struct jd_frame_stats st;
 	tjhandle tj = tjInitCompress();
@@ -224,7 +224,7 @@ static void jpeg_files(int steps)
 		}
 	}
 	tjDestroy(tj);
-	snprintf(cam.device[0], sizeof(cam.device[0]), "%s", root);
+	snprintf(cam.files.dir, sizeof(cam.files.dir), "%s", root);
 	/* the synthetic rig's model: these are its frames */
 	struct jd_sense_options sense;
 	jd_sense_cli_init(&sense);

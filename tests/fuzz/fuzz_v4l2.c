@@ -58,15 +58,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char mem[1 << 16];
 	static uint8_t l[W * H], r[W * H];
 	struct jd_image li = {l, W, H, W}, ri = {r, W, H, W};
-	struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .sys = &fake_v4l2_sys};
+	struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .v4l2 = {.sys = &fake_v4l2_sys}};
 	int truth;
 
 	if (size < 1) {
 		return 0;
 	}
 	fake_v4l2_reset();
-	strcpy(cfg.device[0], "/dev/fake0");
-	strcpy(cfg.device[1], "/dev/fake1");
+	strcpy(cfg.v4l2.device[0], "/dev/fake0");
+	strcpy(cfg.v4l2.device[1], "/dev/fake1");
 	cfg.cam = (struct jd_cam_config){W, H, 25, fmts[data[0] % 3], 4, 20, {0, {0}, 0}};
 	in = data + 1;
 	left = size - 1;

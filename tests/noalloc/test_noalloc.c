@@ -68,7 +68,7 @@ int main(void)
 	{
 		static uint8_t l[160 * 120], r[160 * 120];
 		char root[] = "/tmp/jd_noalloc_XXXXXX", path[128], head[32];
-		struct jd_capture_config cam = {.kind = JD_CAPTURE_FILES, .loop = 1};
+		struct jd_capture_config cam = {.kind = JD_CAPTURE_FILES, .files = {.loop = 1}};
 		struct jd_match_params p;
 		struct jd_daemon d;
 		struct jd_frame_stats st;
@@ -89,7 +89,7 @@ int main(void)
 				fclose(f);
 			}
 		}
-		snprintf(cam.device[0], sizeof(cam.device[0]), "%s", root);
+		snprintf(cam.files.dir, sizeof(cam.files.dir), "%s", root);
 		jd_params_default(&p, JD_ALGO_SAD, 32);
 		struct jd_daemon_opts o = {.cam = &cam, .choices = &cpu_only};
 		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
@@ -120,7 +120,7 @@ int main(void)
 				 "write %s", path);
 			fclose(f);
 		}
-		snprintf(cam.device[0], sizeof(cam.device[0]), "%s/sbs", root);
+		snprintf(cam.files.dir, sizeof(cam.files.dir), "%s/sbs", root);
 		cam.split = JD_SPLIT_SIDE;
 		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 		before = jd_allocations;
@@ -131,7 +131,7 @@ int main(void)
 			 jd_allocations - before);
 		jd_daemon_deinit(&d);
 		/* the synthetic camera's raw 12-bit Bayer frames through the whole loop */
-		struct jd_capture_config bayer = {.kind = JD_CAPTURE_SYNTH, .synth_fmt = JD_PIX_RGGB12};
+		struct jd_capture_config bayer = {.kind = JD_CAPTURE_SYNTH, .synth = {.fmt = JD_PIX_RGGB12}};
 		o.cam = &bayer;
 		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 		before = jd_allocations;
@@ -151,7 +151,7 @@ int main(void)
 	 * device with both views side by side.
 	 */
 	for (int raw = 0; raw < 3; raw++) {
-		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .sys = &fake_v4l2_sys};
+		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .v4l2 = {.sys = &fake_v4l2_sys}};
 		static struct jd_capture c;
 		static char mem[(1 << 14) + 2 * 320 * 240]; /* a split MJPEG frame too */
 		static uint8_t l[320 * 240], r[320 * 240];
@@ -162,8 +162,8 @@ int main(void)
 		for (int i = 0; i < 2 && raw; i++) {
 			fake_devs[i].formats[fake_devs[i].nformats++] = V4L2_PIX_FMT_SRGGB12;
 		}
-		strcpy(cfg.device[0], "/dev/fake0");
-		strcpy(cfg.device[1], "/dev/fake1");
+		strcpy(cfg.v4l2.device[0], "/dev/fake0");
+		strcpy(cfg.v4l2.device[1], "/dev/fake1");
 		cfg.cam = (struct jd_cam_config){320, 240, 25, raw ? JD_PIX_RGGB12 : JD_PIX_YUYV, 4,
 						 100, {0, {0}, 0}};
 		cfg.split = raw == 2 ? JD_SPLIT_SIDE : JD_SPLIT_NONE;

@@ -184,8 +184,17 @@ static void test_synth(void)
 	struct jd_cam_frame l0, r0, l1, l2, r1;
 
 	JD_CHECK(mem != NULL, "malloc");
-	JD_CHECK(jd_cam_synth_init(cam, mem, bytes - 1, w, h, 32, 0, 0) == -ENOMEM, "too small");
-	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 0) == 0, "init");
+	struct jd_cam_synth_config sc = {.width = w, .height = h, .ndisp = 32};
+	char err[200];
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes - 1, &sc, err, sizeof(err)) == -ENOMEM &&
+			 strstr(err, "too small"),
+		 "too small: %s", err);
+	sc.fmt = JD_PIX_MJPEG;
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == -EINVAL &&
+			 strstr(err, "every layout but MJPG"),
+		 "MJPEG refused: %s", err);
+	sc.fmt = JD_PIX_GREY;
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == 0, "init");
 	JD_CHECK(jd_cam_dequeue(&cam[0], &l0) == -EINVAL, "dequeue before start: %s", cam[0].err);
 	struct jd_cam_config want = {640, 480, 30, JD_PIX_YUYV, 4, 500, {0, {0}, 0}};
 	for (int i = 0; i < 2; i++) {
@@ -217,7 +226,8 @@ static void test_synth(void)
 	/* Deterministic: frame 2 rendered again by a fresh rig is byte for byte the same. */
 	unsigned char *copy = malloc((size_t)w * h);
 	memcpy(copy, l2.data, (size_t)w * h);
-	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 0) == 0 && jd_cam_start(&cam[0]) == 0,
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == 0 &&
+			 jd_cam_start(&cam[0]) == 0,
 		 "again");
 	for (int k = 0; k <= 2; k++) {
 		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && jd_cam_requeue(&cam[0], &l2) == 0, "frame %d", k);
@@ -235,7 +245,9 @@ static void test_synth(void)
 			 (double)t2.data[cy * w + cx], (double)obj[i].disparity);
 	}
 	/* Another seed is another scene, and again the same every time. */
-	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 5) == 0 && jd_cam_start(&cam[0]) == 0,
+	sc.seed = 5;
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == 0 &&
+			 jd_cam_start(&cam[0]) == 0,
 		 "seed 5");
 	for (int k = 0; k <= 2; k++) {
 		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && jd_cam_requeue(&cam[0], &l2) == 0, "frame %d", k);
@@ -243,9 +255,11 @@ static void test_synth(void)
 	JD_CHECK(memcmp(copy, l2.data, (size_t)w * h) != 0, "seed 5 differs from seed 0");
 	/* Replay: frame 2 is frame 0's image again, unrendered, with its own number and time. */
 	unsigned char *f0 = malloc((size_t)w * h);
-	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, w, h, 32, 0, 0) == 0 && jd_cam_start(&cam[0]) == 0,
+	sc.seed = 0;
+	sc.replay = 1;
+	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == 0 &&
+			 jd_cam_start(&cam[0]) == 0,
 		 "replay rig");
-	jd_cam_synth_set_replay(cam, 1);
 	uint64_t ts0 = 0;
 	for (int k = 0; k <= 2; k++) {
 		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && l2.seq == (uint32_t)k, "replay frame %d", k);

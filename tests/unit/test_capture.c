@@ -51,7 +51,7 @@ static int run_capture(struct jd_capture *c, const char *spec, int loop, uint8_t
 
 	JD_CHECK(jd_capture_parse(spec, &cfg, err, sizeof(err)) == 0, "%s", err);
 	cfg.cam = (struct jd_cam_config){W, H, 0, JD_PIX_GREY, 2, 100, {0, {0}, 0}};
-	cfg.loop = loop;
+	cfg.files.loop = cfg.synth.replay = loop;
 	size_t bytes = jd_capture_mem_required(&cfg);
 	void *mem = malloc(bytes);
 	rc = jd_capture_init(c, &cfg, mem, bytes, NULL);
@@ -165,8 +165,8 @@ int main(void)
 	struct jd_capture_config cfg;
 	char err[256];
 	JD_CHECK(jd_capture_parse("v4l2:/dev/video0,/dev/video2", &cfg, err, sizeof(err)) == 0 &&
-		     cfg.kind == JD_CAPTURE_V4L2 && !strcmp(cfg.device[1], "/dev/video2") &&
-		     !strcmp(cfg.device[0], "/dev/video0"),
+		     cfg.kind == JD_CAPTURE_V4L2 && !strcmp(cfg.v4l2.device[1], "/dev/video2") &&
+		     !strcmp(cfg.v4l2.device[0], "/dev/video0"),
 		 "v4l2 spec");
 	JD_CHECK(jd_capture_parse("v4l2:/dev/video0", &cfg, err, sizeof(err)) == -EINVAL &&
 		     strstr(err, "v4l2:/dev/video0"),

@@ -22,10 +22,10 @@ enum { W = 320, H = 240 };
 
 static struct jd_capture_config config(enum jd_pixfmt fmt, double fps)
 {
-	struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .sys = &fake_v4l2_sys};
+	struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .v4l2 = {.sys = &fake_v4l2_sys}};
 
-	strcpy(cfg.device[0], "/dev/fake0");
-	strcpy(cfg.device[1], "/dev/fake1");
+	strcpy(cfg.v4l2.device[0], "/dev/fake0");
+	strcpy(cfg.v4l2.device[1], "/dev/fake1");
 	cfg.cam = (struct jd_cam_config){W, H, fps, fmt, 4, 200, {0, {0}, 0}};
 	return cfg;
 }
@@ -33,25 +33,31 @@ static struct jd_capture_config config(enum jd_pixfmt fmt, double fps)
 static void test_negotiation(void)
 {
 	static char mem[4096];
-	struct jd_camera cam;
+	struct jd_camera cams[2], *c0 = &cams[0];
 	struct jd_cam_config want = {W, H, 60, JD_PIX_UYVY, 4, 100, {0, {0}, 0}};
+	struct jd_cam_v4l2_config vc = {.device = {"/dev/fake0"}, .one = 1, .sys = &fake_v4l2_sys};
+	char err[200];
 
 	fake_v4l2_reset();
-	JD_CHECK(jd_cam_v4l2_init(&cam, mem, sizeof(mem), "left", "/dev/fake0", &fake_v4l2_sys) == 0,
+	JD_CHECK(jd_cam_v4l2_init(cams, mem, 8, &vc, err, sizeof(err)) == -ENOMEM &&
+			 strstr(err, "boot memory too small"),
+		 "too small: %s", err);
+	JD_CHECK(jd_cam_v4l2_init(cams, mem, sizeof(mem), &vc, err, sizeof(err)) == 0 &&
+			 !strcmp(c0->label, "left") && !strcmp(c0->device, "/dev/fake0"),
 		 "init");
 	struct jd_cam_frame none = {0};
 	struct jd_disp truth;
-	JD_CHECK(jd_cam_truth(&cam, &none, &truth) == -ENOSYS, "a V4L2 camera knows no truth");
-	JD_CHECK(jd_cam_open(&cam) == 0, "open: %s", cam.err);
-	JD_CHECK(jd_cam_configure(&cam, &want) == 0, "configure: %s", cam.err);
-	JD_CHECK(cam.cfg.fmt == JD_PIX_YUYV, "no UYVY: YUYV is next, got %s",
-		 jd_pixfmt_name(cam.cfg.fmt));
-	JD_CHECK(strstr(cam.err, "no UYVY, using YUYV") && strstr(cam.err, "asked 60 fps, the driver runs 30"),
-		 "both fallbacks said: %s", cam.err);
-	JD_CHECK(cam.cfg.fps == 30.0 && cam.cfg.buffers == 4, "read back: %g fps, %d buffers",
-		 cam.cfg.fps, cam.cfg.buffers);
+	JD_CHECK(jd_cam_truth(c0, &none, &truth) == -ENOSYS, "a V4L2 camera knows no truth");
+	JD_CHECK(jd_cam_open(c0) == 0, "open: %s", c0->err);
+	JD_CHECK(jd_cam_configure(c0, &want) == 0, "configure: %s", c0->err);
+	JD_CHECK(c0->cfg.fmt == JD_PIX_YUYV, "no UYVY: YUYV is next, got %s",
+		 jd_pixfmt_name(c0->cfg.fmt));
+	JD_CHECK(strstr(c0->err, "no UYVY, using YUYV") && strstr(c0->err, "asked 60 fps, the driver runs 30"),
+		 "both fallbacks said: %s", c0->err);
+	JD_CHECK(c0->cfg.fps == 30.0 && c0->cfg.buffers == 4, "read back: %g fps, %d buffers",
+		 c0->cfg.fps, c0->cfg.buffers);
 	JD_CHECK(fake_mappings == 4, "%d buffers mapped", fake_mappings);
-	jd_cam_close(&cam);
+	jd_cam_close(c0);
 	JD_CHECK(fake_open_fds == 0 && fake_mappings == 0, "close releases all: %d fds, %d maps",
 		 fake_open_fds, fake_mappings);
 
@@ -59,44 +65,44 @@ static void test_negotiation(void)
 	fake_devs[0].formats[0] = V4L2_PIX_FMT_MJPEG;
 	fake_devs[0].nformats = 1;
 	want.fmt = JD_PIX_GREY;
-	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == 0 &&
-		     cam.cfg.fmt == JD_PIX_MJPEG,
-		 "MJPEG as the last resort: %s", cam.err);
-	jd_cam_close(&cam);
+	JD_CHECK(jd_cam_open(c0) == 0 && jd_cam_configure(c0, &want) == 0 &&
+		     c0->cfg.fmt == JD_PIX_MJPEG,
+		 "MJPEG as the last resort: %s", c0->err);
+	jd_cam_close(c0);
 	/* A CSI sensor: raw Bayer only (and a global-shutter module: Y10 only). */
 	fake_devs[0].formats[0] = V4L2_PIX_FMT_SRGGB10;
-	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == 0 &&
-		     cam.cfg.fmt == JD_PIX_RGGB10 && strstr(cam.err, "no GREY, using RG10"),
-		 "raw Bayer taken and said: %s", cam.err);
-	jd_cam_close(&cam);
+	JD_CHECK(jd_cam_open(c0) == 0 && jd_cam_configure(c0, &want) == 0 &&
+		     c0->cfg.fmt == JD_PIX_RGGB10 && strstr(c0->err, "no GREY, using RG10"),
+		 "raw Bayer taken and said: %s", c0->err);
+	jd_cam_close(c0);
 	fake_devs[0].formats[0] = V4L2_PIX_FMT_Y10;
 	want.fmt = JD_PIX_Y10;
-	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == 0 &&
-		     cam.cfg.fmt == JD_PIX_Y10,
-		 "Y10 asked and granted: %s", cam.err);
-	jd_cam_close(&cam);
+	JD_CHECK(jd_cam_open(c0) == 0 && jd_cam_configure(c0, &want) == 0 &&
+		     c0->cfg.fmt == JD_PIX_Y10,
+		 "Y10 asked and granted: %s", c0->err);
+	jd_cam_close(c0);
 	want.fmt = JD_PIX_GREY;
 	/* Nothing usable. */
 	fake_devs[0].formats[0] = V4L2_PIX_FMT_NV12;
-	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == -EINVAL &&
-		     strstr(cam.err, "offers none"),
-		 "no usable format: %s", cam.err);
-	jd_cam_close(&cam);
+	JD_CHECK(jd_cam_open(c0) == 0 && jd_cam_configure(c0, &want) == -EINVAL &&
+		     strstr(c0->err, "offers none"),
+		 "no usable format: %s", c0->err);
+	jd_cam_close(c0);
 	/* A size the driver does not grant is refused with the size it does. */
 	fake_v4l2_reset();
 	fake_devs[0].max_w = 160;
 	fake_devs[0].max_h = 120;
-	JD_CHECK(jd_cam_open(&cam) == 0 && jd_cam_configure(&cam, &want) == -EINVAL &&
-		     strstr(cam.err, "grants 160x120") && strstr(cam.err, "--size 160x120"),
-		 "size read back: %s", cam.err);
-	jd_cam_close(&cam);
+	JD_CHECK(jd_cam_open(c0) == 0 && jd_cam_configure(c0, &want) == -EINVAL &&
+		     strstr(c0->err, "grants 160x120") && strstr(c0->err, "--size 160x120"),
+		 "size read back: %s", c0->err);
+	jd_cam_close(c0);
 	/* Not a capture device; not there at all. */
 	fake_devs[0].capture = 0;
-	JD_CHECK(jd_cam_open(&cam) == -ENODEV && strstr(cam.err, "not a streaming capture"),
-		 "output-only device: %s", cam.err);
+	JD_CHECK(jd_cam_open(c0) == -ENODEV && strstr(c0->err, "not a streaming capture"),
+		 "output-only device: %s", c0->err);
 	fake_devs[0].present = 0;
-	JD_CHECK(jd_cam_open(&cam) == -ENODEV && strstr(cam.err, "/dev/fake0"),
-		 "absent device named: %s", cam.err);
+	JD_CHECK(jd_cam_open(c0) == -ENODEV && strstr(c0->err, "/dev/fake0"),
+		 "absent device named: %s", c0->err);
 	JD_CHECK(fake_open_fds == 0, "failed opens leave no descriptor: %d", fake_open_fds);
 }
 

@@ -48,8 +48,8 @@ static int start_split(struct jd_capture *c, enum jd_pixfmt fmt, enum jd_capture
 {
 	struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .split = split};
 
-	strcpy(cfg.device[0], "/dev/video0");
-	strcpy(cfg.device[1], split ? "/dev/video0" : "/dev/video1");
+	strcpy(cfg.v4l2.device[0], "/dev/video0");
+	strcpy(cfg.v4l2.device[1], split ? "/dev/video0" : "/dev/video1");
 	cfg.cam = (struct jd_cam_config){W, H, 25, fmt, 4, 2000, {0, {0}, 0}};
 	/* views whose doubled frame is one of vivid's webcam sizes: 640x360 and 640x480 */
 	if (split == JD_SPLIT_SIDE) {
@@ -266,8 +266,8 @@ static void controls(void)
 	struct jd_capture c;
 	if (ok && want.set) {
 		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2};
-		strcpy(cfg.device[0], "/dev/video0");
-		strcpy(cfg.device[1], "/dev/video1");
+		strcpy(cfg.v4l2.device[0], "/dev/video0");
+		strcpy(cfg.v4l2.device[1], "/dev/video1");
 		cfg.cam = (struct jd_cam_config){W, H, 25, JD_PIX_YUYV, 4, 2000, want};
 		ok = jd_capture_init(&c, &cfg, mem, sizeof(mem), stdout) == 0;
 		for (int k = 0; ok && k < JD_CTL_COUNT; k++) {
@@ -286,8 +286,8 @@ static void controls(void)
 	}
 	if (ok && lacking >= 0) {
 		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2};
-		strcpy(cfg.device[0], "/dev/video0");
-		strcpy(cfg.device[1], "/dev/video1");
+		strcpy(cfg.v4l2.device[0], "/dev/video0");
+		strcpy(cfg.v4l2.device[1], "/dev/video1");
 		cfg.cam = (struct jd_cam_config){W, H, 25, JD_PIX_YUYV, 4, 2000, {1u << lacking, {1, 1, 1, 1}, 0}};
 		ok = jd_capture_init(&c, &cfg, mem, sizeof(mem), NULL) != 0 &&
 		     strstr(c.err, "the driver has no such control");

@@ -50,9 +50,10 @@ part_bench() {
 			"sgm 1920x1080 256" "bp 450x375 64" "bp 900x750 128" "bp --fp16 450x375 64" \
 			"bp --fp16 900x750 128"; do
 			set -- $c
-			fp=
-			[ "$2" = --fp16 ] && { fp=--fp16; shift; }
-			$b bench --algo $1 $fp --size $2 --ndisp $3 --runs $runs --backend $be 2>&1 |
+			algo=$1 fp=
+			shift
+			[ "$1" = --fp16 ] && { fp=--fp16; shift; }
+			$b bench --algo $algo $fp --size $1 --ndisp $2 --runs $runs --backend $be 2>&1 |
 				grep -v '^matcher'
 		done
 	done

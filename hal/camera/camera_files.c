@@ -150,7 +150,12 @@ int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes,
 		s[i]->h = h;
 		s[i]->loop = cfg->loop;
 		s[i]->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
-		snprintf(s[i]->dir, sizeof(s[i]->dir), "%s%s%s", dir, one ? "" : "/",
+		if (strlen(dir) + sizeof("/right") > sizeof(s[i]->dir)) {
+			snprintf(err, errlen, "files camera: %.64s...: a directory name longer than "
+					      "%zu characters", dir, sizeof(s[i]->dir) - sizeof("/right"));
+			return -ENAMETOOLONG;
+		}
+		snprintf(s[i]->dir, sizeof(s[i]->dir), "%.249s%s%s", dir, one ? "" : "/",
 			 one ? "" : i ? "right" : "left");
 		int rc = list(s[i], err, errlen);
 		if (rc) {

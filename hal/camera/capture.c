@@ -15,6 +15,12 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 		cfg->kind = JD_CAPTURE_SYNTH;
 		return 0;
 	}
+	const char *dir = strchr(spec, ':');
+	if (!strncmp(spec, "files", 5) && dir && strlen(dir + 1) >= sizeof(cfg->files.dir)) {
+		snprintf(err, errlen, "--camera '%.40s...': a directory name longer than %zu characters",
+			 spec, sizeof(cfg->files.dir) - 1);
+		return -EINVAL;
+	}
 	if (strncmp(spec, "files:", 6) == 0 && spec[6]) {
 		cfg->kind = JD_CAPTURE_FILES;
 		snprintf(cfg->files.dir, sizeof(cfg->files.dir), "%s", spec + 6);

@@ -160,6 +160,19 @@ int main(void)
 	JD_CHECK(run_capture(&c, "files:/nonexistent/jd", 0, NULL, &pairs) == -ENOENT &&
 		     strstr(c.err, "/nonexistent/jd/left"),
 		 "missing folder named: %s", c.err);
+	struct jd_capture_config cfg0 = {0};
+	char err0[256], longdir[300] = "files:/tmp/";
+	memset(longdir + 11, 'd', 250);
+	longdir[261] = '\0';
+	JD_CHECK(run_capture(&c, longdir, 0, NULL, &pairs) == -ENAMETOOLONG &&
+			 strstr(c.err, "a directory name longer than"),
+		 "a directory too long for its sides refused: %s", c.err);
+	char toolong[400] = "files:/";
+	memset(toolong + 7, 'd', 300);
+	toolong[307] = '\0';
+	JD_CHECK(jd_capture_parse(toolong, &cfg0, err0, sizeof(err0)) == -EINVAL &&
+			 strstr(err0, "a directory name longer than 255"),
+		 "--camera files:DIR too long refused, not cut: %s", err0);
 
 	/* The --camera spec. */
 	struct jd_capture_config cfg;

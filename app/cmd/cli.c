@@ -93,15 +93,15 @@ static const char shared_help[] =
     "                         when made on another GPU, driver or build)\n"
     "  --tiles N              match in N horizontal strips (default 0: only when the\n"
     "                         board's memory ceiling needs it; boot prints the plan)\n"
-    "  --tile-overlap N       rows of context each side of a strip (default: SAD half\n"
-    "                         the window + 1, SGM 128, BP 20 (22 with its census cost);\n"
-    "                         plus half the rank window with --prefilter rank)\n"
+    "  --tile-overlap N       rows of context each side of a strip (default: the\n"
+    "                         matcher's, with its default prefilter: below)\n"
     "  --prefilter P          what SAD's and BP's costs compare. rank: the rank transform\n"
     "                         of both images; census (BP only): Hamming distance of 5x5\n"
     "                         census codes; both ignore brightness differences between\n"
     "                         the cameras. none: raw intensities (the seeds' costs).\n"
-    "                         auto: census for BP, rank for SAD, none for SGM (default)\n"
-    "  --rank-window N        the rank transform's odd side, 3..15 (default SAD 9, BP 7)\n";
+    "                         auto (default): each matcher's, below\n"
+    "  --rank-window N        the rank transform's odd side, 3..15 (default: the\n"
+    "                         matcher's, below)\n";
 
 const char *jd_cli_matcher_help(void)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../algo/match/matcher_table.h"
+#include "../../algo/match/tiling.h"
 #include "cli.h"
 
 /* A name a few matchers may share: two getopt codes each (--name, --no-name). */
@@ -168,7 +169,10 @@ void jd_cli_matcher_own_help(char *s, size_t n)
 		struct jd_match_params def;
 
 		jd_params_default(&def, m->algo, 64);
-		used += (size_t)snprintf(s + used, n - used, " %s:\n", m->title);
+		used += (size_t)snprintf(s + used, n - used,
+					 " %s: prefilter %s, rank window %d, tile overlap %d\n",
+					 m->title, jd_prefilter_name(m->auto_prefilter), m->rank_window,
+					 jd_tiling_default_overlap(&def));
 		for (int k = 0; k < m->nopts && used < n; k++) {
 			const struct jd_matcher_opt *o = &m->opts[k];
 			char left[48], dflt[48];

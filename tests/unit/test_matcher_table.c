@@ -139,7 +139,11 @@ static void help(void)
 	JD_CHECK(strstr(h, "--float ") && strstr(h, "as float (default)"), "float");
 	JD_CHECK(strstr(h, "--[no-]subpixel        equiangular sub-pixel fit (default on)"),
 		 "SGM's subpixel on");
-	JD_CHECK(strstr(h, " SAD:\n") && strstr(h, " SGM:\n") && strstr(h, " BP:\n"), "headings");
+	/* each matcher's defaults beside its heading, from its row: what auto and 0 mean */
+	JD_CHECK(strstr(h, " SAD: prefilter rank, rank window 9, tile overlap 10\n") &&
+			 strstr(h, " SGM: prefilter none, rank window 7, tile overlap 128\n") &&
+			 strstr(h, " BP: prefilter census, rank window 7, tile overlap 22\n"),
+		 "headings with the defaults");
 }
 
 int main(void)

@@ -535,7 +535,9 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		o->have_board = 1;
 		jd_board_apply_defaults(&o->board, &o->p, &o->w, &o->h);
 		if (board_cameras(&o->board, &o->cam, err, sizeof(err))) {
-			fprintf(stderr, "jetdepth: %s: the board's cameras: %s\n", o->board_path, err);
+			fprintf(stderr, "jetdepth: %s: camera left %s, right %s: not a source "
+					"jetdepth reads (%s)\n",
+				o->board_path, o->board.left.source, o->board.right.source, err);
 			return JD_EXIT_RUNTIME;
 		}
 		if (o->board.has_backend) {

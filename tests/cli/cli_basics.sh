@@ -40,6 +40,11 @@ check "run --loop keeps replaying" bash -c "'$bin' run --frames 7 --size 160x120
 printf 'include %s\nundef camera left\nundef camera right\ncamera left file:%s - 160x120@5\ncamera right file:%s - 160x120@5\n' \
 	"$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" "$tmp/cam" "$tmp/cam" >"$tmp/files.board"
 check "a board's file:DIR cameras replay the files" bash -c "'$bin' run --ndisp 32 --board '$tmp/files.board' | grep -q '^3 frame(s)'"
+# a board whose one-device source the parser refuses (a comma in the node): one error naming
+# the board and the source, exit 1, nothing on stdout
+printf 'include %s\nundef camera left\nundef camera right\ncamera left sbs:/dev/video0,1 - 160x120@5\ncamera right sbs:/dev/video0,1 - 160x120@5\n' \
+	"$(cd "$(dirname "$0")/../../boards" && pwd)/host.board" >"$tmp/bad-cam.board"
+check "a board's camera source the parser refuses is said, nothing written" bash -c "'$bin' run --frames 1 --json --board '$tmp/bad-cam.board' >'$tmp/bad-cam.out' 2>'$tmp/bad-cam.err'; test \$? = 1 && grep -q 'bad-cam.board: camera left sbs:/dev/video0,1, right sbs:/dev/video0,1: not a source jetdepth reads' '$tmp/bad-cam.err' && test ! -s '$tmp/bad-cam.out'"
 check "cameras lists or says there are none" bash -c "JD_DEV_DIR='$tmp/nodev' '$bin' cameras | grep -q 'no V4L2 devices'"
 check "cameras on a non-V4L2 node fails and says why" bash -c "'$bin' cameras /dev/null | grep -q 'not a V4L2 device' && ! '$bin' cameras /dev/null >/dev/null"
 check "match --tiles 3 (SAD) equals untiled" bash -c "'$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/full.pfm' --algo sad --ndisp 16 && '$bin' match '$tmp/l.pgm' '$tmp/r.pgm' -o '$tmp/tiled.pfm' --algo sad --ndisp 16 --tiles 3 && cmp '$tmp/full.pfm' '$tmp/tiled.pfm'"

@@ -21,42 +21,36 @@ static void bp_defaults(struct jd_match_params *p)
 	p->bp.subpixel = 0;
 }
 
-#define FAIL(...)                                                                             \
-	do {                                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                                          \
-		return -EINVAL;                                                               \
-	} while (0)
-
 static int bp_validate(const struct jd_match_params *p, int width, int height, char *err,
 		       size_t errlen)
 {
 	const struct jd_bp_params *b = &p->bp;
 
 	if (b->levels < 1 || b->levels > JD_BP_LEVELS_MAX) {
-		FAIL("--levels %d: must be between 1 and %d", b->levels, JD_BP_LEVELS_MAX);
+		JD_MATCHER_FAIL("--levels %d: must be between 1 and %d", b->levels, JD_BP_LEVELS_MAX);
 	}
 	if ((width >> (b->levels - 1)) < 1 || (height >> (b->levels - 1)) < 1) {
-		FAIL("--levels %d: too many for a %dx%d image", b->levels, width, height);
+		JD_MATCHER_FAIL("--levels %d: too many for a %dx%d image", b->levels, width, height);
 	}
 	if (b->iters < 1 || b->iters > 100) {
-		FAIL("--iters %d: must be between 1 and 100", b->iters);
+		JD_MATCHER_FAIL("--iters %d: must be between 1 and 100", b->iters);
 	}
 	if (!(b->lambda > 0.0f && b->lambda <= 10.0f)) {
-		FAIL("--lambda %g: must be in (0, 10]", (double)b->lambda);
+		JD_MATCHER_FAIL("--lambda %g: must be in (0, 10]", (double)b->lambda);
 	}
 	if (!(b->data_k > 0.0f && b->data_k <= 255.0f)) {
-		FAIL("--data-k %g: must be in (0, 255]", (double)b->data_k);
+		JD_MATCHER_FAIL("--data-k %g: must be in (0, 255]", (double)b->data_k);
 	}
 	/* fp16 holds the coarsest summed cost only while it stays far below 65504. */
 	if (b->fp16 && b->lambda * b->data_k * (float)(1 << (2 * (b->levels - 1))) > 30000.0f) {
-		FAIL("--lambda %g with --data-k %g and --levels %d: coarse costs overflow fp16",
+		JD_MATCHER_FAIL("--lambda %g with --data-k %g and --levels %d: coarse costs overflow fp16",
 		     (double)b->lambda, (double)b->data_k, b->levels);
 	}
 	if (!(b->disc_k >= 0.0f && b->disc_k <= 1000.0f)) {
-		FAIL("--disc-k %g: must be in [0, 1000] (0 = ndisp / 7.5)", (double)b->disc_k);
+		JD_MATCHER_FAIL("--disc-k %g: must be in [0, 1000] (0 = ndisp / 7.5)", (double)b->disc_k);
 	}
 	if (!(b->sigma >= 0.0f && b->sigma <= 10.0f)) {
-		FAIL("--sigma %g: must be in [0, 10]", (double)b->sigma);
+		JD_MATCHER_FAIL("--sigma %g: must be in [0, 10]", (double)b->sigma);
 	}
 	return 0;
 }

@@ -8,7 +8,9 @@
 #ifndef JD_ALGO_MATCHER_TABLE_H
 #define JD_ALGO_MATCHER_TABLE_H
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "jd_exec.h"
 #include "jd_image.h"
@@ -66,6 +68,16 @@ struct jd_matcher {
 	const struct jd_matcher_opt *opts;
 	int nopts;
 };
+
+/*
+ * Validation's one way to refuse: the message into the caller's err (errlen bytes), then
+ * -EINVAL. For jd_params_validate() and each row's validate.
+ */
+#define JD_MATCHER_FAIL(...)                                                                  \
+	do {                                                                                  \
+		snprintf(err, errlen, __VA_ARGS__);                                          \
+		return -EINVAL;                                                               \
+	} while (0)
 
 /* The rows, one a matcher, in the order the help lists them. */
 extern const struct jd_matcher *const jd_matchers[];

@@ -72,48 +72,42 @@ float jd_bp_disc_k(const struct jd_match_params *p)
 	return jd_bp_quantise(p->bp.disc_k > 0.0f ? p->bp.disc_k : (float)p->ndisp / 7.5f);
 }
 
-#define FAIL(...)                                                                             \
-	do {                                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                                          \
-		return -EINVAL;                                                               \
-	} while (0)
-
 int jd_params_validate(const struct jd_match_params *p, int width, int height, char *err,
 		       size_t errlen)
 {
 	if (width < 1 || height < 1) {
-		FAIL("image size %dx%d: must be at least 1x1", width, height);
+		JD_MATCHER_FAIL("image size %dx%d: must be at least 1x1", width, height);
 	}
 	if (p->ndisp < 2 || p->ndisp > JD_NDISP_MAX) {
-		FAIL("--ndisp %d: must be between 2 and %d", p->ndisp, JD_NDISP_MAX);
+		JD_MATCHER_FAIL("--ndisp %d: must be between 2 and %d", p->ndisp, JD_NDISP_MAX);
 	}
 	if (p->min_disp < 0) {
-		FAIL("--min-disp %d: must be 0 or more", p->min_disp);
+		JD_MATCHER_FAIL("--min-disp %d: must be 0 or more", p->min_disp);
 	}
 	if (p->tiles < 0 || p->tiles > height) {
-		FAIL("--tiles %d: must be 0 (automatic) to %d (the image's rows)", p->tiles, height);
+		JD_MATCHER_FAIL("--tiles %d: must be 0 (automatic) to %d (the image's rows)", p->tiles, height);
 	}
 	if (p->tile_overlap < 0 || p->tile_overlap > height) {
-		FAIL("--tile-overlap %d: must be 0 (the matcher's default) to %d", p->tile_overlap,
+		JD_MATCHER_FAIL("--tile-overlap %d: must be 0 (the matcher's default) to %d", p->tile_overlap,
 		     height);
 	}
 	if (p->rank_window && (p->rank_window < 3 || p->rank_window % 2 == 0 ||
 			       p->rank_window > JD_RANK_WINDOW_MAX)) {
-		FAIL("--rank-window %d: must be 0 (the matcher's default) or odd, 3 to %d",
+		JD_MATCHER_FAIL("--rank-window %d: must be 0 (the matcher's default) or odd, 3 to %d",
 		     p->rank_window, JD_RANK_WINDOW_MAX);
 	}
 	if ((unsigned)p->prefilter > JD_PREFILTER_CENSUS) {
-		FAIL("--prefilter %d: unknown prefilter", (int)p->prefilter);
+		JD_MATCHER_FAIL("--prefilter %d: unknown prefilter", (int)p->prefilter);
 	}
 	const struct jd_matcher *m = jd_matcher_of(p->algo);
 	if (!m) {
-		FAIL("--algo %d: unknown matcher", (int)p->algo);
+		JD_MATCHER_FAIL("--algo %d: unknown matcher", (int)p->algo);
 	}
 	if (p->prefilter == JD_PREFILTER_CENSUS && !m->census_cost) {
-		FAIL("--prefilter census: BP's cost only (%s takes none or rank)", m->title);
+		JD_MATCHER_FAIL("--prefilter census: BP's cost only (%s takes none or rank)", m->title);
 	}
 	if (p->ndisp + p->min_disp > width) {
-		FAIL("--ndisp %d: with --min-disp %d it exceeds the image width %d", p->ndisp,
+		JD_MATCHER_FAIL("--ndisp %d: with --min-disp %d it exceeds the image width %d", p->ndisp,
 		     p->min_disp, width);
 	}
 	return m->validate(p, width, height, err, errlen);

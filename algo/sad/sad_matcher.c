@@ -23,9 +23,8 @@ static int sad_validate(const struct jd_match_params *p, int width, int height, 
 	(void)width;
 	(void)height;
 	if (p->sad.window < 1 || p->sad.window % 2 == 0 || p->sad.window > JD_SAD_WINDOW_MAX) {
-		snprintf(err, errlen, "--window %d: must be odd, between 1 and %d", p->sad.window,
-			 JD_SAD_WINDOW_MAX);
-		return -EINVAL;
+		JD_MATCHER_FAIL("--window %d: must be odd, between 1 and %d", p->sad.window,
+				JD_SAD_WINDOW_MAX);
 	}
 	return 0;
 }

@@ -23,12 +23,6 @@ static void sgm_defaults(struct jd_match_params *p)
 	p->sgm.median = 1;
 }
 
-#define FAIL(...)                                                                             \
-	do {                                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                                          \
-		return -EINVAL;                                                               \
-	} while (0)
-
 static int sgm_validate(const struct jd_match_params *p, int width, int height, char *err,
 			size_t errlen)
 {
@@ -37,30 +31,30 @@ static int sgm_validate(const struct jd_match_params *p, int width, int height, 
 	(void)width;
 	(void)height;
 	if (s->cost != JD_SGM_COST_CENSUS && s->cost != JD_SGM_COST_AD) {
-		FAIL("--cost %d: must be census or ad", (int)s->cost);
+		JD_MATCHER_FAIL("--cost %d: must be census or ad", (int)s->cost);
 	}
 	if (s->paths != 4 && s->paths != 8) {
-		FAIL("--paths %d: must be 4 or 8", s->paths);
+		JD_MATCHER_FAIL("--paths %d: must be 4 or 8", s->paths);
 	}
 	if (s->p1 < 1) {
-		FAIL("--p1 %d: must be at least 1", s->p1);
+		JD_MATCHER_FAIL("--p1 %d: must be at least 1", s->p1);
 	}
 	if (s->p2 <= s->p1) {
-		FAIL("--p2 %d: must be larger than --p1 (%d)", s->p2, s->p1);
+		JD_MATCHER_FAIL("--p2 %d: must be larger than --p1 (%d)", s->p2, s->p1);
 	}
 	/* Path costs are bytes; a P2 above 255 would let saturation change the recurrence. */
 	if (s->p2 > JD_SGM_P2_MAX) {
-		FAIL("--p2 %d: too large; path costs are bytes, so P2 must be at most %d", s->p2,
+		JD_MATCHER_FAIL("--p2 %d: too large; path costs are bytes, so P2 must be at most %d", s->p2,
 		     JD_SGM_P2_MAX);
 	}
 	if (s->p2_adapt < 0 || s->p2_adapt > 255) {
-		FAIL("--p2-adapt %d: must be between 0 (off) and 255", s->p2_adapt);
+		JD_MATCHER_FAIL("--p2-adapt %d: must be between 0 (off) and 255", s->p2_adapt);
 	}
 	if (s->lr_max_diff < 0 || s->lr_max_diff > 64) {
-		FAIL("--lr-max-diff %d: must be between 0 and 64", s->lr_max_diff);
+		JD_MATCHER_FAIL("--lr-max-diff %d: must be between 0 and 64", s->lr_max_diff);
 	}
 	if (s->uniqueness < 0 || s->uniqueness > 99) {
-		FAIL("--uniqueness %d: must be a percentage between 0 and 99", s->uniqueness);
+		JD_MATCHER_FAIL("--uniqueness %d: must be a percentage between 0 and 99", s->uniqueness);
 	}
 	return 0;
 }

@@ -40,15 +40,16 @@ export JETDEPTH_DATA=$PWD/.gpudata
 b=build/gpu/jetdepth
 memory=${MEMORY:-copy}
 
-# gpu_build DIR [CMAKE ARGS...]: a CUDA build of this tree in DIR, logged (its tail on failure)
+# gpu_build NAME SRC DIR [CMAKE ARGS...]: the one CUDA build of every part, of the tree SRC in
+# DIR for ARCH, logged in $out/build-NAME.log (its tail on failure)
 gpu_build() {
-	local dir=$1 arch=()
-	shift
+	local name=$1 src=$2 dir=$3 arch=()
+	shift 3
 	case ${ARCH:-90} in all) ;; *) arch=(-DJD_CUDA_ONLY_ARCH="${ARCH:-90}") ;; esac
 	{
-		cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
+		cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
 			"${arch[@]}" ${CMAKE_ARGS:-} "$@" && cmake --build "$dir" -j16
-	} >"$out/build-${dir##*/}.log" 2>&1 || { tail -30 "$out/build-${dir##*/}.log"; return 1; }
+	} >"$out/build-$name.log" 2>&1 || { tail -30 "$out/build-$name.log"; return 1; }
 }
 
 # The GPU tests' short names: ctest's gpu label, unless GPU_TESTS says
@@ -81,7 +82,7 @@ for part in $parts; do
 done
 nvidia-smi -L
 if [ "$parts" != ros2 ]; then
-	gpu_build build/gpu || exit 1
+	gpu_build gpu . build/gpu || exit 1
 	grep "CUDA kernels: " "$out/build-gpu.log"
 fi
 for part in $parts; do

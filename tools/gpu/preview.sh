@@ -20,9 +20,7 @@ print("%dx%d" % struct.unpack(">HH", b[i + 5:i + 9])[::-1] if i >= 0 else "none"
 }
 
 pv_build() { # tree label
-	(cd "$1" && cmake -S . -B build/gpupv -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
-		-DJD_CUDA_ONLY_ARCH=90 && cmake --build build/gpupv -j16 --target jetdepth) \
-		>"$out/build-pv-$2.log" 2>&1 || { echo "$2: build failed"; tail -20 "$out/build-pv-$2.log"; return 1; }
+	gpu_build "pv-$2" "$1" "$1/build/gpupv" || { echo "$2: build failed"; return 1; }
 	if grep -q "microhttpd not found" "$out/build-pv-$2.log"; then
 		echo "$2: built without the preview (is .gpupv there?)"
 		return 1

@@ -14,10 +14,7 @@
 old_binary() {
 	local tree=${OLD_TREE:-.gpuold/main}
 	[ -d "$tree" ] || return 0
-	[ -x "$tree/build/gpu/jetdepth" ] ||
-		(cd "$tree" && cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
-			-DJD_WITH_CUDA=ON -DJD_CUDA_ONLY_ARCH=${ARCH:-90} && cmake --build build/gpu -j16) \
-			>"$out/build-old.log" 2>&1 || { tail -20 "$out/build-old.log" >&2; return 0; }
+	[ -x "$tree/build/gpu/jetdepth" ] || gpu_build old "$tree" "$tree/build/gpu" >&2 || return 0
 	echo "$tree/build/gpu/jetdepth"
 }
 

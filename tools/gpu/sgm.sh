@@ -21,13 +21,9 @@ part_sgm() {
 	for v in $variants; do
 		n=${v%%:*}; f=$(echo "${v#*:}" | cut -d: -f1 | tr , ' '); src=.
 		case $f in @*) src=${f#@}; f= ;; esac
-		{ cmake -S $src -B build/gpu-$n -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
-			-DJD_CUDA_ONLY_ARCH=90 "-DJD_NVCC_FLAGS=$f" && cmake --build build/gpu-$n --target jetdepth test_cuda_sgm; } \
-			>"/tmp/build-$n.log" 2>&1 || { echo "build $n failed"; tail -20 "/tmp/build-$n.log"; } &
+		gpu_build "gpu-$n" "$src" "build/gpu-$n" "-DJD_NVCC_FLAGS=$f" || echo "build $n failed" &
 	done
-	[ -n "${SM87:-}" ] && { cmake -S . -B build/gpu-87 -G Ninja -DCMAKE_BUILD_TYPE=Release -DJD_WITH_CUDA=ON \
-		-DJD_CUDA_ONLY_ARCH=87 && cmake --build build/gpu-87 --target jetdepth test_cuda_sgm; } \
-		>/tmp/build-87.log 2>&1 &
+	[ -n "${SM87:-}" ] && ARCH=87 gpu_build gpu-87 . build/gpu-87 &
 	wait
 	envof() { for v in $variants; do [ "${v%%:*}" = "$1" ] && echo "$v" | cut -s -d: -f3; done; }
 	for n in ${TESTS:-}; do

@@ -11,7 +11,7 @@
 static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int frames, int threads,
 	       int ros2, enum jd_pixfmt fmt, const struct jd_boot_config *choices)
 {
-	static struct jd_daemon d;
+	struct jd_daemon *d;
 	static struct jd_stereo_calib calib;
 	struct jd_match_params p = *p0;
 	struct jd_camera_model m;
@@ -52,10 +52,10 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 		jd_ros2_default(&rc);
 		snprintf(rc.ns, sizeof(rc.ns), "jetdepth_bench");
 		rc.enabled = rc.compose_always = 1;
-		struct jd_ros2_rig rig = jd_ros2_rig_of(&d);
-		if (jd_ros2_start(&pub, &rc, &rig, d.app_mem, ros2_bytes)) {
+		struct jd_ros2_rig rig = jd_ros2_rig_of(d);
+		if (jd_ros2_start(&pub, &rc, &rig, jd_daemon_info(d)->app_mem, ros2_bytes)) {
 			fprintf(stderr, "jetdepth: bench: %s\n", pub.err);
-			jd_daemon_deinit(&d);
+			jd_daemon_deinit(d);
 			return -1;
 		}
 	}
@@ -63,21 +63,24 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	unsigned long long copied0 = 0;
 	for (int i = 0; n < frames; i++) {
 		/* only what the topics read comes back (none without them): the loop's own cost */
-		d.want_back = ros2 ? jd_ros2_want_made(&pub, &d) : 0;
-		int rc = d.frame < frames + 2 ? jd_daemon_step(&d, &st) : jd_daemon_drain(&d, &st);
+		struct jd_daemon_progress pr;
+		jd_daemon_progress(d, &pr);
+		jd_daemon_bring_back(d, ros2 ? jd_ros2_want_made(&pub, d) : 0);
+		int rc = pr.submitted < frames + 2 ? jd_daemon_step(d, &st) : jd_daemon_drain(d, &st);
 		if (rc < 0) {
 			fprintf(stderr, "jetdepth: bench: frame %d failed\n", i);
-			jd_daemon_deinit(&d);
+			jd_daemon_deinit(d);
 			return -1;
 		}
 		if (rc == 1 && ros2) {
-			struct jd_ros2_frame f = jd_ros2_frame_of(&d, &st);
+			struct jd_ros2_frame f = jd_ros2_frame_of(d, &st);
 			jd_ros2_offer(&pub, &f);
 		}
 		if (rc == 1 && st.frame >= 2) { /* two warm-up frames */
 			if (!t0) {
 				t0 = jd_clock_ns();
-				copied0 = d.engine.cuda.copied;
+				jd_daemon_progress(d, &pr);
+				copied0 = pr.copied;
 			}
 			cap += st.capture_ms;
 			rect += st.rectify_ms;
@@ -100,11 +103,13 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	/* On the GPU two frames are in flight: "match" is submit to map in hand (queueing
 	 * behind the next capture included), "gpu" the kernels alone. */
 	/* copied: bytes a frame crosses between host and device buffers (0: mapped, or CPU) */
-	const char *where = !d.engine.gpu ? "cpu" : d.engine.cuda.mapped ? "mapped" : "cuda";
+	struct jd_daemon_progress end;
+	jd_daemon_progress(d, &end);
+	const char *where = jd_daemon_info(d)->where;
 	printf("%-8s %-6s %9dx%-5d %5d %7d %8.2f %8.2f %8.2f %8.2f %8.2f %7.1f %8.2f %8.0f",
 	       jd_algo_name(p.algo), where, w, h, ndisp, threads, cap / n, rect / n, match / n,
 	       gpu / n, sense / n, n > 1 ? 1000.0 * (n - 1) / wall : 0.0, cpu / n,
-	       (double)(d.engine.cuda.copied - copied0) / n / 1024.0);
+	       (double)(end.copied - copied0) / n / 1024.0);
 	if (ros2) {
 		/* the loop's copy per offered frame; the thread's work per published frame (it
 		 * skips frames a newer one replaced) */
@@ -121,7 +126,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 		staged += stage[s] / n;
 	}
 	printf(" other %.2f\n", cpu / n - staged);
-	jd_daemon_deinit(&d);
+	jd_daemon_deinit(d);
 	return 0;
 }
 

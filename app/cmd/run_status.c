@@ -14,15 +14,17 @@ void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 {
 	static const struct jd_frame_stats none = {.frame = -1};
 	const struct jd_frame_stats *st = last ? last : &none; /* NULL: no frame yet */
-	const struct jd_capture *c = &d->cap;
-	const char *suspect = jd_pair_verdict_text(d->pair_verdict);
+	const struct jd_capture *c = jd_daemon_cameras(d);
+	struct jd_daemon_progress pr;
+	jd_daemon_progress(d, &pr);
+	const char *suspect = jd_pair_verdict_text(pr.pair_verdict);
 	char dy[32] = "null", skew_text[96] = "null";
 	if (skew) { /* two devices: how far apart their timestamps are */
 		snprintf(skew_text, sizeof(skew_text), "{\"last\":%.3f,\"median\":%.3f,\"p99\":%.3f}",
 			 skew[0], skew[1], skew[2]);
 	}
-	if (isfinite(d->calib_dy_px)) {
-		snprintf(dy, sizeof(dy), "%.3f", (double)d->calib_dy_px);
+	if (isfinite(pr.calib_dy_px)) {
+		snprintf(dy, sizeof(dy), "%.3f", (double)pr.calib_dy_px);
 	}
 	int n = snprintf(buf, len,
 			 "{\"frames\":%d,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,"
@@ -36,9 +38,9 @@ void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 			 wall_ns ? 1e9 * frames / (double)wall_ns : 0.0, st->frame,
 			 (double)st->match_ns / 1e6, st->cpu_ms, st->sense ? st->sense->nobjects : -1,
 			 st->sense && st->sense->plane.valid ? "true" : "false",
-			 (double)d->engine.budget.total / (1 << 20), outages, streams,
+			 (double)jd_daemon_info(d)->memory / (1 << 20), outages, streams,
 			 suspect ? "\"" : "", suspect ? suspect : "null", suspect ? "\"" : "",
-			 dy, jd_pair_recalibrate(d->calib_dy_px) ? "true" : "false",
+			 dy, jd_pair_recalibrate(pr.calib_dy_px) ? "true" : "false",
 			 c->drop_corrupt,
 			 c->drop_short, c->drop_partner, c->pair.drops[0] + c->pair.drops[1], skew_text);
 	for (int i = 0; i < 2 && n > 0 && (size_t)n < len; i++) {

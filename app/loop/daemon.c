@@ -1,4 +1,4 @@
-#include "daemon.h"
+#include "daemon_state.h"
 
 #include <math.h>
 #include <string.h>
@@ -47,8 +47,12 @@ static void loop_layout(struct jd_carve *c, struct loop_regions *r, size_t npix,
 	r->app = app_bytes ? jd_carve(c, app_bytes) : NULL;
 }
 
-int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
-		   const struct jd_daemon_opts *o, FILE *log)
+/* the process's one frame loop, and whether it is booted */
+static struct jd_daemon the_daemon;
+static int booted;
+
+static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int w, int h,
+		       int threads, const struct jd_daemon_opts *o, FILE *log)
 {
 	static const struct jd_daemon_opts none;
 	o = o ? o : &none;
@@ -188,7 +192,29 @@ int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, 
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", d->cap.err);
 		jd_boot_deinit(&d->engine);
+		return rc;
 	}
+	d->info = (struct jd_daemon_info){w,
+					  h,
+					  &d->p,
+					  d->sensing ? &d->model : NULL,
+					  d->app_mem,
+					  d->engine.budget.total,
+					  d->min_conf,
+					  !d->engine.gpu ? "cpu" : d->engine.cuda.mapped ? "mapped" : "cuda"};
+	return 0;
+}
+
+int jd_daemon_init(struct jd_daemon **d, const struct jd_match_params *p, int w, int h,
+		   int threads, const struct jd_daemon_opts *o, FILE *log)
+{
+	if (booted) {
+		fprintf(stderr, "jetdepth: boot: the frame loop is running already\n");
+		return -EBUSY;
+	}
+	int rc = daemon_boot(&the_daemon, p, w, h, threads, o, log);
+	booted = rc == 0;
+	*d = booted ? &the_daemon : NULL;
 	return rc;
 }
 
@@ -403,8 +429,61 @@ int jd_daemon_drain(struct jd_daemon *d, struct jd_frame_stats *st)
 
 void jd_daemon_deinit(struct jd_daemon *d)
 {
-	if (d) {
+	if (d && booted) {
 		jd_capture_deinit(&d->cap);
 		jd_boot_deinit(&d->engine);
+		booted = 0;
 	}
+}
+
+const struct jd_daemon_info *jd_daemon_info(const struct jd_daemon *d)
+{
+	return &d->info;
+}
+
+void jd_daemon_progress(const struct jd_daemon *d, struct jd_daemon_progress *out)
+{
+	*out = (struct jd_daemon_progress){d->frame,	       d->inflight,
+					   d->camera_failed,   d->pair_verdict,
+					   d->calib_dy_px,     d->engine.cuda.copied};
+}
+
+const struct jd_capture *jd_daemon_cameras(const struct jd_daemon *d)
+{
+	return &d->cap;
+}
+
+int jd_daemon_skew(struct jd_daemon *d, double skew_ms[3])
+{
+	return jd_capture_skew(&d->cap, &skew_ms[0], &skew_ms[1], &skew_ms[2]);
+}
+
+int jd_daemon_recover(struct jd_daemon *d)
+{
+	return jd_capture_recover(&d->cap);
+}
+
+void jd_daemon_bring_back(struct jd_daemon *d, unsigned what)
+{
+	d->want_back = what;
+}
+
+int jd_daemon_picture_want(struct jd_daemon *d, float dmax)
+{
+	return jd_engine_gpu_preview_want(&d->engine, d->min_conf, dmax);
+}
+
+uint8_t *jd_daemon_picture(struct jd_daemon *d)
+{
+	return jd_engine_gpu_preview(&d->engine);
+}
+
+int jd_daemon_cloud_want(struct jd_daemon *d, int what)
+{
+	return jd_engine_gpu_cloud_want(&d->engine, what, d->min_conf, &d->model);
+}
+
+struct jd_cuda_cloud_set *jd_daemon_cloud(struct jd_daemon *d)
+{
+	return jd_engine_gpu_cloud(&d->engine);
 }

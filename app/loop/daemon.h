@@ -36,60 +36,7 @@ extern const char *const jd_stage_names[JD_STAGES];
 /* The frames in flight at once: the GPU staging's depth (1 on the CPU, which uses slot 0). */
 #define JD_DAEMON_INFLIGHT JD_CUDA_SLOTS
 
-/* What the loop keeps of one frame in flight, from its capture to its collect. */
-struct jd_daemon_frame {
-	uint64_t t_submit;	 /* when it was submitted */
-	uint64_t ts;		 /* the pair's capture timestamp */
-	double capture_ms;	 /* time spent getting the pair */
-	double rectify_ms;	 /* rectifying it on the CPU (0: rectified cameras, or the GPU) */
-	int truth;		 /* boot's ground-truth map of this slot holds its truth */
-	struct jd_image pair[2]; /* the rectified pair submitted, where collect needs it */
-};
-
-struct jd_daemon {
-	struct jd_engine engine;
-	struct jd_capture cap;
-	struct jd_match_params p;
-	int frame;	      /* the next frame to submit */
-	int inflight;	      /* submitted, not yet collected */
-	struct jd_daemon_frame slot[JD_DAEMON_INFLIGHT]; /* frame k's: slot[k % INFLIGHT] */
-	int camera_failed;    /* the last step's error came from the cameras, not the matcher */
-	int sensing;	      /* a camera model is known: objects are sensed */
-	int no_truth;	      /* jd_daemon_opts.no_truth */
-	int gpu_sense;	      /* sensing's per-pixel work runs on the GPU (jd_engine_gpu_sense) */
-	int gpu_masks;	      /* the GPU masks the map by its confidence before it comes back */
-	int gpu_conf;	      /* the GPU makes the confidence (jd_engine_gpu_makes_confidence) */
-	/*
-	 * What the caller's outputs read from the next frames submitted (JD_CUDA_BACK_* bits:
-	 * the map, the rectified pair, the confidence; init: all). Where the GPU matches in copy
-	 * mode the rest stays on the device; the loop adds what it reads itself (a truth to
-	 * score, the pair check, sensing on the CPU). Set it before each step.
-	 */
-	unsigned want_back;
-	struct jd_camera_model model;
-	struct jd_sense_params sp;
-	void *sense_ws;
-	size_t sense_bytes;
-	struct jd_sense_result sense; /* the last collected frame's */
-	int rectify;		      /* raw frames: capture into raw[], rectify into the boot's */
-	int gpu_rectify;	      /* ... on the GPU instead: capture raw into the boot's */
-	struct jd_rectifier rect;
-	struct jd_image raw[2];
-	void *app_mem;	      /* the caller's boot memory (jd_daemon_opts.app_bytes) */
-	enum jd_pair_verdict pair_verdict; /* the last clear pair check's */
-	uint8_t *conf;			   /* the last collected frame's confidence map */
-	void *conf_ws;
-	size_t conf_ws_bytes;
-	int min_conf;		      /* the map keeps pixels at least this confident */
-	struct jd_image lent[2];    /* the collected pair, where the GPU lends it */
-	int lends_pair;		    /* it does (jd_engine_lend()) */
-	struct jd_tracker tracker;
-	float calib_dy_px;  /* the last clear pair check's vertical misalignment (NaN: none yet) */
-	int calib_warned;   /* the recalibration warning was given (once) */
-	uint64_t cpu_ns;    /* the process's CPU time when the last frame was collected */
-	uint64_t stage_ns[JD_STAGES]; /* this step's CPU time by stage, so far */
-	struct jd_track_info tracks[JD_SENSE_MAX_OBJECTS]; /* the last collected frame's */
-};
+struct jd_daemon; /* the loop's state (daemon_state.h): callers use the functions below */
 
 struct jd_frame_stats {
 	int frame;
@@ -102,10 +49,10 @@ struct jd_frame_stats {
 	double confidence_ms;
 	double cpu_ms;	   /* the process's CPU time, every thread, since the previous frame */
 	double stage_cpu_ms[JD_STAGES]; /* of which each stage's in the step that collected it */
-	/* what the frame has on the host (NULL: left on the device, d->want_back) */
+	/* what the frame has on the host (NULL: left on the device, jd_daemon_bring_back()) */
 	const uint8_t *conf;		     /* the confidence map (w bytes a row) */
 	const struct jd_image *left;	     /* this frame's rectified left image */
-	const struct jd_disp *map;	     /* the map, masked by the confidence (d->engine.disp) */
+	const struct jd_disp *map;	     /* the map, masked by the confidence */
 	const struct jd_sense_result *sense; /* NULL when not sensing */
 	const struct jd_track_info *tracks;  /* per object of sense: ids across frames */
 	int has_truth;
@@ -121,27 +68,49 @@ struct jd_daemon_opts {
 	/* the backend, GPU memory and tuning file asked for (its other fields unused); NULL: auto */
 	const struct jd_boot_config *choices;
 	const struct jd_board *board;	     /* its memory ceiling bounds the budget */
-	size_t app_bytes;		     /* boot memory for the caller (d->app_mem) */
+	size_t app_bytes;		     /* boot memory for the caller (info's app_mem) */
 	int no_truth; /* frames are not scored against a camera's truth (bench: the loop's cost) */
 	int ros2;     /* ROS 2 topics: the GPU makes depth and the cloud (app/ros2/ros2_daemon.h) */
 	int preview;  /* the browser preview: the GPU may compose its picture */
 };
 
+/** What a booted daemon is, fixed at boot (jd_daemon_info()). */
+struct jd_daemon_info {
+	int w, h;			       /* the rectified frame */
+	const struct jd_match_params *p;       /* the matcher and its search */
+	const struct jd_camera_model *model;   /* NULL: no camera model, objects not sensed */
+	void *app_mem;			       /* the caller's boot memory (jd_daemon_opts.app_bytes) */
+	size_t memory;			       /* every pool's bytes, the budget boot took */
+	int min_conf;			       /* the map keeps pixels at least this confident */
+	const char *where;		       /* the matcher runs on: "cpu", "cuda" or "mapped" */
+};
+
+/** How the loop goes, as of the last step. */
+struct jd_daemon_progress {
+	int submitted;	     /* frames submitted (the next frame's number) */
+	int in_flight;	     /* submitted, not yet collected */
+	int camera_failed;   /* the last step's error came from the cameras, not the matcher */
+	enum jd_pair_verdict pair_verdict; /* the last clear pair check's */
+	float calib_dy_px;   /* its vertical misalignment (NaN: none yet) */
+	unsigned long long copied; /* bytes copied between host and device so far */
+};
+
 /**
- * Boot: budget (the cameras', sensing's and the caller's memory included), pools (sealed),
+ * Boot the process's one frame loop (too large for a stack: its storage is static) and point
+ * *d at it: budget (the cameras', sensing's and the caller's memory included), pools (sealed),
  * workers, cameras started. Without a camera model in the sensing options the calibration's
  * or the synthetic rig's is used, or objects are not sensed (said at boot). o may be NULL.
- * @retval 0 or a negative errno (reason printed)
+ * @retval 0, -EBUSY (booted already: deinit first) or a negative errno (reason printed)
  */
-int jd_daemon_init(struct jd_daemon *d, const struct jd_match_params *p, int w, int h, int threads,
-		   const struct jd_daemon_opts *o, FILE *log);
+int jd_daemon_init(struct jd_daemon **d, const struct jd_match_params *p, int w, int h,
+		   int threads, const struct jd_daemon_opts *o, FILE *log);
 
 /**
  * Capture and submit one frame, then collect the oldest when the pipeline is full.
  * Allocates nothing.
  * @retval 1 st describes a finished frame, 0 none finished yet (the pipeline is filling)
- * @retval -EAGAIN no pair from the cameras this time (d->cap.err says why; try again)
- * @retval -ENODEV, -EIO a camera is gone (jd_capture_recover())
+ * @retval -EAGAIN no pair from the cameras this time (the cameras' err says why; try again)
+ * @retval -ENODEV, -EIO a camera is gone (jd_daemon_recover())
  * @retval -ENODATA the files camera has played everything
  * @retval other negative errno: the matcher failed
  */
@@ -151,5 +120,52 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st);
 int jd_daemon_drain(struct jd_daemon *d, struct jd_frame_stats *st);
 
 void jd_daemon_deinit(struct jd_daemon *d);
+
+const struct jd_daemon_info *jd_daemon_info(const struct jd_daemon *d);
+void jd_daemon_progress(const struct jd_daemon *d, struct jd_daemon_progress *out);
+
+/** The cameras, read only: their counters, drops, last error and devices (capture.h). */
+const struct jd_capture *jd_daemon_cameras(const struct jd_daemon *d);
+
+/**
+ * Two devices' timestamp skew, ms: the last pair's, the median and the 99th percentile
+ * (jd_capture_skew()). @retval 0, or -ENODATA (no pair yet, or one device)
+ */
+int jd_daemon_skew(struct jd_daemon *d, double skew_ms[3]);
+
+/** Reopen a lost camera (jd_capture_recover()). @retval 0 back, or a negative errno */
+int jd_daemon_recover(struct jd_daemon *d);
+
+/*
+ * What the outputs ask of the next frames. Each asks before the step that submits the frame;
+ * where the GPU can make a result it does, else the CPU makes it when the frame is collected.
+ */
+
+/**
+ * What the caller's outputs read on the host of the frames submitted from now on
+ * (JD_CUDA_BACK_* bits: the map, the rectified pair, the confidence; boot: all). Where the GPU
+ * matches in copy mode the rest stays on the device; the loop adds what it reads itself (a
+ * truth to score, the pair check, sensing on the CPU).
+ */
+void jd_daemon_bring_back(struct jd_daemon *d, unsigned what);
+
+/**
+ * The preview's picture (algo/preview_compose.h) for the next frame submitted, colours over
+ * 0 .. dmax. @return 1 where the GPU composes it (jd_daemon_picture() then has it), 0 where
+ * the caller composes it from the frame
+ */
+int jd_daemon_picture_want(struct jd_daemon *d, float dmax);
+
+/** The picture the GPU composed for the frame just collected (2w x h RGB), or NULL. */
+uint8_t *jd_daemon_picture(struct jd_daemon *d);
+
+/**
+ * Depth and the cloud (JD_CUDA_CLOUD_* bits, 0 stops) for the frames submitted from now on.
+ * @return 1 where the GPU makes them (jd_daemon_cloud()), 0 where the caller makes them
+ */
+int jd_daemon_cloud_want(struct jd_daemon *d, int what);
+
+/** What the GPU made for the frame just collected, the caller's until released, or NULL. */
+struct jd_cuda_cloud_set *jd_daemon_cloud(struct jd_daemon *d);
 
 #endif

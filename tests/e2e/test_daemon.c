@@ -138,7 +138,7 @@ static int matches(const struct jd_sense_result *r, const struct jd_synth_object
 
 static void synthetic(int frames)
 {
-	static struct jd_daemon d;
+	struct jd_daemon *d;
 	struct jd_match_params p;
 	struct jd_frame_stats st;
 	struct jd_synth_object boxes[JD_SYNTH_MAX_OBJECTS];
@@ -158,7 +158,7 @@ static void synthetic(int frames)
 			sample(&smp, i, frames); /* the probe's own allocations are not the loop's */
 			before += jd_allocations - a;
 		}
-		int rc = jd_daemon_step(&d, &st);
+		int rc = jd_daemon_step(d, &st);
 		if (rc != 1) {
 			JD_CHECK(0, "frame %d: %d", i, rc);
 			break;
@@ -182,14 +182,14 @@ static void synthetic(int frames)
 	JD_CHECK(good == frames, "%d of %d frames match the scene (first miss: %s)", good, frames,
 		 why);
 	JD_CHECK(allocs == 0, "%ld heap allocation(s) in %d frames", allocs, frames);
-	jd_daemon_deinit(&d);
+	jd_daemon_deinit(d);
 }
 
 static void jpeg_files(int steps)
 {
 	char root[] = "/tmp/jd_e2e_XXXXXX", path[256];
 	static uint8_t l[WMAX * HMAX], r[WMAX * HMAX];
-	static struct jd_daemon d;
+	struct jd_daemon *d;
 	struct jd_capture_config cam = {.kind = JD_CAPTURE_FILES, .files = {.loop = 1}};
 	struct jd_match_params p;
 	struct jd_frame_stats st;
@@ -242,7 +242,7 @@ static void jpeg_files(int steps)
 			sample(&smp, i, steps);
 			probe += (jd_allocations - a) - (jd_frees - f);
 		}
-		int rc = jd_daemon_step(&d, &st);
+		int rc = jd_daemon_step(d, &st);
 		if (rc == 1) {
 			frames++;
 			with_boxes += st.sense && st.sense->nobjects >= 2;
@@ -251,7 +251,7 @@ static void jpeg_files(int steps)
 		}
 	}
 	long allocs = jd_allocations - a0, outstanding = allocs - (jd_frees - f0) - probe;
-	const struct jd_capture *c = &d.cap;
+	const struct jd_capture *c = jd_daemon_cameras(d);
 	unsigned long read = c->cam[0].stats.frames + c->cam[1].stats.frames;
 	unsigned long unpaired = c->pair.drops[0] + c->pair.drops[1];
 	unsigned long accounted = 2 * (unsigned long)frames + c->drop_corrupt + c->drop_short +
@@ -271,7 +271,7 @@ static void jpeg_files(int steps)
 		 c->drop_corrupt);
 	JD_CHECK(frames >= steps * 6 / 8 - 2, "the good pairs came through: %d frames", frames);
 	JD_CHECK(with_boxes == frames, "objects in every frame: %d of %d", with_boxes, frames);
-	jd_daemon_deinit(&d);
+	jd_daemon_deinit(d);
 	snprintf(path, sizeof(path), "rm -rf %s", root);
 	JD_CHECK(system(path) == 0, "cleanup");
 }

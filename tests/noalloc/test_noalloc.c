@@ -10,7 +10,7 @@
 #include "fake_v4l2.h"
 #include "synth.h"
 
-#include "daemon.h"
+#include "daemon_state.h"
 #include "count_alloc.h"
 #include "jd_test.h"
 
@@ -34,7 +34,7 @@ int main(void)
 	for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
 		for (int fp16 = 0; fp16 <= (algos[a] == JD_ALGO_BP); fp16++) {
 			struct jd_match_params p;
-			struct jd_daemon d;
+			struct jd_daemon *d;
 			struct jd_frame_stats st;
 			long before;
 
@@ -45,20 +45,21 @@ int main(void)
 			/* Boot may allocate (threads, stdio); from here on nothing may. */
 			before = jd_allocations;
 			for (int i = 0; i < 12; i++) {
-				/* on the CPU the pipeline is one deep: every step finishes a frame */
-				JD_CHECK(jd_daemon_step(&d, &st) == 1, "frame %d", i);
+				/* on the CPU the pipeline is one deep: every step finishes a frame
+				 */
+				JD_CHECK(jd_daemon_step(d, &st) == 1, "frame %d", i);
 				JD_CHECK(st.frame == i, "frame %d came out as %d", i, st.frame);
 			}
 			JD_CHECK(jd_allocations == before, "%s%s: %ld allocation(s) in 12 frames",
 				 jd_algo_name(algos[a]), fp16 ? " fp16" : "",
 				 jd_allocations - before);
 			JD_CHECK(st.bad1 < 20.0, "the frames were real work: bad1 %.1f%%", st.bad1);
-			JD_CHECK(jd_daemon_drain(&d, &st) == 0, "nothing left in flight");
+			JD_CHECK(jd_daemon_drain(d, &st) == 0, "nothing left in flight");
 			/* The sealed arena refuses any late request. */
 			void *late;
-			JD_CHECK(jd_arena_take(&d.engine.arena, 16, "late", &late) == -EPERM,
+			JD_CHECK(jd_arena_take(&d->engine.arena, 16, "late", &late) == -EPERM,
 				 "sealed");
-			jd_daemon_deinit(&d);
+			jd_daemon_deinit(d);
 		}
 	}
 	/*
@@ -70,7 +71,7 @@ int main(void)
 		char root[] = "/tmp/jd_noalloc_XXXXXX", path[128], head[32];
 		struct jd_capture_config cam = {.kind = JD_CAPTURE_FILES, .files = {.loop = 1}};
 		struct jd_match_params p;
-		struct jd_daemon d;
+		struct jd_daemon *d;
 		struct jd_frame_stats st;
 
 		JD_CHECK(mkdtemp(root) != NULL, "mkdtemp");
@@ -81,7 +82,8 @@ int main(void)
 			for (int k = 0; k < 3; k++) {
 				struct jd_image li = {l, 160, 120, 160}, ri = {r, 160, 120, 160};
 				jd_synth_render(k, 32, &li, &ri, NULL);
-				snprintf(path, sizeof(path), "%s/%s/%d.pgm", root, s ? "right" : "left", k);
+				snprintf(path, sizeof(path), "%s/%s/%d.pgm", root,
+					 s ? "right" : "left", k);
 				FILE *f = fopen(path, "wb");
 				JD_CHECK(f && fwrite(head, 1, (size_t)n, f) == (size_t)n &&
 					     fwrite(s ? r : l, 1, sizeof(l), f) == sizeof(l),
@@ -95,12 +97,14 @@ int main(void)
 		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 		long before = jd_allocations;
 		for (int i = 0; i < 12; i++) {
-			JD_CHECK(jd_daemon_step(&d, &st) == 1, "frame %d: %s", i, d.cap.err);
+			JD_CHECK(jd_daemon_step(d, &st) == 1, "frame %d: %s", i,
+				 jd_daemon_cameras(d)->err);
 		}
 		JD_CHECK(jd_allocations == before, "files camera: %ld allocation(s) in 12 frames",
 			 jd_allocations - before);
-		JD_CHECK(d.cap.pairs == 12 && !st.has_truth, "12 pairs, no truth: %lu", d.cap.pairs);
-		jd_daemon_deinit(&d);
+		JD_CHECK(jd_daemon_cameras(d)->pairs == 12 && !st.has_truth,
+			 "12 pairs, no truth: %lu", jd_daemon_cameras(d)->pairs);
+		jd_daemon_deinit(d);
 		/* the same pairs as side-by-side images: one source, both views split in place */
 		static uint8_t sbs[320 * 120];
 		int m = snprintf(head, sizeof(head), "P5\n320 120\n255\n");
@@ -125,22 +129,26 @@ int main(void)
 		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 		before = jd_allocations;
 		for (int i = 0; i < 12; i++) {
-			JD_CHECK(jd_daemon_step(&d, &st) == 1, "side by side frame %d: %s", i, d.cap.err);
+			JD_CHECK(jd_daemon_step(d, &st) == 1, "side by side frame %d: %s", i,
+				 jd_daemon_cameras(d)->err);
 		}
-		JD_CHECK(jd_allocations == before, "side-by-side files: %ld allocation(s) in 12 frames",
+		JD_CHECK(jd_allocations == before,
+			 "side-by-side files: %ld allocation(s) in 12 frames",
 			 jd_allocations - before);
-		jd_daemon_deinit(&d);
+		jd_daemon_deinit(d);
 		/* the synthetic camera's raw 12-bit Bayer frames through the whole loop */
-		struct jd_capture_config bayer = {.kind = JD_CAPTURE_SYNTH, .synth = {.fmt = JD_PIX_RGGB12}};
+		struct jd_capture_config bayer = {.kind = JD_CAPTURE_SYNTH,
+						  .synth = {.fmt = JD_PIX_RGGB12}};
 		o.cam = &bayer;
 		JD_CHECK(jd_daemon_init(&d, &p, 160, 120, 2, &o, NULL) == 0, "boot");
 		before = jd_allocations;
 		for (int i = 0; i < 12; i++) {
-			JD_CHECK(jd_daemon_step(&d, &st) == 1, "Bayer frame %d: %s", i, d.cap.err);
+			JD_CHECK(jd_daemon_step(d, &st) == 1, "Bayer frame %d: %s", i,
+				 jd_daemon_cameras(d)->err);
 		}
 		JD_CHECK(jd_allocations == before, "raw Bayer: %ld allocation(s) in 12 frames",
 			 jd_allocations - before);
-		jd_daemon_deinit(&d);
+		jd_daemon_deinit(d);
 		snprintf(path, sizeof(path), "rm -rf %s", root);
 		JD_CHECK(system(path) == 0, "cleanup");
 	}
@@ -151,7 +159,8 @@ int main(void)
 	 * device with both views side by side.
 	 */
 	for (int raw = 0; raw < 3; raw++) {
-		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2, .v4l2 = {.sys = &fake_v4l2_sys}};
+		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2,
+						.v4l2 = {.sys = &fake_v4l2_sys}};
 		static struct jd_capture c;
 		static char mem[(1 << 14) + 2 * 320 * 240]; /* a split MJPEG frame too */
 		static uint8_t l[320 * 240], r[320 * 240];
@@ -164,8 +173,8 @@ int main(void)
 		}
 		strcpy(cfg.v4l2.device[0], "/dev/fake0");
 		strcpy(cfg.v4l2.device[1], "/dev/fake1");
-		cfg.cam = (struct jd_cam_config){320, 240, 25, raw ? JD_PIX_RGGB12 : JD_PIX_YUYV, 4,
-						 100, {0, {0}, 0}};
+		cfg.cam = (struct jd_cam_config){
+		    320, 240, 25, raw ? JD_PIX_RGGB12 : JD_PIX_YUYV, 4, 100, {0, {0}, 0}};
 		cfg.split = raw == 2 ? JD_SPLIT_SIDE : JD_SPLIT_NONE;
 		JD_CHECK(jd_capture_mem_required(&cfg) <= sizeof(mem) &&
 			     jd_capture_init(&c, &cfg, mem, sizeof(mem), NULL) == 0,

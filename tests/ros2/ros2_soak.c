@@ -30,7 +30,7 @@ static long live_blocks(void)
 
 int main(int argc, char **argv)
 {
-	static struct jd_daemon d;
+	struct jd_daemon *d;
 	static struct jd_ros2 ros2;
 	struct jd_match_params p;
 	struct jd_frame_stats st;
@@ -53,8 +53,8 @@ int main(int argc, char **argv)
 	jd_ros2_default(&c);
 	snprintf(c.ns, sizeof(c.ns), "%s", ns);
 	c.enabled = 1;
-	struct jd_ros2_rig rig = jd_ros2_rig_of(&d);
-	JD_CHECK(jd_ros2_start(&ros2, &c, &rig, d.app_mem, bytes) == 0, "%s", ros2.err);
+	struct jd_ros2_rig rig = jd_ros2_rig_of(d);
+	JD_CHECK(jd_ros2_start(&ros2, &c, &rig, jd_daemon_info(d)->app_mem, bytes) == 0, "%s", ros2.err);
 
 	long warmup = frames / 10, loop_allocs = 0, blocks[SAMPLES] = {0};
 	size_t heap[SAMPLES] = {0};
@@ -65,11 +65,11 @@ int main(int argc, char **argv)
 			    atoi(getenv("JD_ALLOC_TRACE"))); /* where the loop allocates */
 		}
 		long a = jd_thread_allocations;
-		d.want_back = jd_ros2_want_made(&ros2, &d);
-		int rc = jd_daemon_step(&d, &st);
+		jd_daemon_bring_back(d, jd_ros2_want_made(&ros2, d));
+		int rc = jd_daemon_step(d, &st);
 		JD_CHECK(rc >= 0 || rc == -EAGAIN, "frame %ld: %d", i, rc);
 		if (rc == 1) {
-			struct jd_ros2_frame f = jd_ros2_frame_of(&d, &st);
+			struct jd_ros2_frame f = jd_ros2_frame_of(d, &st);
 			jd_ros2_offer(&ros2, &f);
 		}
 		loop_allocs += i >= warmup ? jd_thread_allocations - a : 0;
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 	long sub = cnt.subscribed;
 	jd_ros2_stop(&ros2);
 	jd_ros2_counters(&ros2, &cnt);
-	jd_daemon_deinit(&d);
+	jd_daemon_deinit(d);
 
 	printf("ros2 soak: %ld frames (+%ld warm-up) at %dx%d, %lu offered, %lu published, %lu "
 	       "replaced, %lu write errors, %ld topic(s) subscribed at the end\n",

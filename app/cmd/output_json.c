@@ -1,0 +1,63 @@
+/* The frame's JSON line to stdout (--json) and as a UDP datagram (--udp). */
+#include <errno.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "run_outputs.h"
+
+static int on(const struct jd_run_options *o)
+{
+	return o->json || o->udp[0];
+}
+
+static int check(struct jd_run_outputs *r)
+{
+	if (r->o->json && (jd_cli_closed_std_fds & 2)) {
+		fprintf(stderr, "jetdepth: --json: stdout is closed, so every frame would be lost "
+				"(redirect it to a file or a pipe, or use --udp)\n");
+		return JD_EXIT_USAGE;
+	}
+	if (jd_publish_init(&r->pub, r->o->json ? STDOUT_FILENO : -1,
+			    r->o->udp[0] ? r->o->udp : NULL)) {
+		fprintf(stderr, "jetdepth: %s\n", r->pub.err);
+		return JD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
+{
+	int rc = f->len > 0 ? jd_publish(&r->pub, f->line, (size_t)f->len) : 0;
+
+	r->frames = f->tally.done;
+	if (rc && !r->publish_errors++) {
+		fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n", r->pub.err);
+	}
+	if (rc == -EPIPE) {
+		/* the reader of --json left: nobody reads what follows; stop */
+		fprintf(stderr, "jetdepth: --json: stdout cannot be written any more: stopping\n");
+		r->stop = 1;
+		r->rc = JD_EXIT_RUNTIME;
+	}
+}
+
+static void stop(struct jd_run_outputs *r)
+{
+	const struct jd_publisher *p = &r->pub;
+
+	if (r->publish_errors) {
+		fprintf(stderr,
+			"jetdepth: publish: %lu of %d frame(s) reached every output; stdout: %lu "
+			"line(s) written, %lu lost; udp: %lu datagram(s) sent, %lu send error(s)\n",
+			p->sent, r->frames, p->out_sent, p->out_errors, p->udp_sent,
+			p->send_errors);
+		if (p->out_errors) {
+			r->rc =
+			    JD_EXIT_RUNTIME; /* frames the caller asked for on stdout were lost */
+		}
+	}
+	jd_publish_deinit(&r->pub);
+}
+
+const struct jd_run_output jd_run_output_json = {
+    .name = "json", .on = on, .check = check, .frame = frame, .stop = stop};

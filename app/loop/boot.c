@@ -16,22 +16,18 @@ struct host_regions {
 enum { HOST_BUFFERS = 8 };
 
 /*
- * Everything the GPU takes: the matcher, and where whole frames go to it the stages beside
+ * Everything the GPU takes: the matcher, and where whole frames go to it the stages around
  * it (strips would each make their own that the CPU then does not use): the confidence and
- * sensing, and those the loop asks for (JD_BOOT_*: the remap, the preview's picture, the
- * cloud's sets), for a matcher on run_h rows. Their *_want/_start calls turn them on
- * (app/loop/engine.h).
+ * sensing, and those the loop asks for (c->stages), for a matcher on run_h rows. The
+ * loop's asks turn them on (jd_engine_gpu_ask()).
  */
 static struct jd_cuda_matcher_carving gpu_carving(struct jd_engine *b,
 						  const struct jd_boot_config *c, int run_h)
 {
-	unsigned want = c->stages, stages = 0;
+	unsigned stages = 0;
 
 	if (run_h == c->h) {
-		stages = JD_CUDA_STAGE_CONF | JD_CUDA_STAGE_SENSE |
-			 (want & JD_BOOT_RAW_FRAMES ? JD_CUDA_STAGE_REMAP : 0) |
-			 (want & JD_BOOT_PREVIEW ? JD_CUDA_STAGE_PREVIEW : 0) |
-			 (want & JD_BOOT_CLOUD ? JD_CUDA_STAGE_CLOUD : 0);
+		stages = JD_CUDA_STAGE_CONF | JD_CUDA_STAGE_SENSE | c->stages;
 	}
 	return (struct jd_cuda_matcher_carving){
 	    &b->matcher, c->p, c->w, run_h, b->bp_variant[0] ? b->bp_variant : NULL, stages};

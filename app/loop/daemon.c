@@ -13,7 +13,7 @@
 #include "../../hal/clock.h"
 
 const char *const jd_stage_names[JD_STAGES] = {"capture", "submit", "collect", "confidence",
-						 "sense"};
+					       "sense"};
 
 /* The process's CPU time since t goes to stage s; returns the time now. */
 static uint64_t lap(struct jd_daemon *d, enum jd_stage s, uint64_t t)
@@ -26,7 +26,7 @@ static uint64_t lap(struct jd_daemon *d, enum jd_stage s, uint64_t t)
 
 /* The frame loop's own boot memory, in order; the same layout sizes it (base NULL). */
 struct loop_regions {
-	void *cam, *rect, *raw[2], *sense, *app, *conf, *conf_ws, *pair[JD_DAEMON_INFLIGHT][2];
+	void *cam, *rect, *raw[2], *sense, *app, *conf, *conf_ws;
 	size_t cam_bytes, rect_bytes, sense_bytes, conf_ws_bytes;
 };
 
@@ -35,10 +35,6 @@ static void loop_layout(struct jd_carve *c, struct loop_regions *r, size_t npix,
 	r->cam = jd_carve(c, r->cam_bytes);
 	r->conf = jd_carve(c, npix);
 	r->conf_ws = jd_carve(c, r->conf_ws_bytes);
-	for (int k = 0; k < JD_DAEMON_INFLIGHT; k++) {
-		r->pair[k][0] = jd_carve(c, npix);
-		r->pair[k][1] = jd_carve(c, npix);
-	}
 	r->rect = r->rect_bytes ? jd_carve(c, r->rect_bytes) : NULL;
 	for (int i = 0; i < 2; i++) {
 		r->raw[i] = r->rect_bytes ? jd_carve(c, npix) : NULL;
@@ -88,8 +84,8 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 		source = "the calibration";
 		double f, cx, cy, bl, units;
 		jd_calib_model(camera.calib, &f, &cx, &cy, &bl, &units);
-		d->model = (struct jd_camera_model){(float)f, (float)cx, (float)cy,
-						    (float)(bl * units)};
+		d->model =
+		    (struct jd_camera_model){(float)f, (float)cx, (float)cy, (float)(bl * units)};
 		d->sensing = 1;
 	}
 	if (!d->sensing && camera.kind == JD_CAPTURE_SYNTH) {
@@ -112,9 +108,10 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 	struct jd_carve c;
 	jd_carve_init(&c, NULL, 0);
 	loop_layout(&c, &lr, npix, o->app_bytes);
-	unsigned stages = (d->rectify ? JD_BOOT_RAW_FRAMES : 0) |
-			  (o->ros2 && d->sensing ? JD_BOOT_CLOUD : 0) |
-			  (o->preview ? JD_BOOT_PREVIEW : 0);
+	/* the GPU stages the loop may ask for (boot takes them where whole frames go there) */
+	unsigned stages = (d->rectify ? JD_CUDA_STAGE_REMAP : 0) |
+			  (o->ros2 && d->sensing ? JD_CUDA_STAGE_CLOUD : 0) |
+			  (o->preview ? JD_CUDA_STAGE_PREVIEW : 0);
 	struct jd_boot_config bc = {.p = p,
 				    .w = w,
 				    .h = h,
@@ -146,8 +143,9 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 			d->gpu_rectify = 1;
 		}
 		if (log) {
-			fprintf(log, "rectify: undistort + rectify tables built (%.1f MiB), applied on "
-				     "the %s\n",
+			fprintf(log,
+				"rectify: undistort + rectify tables built (%.1f MiB), applied on "
+				"the %s\n",
 				(double)lr.rect_bytes / (1 << 20), d->gpu_rectify ? "GPU" : "CPU");
 		}
 	}
@@ -160,24 +158,23 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 	d->min_conf = sense ? sense->min_confidence : JD_MIN_CONFIDENCE_DEFAULT;
 	/* without a truth to score the raw map against, the GPU hands it over masked */
 	int scored = !d->no_truth && camera.kind == JD_CAPTURE_SYNTH;
-	d->gpu_sense = d->sensing && jd_engine_gpu_sense_start(&d->engine, d->min_conf, !scored);
+	struct jd_cuda_ask sensing = {.min_conf = d->min_conf, .mask_map = !scored};
+	d->gpu_sense = d->sensing && jd_engine_gpu_ask(&d->engine, JD_CUDA_STAGE_SENSE, &sensing);
 	d->gpu_masks = d->gpu_sense && !scored;
-	d->gpu_conf = jd_engine_gpu_makes_confidence(&d->engine);
+	d->gpu_conf = jd_engine_gpu_ask(&d->engine, JD_CUDA_STAGE_CONF, NULL);
 	d->want_back = JD_CUDA_BACK_ALL;
-	/* the loop reads each frame's map and pair before it submits the next: no copies */
-	d->lends_pair = jd_engine_lend(&d->engine);
+	/* the loop reads each frame's map and pair before it submits the next: no copies, and
+	 * capture writes each frame where the GPU sends it from */
+	jd_engine_lend(&d->engine);
+	d->ndest = jd_engine_destinations(&d->engine, d->dest);
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
-	for (int k = 0; k < JD_DAEMON_INFLIGHT; k++) {
-		for (int i = 0; i < 2; i++) {
-			d->slot[k].pair[i] = (struct jd_image){lr.pair[k][i], w, h, w};
-		}
-	}
 	d->app_mem = lr.app;
 	if (log) {
 		if (d->sensing) {
 			fprintf(log,
-				"sensing: f %.1f px, principal point (%.1f, %.1f), baseline %.1f mm (from "
+				"sensing: f %.1f px, principal point (%.1f, %.1f), baseline %.1f "
+				"mm (from "
 				"%s)\n",
 				(double)d->model.f, (double)d->model.cx, (double)d->model.cy,
 				(double)d->model.baseline_mm, source);
@@ -187,26 +184,23 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 		}
 	}
 	camera.synth.exec = &d->engine.workers.exec; /* idle while the loop captures */
-	camera.kernels = &d->engine.kernels;   /* the luma conversion boot chose and printed */
+	camera.kernels = &d->engine.kernels; /* the luma conversion boot chose and printed */
 	rc = jd_capture_init(&d->cap, &camera, lr.cam, lr.cam_bytes, log);
 	if (rc) {
 		fprintf(stderr, "jetdepth: boot: %s\n", d->cap.err);
 		jd_boot_deinit(&d->engine);
 		return rc;
 	}
-	d->info = (struct jd_daemon_info){w,
-					  h,
-					  &d->p,
-					  d->sensing ? &d->model : NULL,
-					  d->app_mem,
-					  d->engine.budget.total,
-					  d->min_conf,
-					  !d->engine.gpu ? "cpu" : d->engine.cuda.mapped ? "mapped" : "cuda"};
+	d->info = (struct jd_daemon_info){
+	    w,		 h,
+	    &d->p,	 d->sensing ? &d->model : NULL,
+	    d->app_mem,	 d->engine.budget.total,
+	    d->min_conf, !d->engine.gpu ? "cpu" : d->engine.cuda.mapped ? "mapped" : "cuda"};
 	return 0;
 }
 
-int jd_daemon_init(struct jd_daemon **d, const struct jd_match_params *p, int w, int h,
-		   int threads, const struct jd_daemon_opts *o, FILE *log)
+int jd_daemon_init(struct jd_daemon **d, const struct jd_match_params *p, int w, int h, int threads,
+		   const struct jd_daemon_opts *o, FILE *log)
 {
 	if (booted) {
 		fprintf(stderr, "jetdepth: boot: the frame loop is running already\n");
@@ -216,17 +210,6 @@ int jd_daemon_init(struct jd_daemon **d, const struct jd_match_params *p, int w,
 	booted = rc == 0;
 	*d = booted ? &the_daemon : NULL;
 	return rc;
-}
-
-/*
- * Where the collected frame's rectified pair is: the boot's images when frames go one at a
- * time (the CPU); in the frame's slot when the GPU lends it (its 8-bit pair, rectified there
- * or not); else a copy taken at submit, as the next frame is captured into the boot's images
- * before this one is collected.
- */
-static int keeps_pair(const struct jd_daemon *d)
-{
-	return !d->gpu_rectify && !d->lends_pair && jd_engine_depth(&d->engine) > 1;
 }
 
 /*
@@ -246,11 +229,12 @@ static void check_pair(struct jd_daemon *d, const struct jd_image *l, const stru
 		d->calib_dy_px = pc.dy_px;
 		if (jd_pair_recalibrate(pc.dy_px) && !d->calib_warned) {
 			d->calib_warned = 1;
-			fprintf(stderr,
-				"jetdepth: calibration: the rectified rows are %.2f px apart (at most "
-				"%.1f is fine): the rig has moved since it was calibrated; redo the "
-				"calibration (said once; /status and the JSON keep the figure)\n",
-				(double)pc.dy_px, (double)JD_PAIR_MAX_DY_PX);
+			fprintf(
+			    stderr,
+			    "jetdepth: calibration: the rectified rows are %.2f px apart (at most "
+			    "%.1f is fine): the rig has moved since it was calibrated; redo the "
+			    "calibration (said once; /status and the JSON keep the figure)\n",
+			    (double)pc.dy_px, (double)JD_PAIR_MAX_DY_PX);
 		}
 	}
 }
@@ -308,20 +292,15 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 	 */
 	uint64_t tc = jd_clock_ns();
 	unsigned on_host = jd_engine_on_host(b);
-	const struct jd_image *l = keeps_pair(d) ? &fr->pair[0] : &b->left;
-	const struct jd_image *r = keeps_pair(d) ? &fr->pair[1] : &b->right;
-	if (jd_engine_gpu_pair(b, &d->lent[0], &d->lent[1])) {
-		l = &d->lent[0];
-		r = &d->lent[1];
-	} else if (!(on_host & JD_CUDA_BACK_PAIR)) {
-		l = r = NULL; /* rectified on the GPU and left there */
-	}
+	int has_pair = jd_engine_pair(b, &d->pair[0], &d->pair[1]); /* 0: left on the GPU */
+	const struct jd_image *l = has_pair ? &d->pair[0] : NULL;
+	const struct jd_image *r = has_pair ? &d->pair[1] : NULL;
 	/* the GPU's, made beside the map from the same pair (the same bytes), else the CPU's */
-	const uint8_t *conf = jd_engine_gpu_confidence(b);
+	const uint8_t *conf = jd_engine_gpu_result(b, JD_CUDA_STAGE_CONF);
 	if (!d->gpu_conf) {
 		struct jd_conf_search search = {d->p.min_disp, d->p.ndisp};
-		JD_TRY(jd_confidence_ref(l, r, &b->disp, &search, d->conf, d->conf_ws, d->conf_ws_bytes,
-					 &b->workers.exec));
+		JD_TRY(jd_confidence_ref(l, r, &b->disp, &search, d->conf, d->conf_ws,
+					 d->conf_ws_bytes, &b->workers.exec));
 		conf = d->conf;
 	}
 	const struct jd_disp *map = on_host & JD_CUDA_BACK_MAP ? &b->disp : NULL;
@@ -368,27 +347,28 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	int k = d->frame;
 	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
-	/* b->left/right are free again once submit returns (the GPU path staged them). */
+	/* frame k is captured into its destination (boot's), free again once collected */
 	uint64_t cpu = jd_clock_cpu_ns();
 	uint64_t t0 = jd_clock_ns();
-	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies b->left/right */
-	struct jd_capture_raw raw;
+	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies it */
+	struct jd_engine_dest *dest = &d->dest[k % d->ndest];
+	struct jd_disp *gt = d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT];
+	struct jd_capture_raw raw = {{dest->raw[0], dest->raw[1]}, dest->raw_cap, {0, 0}};
 	int rc;
-	if (jd_engine_gpu_raw_into(b, raw.data, &raw.cap)) {
-		/* each view into the GPU's next slot as the camera gave it: the device takes luma */
-		rc = jd_capture_next_raw(
-		    &d->cap, &raw, d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT], &fr->truth);
-		if (!rc && jd_engine_gpu_raw_staged(b, raw.fmt)) {
-			snprintf(d->cap.err, sizeof(d->cap.err), "gpu: cannot take %s/%s frames raw",
-				 jd_pixfmt_name(raw.fmt[0]), jd_pixfmt_name(raw.fmt[1]));
-			rc = -EINVAL;
+	if (dest->raw[0]) {
+		/* each view as the camera gave it: the device takes the luma and rectifies */
+		rc = jd_capture_next_raw(&d->cap, &raw, gt, &fr->truth);
+		for (int c = 0; !rc && c < 2; c++) {
+			if (!jd_cuda_frame_takes_raw(raw.fmt[c])) {
+				snprintf(d->cap.err, sizeof(d->cap.err),
+					 "gpu: cannot take %s/%s frames raw",
+					 jd_pixfmt_name(raw.fmt[0]), jd_pixfmt_name(raw.fmt[1]));
+				rc = -EINVAL;
+			}
 		}
 	} else {
-		jd_engine_gpu_capture_into(b); /* the pair straight into the GPU's next slot */
-		rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &b->left,
-				     cpu_rectify ? &d->raw[1] : &b->right,
-				     d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT],
-				     &fr->truth);
+		rc = jd_capture_next(&d->cap, cpu_rectify ? &d->raw[0] : &dest->pair[0],
+				     cpu_rectify ? &d->raw[1] : &dest->pair[1], gt, &fr->truth);
 	}
 	d->camera_failed = rc != 0;
 	JD_TRY(rc);
@@ -396,23 +376,18 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	fr->capture_ms = (double)(t1 - t0) / 1e6;
 	fr->rectify_ms = 0.0;
 	if (cpu_rectify) {
-		jd_rectifier_apply(&d->rect, &b->kernels, &d->raw[0], &d->raw[1], &b->left,
-				   &b->right, &b->workers.exec);
+		jd_rectifier_apply(&d->rect, &b->kernels, &d->raw[0], &d->raw[1], &dest->pair[0],
+				   &dest->pair[1], &b->workers.exec);
 		fr->rectify_ms = (double)(jd_clock_ns() - t1) / 1e6;
 	}
 	if (!d->gpu_rectify && k % JD_DAEMON_PAIR_CHECK_EVERY == 0) {
-		check_pair(d, &b->left, &b->right);
+		check_pair(d, &dest->pair[0], &dest->pair[1]);
 	}
 	fr->ts = d->cap.last_ts;
 	cpu = lap(d, JD_STAGE_CAPTURE, cpu);
-	if (keeps_pair(d)) {
-		/* the confidence needs this frame's pair when it is collected (see collect) */
-		jd_image_copy(&b->left, &fr->pair[0]);
-		jd_image_copy(&b->right, &fr->pair[1]);
-	}
 	jd_engine_bring_back(b, bring_back(d, k, fr));
 	fr->t_submit = jd_clock_ns();
-	JD_TRY(jd_engine_submit(b, &d->p));
+	JD_TRY(jd_engine_submit_frame(b, &d->p, dest, dest->raw[0] ? raw.fmt : NULL));
 	lap(d, JD_STAGE_SUBMIT, cpu);
 	d->frame++;
 	d->inflight++;
@@ -443,9 +418,8 @@ const struct jd_daemon_info *jd_daemon_info(const struct jd_daemon *d)
 
 void jd_daemon_progress(const struct jd_daemon *d, struct jd_daemon_progress *out)
 {
-	*out = (struct jd_daemon_progress){d->frame,	       d->inflight,
-					   d->camera_failed,   d->pair_verdict,
-					   d->calib_dy_px,     d->engine.cuda.copied};
+	*out = (struct jd_daemon_progress){d->frame,	    d->inflight,    d->camera_failed,
+					   d->pair_verdict, d->calib_dy_px, d->engine.cuda.copied};
 }
 
 const struct jd_capture *jd_daemon_cameras(const struct jd_daemon *d)
@@ -470,20 +444,24 @@ void jd_daemon_bring_back(struct jd_daemon *d, unsigned what)
 
 int jd_daemon_picture_want(struct jd_daemon *d, float dmax)
 {
-	return jd_engine_gpu_preview_want(&d->engine, d->min_conf, dmax);
+	struct jd_cuda_ask a = {.min_conf = d->min_conf, .dmax = dmax};
+
+	return jd_engine_gpu_ask(&d->engine, JD_CUDA_STAGE_PREVIEW, &a);
 }
 
 uint8_t *jd_daemon_picture(struct jd_daemon *d)
 {
-	return jd_engine_gpu_preview(&d->engine);
+	return jd_engine_gpu_result(&d->engine, JD_CUDA_STAGE_PREVIEW);
 }
 
 int jd_daemon_cloud_want(struct jd_daemon *d, int what)
 {
-	return jd_engine_gpu_cloud_want(&d->engine, what, d->min_conf, &d->model);
+	struct jd_cuda_ask a = {.min_conf = d->min_conf, .what = what, .cam = &d->model};
+
+	return jd_engine_gpu_ask(&d->engine, JD_CUDA_STAGE_CLOUD, &a);
 }
 
 struct jd_cuda_cloud_set *jd_daemon_cloud(struct jd_daemon *d)
 {
-	return jd_engine_gpu_cloud(&d->engine);
+	return jd_engine_gpu_result(&d->engine, JD_CUDA_STAGE_CLOUD);
 }

@@ -9,12 +9,11 @@
 
 /* What the loop keeps of one frame in flight, from its capture to its collect. */
 struct jd_daemon_frame {
-	uint64_t t_submit;	 /* when it was submitted */
-	uint64_t ts;		 /* the pair's capture timestamp */
-	double capture_ms;	 /* time spent getting the pair */
-	double rectify_ms;	 /* rectifying it on the CPU (0: rectified cameras, or the GPU) */
-	int truth;		 /* boot's ground-truth map of this slot holds its truth */
-	struct jd_image pair[2]; /* the rectified pair submitted, where collect needs it */
+	uint64_t t_submit; /* when it was submitted */
+	uint64_t ts;	   /* the pair's capture timestamp */
+	double capture_ms; /* time spent getting the pair */
+	double rectify_ms; /* rectifying it on the CPU (0: rectified cameras, or the GPU) */
+	int truth;	   /* boot's ground-truth map of this slot holds its truth */
 };
 
 struct jd_daemon {
@@ -28,9 +27,10 @@ struct jd_daemon {
 	int camera_failed; /* the last step's error came from the cameras, not the matcher */
 	int sensing;	   /* a camera model is known: objects are sensed */
 	int no_truth;	   /* jd_daemon_opts.no_truth */
-	int gpu_sense;	   /* sensing's per-pixel work runs on the GPU (jd_engine_gpu_sense) */
-	int gpu_masks;	   /* the GPU masks the map by its confidence before it comes back */
-	int gpu_conf;	   /* the GPU makes the confidence (jd_engine_gpu_makes_confidence) */
+	/* where each result is made, asked once at boot (jd_engine_gpu_ask()) */
+	int gpu_sense; /* sensing's per-pixel work runs on the GPU (jd_engine_gpu_sense) */
+	int gpu_masks; /* the GPU masks the map by its confidence before it comes back */
+	int gpu_conf;  /* the GPU makes the confidence */
 	/*
 	 * What the caller's outputs read from the next frames submitted (JD_CUDA_BACK_* bits:
 	 * the map, the rectified pair, the confidence; init: all). Where the GPU matches in copy
@@ -43,8 +43,11 @@ struct jd_daemon {
 	void *sense_ws;
 	size_t sense_bytes;
 	struct jd_sense_result sense; /* the last collected frame's */
-	int rectify;		      /* raw frames: capture into raw[], rectify into the boot's */
-	int gpu_rectify;	      /* ... on the GPU instead: capture raw into the boot's */
+	int rectify;		      /* raw frames: capture into raw[], rectify into dest[] */
+	int gpu_rectify;	      /* ... on the GPU instead: capture raw into dest[] */
+	/* where capture writes frame k, fixed at boot: dest[k % ndest] (jd_engine_dest) */
+	struct jd_engine_dest dest[JD_CUDA_SLOTS];
+	int ndest;
 	struct jd_rectifier rect;
 	struct jd_image raw[2];
 	void *app_mem;			   /* the caller's boot memory (jd_daemon_opts.app_bytes) */
@@ -53,8 +56,7 @@ struct jd_daemon {
 	void *conf_ws;
 	size_t conf_ws_bytes;
 	int min_conf;		 /* the map keeps pixels at least this confident */
-	struct jd_image lent[2]; /* the collected pair, where the GPU lends it */
-	int lends_pair;		 /* it does (jd_engine_lend()) */
+	struct jd_image pair[2]; /* the collected frame's rectified pair (views) */
 	struct jd_tracker tracker;
 	float calib_dy_px; /* the last clear pair check's vertical misalignment (NaN: none yet) */
 	int calib_warned;  /* the recalibration warning was given (once) */

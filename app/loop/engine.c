@@ -5,8 +5,6 @@
 
 #include "../../algo/jd_status.h"
 #include "../../algo/match/matcher.h"
-#include "../../hal/cuda/confidence_cuda.h"
-#include "../../hal/cuda/preview_cuda.h"
 #include "../../hal/cuda/rectify_cuda.h"
 
 /* The matcher's frame staging, where the GPU matches; else NULL. */
@@ -122,38 +120,45 @@ int jd_engine_lend(struct jd_engine *b)
 	return f != NULL;
 }
 
-int jd_engine_gpu_capture_into(struct jd_engine *b)
+int jd_engine_destinations(struct jd_engine *b, struct jd_engine_dest dest[JD_CUDA_SLOTS])
 {
 	struct jd_cuda_frame *f = lending_frame(b);
-	/* a device that rectifies takes the raw pair (jd_engine_gpu_raw_into()) */
-	struct jd_cuda_slot *s = f && !f->remap.loaded ? jd_cuda_frame_next(f) : NULL;
 
-	if (!s) {
-		return 0;
+	if (!f) {
+		dest[0] = (struct jd_engine_dest){{b->left, b->right}, {NULL, NULL}, 0};
+		return 1;
 	}
-	b->left = (struct jd_image){s->h_left, f->w, f->h, f->w};
-	b->right = (struct jd_image){s->h_right, f->w, f->h, f->w};
-	return 1;
+	for (int k = 0; k < JD_CUDA_SLOTS; k++) {
+		struct jd_cuda_slot *s = &f->slot[k];
+		int raw = f->remap.loaded; /* the device takes each view as the camera gave it */
+
+		dest[k] = (struct jd_engine_dest){
+		    {{s->h_left, f->w, f->h, f->w}, {s->h_right, f->w, f->h, f->w}},
+		    {raw ? f->remap.h_raw[k][0] : NULL, raw ? f->remap.h_raw[k][1] : NULL},
+		    raw ? JD_CUDA_RAW_BPP * (size_t)f->w * f->h : 0};
+	}
+	return JD_CUDA_SLOTS;
 }
 
-int jd_engine_gpu_raw_into(struct jd_engine *b, unsigned char *data[2], size_t *cap)
+int jd_engine_submit_frame(struct jd_engine *b, const struct jd_match_params *p,
+			   const struct jd_engine_dest *dest, const enum jd_pixfmt raw_fmt[2])
 {
 	struct jd_cuda_frame *f = lending_frame(b);
 
-	if (!f || !jd_cuda_frame_raw_next(f, 0)) {
-		return 0;
+	const struct jd_cuda_slot *next = f ? jd_cuda_frame_next(f) : NULL;
+
+	if (f && !next) {
+		return -EBUSY;
 	}
-	data[0] = jd_cuda_frame_raw_next(f, 0);
-	data[1] = jd_cuda_frame_raw_next(f, 1);
-	*cap = JD_CUDA_RAW_BPP * (size_t)f->w * f->h;
-	return 1;
-}
-
-int jd_engine_gpu_raw_staged(struct jd_engine *b, const enum jd_pixfmt fmt[2])
-{
-	struct jd_cuda_frame *f = lending_frame(b);
-
-	return f ? jd_cuda_frame_raw_staged(f, fmt) : -EINVAL;
+	if (next && dest->pair[0].data != next->h_left) {
+		return -EINVAL; /* not the slot the frame goes into: frame k into dest[k % n] */
+	}
+	if (raw_fmt && (!f || jd_cuda_frame_raw_staged(f, raw_fmt))) {
+		return -EINVAL;
+	}
+	b->left = dest->pair[0]; /* the slot's own: upload finds the pair packed there */
+	b->right = dest->pair[1];
+	return jd_engine_submit(b, p);
 }
 
 void jd_engine_bring_back(struct jd_engine *b, unsigned what)
@@ -172,78 +177,40 @@ unsigned jd_engine_on_host(struct jd_engine *b)
 	return f ? jd_cuda_frame_on_host(f) : JD_CUDA_BACK_ALL;
 }
 
-int jd_engine_gpu_makes_confidence(struct jd_engine *b)
+int jd_engine_pair(struct jd_engine *b, struct jd_image *l, struct jd_image *r)
 {
-	struct jd_cuda_frame *f = whole_frame(b);
+	const struct jd_cuda_frame *f = lending_frame(b);
 
-	return f && f->conf.taken;
-}
-
-int jd_engine_gpu_pair(struct jd_engine *b, struct jd_image *l, struct jd_image *r)
-{
-	const struct jd_cuda_frame *f = gpu_frame(b);
-	unsigned char *pl = f ? jd_cuda_frame_rectified(f, 0) : NULL;
-
-	if (!pl) {
+	if (!f) {
+		*l = b->left;
+		*r = b->right;
+		return jd_engine_on_host(b) & JD_CUDA_BACK_PAIR ? 1 : 0;
+	}
+	if (!jd_cuda_frame_rectified(f, 0)) {
 		return 0;
 	}
-	*l = (struct jd_image){pl, f->w, f->h, f->w};
+	*l = (struct jd_image){jd_cuda_frame_rectified(f, 0), f->w, f->h, f->w};
 	*r = (struct jd_image){jd_cuda_frame_rectified(f, 1), f->w, f->h, f->w};
 	return 1;
 }
 
-const uint8_t *jd_engine_gpu_confidence(struct jd_engine *b)
+int jd_engine_gpu_ask(struct jd_engine *b, unsigned stage, const struct jd_cuda_ask *a)
 {
-	return b->gpu ? jd_cuda_conf_last(gpu_frame(b)) : NULL; /* NULL: not taken */
+	return jd_cuda_stage_ask(whole_frame(b), stage, a);
 }
 
-int jd_engine_gpu_preview_want(struct jd_engine *b, int min_conf, float dmax)
+void *jd_engine_gpu_result(struct jd_engine *b, unsigned stage)
 {
 	struct jd_cuda_frame *f = whole_frame(b);
 
-	if (!f || !f->picture.taken) {
-		return 0;
-	}
-	jd_cuda_preview_want(f, min_conf, dmax);
-	return 1;
-}
-
-uint8_t *jd_engine_gpu_preview(struct jd_engine *b)
-{
-	return b->gpu ? jd_cuda_preview_last(gpu_frame(b)) : NULL;
-}
-
-int jd_engine_gpu_cloud_want(struct jd_engine *b, int what, int min_conf,
-			     const struct jd_camera_model *cam)
-{
-	struct jd_cuda_frame *f = whole_frame(b);
-
-	if (!f || !f->cloud) {
-		return 0;
-	}
-	jd_cuda_cloud_want(f, what, min_conf, cam);
-	return 1;
-}
-
-struct jd_cuda_cloud_set *jd_engine_gpu_cloud(struct jd_engine *b)
-{
-	return b->gpu ? jd_cuda_cloud_claim(gpu_frame(b)) : NULL;
-}
-
-int jd_engine_gpu_sense_start(struct jd_engine *b, int min_conf, int mask_map)
-{
-	if (!b->gpu || !b->matcher.sense.taken) {
-		return 0;
-	}
-	jd_cuda_sense_start(&b->matcher.sense, min_conf, mask_map);
-	return 1;
+	return f ? jd_cuda_stage_result(f, stage) : NULL;
 }
 
 int jd_engine_gpu_sense(struct jd_engine *b, const struct jd_sense_params *sp,
 			const struct jd_camera_model *cam, void *ws, size_t ws_bytes,
 			struct jd_sense_result *out)
 {
-	int rc = jd_cuda_sense_run(&b->cuda, &b->matcher.sense, sp, cam, ws, ws_bytes, out,
+	int rc = jd_cuda_sense_run(&b->cuda, &b->matcher.rooms.sense, sp, cam, ws, ws_bytes, out,
 				   &b->workers.exec);
 
 	if (rc == -EIO || rc == -ENOENT) {

@@ -17,6 +17,7 @@
 #include "../../hal/cuda/cloud_cuda.h"
 #include "../../hal/cuda/matcher_cuda.h"
 #include "../../hal/cuda/sense_cuda.h"
+#include "../../hal/cuda/stages_cuda.h"
 #include "../../hal/pool.h"
 #include "../../hal/cuda/tuning.h"
 #include "../../hal/workers.h"
@@ -69,28 +70,35 @@ int jd_engine_depth(const struct jd_engine *b);
 
 /**
  * From now on the GPU lends what jd_engine_collect() returns instead of copying it: b->disp
- * points at the frame's pinned map, and a pair the GPU rectified stays in its slot
- * (jd_engine_gpu_pair()). Both stay as they are until the next jd_engine_submit(). No effect on
+ * points at the frame's pinned map, and the frame's pair stays in its slot
+ * (jd_engine_pair()). Both stay as they are until the next jd_engine_submit(). No effect on
  * the CPU or with strips. @return 1 when it lends (the map and the pair), else 0
  */
 int jd_engine_lend(struct jd_engine *b);
 
-/**
- * Where the GPU lends (jd_engine_lend()): point b->left and b->right at
- * the pinned slot the next submit stages, so that the pair is written there once and not
- * copied at submit. Call before each capture. @retval 1 pointed, 0 (b->left/right as they were)
+/*
+ * Where capture writes each frame, given once at boot: frame k goes into dest[k % n]. On the
+ * CPU (or with strips) n is 1 and the destination is b->left/right. Where the GPU lends
+ * (jd_engine_lend()) they are its pinned slots, so that a pair is written once and never
+ * copied at submit: the gray pair (pair[]), or where the GPU rectifies each view as the camera
+ * gave it (raw[], raw_cap bytes each; the device takes the luma).
  */
-int jd_engine_gpu_capture_into(struct jd_engine *b);
+struct jd_engine_dest {
+	struct jd_image pair[2];
+	unsigned char *raw[2]; /* NULL: capture the gray pair */
+	size_t raw_cap;
+};
+
+/** The destinations (boot, after jd_engine_lend() and jd_engine_rectify_on_gpu()). @return n */
+int jd_engine_destinations(struct jd_engine *b, struct jd_engine_dest dest[JD_CUDA_SLOTS]);
 
 /**
- * Where the GPU rectifies and lends: the pinned buffers (cap bytes each) the next submit
- * sends as they are, so that a camera writes each view there in its own layout and the
- * device takes the luma (hal/cuda/frame_cuda.h). Call before each capture, then
- * jd_engine_gpu_raw_staged() with the layouts written. @retval 1, or 0 (capture to gray)
+ * jd_engine_submit() of the frame captured into dest (one of jd_engine_destinations()'):
+ * its raw views in the layouts raw_fmt, or (raw_fmt NULL) its gray pair.
+ * @retval as jd_engine_submit(), or -EINVAL (a layout the device cannot read)
  */
-int jd_engine_gpu_raw_into(struct jd_engine *b, unsigned char *data[2], size_t *cap);
-/** @retval 0, or -EINVAL (no raw slot, or a layout the device cannot read) */
-int jd_engine_gpu_raw_staged(struct jd_engine *b, const enum jd_pixfmt fmt[2]);
+int jd_engine_submit_frame(struct jd_engine *b, const struct jd_match_params *p,
+			   const struct jd_engine_dest *dest, const enum jd_pixfmt raw_fmt[2]);
 
 /**
  * What frames submitted from now on bring back to the host where the GPU matches whole
@@ -102,66 +110,38 @@ void jd_engine_bring_back(struct jd_engine *b, unsigned what);
 /**
  * What the frame jd_engine_collect() just returned has on the host (JD_CUDA_BACK_* bits):
  * all of it but where jd_engine_bring_back() left something on the device. Without the map
- * b->disp is not that frame's (lent: its data NULL); without the pair or the confidence
- * jd_engine_gpu_pair() and jd_engine_gpu_confidence() give none.
+ * b->disp is not that frame's (lent: its data NULL).
  */
 unsigned jd_engine_on_host(struct jd_engine *b);
 
-/** Does the GPU make each frame's confidence (jd_engine_gpu_confidence(), when on the host)? */
-int jd_engine_gpu_makes_confidence(struct jd_engine *b);
+/**
+ * The rectified pair of the frame jd_engine_collect() just returned, on the host: where the
+ * GPU lends, the views of its slot (w bytes a row, valid until the next submit); else
+ * b->left/right. @retval 1, or 0: it stayed on the device
+ */
+int jd_engine_pair(struct jd_engine *b, struct jd_image *l, struct jd_image *r);
 
 /**
- * The rectified pair of the frame jd_engine_collect() just returned, where the GPU rectified
- * it and lends it (views, w bytes a row, valid until the next submit). @retval 1, or 0: none
+ * Ask a GPU stage around the matcher (JD_CUDA_STAGE_*, hal/cuda/stages_cuda.h) to make what a
+ * says of each frame submitted from now on (a may be NULL for a stage that takes no ask: the
+ * confidence). @return 1 where the GPU makes it, 0 where the caller must (no GPU, strips, the
+ * stage not taken at boot)
  */
-int jd_engine_gpu_pair(struct jd_engine *b, struct jd_image *l, struct jd_image *r);
+int jd_engine_gpu_ask(struct jd_engine *b, unsigned stage, const struct jd_cuda_ask *a);
 
 /**
- * The confidence map (algo/match/confidence.h) the GPU made with the frame jd_engine_collect() just
- * returned, w bytes a row, valid until the next submit into its slot; NULL where the CPU must
- * make it (no GPU, or strips).
+ * What a GPU stage made of the frame jd_engine_collect() just returned, on the host (NULL:
+ * nothing: not made, or left on the device): JD_CUDA_STAGE_CONF its confidence map (w bytes
+ * a row), JD_CUDA_STAGE_PREVIEW its picture (2w x h RGB, writable), JD_CUDA_STAGE_CLOUD its
+ * depth and cloud (struct jd_cuda_cloud_set, the caller's until jd_cuda_cloud_release()).
+ * Valid until the next submit into its slot.
  */
-const uint8_t *jd_engine_gpu_confidence(struct jd_engine *b);
-
-/**
- * Compose the preview's picture (algo/preview_compose.h) on the GPU for the next frame
- * submitted, distrusting what has less than min_conf, colours over 0 .. dmax.
- * @return 1, or 0 where the CPU must compose it (no GPU, strips, no JD_BOOT_PREVIEW)
- */
-int jd_engine_gpu_preview_want(struct jd_engine *b, int min_conf, float dmax);
-
-/**
- * Make depth and the cloud (hal/cuda/cloud_cuda.h) on the GPU for each frame submitted from now
- * on: what (JD_CUDA_CLOUD_* bits, 0 stops) for camera cam, no depth below min_conf (the map's
- * mask). @return 1, or 0 where the CPU must make them (no GPU, strips, no JD_BOOT_CLOUD)
- */
-int jd_engine_gpu_cloud_want(struct jd_engine *b, int what, int min_conf,
-			     const struct jd_camera_model *cam);
-
-/**
- * What the GPU made for the frame jd_engine_collect() just returned, now the caller's until
- * jd_cuda_cloud_release(); NULL: nothing made for it.
- */
-struct jd_cuda_cloud_set *jd_engine_gpu_cloud(struct jd_engine *b);
-
-/**
- * The picture the GPU composed for the frame jd_engine_collect() just returned (2w x h RGB,
- * writable, valid until the next submit), or NULL: none for this frame.
- */
-uint8_t *jd_engine_gpu_preview(struct jd_engine *b);
-
-/**
- * Sense on the GPU from now on (hal/cuda/sense_cuda.h): each frame's map is masked there by
- * min_conf as the caller masks b->disp (jd_confidence_mask()); with mask_map the map
- * jd_engine_collect() returns is already masked (the caller must not score it unmasked).
- * @return 1, or 0 where the CPU must sense (no GPU, or strips)
- */
-int jd_engine_gpu_sense_start(struct jd_engine *b, int min_conf, int mask_map);
+void *jd_engine_gpu_result(struct jd_engine *b, unsigned stage);
 
 /**
  * jd_sense_run() on the frame jd_engine_collect() just returned, its per-pixel work on the
- * GPU, on the map masked there by the min_conf given to jd_engine_gpu_sense_start() (b->disp
- * is not read: it need not come back). The same result as on b->disp masked so.
+ * GPU, on the map masked there by the min_conf of the sensing stage's ask (b->disp is not
+ * read: it need not come back). The same result as on b->disp masked so.
  * @retval 0 or a negative errno (a GPU failure is printed)
  */
 int jd_engine_gpu_sense(struct jd_engine *b, const struct jd_sense_params *sp,

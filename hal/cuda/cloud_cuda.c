@@ -116,6 +116,10 @@ int jd__cuda_cloud_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicep
 	struct jd_cuda_cloud *cl = f->cloud;
 	int w = f->w, h = f->h;
 
+	if (cl->in_slot[f->cur] >= 0) {
+		/* the frame before in this slot was never collected (its wait failed) */
+		jd_cuda_cloud_release(&cl->set[cl->in_slot[f->cur]]);
+	}
 	cl->in_slot[f->cur] = -1;
 	if (!cl->want) {
 		return 0;
@@ -139,7 +143,6 @@ int jd__cuda_cloud_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicep
 		void *a[] = {&map, &conf, &cl->min_conf, &cl->fb, &w, &h, &depth};
 		JD_TRY(launch(cu, cl->depth_fn, (unsigned)((w + THREADS - 1) / THREADS),
 			      (unsigned)h, THREADS, a));
-		JD_TRY(bring(cu, s->depth, depth, depth_bytes(w, h)));
 	}
 	if (cl->want & JD_CUDA_CLOUD_POINTS) {
 		void *c[] = {&map, &conf, &cl->min_conf, &cl->fb, &w, &cl->d_counts};
@@ -148,9 +151,26 @@ int jd__cuda_cloud_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicep
 			     &cl->d_counts, &points, &npoints};
 		JD_TRY(launch(cu, cl->count_fn, (unsigned)h, 1, JD_CLOUD_THREADS, c));
 		JD_TRY(launch(cu, cl->write_fn, (unsigned)h, 1, JD_CLOUD_THREADS, a));
-		/* copy mode: the whole buffer, as the count is not known here (a DMA, no CPU) */
-		JD_TRY(bring(cu, s->npoints, npoints, sizeof(int)));
-		JD_TRY(bring(cu, s->points, points, points_bytes(w, h)));
+	}
+	return 0;
+}
+
+int jd__cuda_cloud_download(struct jd_cuda *cu, struct jd_cuda_frame *f)
+{
+	struct jd_cuda_cloud *cl = f->cloud;
+	int k = cl->in_slot[f->cur], w = f->w, h = f->h;
+
+	if (k < 0) {
+		return 0; /* none made for this frame */
+	}
+	struct jd_cuda_cloud_set *s = &cl->set[k];
+	if (s->made & JD_CUDA_CLOUD_DEPTH) {
+		JD_TRY(bring(cu, s->depth, cl->d_depth, depth_bytes(w, h)));
+	}
+	if (s->made & JD_CUDA_CLOUD_POINTS) {
+		/* the whole buffer, as the count is not known here (a DMA, no CPU) */
+		JD_TRY(bring(cu, s->npoints, cl->d_npoints, sizeof(int)));
+		JD_TRY(bring(cu, s->points, cl->d_points, points_bytes(w, h)));
 	}
 	return 0;
 }
@@ -159,6 +179,9 @@ void jd__cuda_cloud_collected(struct jd_cuda_frame *f, int idx)
 {
 	struct jd_cuda_cloud *cl = f->cloud;
 
+	if (idx < 0) {
+		return; /* before the wait: the last frame's set stays until one is collected */
+	}
 	if (cl->last >= 0) {
 		jd_cuda_cloud_release(&cl->set[cl->last]); /* nobody claimed it */
 	}

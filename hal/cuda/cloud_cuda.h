@@ -61,9 +61,10 @@ struct jd_cuda_cloud_set *jd_cuda_cloud_claim(struct jd_cuda_frame *f);
 /** Give a claimed set back (any thread; token: the set). */
 void jd_cuda_cloud_release(void *token);
 
-/* The frame staging's calls (frame_cuda.c): queue the stage for the frame being finished on
- * stream 0, after sensing; and a frame in slot idx was collected. */
+/* The stage's row (stages_cuda.c): queue it for the frame being finished on stream 0, after
+ * sensing; bring its set back (copy mode); the frame in slot idx was collected (-1: none). */
 int jd__cuda_cloud_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
+int jd__cuda_cloud_download(struct jd_cuda *cu, struct jd_cuda_frame *f);
 void jd__cuda_cloud_collected(struct jd_cuda_frame *f, int idx);
 
 #endif

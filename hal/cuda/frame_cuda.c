@@ -7,11 +7,8 @@
 #include "../../algo/cuda/prefilter_cuda.h"
 #include "../../algo/jd_status.h"
 #include "../../algo/match/prefilter.h"
-#include "cloud_cuda.h"
-#include "confidence_cuda.h"
-#include "preview_cuda.h"
-#include "sense_cuda.h"
 #include "rectify_cuda.h"
+#include "stages_cuda.h"
 
 int jd_cuda_frame_take(struct jd_cuda *cu, struct jd_cuda_frame *f, int w, int h)
 {
@@ -136,9 +133,7 @@ int jd_cuda_frame_send(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_in, cu->stream[1])));
 	JD_TRY(JD_CU(cu, cuStreamWaitEvent(cu->stream[0], s->ev_in, 0)));
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_start, cu->stream[0])));
-	if (raw) {
-		JD_TRY(jd__cuda_remap_run(cu, f));
-	}
+	JD_TRY(jd__cuda_stages_queue(cu, f, 1, 0)); /* the remap */
 	return f->rank.window ? rank_run(cu, f) : 0;
 }
 
@@ -150,8 +145,7 @@ int jd_cuda_frame_raw_staged(struct jd_cuda_frame *f, const enum jd_pixfmt fmt[2
 		return -EINVAL;
 	}
 	for (int c = 0; c < 2; c++) {
-		/* the slot holds 2 bytes a pixel: every layout but MJPEG (decoded before) */
-		if ((unsigned)fmt[c] >= JD_PIX_COUNT || fmt[c] == JD_PIX_MJPEG) {
+		if (!jd_cuda_frame_takes_raw(fmt[c])) {
 			return -EINVAL;
 		}
 	}
@@ -199,18 +193,7 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_end, cu->stream[0])));
 	/* after the clock: the kernel time stays the matcher's, comparable with its peers */
-	if (f->conf.taken) {
-		JD_TRY(jd__cuda_conf_run(cu, f, map));
-	}
-	if (f->sense && f->sense->on) {
-		JD_TRY(jd__cuda_sense_queue(cu, f, map)); /* reads the confidence just made */
-	}
-	if (f->picture.taken) {
-		JD_TRY(jd__cuda_preview_run(cu, f, map)); /* the map as sensing left it */
-	}
-	if (f->cloud) {
-		JD_TRY(jd__cuda_cloud_run(cu, f, map));
-	}
+	JD_TRY(jd__cuda_stages_queue(cu, f, 0, map));
 	if (!cu->mapped && (s->back & JD_CUDA_BACK_MAP)) {
 		JD_TRY(JD_CU(
 		    cu, cuMemcpyDtoHAsync_v2(s->h_out, map, sizeof(float) * n, cu->stream[0])));
@@ -220,9 +203,7 @@ int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 			 "mapped mode: the map was not written into its slot");
 		return -EINVAL;
 	}
-	if (f->conf.taken && (s->back & JD_CUDA_BACK_CONF)) {
-		JD_TRY(jd__cuda_conf_download(cu, f));
-	}
+	JD_TRY(jd__cuda_stages_bring_back(cu, f));
 	JD_TRY(JD_CU(cu, cuEventRecord(s->ev_out, cu->stream[0])));
 	f->inflight++;
 	return 0;
@@ -232,9 +213,6 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 {
 	int idx = f->oldest;
 	struct jd_cuda_slot *s = &f->slot[idx];
-	struct jd_image *out_img[2] = {f->remap.loaded ? f->remap.left_out : NULL,
-				       f->remap.loaded ? f->remap.right_out : NULL};
-	unsigned char *h_img[2] = {s->h_left, s->h_right}; /* rectified there (rectify_cuda.c) */
 
 	if (f->inflight == 0) {
 		snprintf(cu->err, sizeof(cu->err), "collect with no frame in flight");
@@ -243,21 +221,12 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	/* The slot is free again whatever happens below: a failed frame is not retried. */
 	f->oldest = (f->oldest + 1) % JD_CUDA_SLOTS;
 	f->inflight--;
-	f->conf.last = NULL;
 	f->last = -1;
-	if (f->sense) {
-		f->sense->last = -1;
-	}
-	if (f->cloud) {
-		jd__cuda_cloud_collected(f, idx);
-	}
+	jd__cuda_stages_collected(f, -1);
 	JD_TRY(jd_cuda_wait(cu, s->ev_out));
 	JD_TRY(JD_CU(cu, cuEventElapsedTime_v2(&cu->last_kernel_ms, s->ev_start, s->ev_end)));
-	f->conf.last = s->back & JD_CUDA_BACK_CONF ? f->conf.h_conf[idx] : NULL;
-	if (f->sense) {
-		f->sense->last = idx;
-	}
 	f->last = idx;
+	jd__cuda_stages_collected(f, idx);
 	if (f->lend) {
 		/* NULL where the map stayed on the device: fail at once, not on old data */
 		out->data = s->back & JD_CUDA_BACK_MAP ? s->h_out : NULL;
@@ -266,12 +235,6 @@ int jd_cuda_frame_collect(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd
 	}
 	for (int y = 0; (s->back & JD_CUDA_BACK_MAP) && y < f->h; y++) {
 		memcpy(jd_disp_row(out, y), s->h_out + (size_t)y * f->w, sizeof(float) * f->w);
-	}
-	for (int k = 0; k < 2 && (s->back & JD_CUDA_BACK_PAIR); k++) {
-		for (int y = 0; out_img[k] && y < f->h; y++) {
-			memcpy(out_img[k]->data + (size_t)y * out_img[k]->stride,
-			       h_img[k] + (size_t)y * f->w, (size_t)f->w);
-		}
 	}
 	return 0;
 }

@@ -171,8 +171,10 @@ static inline void jd_cuda_frame_pair(const struct jd_cuda_frame *f, jd_cudevice
 }
 
 /**
- * Stop the kernel clock and queue the download of map (w * h floats on the device) into the
- * slot; returns without waiting. @retval 0 or -EIO
+ * Stop the kernel clock, queue the stages after the matcher (hal/cuda/stages_cuda.h: the
+ * confidence, sensing's mask, the preview, the cloud), the download of map (w * h floats on the
+ * device) into the slot and what the stages bring back; returns without waiting.
+ * @retval 0 or -EIO
  */
 int jd_cuda_frame_finish(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
 
@@ -222,6 +224,12 @@ static inline unsigned char *jd_cuda_frame_raw_next(const struct jd_cuda_frame *
 		return NULL;
 	}
 	return f->remap.h_raw[jd_cuda_frame_next_index(f)][k];
+}
+
+/** Can the device take a view in this layout raw (2 bytes a pixel at most: all but MJPEG)? */
+static inline int jd_cuda_frame_takes_raw(enum jd_pixfmt fmt)
+{
+	return (unsigned)fmt < JD_PIX_COUNT && fmt != JD_PIX_MJPEG;
 }
 
 /**

@@ -5,9 +5,6 @@
 #include <string.h>
 
 #include "../../algo/jd_status.h"
-#include "confidence_cuda.h"
-#include "preview_cuda.h"
-#include "rectify_cuda.h"
 
 /* Each matcher's entries, adapted to the table's one shape. */
 
@@ -83,23 +80,7 @@ int jd_cuda_matcher_take(struct jd_cuda_matcher *m, struct jd_cuda *cu,
 		return -EINVAL;
 	}
 	JD_TRY(m->ops->take(m, cu, p, w, h, variant));
-	struct jd_cuda_frame *f = m->frame;
-	if (stages & JD_CUDA_STAGE_REMAP) {
-		JD_TRY(jd_cuda_remap_take(cu, f));
-	}
-	if (stages & JD_CUDA_STAGE_CONF) {
-		JD_TRY(jd_cuda_conf_take(cu, f, p));
-	}
-	if (stages & JD_CUDA_STAGE_SENSE) {
-		JD_TRY(jd_cuda_sense_take(cu, f, &m->sense));
-	}
-	if (stages & JD_CUDA_STAGE_PREVIEW) {
-		JD_TRY(jd_cuda_preview_take(cu, f));
-	}
-	if (stages & JD_CUDA_STAGE_CLOUD) {
-		JD_TRY(jd_cuda_cloud_take(cu, f, &m->cloud));
-	}
-	return 0;
+	return jd_cuda_stages_take(cu, m->frame, p, &m->rooms, stages);
 }
 
 int jd_cuda_matcher_carve(struct jd_cuda *cu, void *arg)

@@ -16,15 +16,7 @@
 #include "sad_cuda.h"
 #include "sense_cuda.h"
 #include "sgm_cuda.h"
-
-/* The stages beside the matcher, taken on its frame staging (jd_cuda_matcher_take()). */
-enum {
-	JD_CUDA_STAGE_REMAP = 1, /* rectify raw frames (hal/cuda/rectify_cuda.h) */
-	JD_CUDA_STAGE_CONF = 2,	 /* the confidence map (hal/cuda/confidence_cuda.h) */
-	JD_CUDA_STAGE_SENSE = 4, /* sensing's per-pixel work (hal/cuda/sense_cuda.h; needs CONF) */
-	JD_CUDA_STAGE_PREVIEW = 8, /* the preview's picture (hal/cuda/preview_cuda.h; needs CONF) */
-	JD_CUDA_STAGE_CLOUD = 16,  /* depth and the cloud (hal/cuda/cloud_cuda.h; needs CONF) */
-};
+#include "stages_cuda.h"
 
 struct jd_cuda_matcher;
 
@@ -49,14 +41,13 @@ struct jd_cuda_matcher {
 		struct jd_cuda_sgm sgm;
 		struct jd_cuda_bp bp;
 	} u;
-	struct jd_cuda_sense sense; /* with JD_CUDA_STAGE_SENSE */
-	struct jd_cuda_cloud cloud; /* with JD_CUDA_STAGE_CLOUD */
+	struct jd_cuda_rooms rooms; /* the stages' state outside the frame (stages_cuda.h) */
 };
 
 /**
- * Take the buffers of p->algo's matcher for w x h frames and of the stages (JD_CUDA_STAGE_*
- * bits) from cu, boot only: run it on a counting context first to size them
- * (jd_cuda_count()). variant: BP's message kernel (jd_cuda_bp_variants(); NULL: the
+ * Take the buffers of p->algo's matcher for w x h frames and of the stages around it
+ * (JD_CUDA_STAGE_* bits, hal/cuda/stages_cuda.h) from cu, boot only: run it on a counting
+ * context first to size them (jd_cuda_count()). variant: BP's message kernel (jd_cuda_bp_variants(); NULL: the
  * default), ignored by the others.
  * @retval 0, -ENOMEM, -ENOENT (a kernel missing), -EINVAL (the GPU's shared memory too
  *         small, a stage without CONF, or no GPU matcher for p->algo); cu->err says why

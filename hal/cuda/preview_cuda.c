@@ -50,7 +50,6 @@ int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	struct jd_cuda_picture *pc = &f->picture;
 	struct jd_cuda_slot *s = &f->slot[f->cur];
 	int w = f->w;
-	size_t bytes = jd_cuda_preview_bytes(pc);
 
 	if (pc->slot == f->cur) {
 		pc->slot = -1; /* that frame is collected: its picture is replaced or gone */
@@ -67,11 +66,20 @@ int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevic
 	JD_TRY(JD_CU(cu, cuLaunchKernel(pc->fn, (unsigned)((pc->pw + THREADS - 1) / THREADS),
 					(unsigned)pc->ph, 1, THREADS, 1, 1, 0, cu->stream[0], a,
 					NULL)));
-	if (!cu->mapped) {
-		JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(pc->h_rgb, pc->d_rgb, bytes, cu->stream[0])));
-		cu->copied += bytes;
-	}
 	pc->want = 0;
 	pc->slot = f->cur;
+	return 0;
+}
+
+int jd__cuda_preview_download(struct jd_cuda *cu, struct jd_cuda_frame *f)
+{
+	struct jd_cuda_picture *pc = &f->picture;
+	size_t bytes = jd_cuda_preview_bytes(pc);
+
+	if (cu->mapped || pc->slot != f->cur) {
+		return 0; /* mapped: composed in place; else none composed for this frame */
+	}
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(pc->h_rgb, pc->d_rgb, bytes, cu->stream[0])));
+	cu->copied += bytes;
 	return 0;
 }

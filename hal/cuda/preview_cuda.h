@@ -30,6 +30,8 @@ void jd_cuda_preview_want(struct jd_cuda_frame *f, int min_conf, float dmax);
 
 /* Queue the stage on stream 0 for the frame being finished, after sensing (frame_cuda.c). */
 int jd__cuda_preview_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);
+/* ... and its way back into the pinned picture (copy mode, when composed for this frame). */
+int jd__cuda_preview_download(struct jd_cuda *cu, struct jd_cuda_frame *f);
 
 /**
  * The picture of the last frame jd_cuda_frame_collect() returned (2pw x ph RGB at the step

@@ -134,15 +134,20 @@ int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 			&w,
 			&h};
 
-	JD_TRY(
-	    JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS), (unsigned)h,
-				     2, THREADS, 1, 1, 0, cu->stream[0], args, NULL)));
+	return JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS),
+					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], args, NULL));
+}
+
+int jd__cuda_remap_download(struct jd_cuda *cu, struct jd_cuda_frame *f)
+{
+	struct jd_cuda_slot *s = &f->slot[f->cur];
+	size_t n = (size_t)f->w * f->h;
+
 	if (cu->mapped || !(s->back & JD_CUDA_BACK_PAIR)) {
 		return 0; /* mapped: the kernel wrote it into the slot's h_left/h_right */
 	}
 	/* The rectified pair comes back with the map (same stream, so before its event). */
-	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_left, s->d_left, (size_t)w * h, cu->stream[0])));
-	cu->copied += 2 * (size_t)w * h;
-	return JD_CU(cu,
-		     cuMemcpyDtoHAsync_v2(s->h_right, s->d_right, (size_t)w * h, cu->stream[0]));
+	JD_TRY(JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_left, s->d_left, n, cu->stream[0])));
+	cu->copied += 2 * n;
+	return JD_CU(cu, cuMemcpyDtoHAsync_v2(s->h_right, s->d_right, n, cu->stream[0]));
 }

@@ -23,9 +23,11 @@ int jd_cuda_remap_take(struct jd_cuda *cu, struct jd_cuda_frame *f);
 int jd_cuda_remap_load(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_remap map[2],
 		       struct jd_image *left_out, struct jd_image *right_out);
 
-/* Used by the frame staging (frame_cuda.c): the bytes of a slot's raw image c as staged, and
- * the remap once the raw pair is on the device. */
+/* Used by the frame staging (frame_cuda.c, stages_cuda.c): the bytes of a slot's raw image c
+ * as staged, the remap once the raw pair is on the device, and the rectified pair's way back
+ * into the slot (copy mode, when the slot asks for it). */
 size_t jd__cuda_remap_raw_bytes(const struct jd_cuda_frame *f, int slot, int c);
 int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f);
+int jd__cuda_remap_download(struct jd_cuda *cu, struct jd_cuda_frame *f);
 
 #endif

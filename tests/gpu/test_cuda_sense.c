@@ -100,7 +100,7 @@ static int pipeline(int w, int h, int ndisp, int min_conf, int mask_map, int *to
 	jd_params_default(&p, JD_ALGO_SGM, ndisp);
 	jd_cam_synth_model(w, h, &cam);
 	jd_sense_default(&sp);
-	jd_cuda_sense_start(&st.g.m.sense, min_conf, mask_map);
+	jd_cuda_sense_start(&st.g.m.rooms.sense, min_conf, mask_map);
 	for (int k = 0; k < 2; k++) {
 		l[k] = (struct jd_image){malloc((size_t)w * h), w, h, w};
 		r[k] = (struct jd_image){malloc((size_t)w * h), w, h, w};
@@ -126,7 +126,7 @@ static int pipeline(int w, int h, int ndisp, int min_conf, int mask_map, int *to
 		}
 		snprintf(what, sizeof(what), "sgm %dx%d/%d frame %d, min confidence %d%s", w, h,
 			 ndisp, 3 * k, min_conf, mask_map ? ", masked on the GPU" : "");
-		ok += compare(&st.g.cu, &st.g.m.sense, &sp, &cam, &map, what);
+		ok += compare(&st.g.cu, &st.g.m.rooms.sense, &sp, &cam, &map, what);
 		++*total;
 	}
 	JD_CHECK(gpu_alloc_calls == 0, "%lu allocations after boot", gpu_alloc_calls);
@@ -145,10 +145,10 @@ static int put(struct stage *st, const struct jd_disp *map)
 {
 	struct jd_cuda *cu = &st->g.cu;
 
-	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(st->g.m.sense.d_disp[0], map->data,
+	JD_TRY(JD_CU(cu, cuMemcpyHtoDAsync_v2(st->g.m.rooms.sense.d_disp[0], map->data,
 					      sizeof(float) * st->w * st->h, cu->stream[0])));
 	JD_TRY(JD_CU(cu, cuStreamSynchronize(cu->stream[0])));
-	st->g.m.sense.last = 0;
+	st->g.m.rooms.sense.last = 0;
 	return 0;
 }
 
@@ -219,7 +219,7 @@ static int direct(int w, int h, int ndisp, int *total)
 		return 0;
 	}
 	jd_cam_synth_model(w, h, &cam);
-	jd_cuda_sense_start(&st.g.m.sense, 0, 0);
+	jd_cuda_sense_start(&st.g.m.rooms.sense, 0, 0);
 	for (uint32_t seed = 0; seed < 3; seed++) {
 		for (int v = 0; v < NVARIANTS; v++) {
 			jd_synth_render_seeded(seed, 2 * (int)seed, ndisp, &l, &r, &map);
@@ -230,7 +230,7 @@ static int direct(int w, int h, int ndisp, int *total)
 			     i++) {
 				map.data[i] = i % 10 ? JD_DISP_INVALID : map.data[i];
 			}
-			unsigned long on_host = st.g.m.sense.on_host;
+			unsigned long on_host = st.g.m.rooms.sense.on_host;
 			params_for((enum variant)v, w, h, (float)ndisp * 0.45f, &sp);
 			if (put(&st, &map)) {
 				JD_CHECK(0, "upload: %s", st.g.cu.err);
@@ -238,11 +238,11 @@ static int direct(int w, int h, int ndisp, int *total)
 			}
 			snprintf(what, sizeof(what), "truth %dx%d seed %u variant %d", w, h,
 				 (unsigned)seed, v);
-			ok += compare(&st.g.cu, &st.g.m.sense, &sp, &cam, &map, what);
+			ok += compare(&st.g.cu, &st.g.m.rooms.sense, &sp, &cam, &map, what);
 			++*total;
-			JD_CHECK((st.g.m.sense.on_host > on_host) == (v == SPARSE_MANY),
+			JD_CHECK((st.g.m.rooms.sense.on_host > on_host) == (v == SPARSE_MANY),
 				 "%s: finished on the host %lu time(s)", what,
-				 st.g.m.sense.on_host - on_host);
+				 st.g.m.rooms.sense.on_host - on_host);
 		}
 	}
 	/*
@@ -258,7 +258,7 @@ static int direct(int w, int h, int ndisp, int *total)
 	sp.min_area_px = 1;
 	if (!put(&st, &map)) {
 		snprintf(what, sizeof(what), "%dx%d blobs beyond the list", w, h);
-		ok += compare(&st.g.cu, &st.g.m.sense, &sp, &cam, &map, what);
+		ok += compare(&st.g.cu, &st.g.m.rooms.sense, &sp, &cam, &map, what);
 		++*total;
 	}
 	jd_cuda_deinit(&st.g.cu);

@@ -166,7 +166,7 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 	/* the loop reads each frame's map and pair before it submits the next: no copies, and
 	 * capture writes each frame where the GPU sends it from */
 	jd_engine_lend(&d->engine);
-	d->ndest = jd_engine_destinations(&d->engine, d->dest);
+	d->ndest = jd_engine_destinations(&d->engine, d->dest, &d->first_dest);
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
 	d->app_mem = lr.app;
@@ -351,7 +351,7 @@ int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 	uint64_t cpu = jd_clock_cpu_ns();
 	uint64_t t0 = jd_clock_ns();
 	int cpu_rectify = d->rectify && !d->gpu_rectify; /* else the GPU rectifies it */
-	struct jd_engine_dest *dest = &d->dest[k % d->ndest];
+	struct jd_engine_dest *dest = &d->dest[(d->first_dest + k) % d->ndest];
 	struct jd_disp *gt = d->no_truth ? NULL : &b->gt[k % JD_DAEMON_INFLIGHT];
 	struct jd_capture_raw raw = {{dest->raw[0], dest->raw[1]}, dest->raw_cap, {0, 0}};
 	int rc;

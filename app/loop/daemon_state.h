@@ -45,9 +45,9 @@ struct jd_daemon {
 	struct jd_sense_result sense; /* the last collected frame's */
 	int rectify;		      /* raw frames: capture into raw[], rectify into dest[] */
 	int gpu_rectify;	      /* ... on the GPU instead: capture raw into dest[] */
-	/* where capture writes frame k, fixed at boot: dest[k % ndest] (jd_engine_dest) */
+	/* where capture writes frame k, fixed at boot: dest[(first_dest + k) % ndest] */
 	struct jd_engine_dest dest[JD_CUDA_SLOTS];
-	int ndest;
+	int ndest, first_dest;
 	struct jd_rectifier rect;
 	struct jd_image raw[2];
 	void *app_mem;			   /* the caller's boot memory (jd_daemon_opts.app_bytes) */

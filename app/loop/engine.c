@@ -120,14 +120,17 @@ int jd_engine_lend(struct jd_engine *b)
 	return f != NULL;
 }
 
-int jd_engine_destinations(struct jd_engine *b, struct jd_engine_dest dest[JD_CUDA_SLOTS])
+int jd_engine_destinations(struct jd_engine *b, struct jd_engine_dest dest[JD_CUDA_SLOTS],
+			   int *first)
 {
 	struct jd_cuda_frame *f = lending_frame(b);
 
+	*first = 0;
 	if (!f) {
 		dest[0] = (struct jd_engine_dest){{b->left, b->right}, {NULL, NULL}, 0};
 		return 1;
 	}
+	*first = jd_cuda_frame_next_index(f);
 	for (int k = 0; k < JD_CUDA_SLOTS; k++) {
 		struct jd_cuda_slot *s = &f->slot[k];
 		int raw = f->remap.loaded; /* the device takes each view as the camera gave it */
@@ -151,7 +154,7 @@ int jd_engine_submit_frame(struct jd_engine *b, const struct jd_match_params *p,
 		return -EBUSY;
 	}
 	if (next && dest->pair[0].data != next->h_left) {
-		return -EINVAL; /* not the slot the frame goes into: frame k into dest[k % n] */
+		return -EINVAL; /* not the slot this frame goes into (jd_engine_destinations()) */
 	}
 	if (raw_fmt && (!f || jd_cuda_frame_raw_staged(f, raw_fmt))) {
 		return -EINVAL;

@@ -77,7 +77,8 @@ int jd_engine_depth(const struct jd_engine *b);
 int jd_engine_lend(struct jd_engine *b);
 
 /*
- * Where capture writes each frame, given once at boot: frame k goes into dest[k % n]. On the
+ * Where capture writes each frame, given once at boot: the k-th frame submitted from then on
+ * goes into dest[(first + k) % n] (boot's warm-up frame used a slot already). On the
  * CPU (or with strips) n is 1 and the destination is b->left/right. Where the GPU lends
  * (jd_engine_lend()) they are its pinned slots, so that a pair is written once and never
  * copied at submit: the gray pair (pair[]), or where the GPU rectifies each view as the camera
@@ -89,8 +90,12 @@ struct jd_engine_dest {
 	size_t raw_cap;
 };
 
-/** The destinations (boot, after jd_engine_lend() and jd_engine_rectify_on_gpu()). @return n */
-int jd_engine_destinations(struct jd_engine *b, struct jd_engine_dest dest[JD_CUDA_SLOTS]);
+/**
+ * The destinations (boot, after jd_engine_lend() and jd_engine_rectify_on_gpu()), and in
+ * *first the one the next frame goes into. @return n
+ */
+int jd_engine_destinations(struct jd_engine *b, struct jd_engine_dest dest[JD_CUDA_SLOTS],
+			   int *first);
 
 /**
  * jd_engine_submit() of the frame captured into dest (one of jd_engine_destinations()'):

@@ -9,7 +9,7 @@
 #include "../ros2/ros2_daemon.h"
 
 static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int frames, int threads,
-	       int ros2, enum jd_pixfmt fmt, const struct jd_boot_config *choices)
+	       int ros2, enum jd_pixfmt fmt, const struct jd_boot_choices *choices)
 {
 	struct jd_daemon *d;
 	static struct jd_stereo_calib calib;
@@ -131,7 +131,7 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 }
 
 int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames, int threads,
-		      int ros2, enum jd_pixfmt fmt, const struct jd_boot_config *choices)
+		      int ros2, enum jd_pixfmt fmt, const struct jd_boot_choices *choices)
 {
 	static const int cases[][3] = {{640, 480, 64}, {1280, 720, 128}};
 	int rc = 0;

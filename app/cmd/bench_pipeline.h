@@ -17,6 +17,6 @@
  * @retval 0 or -1 (said why)
  */
 int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames, int threads,
-		      int ros2, enum jd_pixfmt fmt, const struct jd_boot_config *choices);
+		      int ros2, enum jd_pixfmt fmt, const struct jd_boot_choices *choices);
 
 #endif

@@ -66,7 +66,7 @@ int jd_cli_backend(enum jd_backend *out)
 	return 0;
 }
 
-int jd_cli_boot_choices(struct jd_boot_config *c)
+int jd_cli_boot_choices(struct jd_boot_choices *c)
 {
 	c->gpu_memory = cli_gpu_memory;
 	c->tuning_path = jd_cli_tuning_path();

@@ -107,12 +107,12 @@ int jd_cli_backend(enum jd_backend *out);
 /** The tuning file boot reads: --tuning, else $JD_TUNING, else JD_TUNING_DEFAULT. */
 const char *jd_cli_tuning_path(void);
 
-struct jd_boot_config; /* app/loop/boot.h */
+struct jd_boot_choices; /* app/loop/boot.h */
 /**
  * What the command line (and the environment, and the board) chose for boot: the backend
  * (jd_cli_backend()), --gpu-memory and the tuning file. @retval 0 or -EINVAL (printed)
  */
-int jd_cli_boot_choices(struct jd_boot_config *c);
+int jd_cli_boot_choices(struct jd_boot_choices *c);
 
 /** Validate p for a size; prints the error and returns JD_EXIT_USAGE, or 0. */
 int jd_cli_validate(const struct jd_match_params *p, int w, int h);

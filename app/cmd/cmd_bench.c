@@ -93,7 +93,7 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		p.bp.fp16 = 0;
 	}
 	struct jd_boot_config bc = {.p = &p, .w = c->w, .h = c->h, .threads = nthreads};
-	if (jd_cli_boot_choices(&bc) || jd_boot_init(&b, &bc)) {
+	if (jd_cli_boot_choices(&bc.choices) || jd_boot_init(&b, &bc)) {
 		return -1;
 	}
 	if (runs == 0) {
@@ -287,7 +287,7 @@ int jd_cmd_bench(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	if (pipeline) {
-		struct jd_boot_config choices = {0};
+		struct jd_boot_choices choices = {0};
 		if (jd_cli_boot_choices(&choices)) { /* once, before the table, for every size */
 			return JD_EXIT_RUNTIME;
 		}

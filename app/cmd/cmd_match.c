@@ -123,7 +123,7 @@ int jd_cmd_match(int argc, char **argv)
 	rc = JD_EXIT_RUNTIME;
 	struct jd_boot_config bc = {
 	    .p = &p, .w = l.width, .h = l.height, .threads = threads, .log = quiet ? NULL : stderr};
-	if (jd_cli_boot_choices(&bc) || jd_boot_init(&engine, &bc)) {
+	if (jd_cli_boot_choices(&bc.choices) || jd_boot_init(&engine, &bc)) {
 		goto out;
 	}
 	memcpy(engine.left.data, l.data, (size_t)l.width * l.height);

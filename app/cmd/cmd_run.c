@@ -270,7 +270,7 @@ static int boot(struct run_loop *l, struct jd_run_options *o, int argc, char **a
 		return rc; /* an output that fails its check closes what it opened */
 	}
 	outs.dump_requested = &dump_requested;
-	struct jd_boot_config choices = {0};
+	struct jd_boot_choices choices = {0};
 	if (jd_cli_boot_choices(&choices)) { /* $JD_BACKEND: a runtime failure, as match's */
 		jd_run_outputs_stop(&outs);
 		return JD_EXIT_RUNTIME;

@@ -212,7 +212,7 @@ int jd_cmd_sense(int argc, char **argv)
 	}
 	rc = JD_EXIT_RUNTIME;
 	struct jd_boot_config bc = {.p = &p, .w = l.width, .h = l.height, .threads = threads};
-	if (jd_cli_boot_choices(&bc) || jd_boot_init(&engine, &bc)) {
+	if (jd_cli_boot_choices(&bc.choices) || jd_boot_init(&engine, &bc)) {
 		goto out;
 	}
 	size_t wsb = jd_sense_mem_required(l.width, l.height);

@@ -53,13 +53,13 @@ static int gpu_bytes(struct jd_engine *b, const struct jd_boot_config *c, int ru
  */
 static int open_gpu(struct jd_engine *b, const struct jd_boot_config *c)
 {
-	enum jd_backend want = c->backend;
+	enum jd_backend want = c->choices.backend;
 	int rc;
 
 	if (want != JD_BACKEND_CUDA && want != JD_BACKEND_AUTO) {
 		return 0;
 	}
-	rc = jd_cuda_open(&b->cuda, c->gpu_memory);
+	rc = jd_cuda_open(&b->cuda, c->choices.gpu_memory);
 	if (rc) {
 		if (want == JD_BACKEND_CUDA) {
 			fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
@@ -98,7 +98,7 @@ static int allocate_gpu(struct jd_engine *b, const struct jd_boot_config *c)
 	if (!rc) {
 		return 0;
 	}
-	if (c->backend == JD_BACKEND_CUDA) {
+	if (c->choices.backend == JD_BACKEND_CUDA) {
 		fprintf(stderr, "jetdepth: boot: --backend cuda: %s\n", b->cuda.err);
 		return rc;
 	}
@@ -239,7 +239,7 @@ static int plan_tiling(struct jd_engine *b, const struct jd_boot_config *c)
 static int tuned_variant(struct jd_engine *b, const struct jd_boot_config *c)
 {
 	const struct jd_match_params *p = c->p;
-	const char *path = c->tuning_path;
+	const char *path = c->choices.tuning_path;
 	struct jd_tuning *t = &b->tuning;
 	char *chosen = b->bp_variant;
 	char err[600], why[300];
@@ -347,7 +347,7 @@ int jd_boot_init(struct jd_engine *b, const struct jd_boot_config *c)
 	int rc;
 
 	memset(b, 0, sizeof(*b));
-	JD_TRY(select_kernels(b, c->backend, c->board, c->log));
+	JD_TRY(select_kernels(b, c->choices.backend, c->board, c->log));
 	JD_TRY(open_gpu(b, c));
 	rc = plan(b, c);
 	if (rc) {

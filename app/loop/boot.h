@@ -13,6 +13,13 @@
 #include "../../hal/cuda/cuda.h"
 #include "engine.h"
 
+/* The backend, GPU memory and tuning file asked for (the command line, $JD_BACKEND). */
+struct jd_boot_choices {
+	enum jd_backend backend;
+	enum jd_gpu_memory gpu_memory;
+	const char *tuning_path; /* the GPU tuning file to read (NULL: none, the defaults) */
+};
+
 /* What boot is given: everything it sizes and chooses from, in one place. */
 struct jd_boot_config {
 	const struct jd_match_params *p;
@@ -29,9 +36,7 @@ struct jd_boot_config {
 	unsigned stages;
 	const struct jd_board *board; /* its memory ceiling bounds the budget (NULL: the RAM) */
 	FILE *log;		      /* where the budget goes (NULL: silent) */
-	enum jd_backend backend;      /* what was asked for (the command line, $JD_BACKEND) */
-	enum jd_gpu_memory gpu_memory;
-	const char *tuning_path; /* the GPU tuning file to read (NULL: none, the defaults) */
+	struct jd_boot_choices choices;
 };
 
 /**

@@ -122,9 +122,7 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 				    .board = board,
 				    .log = log};
 	if (o->choices) {
-		bc.backend = o->choices->backend;
-		bc.gpu_memory = o->choices->gpu_memory;
-		bc.tuning_path = o->choices->tuning_path;
+		bc.choices = *o->choices;
 	}
 	JD_TRY(jd_boot_init(&d->engine, &bc));
 	jd_carve_init(&c, d->engine.loop_mem, d->engine.loop_bytes);

@@ -65,8 +65,7 @@ struct jd_frame_stats {
 struct jd_daemon_opts {
 	const struct jd_capture_config *cam; /* NULL: the synthetic camera */
 	const struct jd_sense_options *sense; /* NULL: defaults */
-	/* the backend, GPU memory and tuning file asked for (its other fields unused); NULL: auto */
-	const struct jd_boot_config *choices;
+	const struct jd_boot_choices *choices; /* NULL: auto, copy mode, no tuning file */
 	const struct jd_board *board;	     /* its memory ceiling bounds the budget */
 	size_t app_bytes;		     /* boot memory for the caller (info's app_mem) */
 	int no_truth; /* frames are not scored against a camera's truth (bench: the loop's cost) */

@@ -30,7 +30,7 @@
  * The daemons here run on the CPU: the GPU driver's own threads allocate now and then, which a
  * process-wide count cannot tell from the loop's (the GPU path's rule is the gpu tests').
  */
-static const struct jd_boot_config cpu_only = {.backend = JD_BACKEND_CPU};
+static const struct jd_boot_choices cpu_only = {.backend = JD_BACKEND_CPU};
 
 enum { WMAX = 320, HMAX = 240 };
 static int W = 320, H = 240, ND = 32; /* $JD_SOAK_SIZE=160x120: a quarter of the work a frame */

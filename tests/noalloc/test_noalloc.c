@@ -15,7 +15,7 @@
 #include "jd_test.h"
 
 /* Every daemon here boots on the CPU (main() says why). */
-static const struct jd_boot_config cpu_only = {.backend = JD_BACKEND_CPU};
+static const struct jd_boot_choices cpu_only = {.backend = JD_BACKEND_CPU};
 
 int main(void)
 {

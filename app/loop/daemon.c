@@ -284,24 +284,23 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 		st->invalid = res.invalid;
 	}
 	/*
-	 * The confidence from the frame's own rectified pair: the copy taken at submit, or on
-	 * the GPU-rectified path the pair that came back with the map. Then the map keeps only
-	 * what is trusted, for the depth, the cloud and sensing.
+	 * The confidence from the frame's own rectified pair, as it came back with the map (or
+	 * is lent where it lies). Then the map keeps only what is trusted, for the depth, the
+	 * cloud and sensing.
 	 */
 	uint64_t tc = jd_clock_ns();
-	unsigned on_host = jd_engine_on_host(b);
-	int has_pair = jd_engine_pair(b, &d->pair[0], &d->pair[1]); /* 0: left on the GPU */
-	const struct jd_image *l = has_pair ? &d->pair[0] : NULL;
-	const struct jd_image *r = has_pair ? &d->pair[1] : NULL;
+	jd_engine_collected(b, &d->got);
+	const struct jd_image *l = d->got.has_pair ? &d->got.pair[0] : NULL;
+	const struct jd_image *r = d->got.has_pair ? &d->got.pair[1] : NULL;
 	/* the GPU's, made beside the map from the same pair (the same bytes), else the CPU's */
-	const uint8_t *conf = jd_engine_gpu_result(b, JD_CUDA_STAGE_CONF);
+	const uint8_t *conf = d->got.conf;
 	if (!d->gpu_conf) {
 		struct jd_conf_search search = {d->p.min_disp, d->p.ndisp};
 		JD_TRY(jd_confidence_ref(l, r, &b->disp, &search, d->conf, d->conf_ws,
 					 d->conf_ws_bytes, &b->workers.exec));
 		conf = d->conf;
 	}
-	const struct jd_disp *map = on_host & JD_CUDA_BACK_MAP ? &b->disp : NULL;
+	const struct jd_disp *map = d->got.map;
 	if (map && d->min_conf && !d->gpu_masks) {
 		jd_confidence_mask(&b->disp, conf, d->min_conf);
 	}

@@ -55,8 +55,8 @@ struct jd_daemon {
 	uint8_t *conf;			   /* the last collected frame's confidence map */
 	void *conf_ws;
 	size_t conf_ws_bytes;
-	int min_conf;		 /* the map keeps pixels at least this confident */
-	struct jd_image pair[2]; /* the collected frame's rectified pair (views) */
+	int min_conf;		    /* the map keeps pixels at least this confident */
+	struct jd_engine_frame got; /* what the collected frame has on the host */
 	struct jd_tracker tracker;
 	float calib_dy_px; /* the last clear pair check's vertical misalignment (NaN: none yet) */
 	int calib_warned;  /* the recalibration warning was given (once) */

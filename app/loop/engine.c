@@ -173,28 +173,23 @@ void jd_engine_bring_back(struct jd_engine *b, unsigned what)
 	}
 }
 
-unsigned jd_engine_on_host(struct jd_engine *b)
+void jd_engine_collected(struct jd_engine *b, struct jd_engine_frame *out)
 {
 	struct jd_cuda_frame *f = whole_frame(b);
+	unsigned on_host = f ? jd_cuda_frame_on_host(f) : JD_CUDA_BACK_ALL;
 
-	return f ? jd_cuda_frame_on_host(f) : JD_CUDA_BACK_ALL;
-}
-
-int jd_engine_pair(struct jd_engine *b, struct jd_image *l, struct jd_image *r)
-{
-	const struct jd_cuda_frame *f = lending_frame(b);
-
-	if (!f) {
-		*l = b->left;
-		*r = b->right;
-		return jd_engine_on_host(b) & JD_CUDA_BACK_PAIR ? 1 : 0;
+	out->map = on_host & JD_CUDA_BACK_MAP ? &b->disp : NULL;
+	out->conf = jd_engine_gpu_result(b, JD_CUDA_STAGE_CONF);
+	if (!f || !f->lend) {
+		/* one frame at a time, or copied out: the engine's own images hold it */
+		out->pair[0] = b->left;
+		out->pair[1] = b->right;
+		out->has_pair = (on_host & JD_CUDA_BACK_PAIR) != 0;
+		return;
 	}
-	if (!jd_cuda_frame_rectified(f, 0)) {
-		return 0;
-	}
-	*l = (struct jd_image){jd_cuda_frame_rectified(f, 0), f->w, f->h, f->w};
-	*r = (struct jd_image){jd_cuda_frame_rectified(f, 1), f->w, f->h, f->w};
-	return 1;
+	out->has_pair = jd_cuda_frame_rectified(f, 0) != NULL;
+	out->pair[0] = (struct jd_image){jd_cuda_frame_rectified(f, 0), f->w, f->h, f->w};
+	out->pair[1] = (struct jd_image){jd_cuda_frame_rectified(f, 1), f->w, f->h, f->w};
 }
 
 int jd_engine_gpu_ask(struct jd_engine *b, unsigned stage, const struct jd_cuda_ask *a)

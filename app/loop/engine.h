@@ -40,7 +40,7 @@ struct jd_engine {
 	int gpu_rectify;	   /* the GPU can rectify raw frames (jd_engine_rectify_on_gpu()) */
 	struct jd_cuda cuda;
 	struct jd_cuda_matcher matcher; /* the GPU's and its stages (hal/cuda/matcher_cuda.h) */
-	struct jd_tuning tuning;		 /* the tuning file boot read (GPU BP) */
+	struct jd_tuning tuning;	/* the tuning file boot read (GPU BP) */
 	char bp_variant[JD_CUDA_BP_VARIANT_LEN]; /* the BP kernel it chose */
 };
 
@@ -71,7 +71,7 @@ int jd_engine_depth(const struct jd_engine *b);
 /**
  * From now on the GPU lends what jd_engine_collect() returns instead of copying it: b->disp
  * points at the frame's pinned map, and the frame's pair stays in its slot
- * (jd_engine_pair()). Both stay as they are until the next jd_engine_submit(). No effect on
+ * (jd_engine_collected()). Both stay as they are until the next jd_engine_submit(). No effect on
  * the CPU or with strips. @return 1 when it lends (the map and the pair), else 0
  */
 int jd_engine_lend(struct jd_engine *b);
@@ -112,19 +112,21 @@ int jd_engine_submit_frame(struct jd_engine *b, const struct jd_match_params *p,
  */
 void jd_engine_bring_back(struct jd_engine *b, unsigned what);
 
-/**
- * What the frame jd_engine_collect() just returned has on the host (JD_CUDA_BACK_* bits):
- * all of it but where jd_engine_bring_back() left something on the device. Without the map
- * b->disp is not that frame's (lent: its data NULL).
- */
-unsigned jd_engine_on_host(struct jd_engine *b);
+/* What the frame jd_engine_collect() just returned has on the host, in one look. */
+struct jd_engine_frame {
+	struct jd_disp *map;	 /* b->disp; NULL where the map stayed on the device */
+	struct jd_image pair[2]; /* its rectified pair (views; where the GPU lends, its slot's,
+				    valid until the next submit) */
+	int has_pair;		 /* 0: the pair stayed on the device */
+	const uint8_t *conf;	 /* the GPU's confidence (w bytes a row); NULL: the CPU makes
+				    it (jd_engine_gpu_ask()), or it stayed on the device */
+};
 
 /**
- * The rectified pair of the frame jd_engine_collect() just returned, on the host: where the
- * GPU lends, the views of its slot (w bytes a row, valid until the next submit); else
- * b->left/right. @retval 1, or 0: it stayed on the device
+ * What the frame jd_engine_collect() just returned has on the host: all of it but where
+ * jd_engine_bring_back() left something on the device.
  */
-int jd_engine_pair(struct jd_engine *b, struct jd_image *l, struct jd_image *r);
+void jd_engine_collected(struct jd_engine *b, struct jd_engine_frame *out);
 
 /**
  * Ask a GPU stage around the matcher (JD_CUDA_STAGE_*, hal/cuda/stages_cuda.h) to make what a

@@ -26,7 +26,7 @@ struct jd_engine {
 	struct jd_budget budget;
 	struct jd_arena arena;
 	struct jd_workers workers;
-	struct jd_image left, right; /* frame buffers in the arena */
+	struct jd_image left, right; /* in the arena (lending: the slot last submitted) */
 	struct jd_disp disp, gt[2];  /* gt only when asked for: one per frame in flight */
 	void *ws;
 	size_t ws_bytes;

@@ -29,7 +29,6 @@ static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 {
 	int rc = f->len > 0 ? jd_publish(&r->pub, f->line, (size_t)f->len) : 0;
 
-	r->frames = f->tally.done;
 	if (rc && !r->publish_errors++) {
 		fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n", r->pub.err);
 	}
@@ -52,8 +51,8 @@ static void stop(struct jd_run_outputs *r)
 			p->sent, r->frames, p->out_sent, p->out_errors, p->udp_sent,
 			p->send_errors);
 		if (p->out_errors) {
-			r->rc =
-			    JD_EXIT_RUNTIME; /* frames the caller asked for on stdout were lost */
+			/* frames the caller asked for on stdout were lost */
+			r->rc = JD_EXIT_RUNTIME;
 		}
 	}
 	jd_publish_deinit(&r->pub);

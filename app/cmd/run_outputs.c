@@ -50,19 +50,15 @@ int jd_run_outputs_check(struct jd_run_outputs *r, const struct jd_run_options *
 	}
 	jd_carve_init(&c, NULL, 0);
 	carve_all(r, &c);
-	*app_bytes = jd_carve_total(&c);
+	*app_bytes = r->app_bytes = jd_carve_total(&c);
 	return 0;
 }
 
 int jd_run_outputs_start(struct jd_run_outputs *r, struct jd_daemon *d)
 {
 	struct jd_carve c;
-	size_t bytes;
 
-	jd_carve_init(&c, NULL, 0);
-	carve_all(r, &c);
-	bytes = jd_carve_total(&c);
-	jd_carve_init(&c, jd_daemon_info(d)->app_mem, bytes);
+	jd_carve_init(&c, jd_daemon_info(d)->app_mem, r->app_bytes);
 	carve_all(r, &c);
 	r->d = d;
 	for (int i = 0; i < NOUTPUTS; i++) {
@@ -129,6 +125,7 @@ void jd_run_outputs_frame(struct jd_run_outputs *r, const struct jd_frame_stats 
 	int has_skew = jd_daemon_skew(r->d, skew) == 0;
 	struct jd_run_frame f = {st, suspect, NULL, -1, has_skew ? skew : NULL, *t};
 
+	r->frames = t->done;
 	if (r->o->json || r->o->udp[0] || r->o->preview.port) {
 		f.len = report(r, st, suspect, f.skew, line, sizeof(line));
 		f.line = line;

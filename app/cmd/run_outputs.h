@@ -47,9 +47,10 @@ struct jd_run_outputs {
 	int stop;		 /* an output asks the loop to stop (--json's reader left) */
 	int rc;			 /* the exit code an output failed with (0: none) */
 	unsigned open;		 /* the rows checked and started, a bit each */
+	size_t app_bytes;	 /* their share of the boot memory, counted at check */
+	int frames;		 /* frames handed to the outputs so far */
 	struct jd_publisher pub; /* JSON lines */
 	int publish_errors;
-	int frames; /* frames handed to it */
 	struct jd_preview preview;
 	void *preview_mem;
 	size_t preview_bytes;

@@ -167,13 +167,11 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 	d->ndest = jd_engine_destinations(&d->engine, d->dest, &d->first_dest);
 	jd_tracker_init(&d->tracker);
 	d->calib_dy_px = NAN;
-	d->app_mem = lr.app;
 	if (log) {
 		if (d->sensing) {
 			fprintf(log,
-				"sensing: f %.1f px, principal point (%.1f, %.1f), baseline %.1f "
-				"mm (from "
-				"%s)\n",
+				"sensing: f %.1f px, principal point (%.1f, %.1f), baseline "
+				"%.1f mm (from %s)\n",
 				(double)d->model.f, (double)d->model.cx, (double)d->model.cy,
 				(double)d->model.baseline_mm, source);
 		} else {
@@ -192,7 +190,7 @@ static int daemon_boot(struct jd_daemon *d, const struct jd_match_params *p, int
 	d->info = (struct jd_daemon_info){
 	    w,		 h,
 	    &d->p,	 d->sensing ? &d->model : NULL,
-	    d->app_mem,	 d->engine.budget.total,
+	    lr.app,	 d->engine.budget.total,
 	    d->min_conf, !d->engine.gpu ? "cpu" : d->engine.cuda.mapped ? "mapped" : "cuda"};
 	return 0;
 }

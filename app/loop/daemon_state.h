@@ -50,7 +50,6 @@ struct jd_daemon {
 	int ndest, first_dest;
 	struct jd_rectifier rect;
 	struct jd_image raw[2];
-	void *app_mem;			   /* the caller's boot memory (jd_daemon_opts.app_bytes) */
 	enum jd_pair_verdict pair_verdict; /* the last clear pair check's */
 	uint8_t *conf;			   /* the last collected frame's confidence map */
 	void *conf_ws;

@@ -1,7 +1,5 @@
 #include "stages_cuda.h"
 
-#include <string.h>
-
 #include "../../algo/jd_status.h"
 #include "confidence_cuda.h"
 #include "preview_cuda.h"
@@ -37,17 +35,16 @@ static int remap_bring_back(struct jd_cuda *cu, struct jd_cuda_frame *f)
 /* the rectified pair into the caller's images, where the frame is copied out, not lent */
 static void remap_collected(struct jd_cuda_frame *f, int idx)
 {
-	const struct jd_cuda_slot *s = &f->slot[idx < 0 ? 0 : idx];
-	struct jd_image *out[2] = {f->remap.left_out, f->remap.right_out};
-	const unsigned char *img[2] = {s->h_left, s->h_right};
-
-	if (idx < 0 || !f->remap.loaded || f->lend || !(s->back & JD_CUDA_BACK_PAIR)) {
+	if (idx < 0 || !f->remap.loaded || f->lend || !(f->slot[idx].back & JD_CUDA_BACK_PAIR)) {
 		return;
 	}
+	const struct jd_cuda_slot *s = &f->slot[idx];
+	struct jd_image *out[2] = {f->remap.left_out, f->remap.right_out};
+	unsigned char *img[2] = {s->h_left, s->h_right};
+
 	for (int k = 0; k < 2; k++) {
-		for (int y = 0; out[k] && y < f->h; y++) {
-			memcpy(out[k]->data + (size_t)y * out[k]->stride, img[k] + (size_t)y * f->w,
-			       (size_t)f->w);
+		if (out[k]) {
+			jd_image_copy(&(struct jd_image){img[k], f->w, f->h, f->w}, out[k]);
 		}
 	}
 }
@@ -169,14 +166,11 @@ const struct jd_cuda_stage jd_cuda_stages[] = {
 
 const int jd_cuda_stage_count = (int)(sizeof(jd_cuda_stages) / sizeof(jd_cuda_stages[0]));
 
-#define stages jd_cuda_stages
-#define NSTAGES jd_cuda_stage_count
-
 static const struct jd_cuda_stage *find(unsigned stage)
 {
-	for (int i = 0; i < NSTAGES; i++) {
-		if (stages[i].bit == stage) {
-			return &stages[i];
+	for (int i = 0; i < jd_cuda_stage_count; i++) {
+		if (jd_cuda_stages[i].bit == stage) {
+			return &jd_cuda_stages[i];
 		}
 	}
 	return NULL;
@@ -185,9 +179,9 @@ static const struct jd_cuda_stage *find(unsigned stage)
 int jd_cuda_stages_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
 			const struct jd_match_params *p, struct jd_cuda_rooms *rooms, unsigned want)
 {
-	for (int i = 0; i < NSTAGES; i++) {
-		if (want & stages[i].bit) {
-			JD_TRY(stages[i].take(cu, f, p, rooms));
+	for (int i = 0; i < jd_cuda_stage_count; i++) {
+		if (want & jd_cuda_stages[i].bit) {
+			JD_TRY(jd_cuda_stages[i].take(cu, f, p, rooms));
 		}
 	}
 	return 0;
@@ -223,9 +217,9 @@ void *jd_cuda_stage_result(struct jd_cuda_frame *f, unsigned stage)
 int jd__cuda_stages_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, int before,
 			  jd_cudeviceptr map)
 {
-	for (int i = 0; i < NSTAGES; i++) {
-		if (stages[i].before == before && stages[i].taken(f)) {
-			JD_TRY(stages[i].queue(cu, f, map));
+	for (int i = 0; i < jd_cuda_stage_count; i++) {
+		if (jd_cuda_stages[i].before == before && jd_cuda_stages[i].taken(f)) {
+			JD_TRY(jd_cuda_stages[i].queue(cu, f, map));
 		}
 	}
 	return 0;
@@ -233,9 +227,9 @@ int jd__cuda_stages_queue(struct jd_cuda *cu, struct jd_cuda_frame *f, int befor
 
 int jd__cuda_stages_bring_back(struct jd_cuda *cu, struct jd_cuda_frame *f)
 {
-	for (int i = 0; i < NSTAGES && !cu->mapped; i++) {
-		if (stages[i].bring_back && stages[i].taken(f)) {
-			JD_TRY(stages[i].bring_back(cu, f));
+	for (int i = 0; i < jd_cuda_stage_count && !cu->mapped; i++) {
+		if (jd_cuda_stages[i].bring_back && jd_cuda_stages[i].taken(f)) {
+			JD_TRY(jd_cuda_stages[i].bring_back(cu, f));
 		}
 	}
 	return 0;
@@ -243,9 +237,9 @@ int jd__cuda_stages_bring_back(struct jd_cuda *cu, struct jd_cuda_frame *f)
 
 void jd__cuda_stages_collected(struct jd_cuda_frame *f, int idx)
 {
-	for (int i = 0; i < NSTAGES; i++) {
-		if (stages[i].collected && stages[i].taken(f)) {
-			stages[i].collected(f, idx);
+	for (int i = 0; i < jd_cuda_stage_count; i++) {
+		if (jd_cuda_stages[i].collected && jd_cuda_stages[i].taken(f)) {
+			jd_cuda_stages[i].collected(f, idx);
 		}
 	}
 }

@@ -106,7 +106,11 @@ int jd_params_validate(const struct jd_match_params *p, int width, int height, c
 	if (p->prefilter == JD_PREFILTER_CENSUS && !m->census_cost) {
 		JD_MATCHER_FAIL("--prefilter census: BP's cost only (%s takes none or rank)", m->title);
 	}
-	if (p->ndisp + p->min_disp > width) {
+	if (p->min_disp > width - p->ndisp) { /* written so that no sum can wrap */
+		if (p->min_disp >= width) {
+			JD_MATCHER_FAIL("--min-disp %d: must be less than the image width %d",
+					p->min_disp, width);
+		}
 		JD_MATCHER_FAIL("--ndisp %d: with --min-disp %d it exceeds the image width %d", p->ndisp,
 		     p->min_disp, width);
 	}

@@ -11,12 +11,18 @@
 void jd_tiling_init(struct jd_tiling *t, int h, int n, int overlap)
 {
 	n = n < 1 ? 1 : n > h ? h : n;
-	t->n = n;
+	overlap = overlap < 0 ? 0 : overlap > h ? h : overlap; /* core + 2 overlap cannot wrap */
 	t->h = h;
 	t->core = (h + n - 1) / n;
-	t->overlap = n > 1 ? overlap : 0;
+	t->n = (h + t->core - 1) / t->core; /* no strip starts past the last row */
+	t->overlap = t->n > 1 ? overlap : 0;
 	t->run_h = t->core + 2 * t->overlap;
-	t->run_h = t->run_h > h ? h : t->run_h;
+	if (t->run_h >= h) {
+		/* a strip and its context cover the frame: strips would save nothing, match whole */
+		t->n = 1;
+		t->core = t->run_h = h;
+		t->overlap = 0;
+	}
 }
 
 void jd_tiling_strip(const struct jd_tiling *t, int i, int *core0, int *core1, int *win0)

@@ -15,10 +15,14 @@ struct jd_tiling {
 	int h;	     /* the frame's rows */
 	int core;    /* core rows a strip (the last may have fewer) */
 	int overlap; /* context rows on each side */
-	int run_h;   /* rows a strip is matched on: min(h, core + 2 * overlap) */
+	int run_h;   /* rows a strip is matched on: core + 2 * overlap < h, or h untiled */
 };
 
-/** n strips of a frame of h rows with this overlap (n is clamped to 1..h). */
+/**
+ * n strips of a frame of h rows with this overlap (n is clamped to 1..h, and to the strips
+ * that start inside the frame). Where a strip with its context would cover the whole frame,
+ * the frame is not cut (n = 1): such strips would save no memory.
+ */
 void jd_tiling_init(struct jd_tiling *t, int h, int n, int overlap);
 
 /**

@@ -63,7 +63,13 @@ int jd_camera_cli_parse(struct jd_capture_config *cam, int k, const char *arg, c
 	int v;
 
 	if (k == C_RECORD) {
-		cam->record_dir = arg; /* argv or the config file's line: lives through the run */
+		/* copied: a config file's line is gone once the file is read */
+		if (!arg[0] || strlen(arg) >= sizeof(cam->record_dir)) {
+			fprintf(stderr, "jetdepth: %s--record: %zu characters: 1 to %zu\n", where,
+				strlen(arg), sizeof(cam->record_dir) - 1);
+			return -EINVAL;
+		}
+		memcpy(cam->record_dir, arg, strlen(arg) + 1);
 		return 0;
 	}
 	if (k == C_RECORD_MAX_MB) {

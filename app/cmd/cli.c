@@ -18,7 +18,7 @@ static enum jd_backend cli_backend = JD_BACKEND_AUTO;
 static int cli_backend_set;
 static enum jd_backend board_backend = JD_BACKEND_AUTO;
 /* --tuning FILE and --gpu-memory M, likewise. */
-static const char *cli_tuning;
+static char cli_tuning[1024]; /* copied: a config file's line does not outlive the file */
 static enum jd_gpu_memory cli_gpu_memory = JD_GPU_MEMORY_AUTO;
 
 int jd_cli_closed_std_fds;
@@ -38,7 +38,7 @@ const char *jd_cli_tuning_path(void)
 {
 	const char *env = getenv("JD_TUNING");
 
-	return cli_tuning ? cli_tuning : env && *env ? env : JD_TUNING_DEFAULT;
+	return cli_tuning[0] ? cli_tuning : env && *env ? env : JD_TUNING_DEFAULT;
 }
 
 void jd_cli_backend_default(enum jd_backend b)
@@ -277,7 +277,12 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		cli_backend_set = 1;
 		return 1;
 	case OPT_TUNING:
-		cli_tuning = arg;
+		if (!arg[0] || strlen(arg) >= sizeof(cli_tuning)) {
+			fprintf(stderr, "jetdepth: --tuning: %zu characters: 1 to %zu\n", strlen(arg),
+				sizeof(cli_tuning) - 1);
+			return -EINVAL;
+		}
+		memcpy(cli_tuning, arg, strlen(arg) + 1);
 		return 1;
 	case OPT_GPU_MEMORY:
 		if (strcmp(arg, "auto") && strcmp(arg, "copy") && strcmp(arg, "mapped")) {
@@ -334,6 +339,23 @@ int jd_cli_distinct_outputs(const char *const *names, const char *const *what, i
 					"jetdepth: %s %s and %s %s name the same file: give each output "
 					"its own name\n",
 					what[i], names[i], what[j], names[j]);
+				return JD_EXIT_USAGE;
+			}
+		}
+	}
+	return 0;
+}
+
+int jd_cli_outputs_not_inputs(const char *const *outs, const char *const *out_what, int nout,
+			      const char *const *ins, const char *const *in_what, int nin)
+{
+	for (int i = 0; i < nout; i++) {
+		for (int j = 0; j < nin && outs[i]; j++) {
+			if (ins[j] && jd_out_same(outs[i], ins[j])) {
+				fprintf(stderr,
+					"jetdepth: %s %s is the input %s %s: refusing to replace an "
+					"input; give the output its own name\n",
+					out_what[i], outs[i], in_what[j], ins[j]);
 				return JD_EXIT_USAGE;
 			}
 		}

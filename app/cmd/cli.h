@@ -124,4 +124,13 @@ int jd_cli_validate(const struct jd_match_params *p, int w, int h);
  */
 int jd_cli_distinct_outputs(const char *const *names, const char *const *what, int n);
 
+/**
+ * No output may be one of the command's inputs (the same file after links, "." and "..", or
+ * a hard link): writing it would replace what is being read. outs/out_what and ins/in_what:
+ * the paths and what named them (NULL paths are skipped). @retval 0, or JD_EXIT_USAGE after
+ * naming both
+ */
+int jd_cli_outputs_not_inputs(const char *const *outs, const char *const *out_what, int nout,
+			      const char *const *ins, const char *const *in_what, int nin);
+
 #endif

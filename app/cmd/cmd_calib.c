@@ -35,13 +35,22 @@ static void help(FILE *f)
 }
 
 /* --maps: each camera's rectify map as two gray PFMs (x and y), +inf where none. */
-static int write_maps(const struct jd_stereo_calib *c, int w, int h, const char *prefix)
+static int write_maps(const struct jd_stereo_calib *c, int w, int h, const char *prefix,
+		      const char *const *files, int nfiles)
 {
 	size_t n = (size_t)w * h;
 	float *mx = malloc(sizeof(float) * n), *my = malloc(sizeof(float) * n);
 	char path[1100], err[1200];
 	int rc = JD_EXIT_OK;
 
+	/* none of the four maps may be a calibration file being read */
+	for (int i = 0; i < 4 && rc == JD_EXIT_OK; i++) {
+		snprintf(path, sizeof(path), "%s_%s_%c.pfm", prefix, i / 2 ? "right" : "left",
+			 i % 2 ? 'y' : 'x');
+		const char *out[1] = {path}, *out_what[1] = {"--maps"};
+		const char *in_what[2] = {"FILE", "FILE"};
+		rc = jd_cli_outputs_not_inputs(out, out_what, 1, files, in_what, nfiles);
+	}
 	for (int i = 0; i < 2 && mx && my && rc == JD_EXIT_OK; i++) {
 		jd_calib_map(c, i, w, h, mx, my);
 		for (int k = 0; k < 2 && rc == JD_EXIT_OK; k++) {
@@ -158,5 +167,5 @@ int jd_cmd_calib(int argc, char **argv)
 	int dmin = (int)floor(fb / zmax), dmax = (int)ceil(fb / zmin);
 	printf("  depth %.0f to %.0f mm: disparities %d to %d: --min-disp %d --ndisp %d\n", zmin,
 	       zmax, dmin, dmax, dmin, dmax - dmin + 1);
-	return maps ? write_maps(&c, w, h, maps) : JD_EXIT_OK;
+	return maps ? write_maps(&c, w, h, maps, files, nfiles) : JD_EXIT_OK;
 }

@@ -95,7 +95,9 @@ int jd_cmd_match(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	const char *outs[3] = {out, color, conf_path}, *opts[3] = {"-o", "--color", "--confidence"};
-	if (jd_cli_distinct_outputs(outs, opts, 3)) {
+	const char *ins[2] = {argv[optind], argv[optind + 1]}, *in_what[2] = {"LEFT", "RIGHT"};
+	if (jd_cli_distinct_outputs(outs, opts, 3) ||
+	    jd_cli_outputs_not_inputs(outs, opts, 3, ins, in_what, 2)) {
 		return JD_EXIT_USAGE;
 	}
 	if (p.ndisp < 2 || p.ndisp > JD_NDISP_MAX) {

@@ -118,7 +118,11 @@ int jd_cmd_sense(int argc, char **argv)
 	}
 	const char *outs[2] = {strcmp(out, "-") ? out : NULL, disp_out};
 	const char *opts[2] = {"-o", "--disp"};
-	if (jd_cli_distinct_outputs(outs, opts, 2)) {
+	const char *ins[4] = {argv[optind], argv[optind + 1], ncalib > 0 ? calib_files[0] : NULL,
+			      ncalib > 1 ? calib_files[1] : NULL};
+	const char *in_what[4] = {"LEFT", "RIGHT", "--calib", "--calib"};
+	if (jd_cli_distinct_outputs(outs, opts, 2) ||
+	    jd_cli_outputs_not_inputs(outs, opts, 2, ins, in_what, 4)) {
 		return JD_EXIT_USAGE;
 	}
 	if (!rectified && !ncalib) {

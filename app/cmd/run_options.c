@@ -389,6 +389,20 @@ static int read_line(FILE *f, char *line, size_t cap)
 	return c == EOF && n == 0 ? 0 : 1;
 }
 
+/*
+ * A comment starts with '#' at the start of a line or after a blank: a '#' inside a value
+ * (`dump-dir /data/run#2`) is part of it. A carriage return (a file from Windows) ends the line.
+ */
+static void cut_comment(char *s)
+{
+	for (char *c = s; *c; c++) {
+		if (*c == '\r' || (*c == '#' && (c == s || *(c - 1) == ' ' || *(c - 1) == '\t'))) {
+			*c = '\0';
+			return;
+		}
+	}
+}
+
 /* A config file: `key value` (or a bare `key` for a switch) a line, # comments. */
 static int load_config(struct jd_run_options *o, const char *path)
 {
@@ -419,10 +433,13 @@ static int load_config(struct jd_run_options *o, const char *path)
 		if (ln == 1 && !strncmp(s, "\xef\xbb\xbf", 3)) {
 			s += 3; /* a UTF-8 byte-order mark, as some editors write */
 		}
-		s[strcspn(s, "#\r\n")] = '\0';
+		cut_comment(s);
 		key = strtok(s, " \t");
 		if (!key) {
 			continue;
+		}
+		if (!strncmp(key, "--", 2) && key[2]) {
+			key += 2; /* `--key value`, as on the command line */
 		}
 		val = strtok(NULL, " \t");
 		if (strtok(NULL, " \t")) {
@@ -508,12 +525,23 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		const char **slot = !strcmp(argv[i], "--board")	   ? &o->board_path
 				    : !strcmp(argv[i], "--config") ? &o->config_path
 								   : NULL;
+		const char *val = NULL, *name = NULL;
 		if (slot && i + 1 < argc) {
-			*slot = argv[++i];
+			name = argv[i];
+			val = argv[++i];
 		} else if (!strncmp(argv[i], "--board=", 8)) {
-			o->board_path = argv[i] + 8;
+			slot = &o->board_path, name = "--board", val = argv[i] + 8;
 		} else if (!strncmp(argv[i], "--config=", 9)) {
-			o->config_path = argv[i] + 9;
+			slot = &o->config_path, name = "--config", val = argv[i] + 9;
+		}
+		if (val && *slot) {
+			/* one of each: a second would be silently the only one read */
+			fprintf(stderr, "jetdepth: %s given twice (%s, %s): give one\n", name, *slot,
+				val);
+			return JD_EXIT_USAGE;
+		}
+		if (val) {
+			*slot = val;
 		}
 	}
 	if (o->board_path) {

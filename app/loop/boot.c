@@ -219,6 +219,12 @@ static int plan_tiling(struct jd_engine *b, const struct jd_boot_config *c)
 			board->origin_ceiling.file, board->origin_ceiling.line);
 		return -ENOMEM;
 	}
+	if (c->log && p->tiles > 1 && b->tiling.n == 1) {
+		fprintf(c->log,
+			"tiling: --tiles %d: a strip of %d rows with %d of context each side covers "
+			"all %d rows, so the frame is matched whole\n",
+			p->tiles, (h + p->tiles - 1) / p->tiles, overlap, h);
+	}
 	if (c->log && b->tiling.n > 1) {
 		fprintf(c->log,
 			"tiling: %d strips of %d rows, each matched on %d rows (%d of context each "

@@ -254,7 +254,7 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 		return -EINVAL;
 	}
 	rc = d->init(c, mem, bytes);
-	if (!rc && cfg->record_dir && (rc = jd_recorder_init(&c->rec, cfg->record_dir,
+	if (!rc && cfg->record_dir[0] && (rc = jd_recorder_init(&c->rec, cfg->record_dir,
 							     cfg->record_max_mb, log))) {
 		snprintf(c->err, sizeof(c->err), "%.500s", c->rec.why);
 	}

@@ -46,7 +46,7 @@ struct jd_capture_config {
 	const struct jd_stereo_calib *calib; /* raw frames rectified with it (NULL: rectified) */
 	int wait_absent; /* v4l2: a camera absent at boot is waited for (down), not an error */
 	const struct jd_kernels *kernels; /* the luma conversion boot chose (NULL: reference) */
-	const char *record_dir; /* --record: the pairs as they came, for the files camera */
+	char record_dir[256]; /* --record: the pairs as they came, for the files camera ("": off) */
 	long record_max_mb;	/* its budget */
 };
 

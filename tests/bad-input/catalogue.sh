@@ -320,6 +320,44 @@ expect 2 "nul.conf:2: a NUL byte: not a text file" -- run --frames 1 --config "$
 printf 'size 96x64\nndisp 16\nsize 160x120\n' >"$tmp/twice.conf"
 expect 2 "twice.conf:3: size: given twice (first at line 1)" -- run --frames 1 --config "$tmp/twice.conf"
 
+# An output that names an input is refused, naming both, and the input is kept: the same
+# name, a symbolic link to it, a hard link to it.
+cp "$L" "$tmp/in_l.pgm"; cp "$R" "$tmp/in_r.pgm"
+ln -sf "$tmp/in_l.pgm" "$tmp/sym_l.pgm"; ln -f "$tmp/in_r.pgm" "$tmp/hard_r.pgm"
+sums=$(md5sum "$tmp/in_l.pgm" "$tmp/in_r.pgm")
+expect 2 "-o $tmp/in_l.pgm is the input LEFT $tmp/in_l.pgm: refusing to replace an input" -- match "$tmp/in_l.pgm" "$tmp/in_r.pgm" -o "$tmp/in_l.pgm" --color "$tmp/in_r.pgm" --ndisp 16
+expect 2 "-o $tmp/in_r.pgm is the input RIGHT" -- match "$tmp/in_l.pgm" "$tmp/in_r.pgm" -o "$tmp/in_r.pgm" --ndisp 16
+expect 2 "--color $tmp/in_r.pgm is the input RIGHT" -- match "$tmp/in_l.pgm" "$tmp/in_r.pgm" -o "$O" --color "$tmp/in_r.pgm" --ndisp 16
+expect 2 "--confidence $tmp/sym_l.pgm is the input LEFT $tmp/in_l.pgm" -- match "$tmp/in_l.pgm" "$tmp/in_r.pgm" -o "$O" --confidence "$tmp/sym_l.pgm" --ndisp 16
+expect 2 "-o $tmp/hard_r.pgm is the input RIGHT $tmp/in_r.pgm" -- match "$tmp/in_l.pgm" "$tmp/in_r.pgm" -o "$tmp/hard_r.pgm" --ndisp 16
+expect 2 "--disp $tmp/in_l.pgm is the input LEFT" -- sense "$tmp/in_l.pgm" "$tmp/in_r.pgm" --rectified --focal 300 --baseline 60 -o "$O" --disp "$tmp/in_l.pgm"
+expect 2 "-o $tmp/sym_l.pgm is the input LEFT" -- sense "$tmp/in_l.pgm" "$tmp/in_r.pgm" --rectified --focal 300 --baseline 60 -o "$tmp/sym_l.pgm"
+cp "$sc" "$tmp/maps_left_x.pfm"
+expect 2 "--maps $tmp/maps_left_x.pfm is the input FILE" -- calib check "$tmp/maps_left_x.pfm" --size 450x375 --maps "$tmp/maps"
+[ "$(md5sum "$tmp/in_l.pgm" "$tmp/in_r.pgm")" = "$sums" ] && [ -L "$tmp/sym_l.pgm" ] && cmp -s "$sc" "$tmp/maps_left_x.pfm" &&
+	! ls "$tmp"/maps_right_* >/dev/null 2>&1 ||
+	{ echo "FAIL: an input named as an output was changed"; fails=$((fails + 1)); }
+
+# Numbers at the ends of their ranges: refused by name, never a crash or a wrapped sum.
+for algo in sgm bp sad; do
+	expect 2 "--min-disp 2147483647: must be less than the image width 96" -- match "$L" "$R" -o "$O" --algo $algo --ndisp 16 --min-disp 2147483647
+	expect 2 "--min-disp 2147483640: must be less than the image width 96" -- match "$L" "$R" -o "$O" --algo $algo --ndisp 16 --min-disp 2147483640
+done
+expect 2 "--min-disp 2147483640: must be less than the image width 64" -- run --frames 1 --size 64x48 --ndisp 16 --min-disp 2147483640
+expect 2 "--ndisp 16: with --min-disp 90 it exceeds the image width 96" -- match "$L" "$R" -o "$O" --ndisp 16 --min-disp 90
+expect 2 "--tiles 65: must be 0 (automatic) to 64" -- match "$L" "$R" -o "$O" --ndisp 16 --tiles 65
+
+# A config file: a '#' inside a value is the value's, `--key value` is read as on the command
+# line, `record DIR` outlives the file's line, and one --config (a second would be ignored).
+printf -- '--size 64x48\nndisp 16 # a comment\nframes 1\nrecord %s/rec#1\n' "$tmp" >"$tmp/hash.conf"
+if "$bin" run --config "$tmp/hash.conf" >/dev/null 2>"$tmp/stderr" && [ -d "$tmp/rec#1" ] &&
+	[ -n "$(ls "$tmp/rec#1")" ]; then
+	echo "ok: a config file with --size, a '#' inside a value and record DIR"
+else
+	echo "FAIL: config with --size, '#' in a value and record:"; cat "$tmp/stderr"; fails=$((fails + 1))
+fi
+expect 2 "--config given twice ($tmp/hash.conf, $tmp/twice.conf): give one" -- run --config "$tmp/hash.conf" --config "$tmp/twice.conf"
+
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"
 if "$bin" match -q "$L" "$R" -o "$O" --ndisp 16 && [ "$(head -c 2 "$O")" = "Pf" ]; then

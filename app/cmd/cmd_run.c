@@ -310,10 +310,11 @@ int jd_cmd_run(int argc, char **argv)
 
 	l = (struct run_loop){.t_boot = jd_clock_ns(), .suspect_said = JD_PAIR_OK};
 	setvbuf(stdout, outbuf, _IOLBF, sizeof(outbuf));
-	rc = boot(&l, &o, argc, argv);
-	if (rc) {
-		return rc < 0 ? JD_EXIT_OK : rc; /* -1: --help said */
-	}
+	/*
+	 * Before anything else: a signal during boot (a dump request, a reload, a stop) is
+	 * noted, never the default action that ends the process. A stop during boot ends the
+	 * run before its first frame.
+	 */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGUSR1, on_signal);
@@ -323,6 +324,10 @@ int jd_cmd_run(int argc, char **argv)
 	 */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
+	rc = boot(&l, &o, argc, argv);
+	if (rc) {
+		return rc < 0 ? JD_EXIT_OK : rc; /* -1: --help said */
+	}
 	l.stats.t0 = l.t_start = l.last_pair_ns = jd_clock_ns();
 	rc = run_loop(&l);
 	const struct jd_capture *cap = jd_daemon_cameras(l.d);

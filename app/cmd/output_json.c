@@ -29,6 +29,14 @@ static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 {
 	int rc = f->len > 0 ? jd_publish(&r->pub, f->line, (size_t)f->len) : 0;
 
+	if (rc == -EAGAIN) {
+		/* a reader that stopped reading: it loses frames, the robot's other outputs none */
+		if (r->pub.out_dropped == 1) {
+			fprintf(stderr, "jetdepth: --json: %s (said once, then counted)\n",
+				r->pub.err);
+		}
+		return;
+	}
 	if (rc && !r->publish_errors++) {
 		fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n", r->pub.err);
 	}
@@ -42,8 +50,15 @@ static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 
 static void stop(struct jd_run_outputs *r)
 {
-	const struct jd_publisher *p = &r->pub;
+	struct jd_publisher *p = &r->pub;
 
+	if (jd_publish_drain(p, 500)) {
+		fprintf(stderr, "jetdepth: --json: %s\n", p->err);
+	}
+	if (p->out_dropped) {
+		fprintf(stderr, "jetdepth: --json: %lu line(s) dropped while the reader was not "
+				"reading\n", p->out_dropped);
+	}
 	if (r->publish_errors) {
 		fprintf(stderr,
 			"jetdepth: publish: %lu of %d frame(s) reached every output; stdout: %lu "

@@ -62,6 +62,67 @@ if [ "${JD_HAVE_ROS2:-OFF}" = ON ]; then
 	stop_test TERM --ros2 --ros-namespace signals_$$
 fi
 
+# A --json reader that keeps the pipe open but stops reading: the loop runs on (the frames it
+# misses are dropped, said once), SIGTERM stops the daemon within the deadline, and every line
+# the reader gets later is a whole JSON object.
+stalled_reader() {
+	rm -f "$tmp/fifo" "$tmp/err"
+	mkfifo "$tmp/fifo"
+	exec 7<>"$tmp/fifo" # held open, never read while the daemon runs
+	"$bin" run --json --size 160x120 --ndisp 32 >"$tmp/fifo" 2>"$tmp/err" &
+	local pid=$!
+	wait_for 1 'the reader is not keeping up' 600 "$tmp/err"
+	sleep 1
+	stop_timed TERM $pid
+	timeout 5 cat <&7 >"$tmp/lines" &
+	local cpid=$!
+	sleep 0.5
+	exec 7>&-
+	wait $cpid
+	local frames lines
+	frames=$(sed -n 's/^\([0-9]*\) frame(s), mean latency.*/\1/p' "$tmp/err")
+	lines=$(grep -c . "$tmp/lines")
+	if [ $rc -eq 0 ] && [ $ms -le $deadline_ms ] && [ "$(grep -c 'not keeping up' "$tmp/err")" = 1 ] &&
+		[ -n "$frames" ] && [ "$frames" -gt $((lines + 20)) ] &&
+		grep -q "line(s) dropped while the reader was not reading" "$tmp/err" &&
+		! grep -v '^{"frame":.*}$' "$tmp/lines" | grep -q .; then
+		echo "ok: a stalled --json reader: $frames frames, $lines whole lines kept, SIGTERM after $ms ms"
+	else
+		echo "FAIL: a stalled --json reader: exit $rc after $ms ms, $frames frames, $lines lines: $(tail -5 "$tmp/err")"
+		fails=$((fails + 1))
+	fi
+}
+stalled_reader
+
+# Signals during boot (a dump request, a reload) are noted, never the end of the daemon: sent
+# from the first milliseconds on, before READY=1.
+boot_signals() {
+	rm -f "$tmp/out" "$tmp/err"
+	"$bin" run --size 1280x720 --ndisp 128 >"$tmp/out" 2>"$tmp/err" &
+	local pid=$! i
+	# from the exec on (before it, the signal would reach the forking shell)
+	for i in $(seq 200); do
+		[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$(readlink -f "$bin")" ] && break
+		sleep 0.005
+	done
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		kill -USR1 $pid 2>/dev/null; kill -HUP $pid 2>/dev/null
+		sleep 0.01
+	done
+	wait_for 1 '^frame' 1200 "$tmp/out"
+	if kill -0 $pid 2>/dev/null; then
+		stop_timed TERM $pid
+	else
+		wait $pid; rc=$?
+	fi
+	if [ $rc -eq 0 ] && grep -q '^frame' "$tmp/out"; then
+		echo "ok: SIGUSR1 and SIGHUP during boot: the daemon ran on, exit 0"
+	else
+		echo "FAIL: SIGUSR1 and SIGHUP during boot: exit $rc: $(tail -3 "$tmp/err")"; fails=$((fails + 1))
+	fi
+}
+boot_signals
+
 # At 0.05 fps a frame is 20 s away: SIGTERM still stops within the deadline, and systemd's
 # watchdog (WATCHDOG_USEC 1 s) hears from the loop at least every half of it.
 slow_stop() {

@@ -16,7 +16,14 @@ int jd_notify_init(struct jd_notify *n)
 	if (wd && (!pid || strtol(pid, NULL, 10) == (long)getpid())) {
 		/* a ping every quarter: the loop comes round at least every 200 ms
 		 * (JD_CLOCK_SLICE_NS), so pings stay within half of WatchdogSec from 1 s up */
-		n->watchdog_ns = strtoull(wd, NULL, 10) * 1000ull / 4;
+		char *end;
+		errno = 0;
+		unsigned long long us = strtoull(wd, &end, 10);
+		if (!*wd || *end || errno || wd[0] == '-' || us == 0 || us > 86400000000ull) {
+			n->watchdog_bad = 1; /* the caller says it: systemd would restart us blind */
+		} else {
+			n->watchdog_ns = us * 1000ull / 4;
+		}
 	}
 	if (!path || !*path) {
 		return 0;

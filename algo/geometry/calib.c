@@ -67,13 +67,37 @@ static void transpose(const double a[9], double out[9])
 	}
 }
 
+/*
+ * One principal point for both rectified views: the right's moved onto the left's, so that a
+ * point at depth Z has disparity f B / Z (with cx' != cx it would be f B / Z + cx - cx').
+ * Only the right view's map moves, by the whole shift; f, B and the left view stay.
+ */
+static void common_centre(struct jd_stereo_calib *c)
+{
+	double *pl = c->cam[0].P, *pr = c->cam[1].P;
+
+	c->cx_right_file = pr[2];
+	c->cy_right_file = pr[6];
+	c->doffs = pl[2] - pr[2];
+	pr[2] = pl[2];
+	pr[6] = pl[6];
+}
+
+static int rectify_from_rt(struct jd_stereo_calib *c);
+
 int jd_calib_rectify(struct jd_stereo_calib *c)
+{
+	if (!(c->cam[0].have_rect && c->cam[1].have_rect) && rectify_from_rt(c)) {
+		return -EINVAL;
+	}
+	common_centre(c);
+	return 0;
+}
+
+static int rectify_from_rt(struct jd_stereo_calib *c)
 {
 	double om[3], rr[9], rrt[9], t[3], ww[3], wr[9], uu[3] = {0, 0, 0};
 
-	if (c->cam[0].have_rect && c->cam[1].have_rect) {
-		return 0;
-	}
 	if (!c->have_rt) {
 		return -EINVAL;
 	}
@@ -212,7 +236,7 @@ void jd_calib_map(const struct jd_stereo_calib *c, int i, int w, int h, float *m
 			} else {
 				radtan(D, tilt, X / Z, Y / Z, &xd, &yd);
 			}
-			mx[o] = (float)(K[0] * xd + K[1] * yd + K[2]);
+			mx[o] = (float)(K[0] * xd + K[2]); /* no skew: as OpenCV's maps */
 			my[o] = (float)(K[4] * yd + K[5]);
 		}
 	}

@@ -46,9 +46,21 @@ struct jd_stereo_calib {
 	double R[9], T[3]; /* right from left: X2 = R X1 + T (OpenCV); have_rt says given */
 	int have_rt;
 	double unit_mm; /* the length unit in mm where the file states it (units: mm, cm, m), else 0 */
+	/*
+	 * The file's right rectified principal point, where it differs from the left's (OpenCV's
+	 * stereoRectify without CALIB_ZERO_DISPARITY, a ROS pair): jetdepth rectifies the right
+	 * view onto the left's (jd_calib_rectify()), so that disparity is f B / Z everywhere
+	 * (sensing, depth, the cloud, ROS 2, calib check). doffs = cx - cx' (px): what a pair
+	 * rectified elsewhere with the file's own P2 has added to every disparity.
+	 */
+	double cx_right_file, cy_right_file, doffs;
 };
 
-/** Fill R and P of both cameras from K, D, R, T when the file had none. @retval 0 or -EINVAL */
+/**
+ * Fill R and P of both cameras from K, D, R, T when the file had none; then put the right
+ * rectified camera's principal point on the left's (doffs above says how far it was).
+ * @retval 0 or -EINVAL
+ */
 int jd_calib_rectify(struct jd_stereo_calib *c);
 
 /**

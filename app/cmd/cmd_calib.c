@@ -11,6 +11,7 @@
 
 #include "../formats/calib_yaml.h"
 #include "../formats/image_io.h"
+#include "../../algo/match/jd_params.h"
 #include "cli.h"
 #include "commands.h"
 #include "../loop/rectifier.h"
@@ -74,6 +75,30 @@ static int write_maps(const struct jd_stereo_calib *c, int w, int h, const char 
 	free(mx);
 	free(my);
 	return rc;
+}
+
+/*
+ * The disparity range a depth range needs, in double (a tiny MIN gives a huge disparity), and
+ * what jetdepth can search: --ndisp at most JD_NDISP_MAX, --min-disp + --ndisp at most the
+ * width. Past that it says the nearest depth the search reaches instead of advising a range
+ * that validation would refuse.
+ */
+static void depth_advice(double fb, double zmin, double zmax, int w)
+{
+	double dmin = floor(fb / zmax), dmax = ceil(fb / zmin);
+	double top = fmin((double)w, dmin + JD_NDISP_MAX) - 1; /* the largest disparity searched */
+
+	if (dmax <= top) {
+		printf("  depth %.0f to %.0f mm: disparities %.0f to %.0f: --min-disp %.0f --ndisp "
+		       "%.0f\n",
+		       zmin, zmax, dmin, dmax, dmin, dmax - dmin + 1);
+		return;
+	}
+	printf("  depth %g to %g mm: disparities %.0f to %.4g: more than jetdepth searches "
+	       "(--ndisp at most %d, --min-disp + --ndisp at most the width %d); the nearest depth "
+	       "it reaches is %.0f mm: --min-disp %.0f --ndisp %.0f, or raise --depth's MIN\n",
+	       zmin, zmax, dmin, dmax, JD_NDISP_MAX, w, ceil(fb / top), dmin,
+	       top - dmin + 1);
 }
 
 int jd_cmd_calib(int argc, char **argv)
@@ -163,9 +188,19 @@ int jd_cmd_calib(int argc, char **argv)
 		printf("  valid region (both cameras see every pixel): x %d..%d, y %d..%d of %dx%d\n",
 		       roi[0], roi[2] - 1, roi[1], roi[3] - 1, w, h);
 	}
-	double fb = f * b * units;
-	int dmin = (int)floor(fb / zmax), dmax = (int)ceil(fb / zmin);
-	printf("  depth %.0f to %.0f mm: disparities %d to %d: --min-disp %d --ndisp %d\n", zmin,
-	       zmax, dmin, dmax, dmin, dmax - dmin + 1);
+	if (fabs(c.doffs) >= 0.005) {
+		printf("  right rectified principal point (%.2f, %.2f) in the file, %.2f px from the "
+		       "left's: jetdepth rectifies the right view onto the left's, so disparity is f B "
+		       "/ Z (a pair rectified elsewhere with this file is off by %.2f px)\n",
+		       c.cx_right_file, c.cy_right_file, c.doffs, c.doffs);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (c.cam[i].K[1] != 0) {
+			printf("  %s camera matrix: skew K[0][1] = %g is left out of the maps, as "
+			       "OpenCV's initUndistortRectifyMap does\n",
+			       i ? "right" : "left", c.cam[i].K[1]);
+		}
+	}
+	depth_advice(f * b * units, zmin, zmax, w);
 	return maps ? write_maps(&c, w, h, maps, files, nfiles) : JD_EXIT_OK;
 }

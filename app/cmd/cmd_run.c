@@ -85,7 +85,8 @@ static void tell_watchdog(struct run_loop *l, int mrc, uint64_t now_ns)
 	const struct jd_capture *cap = jd_daemon_cameras(l->d);
 	int stall_s = l->o->stall_s;
 
-	if (mrc >= 0) {
+	/* a paced camera whose next frame is not due yet is a healthy loop, not a stall */
+	if (mrc >= 0 || mrc == -EINPROGRESS) {
 		if (l->stalled) {
 			fprintf(stderr,
 				"jetdepth: frame pairs again: the watchdog is told again\n");
@@ -99,7 +100,9 @@ static void tell_watchdog(struct run_loop *l, int mrc, uint64_t now_ns)
 		fprintf(stderr,
 			"jetdepth: no frame pair for %d s (%s): systemd's watchdog is no "
 			"longer told that all is well\n",
-			stall_s, cap->last_drop[0] ? cap->last_drop : cap->err);
+			stall_s, cap->last_drop[0] ? cap->last_drop
+				 : cap->err[0]	   ? cap->err
+						   : "the cameras sent nothing");
 		jd_notify_send(&l->notify, "STATUS=no frame pair: every frame dropped or the "
 					   "cameras silent");
 	}
@@ -258,6 +261,11 @@ static int boot(struct run_loop *l, struct jd_run_options *o, int argc, char **a
 	fprintf(l->info, "jetdepth run: board %s, %s camera %dx%d, %s, ndisp %d, %d thread(s)\n",
 		bp ? bp->name : "(built-in defaults)", jd_capture_source(o->cam.kind), o->w, o->h,
 		jd_algo_name(p->algo), p->ndisp, o->threads);
+	if (jd_sense_cli_model_alone(&o->sense, o->ncalib ? "--calib"
+					       : o->cam.kind == JD_CAPTURE_SYNTH ? "the synthetic camera"
+										 : NULL)) {
+		return JD_EXIT_USAGE;
+	}
 	if ((o->sense.have_focal != o->sense.have_baseline) && jd_sense_cli_check(&o->sense)) {
 		return JD_EXIT_USAGE;
 	}
@@ -295,6 +303,12 @@ static int boot(struct run_loop *l, struct jd_run_options *o, int argc, char **a
 		fprintf(stderr,
 			"jetdepth: NOTIFY_SOCKET=%s: not a socket path; systemd is not told\n",
 			getenv("NOTIFY_SOCKET"));
+	}
+	if (l->notify.watchdog_bad) {
+		fprintf(stderr,
+			"jetdepth: WATCHDOG_USEC=%s: not a whole number of microseconds from 1 to "
+			"86400000000; systemd's watchdog is not told (set WatchdogSec= in the unit)\n",
+			getenv("WATCHDOG_USEC"));
 	}
 	jd_notify_send(&l->notify, "READY=1\nSTATUS=booted, running the frame loop");
 	return 0;

@@ -130,14 +130,28 @@ int jd_cmd_sense(int argc, char **argv)
 				"--rectified\n");
 		return JD_EXIT_USAGE;
 	}
+	if (ncalib && jd_sense_cli_model_alone(&sc, "--calib")) {
+		return JD_EXIT_USAGE;
+	}
 	if (ncalib) {
-		/* the camera model from the calibration, unless given here */
+		/* the camera model from the calibration */
 		double f, cx, cy, b, units;
 		if (jd_calib_load(calib_files, ncalib, &calib, err, sizeof(err))) {
 			fprintf(stderr, "jetdepth: %s\n", err);
 			return JD_EXIT_RUNTIME;
 		}
 		jd_calib_model(&calib, &f, &cx, &cy, &b, &units);
+		if (rectified && fabs(calib.doffs) >= 0.005) {
+			/* rectified elsewhere with the file's own P2: every disparity is off */
+			fprintf(stderr,
+				"jetdepth: sense --rectified: %s puts the right view's principal "
+				"point %.2f px from the left's (cx' %.2f): a pair rectified with it "
+				"has every disparity off by that; give the raw pair (jetdepth "
+				"rectifies both onto one principal point) or rectify with "
+				"CALIB_ZERO_DISPARITY\n",
+				calib_files[ncalib - 1], calib.doffs, calib.cx_right_file);
+			return JD_EXIT_USAGE;
+		}
 		if (!sc.have_focal) {
 			sc.cam.f = (float)f;
 			sc.cam.cx = (float)cx;

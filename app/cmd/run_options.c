@@ -609,13 +609,19 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		o->w = w;
 		o->h = h;
 	}
-	int service = getenv("INVOCATION_ID") || getenv("NOTIFY_SOCKET");
+	/*
+	 * A service: systemd's Type=notify unit gives NOTIFY_SOCKET. INVOCATION_ID alone is no
+	 * sign (a shell inside a user session or tmux under systemd has one).
+	 */
+	const char *ns = getenv("NOTIFY_SOCKET");
+	int service = ns && *ns;
 	/* a service that exits when a USB camera is late hits systemd's start limit: wait */
 	o->cam.wait_absent |= service;
 	/* A service publishes to a robot: made-up objects only when someone asked for them. */
 	if (o->cam.kind == JD_CAPTURE_SYNTH && !o->camera_given && service) {
 		fprintf(stderr,
-			"jetdepth: no camera configured (board %s): under systemd the synthetic scene "
+			"jetdepth: no camera configured (board %s): under systemd (NOTIFY_SOCKET is "
+			"set) the synthetic scene "
 			"runs only when asked for; set `camera v4l2:/dev/videoL,/dev/videoR` (or "
 			"`camera synth` for a demo) in the config\n",
 			o->have_board ? o->board.name : "(built-in defaults)");

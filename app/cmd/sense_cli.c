@@ -172,6 +172,25 @@ int jd_sense_cli_parse(struct jd_sense_options *s, int k, const char *arg)
 	return 0;
 }
 
+int jd_sense_cli_model_alone(const struct jd_sense_options *s, const char *what)
+{
+	const char *given = s->have_focal	 ? "--focal"
+			    : s->have_baseline	 ? "--baseline"
+			    : isfinite(s->cam.cx) ? "--cx"
+			    : isfinite(s->cam.cy) ? "--cy"
+						 : NULL;
+
+	if (!given || !what) {
+		return 0;
+	}
+	fprintf(stderr,
+		"jetdepth: %s with %s: %s gives the camera the frames are rectified for, and a "
+		"second model would put every object at the wrong depth; leave out --focal, "
+		"--baseline, --cx and --cy\n",
+		given, what, what);
+	return -EINVAL;
+}
+
 int jd_sense_cli_check(const struct jd_sense_options *s)
 {
 	if (!s->have_focal || !s->have_baseline) {

@@ -121,8 +121,12 @@ size_t jd_ros2_mem_required(int w, int h);
 int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struct jd_ros2_rig *rig,
 		  void *mem, size_t bytes);
 
-/** The ROS time (CLOCK_REALTIME, ns) of a capture time, as the messages' stamps carry it. */
-uint64_t jd_ros2_stamp_ns(const struct jd_ros2 *r, uint64_t capture_ns);
+/**
+ * The ROS time (CLOCK_REALTIME, ns) of a capture time (CLOCK_MONOTONIC), as the messages'
+ * stamps carry it: the wall clock as it reads now, so stamps follow a step of it (said once
+ * a step on stderr).
+ */
+uint64_t jd_ros2_stamp_ns(struct jd_ros2 *r, uint64_t capture_ns);
 
 /** JD_ROS2_MAKE_* bits: the topics made per pixel that are subscribed now (0: off). */
 int jd_ros2_wants_made(const struct jd_ros2 *r);

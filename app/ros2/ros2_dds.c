@@ -133,10 +133,26 @@ static int64_t realtime_offset(void)
 	return (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec - (int64_t)(m0 / 2 + m1 / 2);
 }
 
-uint64_t jd_ros2_stamp_ns(const struct jd_ros2 *r, uint64_t capture_ns)
+uint64_t jd_ros2_stamp_ns(struct jd_ros2 *r, uint64_t capture_ns)
 {
-	const struct impl *im = r->impl;
-	return im ? (uint64_t)((int64_t)capture_ns + im->realtime_offset_ns) : capture_ns;
+	struct impl *im = r->impl;
+
+	if (!im) {
+		return capture_ns;
+	}
+	/*
+	 * The wall clock as it is now: a Jetson without a real-time clock boots in the past and
+	 * steps when NTP or a GPS fix comes; every stamp after the step follows it (the
+	 * monotonic capture time keeps the frames' spacing). A step is said once each.
+	 */
+	int64_t now = realtime_offset(), step = now - im->realtime_offset_ns;
+	if (step > 100000000 || step < -100000000) {
+		fprintf(stderr, "jetdepth: ros2: the wall clock stepped by %+.3f s: stamps follow it "
+				"from this frame on\n",
+			(double)step / 1e9);
+	}
+	im->realtime_offset_ns = now;
+	return (uint64_t)((int64_t)capture_ns + now);
 }
 
 static dds_qos_t *make_qos(enum qos_kind kind)

@@ -30,7 +30,7 @@ int jd_ros2_start(struct jd_ros2 *r, const struct jd_ros2_config *c, const struc
 	return -ENOSYS;
 }
 
-uint64_t jd_ros2_stamp_ns(const struct jd_ros2 *r, uint64_t capture_ns)
+uint64_t jd_ros2_stamp_ns(struct jd_ros2 *r, uint64_t capture_ns)
 {
 	(void)r;
 	return capture_ns;

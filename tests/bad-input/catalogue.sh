@@ -251,7 +251,13 @@ printf 'nvidia,p3768-0000+p3767-0099\0nvidia,p3767-0099\0nvidia,tegra234\0' >"$t
 JETDEPTH_BOARD_DIR=$(dirname "$0")/../../boards JETDEPTH_DT_COMPATIBLE=$tmp/dt99 expect 1 "this Jetson's device tree (compatible: nvidia,p3768-0000+p3767-0099, nvidia,p3767-0099, nvidia,tegra234) matches no board" -- run --frames 1 --board auto
 JETDEPTH_BOARD_DIR=$(dirname "$0")/../../boards JETDEPTH_DT_COMPATIBLE=$tmp/dt99 expect 1 "matches no board" -- board detect
 JETDEPTH_BOARD_DIR=$(dirname "$0")/../../boards JETDEPTH_DT_COMPATIBLE=$tmp/nodt expect 1 "not a Jetson" -- board detect
-INVOCATION_ID=test expect 1 "no camera configured (board (built-in defaults)): under systemd the synthetic scene runs only when asked for" -- run --frames 1 --size 96x64 --ndisp 16
+NOTIFY_SOCKET=$tmp/no-such-socket expect 1 "no camera configured (board (built-in defaults)): under systemd (NOTIFY_SOCKET is set) the synthetic scene runs only when asked for" -- run --frames 1 --size 96x64 --ndisp 16
+# INVOCATION_ID alone (a shell in a user session under systemd) is no service: the demo runs
+INVOCATION_ID=test "$bin" run --frames 1 --size 64x48 --ndisp 16 >/dev/null 2>&1 ||
+	{ echo "FAIL: INVOCATION_ID alone switched service mode on"; fails=$((fails + 1)); }
+WATCHDOG_USEC=junk "$bin" run --frames 1 --size 64x48 --ndisp 16 2>&1 >/dev/null |
+	grep -q "WATCHDOG_USEC=junk: not a whole number of microseconds" ||
+	{ echo "FAIL: WATCHDOG_USEC=junk is not said"; fails=$((fails + 1)); }
 # Options: every number in range, with its name and value.
 expect 2 "--udp localhost:70000: port 70000: must be 1 to 65535" -- run --frames 1 --udp localhost:70000
 expect 2 "--udp localhost:0: port 0: must be 1 to 65535" -- run --frames 1 --udp localhost:0
@@ -357,6 +363,30 @@ else
 	echo "FAIL: config with --size, '#' in a value and record:"; cat "$tmp/stderr"; fails=$((fails + 1))
 fi
 expect 2 "--config given twice ($tmp/hash.conf, $tmp/twice.conf): give one" -- run --config "$tmp/hash.conf" --config "$tmp/twice.conf"
+
+# A camera model given twice: the calibration's (or the synthetic rig's) and the command line's.
+expect 2 "--focal with --calib: --calib gives the camera the frames are rectified for" -- sense "$L" "$R" --calib "$sc" --focal 300 -o "$O"
+expect 2 "--cx with --calib" -- sense "$L" "$R" --calib "$sc" --rectified --cx 40 -o "$O"
+expect 2 "--focal with the synthetic camera" -- run --frames 1 --size 64x48 --ndisp 16 --focal 300 --baseline 60
+expect 2 "--baseline with the synthetic camera" -- run --frames 1 --size 64x48 --ndisp 16 --baseline 60
+# A rectification whose right principal point is not the left's (stereoRectify without
+# CALIB_ZERO_DISPARITY): jetdepth rectifies raw pairs onto one principal point and says the
+# offset; a pair rectified elsewhere with the file would have every disparity off: refused.
+eye='   rows: 3\n   cols: 3\n   dt: d\n   data: [ 1., 0., 0., 0., 1., 0., 0., 0., 1. ]\n'
+{ cat "$sc"; printf "R1: !!opencv-matrix\n$eye""R2: !!opencv-matrix\n$eye"
+  printf 'P1: !!opencv-matrix\n   rows: 3\n   cols: 4\n   dt: d\n   data: [ 360., 0., 224.5, 0., 0., 360., 187., 0., 0., 0., 1., 0. ]\n'
+  printf 'P2: !!opencv-matrix\n   rows: 3\n   cols: 4\n   dt: d\n   data: [ 360., 0., 188.1, -21600., 0., 360., 187., 0., 0., 0., 1., 0. ]\n'; } >"$tmp/offset.yaml"
+expect 2 "sense --rectified: $tmp/offset.yaml puts the right view's principal point 36.40 px from the left's" -- sense "$L" "$R" --rectified --calib "$tmp/offset.yaml" -o "$O"
+"$bin" calib check "$tmp/offset.yaml" --size 450x375 >"$tmp/stdout" 2>&1 &&
+	grep -q "right rectified principal point (188.10, 187.00) in the file, 36.40 px from the left's" "$tmp/stdout" &&
+	grep -q "disparities 7 to 72: --min-disp 7 --ndisp 66" "$tmp/stdout" ||
+	{ echo "FAIL: calib check of a file with cx' != cx: $(cat "$tmp/stdout")"; fails=$((fails + 1)); }
+# calib check's advice stays inside what the search can do, and says so past it.
+for d in 0.000001,2000 10,2000; do
+	"$bin" calib check "$sc" --size 450x375 --depth $d >"$tmp/stdout" 2>&1 &&
+		grep -q "more than jetdepth searches (--ndisp at most 1024, --min-disp + --ndisp at most the width 450); the nearest depth it reaches is 49 mm: --min-disp 10 --ndisp 440" "$tmp/stdout" ||
+		{ echo "FAIL: calib check --depth $d: $(tail -1 "$tmp/stdout")"; fails=$((fails + 1)); }
+done
 
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"

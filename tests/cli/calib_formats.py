@@ -167,8 +167,14 @@ def kalibr(tmp, model):
             f.write(f"  - [{R[i, 0]!r}, {R[i, 1]!r}, {R[i, 2]!r}, {float(Tm[i, 0])!r}]\n")
         f.write("  - [0.0, 0.0, 0.0, 1.0]\n" + cam(K2, D2))
     got, out = jetdepth_maps([path], tmp)
+    geometric(f"Kalibr {model}", got, out, K1, D1, K2, D2, R, T, model == "equidistant")
+
+
+def geometric(name, got, out, K1, D1, K2, D2, R, T, fisheye):
+    """3D points projected into both raw views by OpenCV land, through jetdepth's maps, on
+    one rectified row at the disparity f B / Z (f and B as calib check prints them)."""
     if got is None:
-        fail(f"Kalibr {model}: jetdepth refused it: {out.strip()}")
+        fail(f"{name}: jetdepth refused it: {out.strip()}")
         return
     f_px = float(out.split("rectified: f ")[1].split(" ")[0])
     base_mm = float(out.split("baseline ")[1].split(" ")[0])
@@ -181,7 +187,7 @@ def kalibr(tmp, model):
         px = []
         for i, (K, D, rv, tv) in enumerate(((K1, D1, np.zeros(3), np.zeros(3)),
                                              (K2, D2, cv2.Rodrigues(R)[0].ravel(), T.ravel()))):
-            if model == "equidistant":
+            if fisheye:
                 p, _ = cv2.fisheye.projectPoints(X.reshape(1, 1, 3), rv, tv, K, D)
             else:
                 p, _ = cv2.projectPoints(X, rv, tv, K, D)
@@ -203,13 +209,63 @@ def kalibr(tmp, model):
         worst_row = max(worst_row, abs(px[0][1] - px[1][1]))
         worst_disp = max(worst_disp, abs((px[0][0] - px[1][0]) - f_px * base_mm / Z))
     if tested < 20:
-        fail(f"Kalibr {model}: only {tested} points seen by both")
+        fail(f"{name}: only {tested} points seen by both")
     elif worst_row > 0.05 or worst_disp > 0.1:
-        fail(f"Kalibr {model}: rows differ by {worst_row:.3f} px, disparity off by "
+        fail(f"{name}: rows differ by {worst_row:.3f} px, disparity off by "
              f"{worst_disp:.3f} px")
     else:
-        print(f"ok: Kalibr {model}: {tested} points, rows within {worst_row:.4f} px, "
+        print(f"ok: {name}: {tested} points, rows within {worst_row:.4f} px, "
               f"disparity within {worst_disp:.4f} px of f B / Z")
+
+
+
+def opencv_offset(tmp):
+    """stereoRectify without CALIB_ZERO_DISPARITY: the right view's principal point differs
+    from the left's (cx' != cx). jetdepth rectifies the right view onto the left's principal
+    point: its right map is OpenCV's shifted by cx - cx', and disparity is f B / Z."""
+    K1, D1, K2, D2, R, T = rig(5)
+    R1, R2, P1, P2, *_ = cv2.stereoRectify(K1, D1, K2, D2, SIZE, R, T, flags=0, alpha=0)
+    if abs(P1[0, 2] - P2[0, 2]) < 1.0:
+        fail(f"stereoRectify(flags=0) gave cx {P1[0, 2]:.2f} and cx' {P2[0, 2]:.2f}: no offset to test")
+        return
+    path = os.path.join(tmp, "offset.yml")
+    fs = cv2.FileStorage(path, cv2.FILE_STORAGE_WRITE)
+    for k, v in (("M1", K1), ("D1", D1), ("M2", K2), ("D2", D2), ("R", R), ("T", T),
+                 ("R1", R1), ("R2", R2), ("P1", P1), ("P2", P2)):
+        fs.write(k, v)
+    fs.write("units", "mm")
+    fs.release()
+    got, out = jetdepth_maps([path], tmp)
+    P2c = P2.copy()
+    P2c[0, 2], P2c[1, 2] = P1[0, 2], P1[1, 2]
+    want = [cv2.initUndistortRectifyMap(K1, D1, R1, P1, SIZE, cv2.CV_32FC1),
+            cv2.initUndistortRectifyMap(K2, D2, R2, P2c, SIZE, cv2.CV_32FC1)]
+    what = f"OpenCV stereoRectify flags=0 (cx {P1[0, 2]:.1f}, cx' {P2[0, 2]:.1f})"
+    compare(what + ", right map on the left's principal point", got, want, out)
+    if got is not None and f"{P1[0, 2] - P2[0, 2]:.2f} px" not in out:
+        fail(f"{what}: calib check does not say the offset: {out}")
+    geometric(what, got, out, K1, D1, K2, D2, R, T, False)
+
+
+def opencv_skew(tmp):
+    """A camera matrix with skew (K[0][1] != 0: MATLAB, fisheye.calibrate without
+    CALIB_FIX_SKEW): OpenCV's maps leave the skew out, and so do jetdepth's."""
+    K1, D1, K2, D2, R, T = rig(5)
+    K1[0, 1], K2[0, 1] = 0.8, -0.6
+    R1, R2, P1, P2, *_ = cv2.stereoRectify(K1, D1, K2, D2, SIZE, R, T, alpha=0)
+    path = os.path.join(tmp, "skew.yml")
+    fs = cv2.FileStorage(path, cv2.FILE_STORAGE_WRITE)
+    for k, v in (("M1", K1), ("D1", D1), ("M2", K2), ("D2", D2), ("R", R), ("T", T),
+                 ("R1", R1), ("R2", R2), ("P1", P1), ("P2", P2)):
+        fs.write(k, v)
+    fs.write("units", "mm")
+    fs.release()
+    want = [cv2.initUndistortRectifyMap(K1, D1, R1, P1, SIZE, cv2.CV_32FC1),
+            cv2.initUndistortRectifyMap(K2, D2, R2, P2, SIZE, cv2.CV_32FC1)]
+    got, out = jetdepth_maps([path], tmp)
+    compare("OpenCV with skew in K", got, want, out)
+    if got is not None and "skew" not in out:
+        fail(f"OpenCV with skew in K: calib check does not say the skew is left out: {out}")
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -222,5 +278,7 @@ with tempfile.TemporaryDirectory() as tmp:
     ros_pair(tmp, "equidistant")
     kalibr(tmp, "radtan")
     kalibr(tmp, "equidistant")
+    opencv_offset(tmp)
+    opencv_skew(tmp)
 print(f"{fails} failed")
 sys.exit(1 if fails else 0)

@@ -76,7 +76,7 @@ static int is_image(const char *n)
 
 	return n[0] != '.' && e &&
 	       (!strcasecmp(e, ".pgm") || !strcasecmp(e, ".ppm") || !strcasecmp(e, ".png") ||
-		!strcasecmp(e, ".jpg") || !strcasecmp(e, ".jpeg") || !strcmp(e, ".raw"));
+		!strcasecmp(e, ".jpg") || !strcasecmp(e, ".jpeg") || !strcasecmp(e, ".raw"));
 }
 
 int jd_cam_files_raw_name(const char *name, int *w, int *h, enum jd_pixfmt *fmt)
@@ -84,7 +84,7 @@ int jd_cam_files_raw_name(const char *name, int *w, int *h, enum jd_pixfmt *fmt)
 	char fc[8], tail[8];
 	const char *p = strchr(name, '.');
 
-	if (!p || sscanf(p, ".%dx%d.%7[^.]%7s", w, h, fc, tail) != 4 || strcmp(tail, ".raw") ||
+	if (!p || sscanf(p, ".%dx%d.%7[^.]%7s", w, h, fc, tail) != 4 || strcasecmp(tail, ".raw") ||
 	    *w < 1 || *h < 1 || *w > 16384 || *h > 16384 || jd_pixfmt_parse(fc, fmt) ||
 	    *fmt == JD_PIX_MJPEG) {
 		return -EINVAL;
@@ -265,7 +265,7 @@ static int files_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	}
 	const char *e = strrchr(name, '.');
 	*f = (struct jd_cam_frame){NULL, len, s->w, s->h, s->w, JD_PIX_GREY, ts, (uint32_t)k, b};
-	if (!strcmp(e, ".raw")) {
+	if (!strcasecmp(e, ".raw")) {
 		/* a recording: the camera's own bytes, handed out as the camera gave them */
 		int rw, rh;
 		enum jd_pixfmt fmt;
@@ -353,7 +353,7 @@ int jd_cam_files_first_size(const char *side, int *w, int *h, char *path, size_t
 	}
 	snprintf(path, pathlen, "%s/%s", side, first);
 	enum jd_pixfmt fmt;
-	if (!strcmp(strrchr(first, '.'), ".raw")) {
+	if (!strcasecmp(strrchr(first, '.'), ".raw")) {
 		if (jd_cam_files_raw_name(first, w, h, &fmt)) {
 			snprintf(err, errlen, "%s: expected NAME.WxH.FORMAT.raw", path);
 			return -EINVAL;

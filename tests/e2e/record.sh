@@ -30,6 +30,22 @@ for f in RG12 BA81 Y10 YUYV; do
 		bad "$f: replay differs or missing: $(tail -2 "$tmp/err")"
 	fi
 done
+# a recording copied by a tool that upper-cases extensions (.RAW) replays the same
+mkdir -p "$tmp/upper/left" "$tmp/upper/right"
+for side in left right; do
+	for f in "$tmp/rec_YUYV/$side"/*.raw; do
+		b=$(basename "$f" .raw)
+		cp "$f" "$tmp/upper/$side/$b.RAW"
+	done
+done
+# shellcheck disable=SC2086
+"$bin" run --camera "files:$tmp/upper" --frames 5 $common 2>>"$tmp/err" | sed -E "$strip" >"$tmp/upper.json"
+"$bin" run --camera "files:$tmp/rec_YUYV" --frames 5 $common 2>>"$tmp/err" | sed -E "$strip" >"$tmp/lower.json"
+if [ "$(wc -l <"$tmp/upper.json")" = 5 ] && cmp -s "$tmp/upper.json" "$tmp/lower.json"; then
+	ok "a recording with upper-case .RAW names replays the same"
+else
+	bad "upper-case .RAW: $(tail -2 "$tmp/err")"
+fi
 # images with both views: side by side and top and bottom give what the separate views give
 mkdir -p "$tmp/pair/left" "$tmp/pair/right" "$tmp/sbs" "$tmp/tb"
 for i in 0 1 2; do

@@ -318,6 +318,43 @@ static void luma_of_deep(const struct jd_kernels *k, const struct jd_cam_frame *
 }
 
 /*
+ * A deep format's first frame, looked at once a side: samples wider than the format's bits
+ * cannot be (a camera that stores them MSB-aligned, or a stream that is not this format:
+ * they read as white), and a frame mostly at full scale is saturated. Said on the boot log.
+ */
+static void deep_first_look(struct jd_capture *c, int side, const struct jd_cam_frame *f)
+{
+	const int bits = jd_pixfmt_bits(f->fmt);
+	const unsigned top = (1u << bits) - 1;
+	unsigned long wide = 0, full = 0, n = (unsigned long)f->width * (unsigned long)f->height;
+	unsigned largest = 0;
+
+	for (int y = 0; y < f->height; y++) {
+		const uint8_t *row = f->data + (size_t)y * f->stride;
+		for (int x = 0; x < f->width; x++) {
+			unsigned v = row[2 * x] | (unsigned)row[2 * x + 1] << 8;
+			largest = v > largest ? v : largest;
+			wide += v > top;
+			full += v >= top;
+		}
+	}
+	FILE *log = c->log ? c->log : stderr;
+	if (wide) {
+		fprintf(log,
+			"jetdepth: %s camera %s: %s frame: %.1f %% of the samples are wider than %d bits "
+			"(up to %u): the camera stores them MSB-aligned or the stream is not %s; "
+			"they read as white\n",
+			c->cam[side].label, c->cam[side].device, jd_pixfmt_name(f->fmt),
+			100.0 * (double)wide / (double)n, bits, largest, jd_pixfmt_name(f->fmt));
+	} else if (full * 2 > n) {
+		fprintf(log, "jetdepth: %s camera %s: %s frame: %.1f %% of the samples at full scale "
+			     "(%u): the image is saturated (exposure, gain)\n",
+			c->cam[side].label, c->cam[side].device, jd_pixfmt_name(f->fmt),
+			100.0 * (double)full / (double)n, top);
+	}
+}
+
+/*
  * One view to luma in out, or with raw, into raw->data[side] as it came (out is then that
  * buffer's gray view, for MJPEG); -EBADMSG for a frame that cannot be (counted by the caller).
  */
@@ -351,6 +388,10 @@ int jd__capture_take_view(struct jd_capture *c, int side, const struct jd_cam_fr
 		return jd__capture_dropped(c, &c->drop_short);
 	}
 	const struct jd_kernels *k = c->cfg.kernels ? c->cfg.kernels : &jd_kernels_ref;
+	if (!c->deep_said[side] && jd_pixfmt_bits(f->fmt) > 8 && jd_pixfmt_bits(f->fmt) < 16) {
+		c->deep_said[side] = 1;
+		deep_first_look(c, side, f);
+	}
 	if (!raw && (jd_pixfmt_is_bayer(f->fmt) || jd_pixfmt_bits(f->fmt) > 8)) {
 		luma_of_deep(k, f, out); /* raw: the GPU's luma step takes them as they came */
 		return 0;

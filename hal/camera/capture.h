@@ -75,6 +75,7 @@ struct jd_capture {
 	int skew_n, skew_at;
 	FILE *log;	    /* where the first pair says the cameras' clock (boot's log) */
 	int clock_said;
+	int deep_said[2]; /* a deep format's first frame was looked at (capture.c) */
 	unsigned long follow_failed; /* follow mode: copies the right camera refused */
 	struct jd_recorder rec;	     /* --record (rec.on: recording) */
 	char err[512];

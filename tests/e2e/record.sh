@@ -46,6 +46,20 @@ if [ "$(wc -l <"$tmp/upper.json")" = 5 ] && cmp -s "$tmp/upper.json" "$tmp/lower
 else
 	bad "upper-case .RAW: $(tail -2 "$tmp/err")"
 fi
+# Y10 stored MSB-aligned (a camera's left-justified samples): said at the first frame
+/usr/bin/python3 - "$tmp/msb" <<'PY'
+import os, struct, sys
+for side in ("left", "right"):
+    os.makedirs(f"{sys.argv[1]}/{side}")
+    data = b"".join(struct.pack("<H", ((x * 7 + y * 3) % 1024) << 6) for y in range(48) for x in range(64))
+    open(f"{sys.argv[1]}/{side}/00000000.64x48.Y10.raw", "wb").write(data)
+PY
+if "$bin" run --camera "files:$tmp/msb" --frames 1 --ndisp 16 2>&1 |
+	grep -q "left camera $tmp/msb/left: Y10 frame: 99.7 % of the samples are wider than 10 bits (up to 37248): the camera stores them MSB-aligned"; then
+	ok "MSB-aligned Y10 is said at the first frame"
+else
+	bad "MSB-aligned Y10 was not said"
+fi
 # images with both views: side by side and top and bottom give what the separate views give
 mkdir -p "$tmp/pair/left" "$tmp/pair/right" "$tmp/sbs" "$tmp/tb"
 for i in 0 1 2; do

@@ -15,6 +15,7 @@
 
 #include "../../algo/jd_carve.h"
 #include "../../algo/preview_compose.h"
+#include "../../hal/clock.h"
 
 /* A connection that makes no progress for this long is closed (a client that stopped reading). */
 #define IDLE_TIMEOUT_S 10u
@@ -141,6 +142,7 @@ void jd_preview_set_status(struct jd_preview *p, const char *status_json)
 	}
 	pthread_mutex_lock(&p->lock);
 	snprintf(p->status, sizeof(p->status), "%s", status_json);
+	p->status_ns = jd_clock_ns();
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -287,10 +289,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", page, 0);
 	}
 	if (!strcmp(url, "/status")) {
-		char copy[sizeof(p->status)];
+		char copy[sizeof(p->status) + 48];
 		pthread_mutex_lock(&p->lock);
-		memcpy(copy, p->status, sizeof(copy));
+		memcpy(copy, p->status, sizeof(p->status));
+		uint64_t at = p->status_ns;
 		pthread_mutex_unlock(&p->lock);
+		/* how old this is, read now: a loop that stopped shows a growing age */
+		size_t n = strnlen(copy, sizeof(p->status));
+		if (n > 1 && copy[n - 1] == '}') {
+			snprintf(copy + n - 1, sizeof(copy) - (n - 1), ",\"age_ms\":%llu}",
+				 (unsigned long long)((jd_clock_ns() - at) / 1000000u));
+		}
 		return reply(c, MHD_HTTP_OK, "application/json", copy, 1);
 	}
 	if (!strcmp(url, "/stream.mjpg")) {
@@ -368,6 +377,7 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->fresh, NULL);
 	snprintf(p->status, sizeof(p->status), "{\"state\":\"booting\"}");
+	p->status_ns = jd_clock_ns();
 	inet_pton(AF_INET, c->bind, &addr.sin_addr);
 	/*
 	 * Our own listening socket, for its small send buffer (connections inherit it): a client

@@ -34,8 +34,8 @@ for _ in $(seq 50); do
 done
 s=$(status)
 echo "status: $s"
-echo "$s" | grep -q '^{"frames":[0-9]*,"state":"running","source":"synthetic","fps":[0-9.]*,.*"objects":3,"table":true,.*"suspect":null,"vertical_offset_px":[-0-9.]*,"recalibrate":false,.*"cameras":\[{"label":"left",.*}\],"frame":{"frame":[0-9]*,.*"objects":\[{"id":1,.*"track":{"id":[0-9]*,"age":[0-9]*,.*}$' ||
-	fail "/status is not the expected JSON (the loop's figures, then the last frame's report)"
+echo "$s" | grep -q '^{"frames":[0-9]*,"state":"running","source":"synthetic","fps":[0-9.]*,.*"objects":3,"table":true,.*"suspect":null,"vertical_offset_px":[-0-9.]*,"recalibrate":false,.*"cameras":\[{"label":"left",.*}\],"frame":{"frame":[0-9]*,.*"objects":\[{"id":1,.*"track":{"id":[0-9]*,"age":[0-9]*,.*},"age_ms":[0-9]*}$' ||
+	fail "/status is not the expected JSON (the loop's figures, the last frame's report, its age)"
 
 timeout 90 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
 	--window-size=700,330 --virtual-time-budget=3000 --screenshot="$tmp/shot.png" \

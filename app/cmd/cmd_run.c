@@ -69,7 +69,8 @@ struct run_loop {
 	struct jd_run_stats stats;
 	struct jd_run_drops drops;
 	uint64_t t_boot, t_start, last_pair_ns, total_ns;
-	int done, no_pair, ended, outages;
+	long long done; /* 64-bit: a daemon runs for years */
+	int no_pair, ended, outages;
 	enum jd_pair_verdict suspect_said; /* the verdict last warned about */
 	int waiting_said;		   /* "waiting for the cameras" was said */
 	int stalled; /* no pair for --stall seconds: the watchdog is not told */
@@ -231,7 +232,7 @@ static int run_loop(struct run_loop *l)
 			continue;
 		}
 		if (mrc < 0) {
-			fprintf(stderr, "jetdepth: frame %d: match failed: %s\n", pr.submitted,
+			fprintf(stderr, "jetdepth: frame %lld: match failed: %s\n", pr.submitted,
 				jd_strerror(mrc));
 			return JD_EXIT_RUNTIME;
 		}

@@ -11,7 +11,7 @@ static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 	const struct jd_frame_stats *st = f->st;
 
 	(void)r;
-	printf("frame %4d  %8.1f ms", st->frame, (double)st->match_ns / 1e6);
+	printf("frame %4lld  %8.1f ms", st->frame, (double)st->match_ns / 1e6);
 	if (st->sense) {
 		printf("  objects %d  table %s", st->sense->nobjects,
 		       st->sense->plane.valid ? "found" : "not found");

@@ -49,7 +49,7 @@ static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 			"on)\n",
 			err);
 	} else {
-		fprintf(r->info, "dump: frame %d, %d file(s) in %s\n", st->frame, nd,
+		fprintf(r->info, "dump: frame %lld, %d file(s) in %s\n", st->frame, nd,
 			r->o->dump_dir);
 	}
 }

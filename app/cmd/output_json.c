@@ -61,7 +61,7 @@ static void stop(struct jd_run_outputs *r)
 	}
 	if (r->publish_errors) {
 		fprintf(stderr,
-			"jetdepth: publish: %lu of %d frame(s) reached every output; stdout: %lu "
+			"jetdepth: publish: %lu of %lld frame(s) reached every output; stdout: %lu "
 			"line(s) written, %lu lost; udp: %lu datagram(s) sent, %lu send error(s)\n",
 			p->sent, r->frames, p->out_sent, p->out_errors, p->udp_sent,
 			p->send_errors);

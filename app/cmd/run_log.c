@@ -58,7 +58,7 @@ int jd_run_drops_say(struct jd_run_drops *r, const struct jd_capture *c, uint64_
 	return new;
 }
 
-void jd_run_summary(FILE *info, const struct jd_daemon *d, int done, uint64_t total_ns,
+void jd_run_summary(FILE *info, const struct jd_daemon *d, long long done, uint64_t total_ns,
 		    uint64_t wall_ns, int no_pair, int outages)
 {
 	const struct jd_capture *cap = jd_daemon_cameras(d);
@@ -68,7 +68,7 @@ void jd_run_summary(FILE *info, const struct jd_daemon *d, int done, uint64_t to
 
 		/* two different numbers: how long a frame takes, how many went through */
 		fprintf(info,
-			"%d frame(s), mean latency %.1f ms (match, submit to result), loop rate "
+			"%lld frame(s), mean latency %.1f ms (match, submit to result), loop rate "
 			"%.1f fps over %.1f s (each camera's delivery rate below)\n",
 			done, (double)total_ns / 1e6 / done, 1e9 * done / wall, wall / 1e9);
 	}

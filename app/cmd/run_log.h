@@ -41,7 +41,7 @@ struct jd_run_drops {
 int jd_run_drops_say(struct jd_run_drops *r, const struct jd_capture *c, uint64_t now);
 
 /** The run's summary at the end: frames, latency and rate, each camera, the drops. */
-void jd_run_summary(FILE *info, const struct jd_daemon *d, int done, uint64_t total_ns,
+void jd_run_summary(FILE *info, const struct jd_daemon *d, long long done, uint64_t total_ns,
 		    uint64_t wall_ns, int no_pair, int outages);
 
 #endif

@@ -21,7 +21,7 @@
 
 /* What the run has done so far, for the outputs that report it (the preview's /status). */
 struct jd_run_tally {
-	int done;	  /* frames handed to the outputs */
+	long long done;   /* frames handed to the outputs (64-bit: never wraps) */
 	uint64_t wall_ns; /* since the loop began */
 	int outages;	  /* times a camera was lost */
 };
@@ -48,7 +48,7 @@ struct jd_run_outputs {
 	int rc;			 /* the exit code an output failed with (0: none) */
 	unsigned open;		 /* the rows checked and started, a bit each */
 	size_t app_bytes;	 /* their share of the boot memory, counted at check */
-	int frames;		 /* frames handed to the outputs so far */
+	long long frames;	 /* frames handed to the outputs so far */
 	struct jd_publisher pub; /* JSON lines */
 	int publish_errors;
 	struct jd_preview preview;

@@ -7,7 +7,7 @@
 #include "../../algo/geometry/pair_check.h"
 
 /* The preview's /status: what the loop has done, the cameras, the drops, the memory. */
-void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, int frames,
+void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, long long frames,
 			uint64_t wall_ns, int outages, int streams, const char *state,
 			const struct jd_ros2 *ros2, const double *skew, const char *frame_json,
 			char *buf, size_t len)
@@ -27,8 +27,8 @@ void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *
 		snprintf(dy, sizeof(dy), "%.3f", (double)pr.calib_dy_px);
 	}
 	int n = snprintf(buf, len,
-			 "{\"frames\":%d,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,"
-			 "\"last_frame\":%d,\"latency_ms\":%.2f,\"cpu_ms\":%.2f,"
+			 "{\"frames\":%lld,\"state\":\"%s\",\"source\":\"%s\",\"fps\":%.2f,"
+			 "\"last_frame\":%lld,\"latency_ms\":%.2f,\"cpu_ms\":%.2f,"
 			 "\"objects\":%d,\"table\":%s,\"memory_mib\":%.1f,\"outages\":%d,"
 			 "\"streams\":%d,\"suspect\":%s%s%s,\"vertical_offset_px\":%s,"
 			 "\"recalibrate\":%s,"

@@ -256,7 +256,7 @@ static unsigned bring_back(const struct jd_daemon *d, int k, const struct jd_dae
 static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 {
 	struct jd_engine *b = &d->engine;
-	int k = d->frame - d->inflight; /* the oldest in flight */
+	long long k = d->frame - d->inflight; /* the oldest in flight */
 	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
 	d->inflight--;
@@ -339,7 +339,7 @@ static int collect(struct jd_daemon *d, struct jd_frame_stats *st)
 int jd_daemon_step(struct jd_daemon *d, struct jd_frame_stats *st)
 {
 	struct jd_engine *b = &d->engine;
-	int k = d->frame;
+	long long k = d->frame;
 	struct jd_daemon_frame *fr = &d->slot[k % JD_DAEMON_INFLIGHT];
 
 	/* frame k is captured into its destination (boot's), free again once collected */

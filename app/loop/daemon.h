@@ -39,7 +39,7 @@ extern const char *const jd_stage_names[JD_STAGES];
 struct jd_daemon; /* the loop's state (daemon_state.h): callers use the functions below */
 
 struct jd_frame_stats {
-	int frame;
+	long long frame; /* 64-bit: a daemon runs for years at 200 fps */
 	uint64_t ts_ns;	   /* the pair's capture timestamp */
 	double capture_ms; /* getting the pair: dequeue, pairing, conversion */
 	double rectify_ms; /* 0 for rectified cameras */
@@ -86,7 +86,7 @@ struct jd_daemon_info {
 
 /** How the loop goes, as of the last step. */
 struct jd_daemon_progress {
-	int submitted;	     /* frames submitted (the next frame's number) */
+	long long submitted; /* frames submitted (the next frame's number) */
 	int in_flight;	     /* submitted, not yet collected */
 	int camera_failed;   /* the last step's error came from the cameras, not the matcher */
 	enum jd_pair_verdict pair_verdict; /* the last clear pair check's */

@@ -21,7 +21,7 @@ struct jd_daemon {
 	struct jd_engine engine;
 	struct jd_capture cap;
 	struct jd_match_params p;
-	int frame;					 /* the next frame to submit */
+	long long frame; /* the next frame to submit (64-bit: never wraps) */
 	int inflight;					 /* submitted, not yet collected */
 	struct jd_daemon_frame slot[JD_DAEMON_INFLIGHT]; /* frame k's: slot[k % INFLIGHT] */
 	int camera_failed; /* the last step's error came from the cameras, not the matcher */

@@ -164,12 +164,12 @@ static void synthetic(int frames)
 			break;
 		}
 		seen++;
-		int nb = jd_synth_objects(0, st.frame, W, H, ND, boxes);
+		int nb = jd_synth_objects(0, (int)st.frame, W, H, ND, boxes);
 		char w2[200];
 		if (st.sense && st.sense->plane.valid && matches(st.sense, boxes, nb, w2, sizeof(w2))) {
 			good++;
 		} else if (!why[0]) {
-			snprintf(why, sizeof(why), "frame %d: %s", st.frame,
+			snprintf(why, sizeof(why), "frame %lld: %s", st.frame,
 				 st.sense && !st.sense->plane.valid ? "no table" : w2);
 		}
 	}

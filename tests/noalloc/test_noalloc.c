@@ -48,7 +48,7 @@ int main(void)
 				/* on the CPU the pipeline is one deep: every step finishes a frame
 				 */
 				JD_CHECK(jd_daemon_step(d, &st) == 1, "frame %d", i);
-				JD_CHECK(st.frame == i, "frame %d came out as %d", i, st.frame);
+				JD_CHECK(st.frame == i, "frame %d came out as %lld", i, st.frame);
 			}
 			JD_CHECK(jd_allocations == before, "%s%s: %ld allocation(s) in 12 frames",
 				 jd_algo_name(algos[a]), fp16 ? " fp16" : "",

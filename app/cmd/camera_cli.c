@@ -45,6 +45,11 @@ static const struct option table[C_N] = {
 };
 _Static_assert(C_N == JD_CAMERA_CLI_NOPTS, "callers size their option tables with it");
 
+const char *jd_camera_cli_v4l2_only(int k)
+{
+	return (k >= 0 && k < JD_CTL_COUNT) || k == C_FOLLOW ? table[k].name : NULL;
+}
+
 void jd_camera_cli_options(struct option *opts, int max, int base)
 {
 	int n = 0;

@@ -24,4 +24,7 @@ void jd_camera_cli_options(struct option *opts, int max, int base);
  */
 int jd_camera_cli_parse(struct jd_capture_config *cam, int k, const char *arg, const char *where);
 
+/** Option k's name ("exposure") when only a V4L2 camera takes it (a control), else NULL. */
+const char *jd_camera_cli_v4l2_only(int k);
+
 #endif

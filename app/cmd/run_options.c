@@ -244,6 +244,7 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				return JD_EXIT_USAGE;
 			}
 			o->cam.synth.fmt = o->cam.cam.fmt;
+			o->pixfmt_given = 1;
 		} else if (opt == OPT_SEED) {
 			int seed;
 			if (jd_cli_int("--seed", optarg, &seed)) {
@@ -255,6 +256,7 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			}
 			o->cam.synth.seed = (uint32_t)seed;
 		} else if (opt == OPT_BUFFERS) {
+			snprintf(o->v4l2_only, sizeof(o->v4l2_only), "--buffers");
 			if (jd_cli_int("--buffers", optarg, &o->cam.cam.buffers) ||
 			    o->cam.cam.buffers < 2 || o->cam.cam.buffers > 16) {
 				fprintf(stderr, "jetdepth: %s--buffers %s: must be 2 to 16\n", where,
@@ -334,6 +336,10 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt >= OPT_CAMERA_BASE) {
+			const char *v4l2 = jd_camera_cli_v4l2_only(opt - OPT_CAMERA_BASE);
+			if (v4l2) {
+				snprintf(o->v4l2_only, sizeof(o->v4l2_only), "--%s", v4l2);
+			}
 			if (jd_camera_cli_parse(&o->cam, opt - OPT_CAMERA_BASE, optarg, where)) {
 				return JD_EXIT_USAGE;
 			}
@@ -589,6 +595,18 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	/* the names were checked as they were read (parse()) */
 	if (o->ros2.enabled && jd_ros2_not_built()) {
 		fprintf(stderr, "jetdepth: --ros2: %s\n", jd_ros2_not_built());
+		return JD_EXIT_USAGE;
+	}
+	/* Settings a camera cannot take are refused, not dropped without a word. */
+	if (o->v4l2_only[0] && o->cam.kind != JD_CAPTURE_V4L2) {
+		fprintf(stderr, "jetdepth: %s: the %s camera has no such setting (only V4L2 "
+				"cameras take it)\n",
+			o->v4l2_only, jd_capture_source(o->cam.kind));
+		return JD_EXIT_USAGE;
+	}
+	if (o->pixfmt_given && o->cam.kind == JD_CAPTURE_FILES) {
+		fprintf(stderr, "jetdepth: --pixfmt: the files camera reads each file's own format "
+				"(a recording's names say it)\n");
 		return JD_EXIT_USAGE;
 	}
 	/* A files camera's frames are its images' size: taken from them unless --size said */

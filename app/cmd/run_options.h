@@ -21,6 +21,8 @@ struct jd_run_options {
 	struct jd_match_params p;
 	int w, h, frames, threads, json, help;
 	struct jd_capture_config cam;
+	char v4l2_only[32]; /* the last option given that only a V4L2 camera takes ("": none) */
+	int pixfmt_given;
 	struct jd_sense_options sense;
 	char udp[256];	/* "" : none */
 	char id[64];	/* --id: this daemon's name in every frame's JSON (default: the host's) */

@@ -388,6 +388,13 @@ for d in 0.000001,2000 10,2000; do
 		{ echo "FAIL: calib check --depth $d: $(tail -1 "$tmp/stdout")"; fails=$((fails + 1)); }
 done
 
+# Settings a camera cannot take are refused by name, not dropped.
+expect 2 "--buffers: the synthetic camera has no such setting (only V4L2 cameras take it)" -- run --frames 1 --size 64x48 --ndisp 16 --buffers 4
+expect 2 "--exposure: the synthetic camera has no such setting" -- run --frames 1 --size 64x48 --ndisp 16 --exposure 100
+mkdir -p "$tmp/fcam/left" "$tmp/fcam/right"; cp "$L" "$tmp/fcam/left/0.pgm"; cp "$R" "$tmp/fcam/right/0.pgm"
+expect 2 "--gain: the files camera has no such setting" -- run --frames 1 --ndisp 16 --camera "files:$tmp/fcam" --gain 3
+expect 2 "--pixfmt: the files camera reads each file's own format" -- run --frames 1 --ndisp 16 --camera "files:$tmp/fcam" --pixfmt Y10
+
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"
 if "$bin" match -q "$L" "$R" -o "$O" --ndisp 16 && [ "$(head -c 2 "$O")" = "Pf" ]; then

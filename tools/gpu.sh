@@ -28,6 +28,8 @@
 #   sad        SAD: rows a strip, ncu of each kernel                       (sad.sh)
 #   preview    the browser preview end to end (its own build with libmicrohttpd) (preview.sh)
 #   ros2       run --ros2 with a subscriber, from binaries built elsewhere  (ros2.sh)
+#   jetpack    the boards' images (CUDA 11.8's sm_87, JIT here; its sm_90) beside CUDA 13's
+#              and libSGM: tests, bench, ncu, sanitizers, memory     (jetpack.sh)
 # Carry .gpudeps (TurboJPEG, libyaml) and .gpudata (the dataset pairs); a part names what
 # else it needs.
 set -u
@@ -74,14 +76,14 @@ part_file() {
 	case $1 in
 	tests | suite | sanitize | bench) echo check ;;
 	same | pipeline) echo same ;;
-	loop | sgm | bp | sad | preview | ros2) echo "$1" ;;
+	loop | sgm | bp | sad | preview | ros2 | jetpack) echo "$1" ;;
 	esac
 }
 for part in $parts; do
 	[ -n "$(part_file "$part")" ] || { echo "tools/gpu.sh: unknown part '$part' (see its header)"; exit 2; }
 done
 nvidia-smi -L
-if [ "$parts" != ros2 ]; then
+if [ "$parts" != ros2 ] && [ "$parts" != jetpack ]; then
 	gpu_build gpu . build/gpu || exit 1
 	grep "CUDA kernels: " "$out/build-gpu.log"
 fi

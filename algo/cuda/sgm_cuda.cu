@@ -14,6 +14,7 @@
 
 #include "../sgm/sgm_census.h"
 #include "../sgm/sgm_levels.h"
+#include "dpx.h"
 #include "sgm_cuda.h"
 
 
@@ -116,7 +117,7 @@ static __device__ __forceinline__ unsigned level_u16x2(unsigned v)
 {
 	const unsigned coarse =
 	    ((v >> JD__SGM_CODE_SHIFT) & 0x000f000fu) + JD__SGM_CODE_EXACT * 0x00010001u;
-	return __vimin3_u16x2(v, coarse, JD__SGM_CODE_MAX * 0x00010001u);
+	return jd_vimin3_small(v, coarse, JD__SGM_CODE_MAX * 0x00010001u);
 }
 
 /*
@@ -302,7 +303,7 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 		if (LEVELS && s > 0) { /* the step before's, beside this step's chain */
 			emit(last_best);
 		}
-		unsigned t[Q], best = 0xffffffffu;
+		unsigned t[Q], best = 0x7fff7fffu; /* above any cost, below 2^15 */
 		unsigned r_prev = edge, r_cur = __shfl_sync(mask, kept[0], src_m, G);
 		unsigned s_cur = __shfl_sync(mask, kept[0], src_p, G);
 
@@ -315,11 +316,11 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 			const unsigned dm1 = __byte_perm(r_prev, r_cur, sel_m);
 			const unsigned dp1 = __byte_perm(s_cur, s_next, sel_p);
 			const unsigned cc = cost[q];
-			/* no carry between the halves: each stays below 2^9 */
-			const unsigned near = __viaddmin_u16x2(dm1, p1x2, dp1 + p1x2);
-			const unsigned m = __vimin3_u16x2(kept[q], p2x2, near);
-			t[q] = __viaddmin_u16x2(cc, m, edge);
-			best = __vimin3_u16x2(best, t[q], t[q]);
+			/* no carry between the halves: each stays below 2^9 (the _small forms) */
+			const unsigned near = jd_viaddmin_small(dm1, p1x2, dp1 + p1x2);
+			const unsigned m = jd_vimin3_small(kept[q], p2x2, near);
+			t[q] = jd_viaddmin_small(cc, m, edge);
+			best = jd_vimin3_small(best, t[q], t[q]);
 			r_prev = r_cur;
 			r_cur = r_next;
 			s_cur = s_next;
@@ -569,8 +570,8 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs,
 				const unsigned x2 = __byte_perm(u[v / 2], 0, v % 2 ? 0x4342 : 0x4140);
 				const unsigned ce = x2 & 0x000f000fu, co = (x2 >> 4) & 0x000f000fu;
 				const unsigned m8 = 0xfff8fff8u; /* -8 in both halves */
-				even[v] += ce + 15u * __viaddmax_s16x2(ce, m8, 0);
-				odd[v] += co + 15u * __viaddmax_s16x2(co, m8, 0);
+				even[v] += ce + 15u * jd_viaddmax_s16x2(ce, m8, 0);
+				odd[v] += co + 15u * jd_viaddmax_s16x2(co, m8, 0);
 			}
 			const int pitch = JD_SGM_MT_PITCH(gridDim.x); /* a block a row */
 			base += mt[(size_t)r * w * pitch + (size_t)x * pitch + y];

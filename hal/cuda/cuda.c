@@ -9,6 +9,8 @@
 #include "cuda.h"
 
 /* The fatbin nvcc built from algo/cuda/ .cu files, embedded by hal/cuda/cuda_fatbin.S (.incbin). */
+#include "fatbin_images.h"
+
 extern const unsigned char jd_cuda_fatbin[];
 extern const unsigned char jd_cuda_fatbin_end[];
 
@@ -193,11 +195,20 @@ int jd_cuda_open(struct jd_cuda *cu, enum jd_gpu_memory mem)
 	}
 	jd_curesult r = cu->api.cuModuleLoadData(&cu->module, jd_cuda_fatbin);
 	if (r != 0) {
-		/* Typically a driver older than the toolkit that built the fatbin. */
+		/* Typically a driver older than the toolkit that built the fatbin: say which. */
+		struct jd_fatbin_image im[16];
+		char need[200];
+		int n = jd_fatbin_images(jd_cuda_fatbin, (size_t)(jd_cuda_fatbin_end - jd_cuda_fatbin),
+					 im, 16);
+		if (n <= 0 || !jd_fatbin_needs(im, n < 16 ? n : 16, cu->cc_major * 10 + cu->cc_minor,
+					       need, sizeof(need))) {
+			snprintf(need, sizeof(need), "this build has no kernels for sm_%d%d",
+				 cu->cc_major, cu->cc_minor);
+		}
 		snprintf(cu->err, sizeof(cu->err),
-			 "CUDA driver %d.%d cannot load the kernels for %s (sm_%d%d): %s",
+			 "CUDA driver %d.%d cannot load the kernels for %s (sm_%d%d): %s; %s",
 			 cu->driver_version / 1000, cu->driver_version % 1000 / 10, cu->name,
-			 cu->cc_major, cu->cc_minor, jd_cuda_result_name(cu, r));
+			 cu->cc_major, cu->cc_minor, jd_cuda_result_name(cu, r), need);
 		cu->module = NULL;
 		return -ENODEV;
 	}

@@ -123,7 +123,7 @@ struct jd_cuda {
 	float last_kernel_ms; /* the last collected frame's kernels, by device events */
 	unsigned long
 	    mem_allocs; /* cuMemAlloc/cuMemHostAlloc calls: tests assert none after boot */
-	char err[256];
+	char err[512];
 };
 
 /**

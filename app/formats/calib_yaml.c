@@ -115,10 +115,33 @@ static int load_opencv(struct doc *xs, int nx, struct jd_stereo_calib *s)
 	static const char *const keys[2][4] = {{"M1", "D1", "R1", "P1"}, {"M2", "D2", "R2", "P2"}};
 	static const char *const known[] = {"M1", "D1", "M2", "D2", "R", "T", "R1", "R2", "P1",
 					    "P2", "Q", "E", "F", "image_width", "image_height",
-					    "imageSize", "image_size", "units", NULL};
-	static const int counts[] = {4, 5, 8, 12, 14, -1};
+					    "imageSize", "image_size", "units", "distortion_model",
+					    NULL};
+	static const int counts[] = {4, 5, 8, 12, 14, -1}, four[] = {4, -1};
 	int have_rect = 1, w = 0, h = 0;
 	struct doc *x;
+	/*
+	 * Which of OpenCV's models: the file may say (distortion_model: fisheye or equidistant,
+	 * plumb_bob, radtan or rational_polynomial); else 4 coefficients could be either the
+	 * standard model's k1 k2 p1 p2 or the fisheye's k1 k2 k3 k4 (cv2.fisheye writes 4, the
+	 * standard calibration 5 or more), and are refused with both readings named.
+	 */
+	int stated = -1; /* -1 unsaid, else enum jd_dist_model */
+	x = holder(xs, nx, "distortion_model");
+	yaml_node_t *dm = jd__calib_get(x, yaml_document_get_root_node(&x->d), "distortion_model");
+	if (dm) {
+		const char *m = text_of(dm);
+		if (!strcmp(m, "fisheye") || !strcmp(m, "equidistant")) {
+			stated = JD_DIST_FISHEYE;
+		} else if (!strcmp(m, "plumb_bob") || !strcmp(m, "radtan") ||
+			   !strcmp(m, "rational_polynomial")) {
+			stated = JD_DIST_RADTAN;
+		} else {
+			FAIL("%s:%zu: distortion_model: '%s': expected fisheye (equidistant), "
+			     "plumb_bob, radtan or rational_polynomial",
+			     x->path, dm->start_mark.line + 1, m);
+		}
+	}
 
 	for (int i = 0; i < nx; i++) {
 		x = &xs[i];
@@ -144,8 +167,18 @@ static int load_opencv(struct doc *xs, int nx, struct jd_stereo_calib *s)
 		if (!jd__calib_get(x, root, keys[i][1])) {
 			FAIL("%s: %s: missing", x->path, keys[i][1]);
 		}
-		if (distortion(x, root, keys[i][1], counts, "OpenCV's model", c)) {
+		if (distortion(x, root, keys[i][1], stated == JD_DIST_FISHEYE ? four : counts,
+				 stated == JD_DIST_FISHEYE ? "the fisheye model" : "OpenCV's model",
+				 c)) {
 			return -EINVAL;
+		}
+		c->model = stated == JD_DIST_FISHEYE ? JD_DIST_FISHEYE : JD_DIST_RADTAN;
+		if (stated < 0 && c->ndist == 4) {
+			FAIL("%s:%zu: %s: 4 coefficients could be OpenCV's standard model (k1 k2 p1 "
+			     "p2) or its fisheye model (k1 k2 k3 k4), whose maps differ: add a line "
+			     "\"distortion_model: fisheye\" or \"distortion_model: plumb_bob\"",
+			     x->path, jd__calib_get(x, root, keys[i][1])->start_mark.line + 1,
+			     keys[i][1]);
 		}
 		x = holder(xs, nx, keys[i][3]);
 		root = yaml_document_get_root_node(&x->d);

@@ -104,6 +104,8 @@ def opencv_stereo(tmp, ndist, ext, split):
     for k, v in (("R", R), ("T", T), ("R1", R1), ("R2", R2), ("P1", P1), ("P2", P2)):
         fs.write(k, v)
     fs.write("units", "mm")
+    if ndist == 4:  # 4 could be the fisheye model's too: the file says which
+        fs.write("distortion_model", "plumb_bob")
     fs.release()
     want = [cv2.initUndistortRectifyMap(K1, D1, R1, P1, SIZE, cv2.CV_32FC1),
             cv2.initUndistortRectifyMap(K2, D2, R2, P2, SIZE, cv2.CV_32FC1)]
@@ -247,6 +249,37 @@ def opencv_offset(tmp):
     geometric(what, got, out, K1, D1, K2, D2, R, T, False)
 
 
+def opencv_fisheye(tmp):
+    """cv2.fisheye.stereoRectify's output in an OpenCV file: 4 coefficients, which the
+    standard model could read too. Saying distortion_model: fisheye gives cv2.fisheye's maps;
+    not saying is refused, naming both readings."""
+    K1, _, K2, _, R, T = rig(4)
+    D1 = np.array([-0.02, 0.004, -0.001, 0.0002]).reshape(-1, 1)
+    D2 = D1 * 0.9
+    R1, R2, P1, P2, _ = cv2.fisheye.stereoRectify(K1, D1, K2, D2, SIZE, R, T,
+                                                   flags=cv2.CALIB_ZERO_DISPARITY,
+                                                   newImageSize=SIZE, balance=0.0)
+    for said in (True, False):
+        path = os.path.join(tmp, f"fisheye_{said}.yml")
+        fs = cv2.FileStorage(path, cv2.FILE_STORAGE_WRITE)
+        for k, v in (("M1", K1), ("D1", D1), ("M2", K2), ("D2", D2), ("R", R), ("T", T),
+                     ("R1", R1), ("R2", R2), ("P1", P1), ("P2", P2)):
+            fs.write(k, v)
+        fs.write("units", "mm")
+        if said:
+            fs.write("distortion_model", "fisheye")
+        fs.release()
+        got, out = jetdepth_maps([path], tmp)
+        if said:
+            want = [cv2.fisheye.initUndistortRectifyMap(K1, D1, R1, P1, SIZE, cv2.CV_32FC1),
+                    cv2.fisheye.initUndistortRectifyMap(K2, D2, R2, P2, SIZE, cv2.CV_32FC1)]
+            compare("OpenCV fisheye file (distortion_model: fisheye)", got, want, out)
+        elif got is not None or "could be OpenCV's standard model (k1 k2 p1 p2) or its fisheye model" not in out:
+            fail(f"OpenCV fisheye file without distortion_model: not refused as unclear: {out}")
+        else:
+            print("ok: OpenCV 4-coefficient file without distortion_model: refused, both readings named")
+
+
 def opencv_skew(tmp):
     """A camera matrix with skew (K[0][1] != 0: MATLAB, fisheye.calibrate without
     CALIB_FIX_SKEW): OpenCV's maps leave the skew out, and so do jetdepth's."""
@@ -280,5 +313,6 @@ with tempfile.TemporaryDirectory() as tmp:
     kalibr(tmp, "equidistant")
     opencv_offset(tmp)
     opencv_skew(tmp)
+    opencv_fisheye(tmp)
 print(f"{fails} failed")
 sys.exit(1 if fails else 0)

@@ -16,7 +16,7 @@
 
 struct side {
 	char dir[256];
-	int w, h, count, next, loop, running;
+	int w, h, count, cap, next, loop, running; /* cap: room for names (boot's count) */
 	uint64_t period_ns, t0;
 	size_t file_cap;
 	char (*names)[JD_FILES_NAME_MAX];
@@ -35,10 +35,10 @@ static size_t file_cap(int w, int h)
  * One side's state, names and buffers, carved from c; the same code sizes it (base NULL).
  * @return the side, NULL when counting or out of room (c->overflow)
  */
-static struct side *carve_side(struct jd_carve *c, int w, int h)
+static struct side *carve_side(struct jd_carve *c, int w, int h, int cap)
 {
 	struct side *s = jd_carve(c, sizeof(*s));
-	void *names = jd_carve(c, (size_t)JD_FILES_MAX_PAIRS * JD_FILES_NAME_MAX);
+	void *names = jd_carve(c, (size_t)(cap > 0 ? cap : 1) * JD_FILES_NAME_MAX);
 	uint8_t *file[2], *gray[2], *row;
 
 	for (int k = 0; k < 2; k++) {
@@ -50,6 +50,7 @@ static struct side *carve_side(struct jd_carve *c, int w, int h)
 		return NULL;
 	}
 	memset(s, 0, sizeof(*s));
+	s->cap = cap > 0 ? cap : 1;
 	s->row = row;
 	s->row_bytes = jd_image_row_scratch(w);
 	s->names = names;
@@ -61,12 +62,12 @@ static struct side *carve_side(struct jd_carve *c, int w, int h)
 	return s;
 }
 
-size_t jd_cam_files_mem_required(int w, int h)
+size_t jd_cam_files_mem_required(int w, int h, int names)
 {
 	struct jd_carve c;
 
 	jd_carve_init(&c, NULL, 0);
-	carve_side(&c, w, h);
+	carve_side(&c, w, h, names);
 	return jd_carve_total(&c);
 }
 
@@ -97,6 +98,37 @@ static int by_name(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
+/* The images in one directory, or -1 where it cannot be read. */
+static int count_images(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d) {
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		n += is_image(e->d_name) && n < (1 << 24);
+	}
+	closedir(d);
+	return n;
+}
+
+int jd_cam_files_count(const struct jd_cam_files_config *cfg)
+{
+	char side[300];
+	int most = 1;
+
+	for (int i = 0; i < (cfg->one ? 1 : 2); i++) {
+		snprintf(side, sizeof(side), "%.255s%s", cfg->dir,
+			 cfg->one ? "" : i ? "/right" : "/left");
+		int n = count_images(side);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
 /* Boot: the sorted image names of one directory. */
 static int list(struct side *s, char *err, size_t errlen)
 {
@@ -112,10 +144,11 @@ static int list(struct side *s, char *err, size_t errlen)
 		if (!is_image(e->d_name)) {
 			continue;
 		}
-		if (s->count == JD_FILES_MAX_PAIRS || strlen(e->d_name) >= JD_FILES_NAME_MAX) {
+		if (s->count == s->cap || strlen(e->d_name) >= JD_FILES_NAME_MAX) {
 			closedir(d);
-			snprintf(err, errlen, "files camera: %s: more than %d images, or a name of %d+ "
-				 "characters (%s)", s->dir, JD_FILES_MAX_PAIRS, JD_FILES_NAME_MAX,
+			snprintf(err, errlen, "files camera: %s: %s (%s)", s->dir,
+				 s->count == s->cap ? "more images than when boot counted them"
+						    : "a name of 128 or more characters",
 				 e->d_name);
 			return -EINVAL;
 		}
@@ -141,7 +174,7 @@ int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes,
 
 	jd_carve_init(&c, mem, bytes);
 	for (int i = 0; i < (one ? 1 : 2); i++) {
-		s[i] = carve_side(&c, w, h);
+		s[i] = carve_side(&c, w, h, cfg->names);
 		if (!s[i]) {
 			snprintf(err, errlen, "files camera: boot memory too small");
 			return -ENOMEM;

@@ -14,11 +14,13 @@
 
 extern const struct jd_camera_ops jd_camera_files_ops;
 
-#define JD_FILES_MAX_PAIRS 4096
 #define JD_FILES_NAME_MAX 128
 
-/** Boot memory for one side at this frame size (names, two file buffers, two decode buffers). */
-size_t jd_cam_files_mem_required(int w, int h);
+/**
+ * Boot memory for one side at this frame size with room for this many image names (names,
+ * two file buffers, two decode buffers).
+ */
+size_t jd_cam_files_mem_required(int w, int h, int names);
 
 /* What a files camera replays, and how. */
 struct jd_cam_files_config {
@@ -27,7 +29,14 @@ struct jd_cam_files_config {
 	double fps;	   /* 0: as fast as asked */
 	int loop;	   /* start again after the last pair */
 	int one;	   /* one directory of images with both views (the capture splits them) */
+	int names;	   /* room for this many images a side (jd_cam_files_count() at boot) */
 };
+
+/**
+ * Boot: the images in the larger side's directory (DIR/left, DIR/right, or DIR with one),
+ * at least 1: the names' room is sized from it, so a recording of any length replays.
+ */
+int jd_cam_files_count(const struct jd_cam_files_config *cfg);
 
 /**
  * Set up cam[0] (DIR/left) and cam[1] (DIR/right) in mem (two jd_cam_files_mem_required()),

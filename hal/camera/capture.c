@@ -103,15 +103,24 @@ void jd__capture_whole_size(const struct jd_capture_config *cfg, int *w, int *h)
 	*h = cfg->cam.height * (cfg->split == JD_SPLIT_TOP ? 2 : 1);
 }
 
+/* The files camera's names a side: counted in its directories at boot (any length replays) */
+static int files_names(const struct jd_capture_config *cfg)
+{
+	struct jd_cam_files_config f = cfg->files;
+
+	f.one = cfg->split != JD_SPLIT_NONE;
+	return jd_cam_files_count(&f);
+}
+
 static size_t files_mem(const struct jd_capture_config *cfg)
 {
-	int w, h;
+	int w, h, n = files_names(cfg);
 
 	jd__capture_whole_size(cfg, &w, &h);
 	if (cfg->split) { /* one directory of whole frames, and room for a decoded MJPEG one */
-		return jd_cam_files_mem_required(w, h) + (size_t)w * h;
+		return jd_cam_files_mem_required(w, h, n) + (size_t)w * h;
 	}
-	return 2 * jd_cam_files_mem_required(w, h);
+	return 2 * jd_cam_files_mem_required(w, h, n);
 }
 
 static int files_init(struct jd_capture *c, void *mem, size_t bytes)
@@ -122,9 +131,10 @@ static int files_init(struct jd_capture *c, void *mem, size_t bytes)
 	jd__capture_whole_size(&c->cfg, &f.width, &f.height);
 	f.fps = c->cfg.cam.fps;
 	f.one = c->cfg.split != JD_SPLIT_NONE;
+	f.names = files_names(&c->cfg); /* as files_mem() counted them for boot's budget */
 	if (f.one) {
 		c->ncam = 1;
-		c->whole = (uint8_t *)mem + jd_cam_files_mem_required(f.width, f.height);
+		c->whole = (uint8_t *)mem + jd_cam_files_mem_required(f.width, f.height, f.names);
 	}
 	rc = jd_cam_files_init(c->cam, mem, bytes, &f, c->err, sizeof(c->err));
 	if (!rc && f.one) {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* DIR/side exists and holds no recording yet. */
+/* DIR/side exists and holds nothing yet (an earlier recording, or images of any kind). */
 static int side_ready(struct jd_recorder *r, const char *side)
 {
 	char path[300];
@@ -25,12 +25,12 @@ static int side_ready(struct jd_recorder *r, const char *side)
 		return -ENOTDIR;
 	}
 	while ((e = readdir(d))) {
-		const char *x = strrchr(e->d_name, '.');
-		if (x && (!strcmp(x, ".raw") || !strcmp(x, ".jpg"))) {
+		/* any file: images of another kind would be replayed among the new frames */
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
 			closedir(d);
 			snprintf(r->why, sizeof(r->why),
-				 "--record: %.300s already holds a recording (%.100s): give an empty "
-				 "directory",
+				 "--record: %.200s already holds files (%.60s; a replay would mix them "
+				 "with the new frames): give an empty directory",
 				 path, e->d_name);
 			return -EEXIST;
 		}

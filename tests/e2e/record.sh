@@ -60,6 +60,22 @@ if "$bin" run --camera "files:$tmp/msb" --frames 1 --ndisp 16 2>&1 |
 else
 	bad "MSB-aligned Y10 was not said"
 fi
+# a folder with images of another kind is refused too (a replay would mix them in)
+mkdir -p "$tmp/pgmdir/left"
+cp "$tmp/rec_YUYV/left/$(ls "$tmp/rec_YUYV/left" | head -1)" "$tmp/pgmdir/left/x.pgm"
+if "$bin" run --frames 1 --size 160x120 --record "$tmp/pgmdir" $live >/dev/null 2>"$tmp/err" ||
+	! grep -q "pgmdir/left already holds files (x.pgm" "$tmp/err"; then
+	bad "a folder holding images was recorded into: $(tail -1 "$tmp/err")"
+else
+	ok "a folder holding other images is refused"
+fi
+# a recording longer than the 4096 names the files camera once held replays whole
+if [ -z "${JETDEPTH_EMULATOR:-}" ]; then
+	"$bin" run --frames 4200 --size 32x24 --ndisp 8 --record "$tmp/long" >/dev/null 2>"$tmp/err"
+	n=$("$bin" run --camera "files:$tmp/long" --frames 0 --ndisp 8 2>>"$tmp/err" | grep -c '^frame')
+	[ "$n" = 4200 ] && ok "4200 recorded pairs replay, all of them" ||
+		bad "a 4200-pair recording replayed $n frames: $(tail -2 "$tmp/err")"
+fi
 # images with both views: side by side and top and bottom give what the separate views give
 mkdir -p "$tmp/pair/left" "$tmp/pair/right" "$tmp/sbs" "$tmp/tb"
 for i in 0 1 2; do
@@ -92,7 +108,7 @@ done
 if "$bin" run --frames 1 --size 160x120 --record "$tmp/rec_RG12" $live >/dev/null 2>"$tmp/err"; then
 	bad "a directory with a recording was written over"
 else
-	grep -q "already holds a recording" "$tmp/err" && ok "an earlier recording is kept: $(grep -o 'already holds.*' "$tmp/err")" ||
+	grep -q "already holds files" "$tmp/err" && ok "an earlier recording is kept: $(grep -o 'already holds.*' "$tmp/err")" ||
 		bad "no reason given: $(cat "$tmp/err")"
 fi
 # the budget: 1 MB, and a 640x480 RG12 pair is 1.2 MB

@@ -73,7 +73,8 @@ struct slot {
 struct impl {
 	struct jd_ros2_config cfg;
 	struct jd_ros2_rig rig;
-	int64_t realtime_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC at boot */
+	int64_t realtime_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC at the last frame */
+	uint64_t stamped_capture_ns, stamped_ns; /* the last frame's capture time and its stamp */
 	dds_entity_t participant, topic[T_COUNT], writer[T_COUNT];
 	struct slot slot[2];
 	int ready;   /* the slot waiting to be published, or -1 */
@@ -140,6 +141,9 @@ uint64_t jd_ros2_stamp_ns(struct jd_ros2 *r, uint64_t capture_ns)
 	if (!im) {
 		return capture_ns;
 	}
+	if (im->stamped_capture_ns == capture_ns && im->stamped_ns) {
+		return im->stamped_ns; /* one stamp a frame: the messages' and the JSON's agree */
+	}
 	/*
 	 * The wall clock as it is now: a Jetson without a real-time clock boots in the past and
 	 * steps when NTP or a GPS fix comes; every stamp after the step follows it (the
@@ -152,7 +156,9 @@ uint64_t jd_ros2_stamp_ns(struct jd_ros2 *r, uint64_t capture_ns)
 			(double)step / 1e9);
 	}
 	im->realtime_offset_ns = now;
-	return (uint64_t)((int64_t)capture_ns + now);
+	im->stamped_capture_ns = capture_ns;
+	im->stamped_ns = (uint64_t)((int64_t)capture_ns + now);
+	return im->stamped_ns;
 }
 
 static dds_qos_t *make_qos(enum qos_kind kind)

@@ -72,7 +72,7 @@ stalled_reader() {
 	"$bin" run --json --size 160x120 --ndisp 32 >"$tmp/fifo" 2>"$tmp/err" &
 	local pid=$!
 	wait_for 1 'the reader is not keeping up' 600 "$tmp/err"
-	sleep 1
+	sleep 2 # frames go on meanwhile (a few under an emulator)
 	stop_timed TERM $pid
 	timeout 5 cat <&7 >"$tmp/lines" &
 	local cpid=$!
@@ -83,7 +83,7 @@ stalled_reader() {
 	frames=$(sed -n 's/^\([0-9]*\) frame(s), mean latency.*/\1/p' "$tmp/err")
 	lines=$(grep -c . "$tmp/lines")
 	if [ $rc -eq 0 ] && [ $ms -le $deadline_ms ] && [ "$(grep -c 'not keeping up' "$tmp/err")" = 1 ] &&
-		[ -n "$frames" ] && [ "$frames" -gt $((lines + 20)) ] &&
+		[ -n "$frames" ] && [ "$frames" -gt $((lines + 4)) ] &&
 		grep -q "line(s) dropped while the reader was not reading" "$tmp/err" &&
 		! grep -v '^{"frame":.*}$' "$tmp/lines" | grep -q .; then
 		echo "ok: a stalled --json reader: $frames frames, $lines whole lines kept, SIGTERM after $ms ms"

@@ -577,6 +577,20 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		if (o->board.has_backend) {
 			jd_cli_backend_default(o->board.backend);
 		}
+		/* the cameras' WxH is the frame size, unless default.size says it (then they agree) */
+		const struct jd_board_camera *bl = &o->board.left;
+		if (o->cam.kind == JD_CAPTURE_V4L2 && bl->width > 0 && bl->height > 0) {
+			if (o->board.has_size &&
+			    (o->board.width != bl->width || o->board.height != bl->height)) {
+				fprintf(stderr, "jetdepth: %s: default.size %dx%d but the cameras give "
+						"%dx%d: which is meant?\n",
+					o->board_path, o->board.width, o->board.height, bl->width,
+					bl->height);
+				return JD_EXIT_RUNTIME;
+			}
+			o->w = bl->width;
+			o->h = bl->height;
+		}
 	}
 	if (o->config_path) {
 		int rc = load_config(o, o->config_path);

@@ -395,6 +395,12 @@ mkdir -p "$tmp/fcam/left" "$tmp/fcam/right"; cp "$L" "$tmp/fcam/left/0.pgm"; cp 
 expect 2 "--gain: the files camera has no such setting" -- run --frames 1 --ndisp 16 --camera "files:$tmp/fcam" --gain 3
 expect 2 "--pixfmt: the files camera reads each file's own format" -- run --frames 1 --ndisp 16 --camera "files:$tmp/fcam" --pixfmt Y10
 
+# A board's cameras give the frame size; a default.size that disagrees is asked about.
+printf 'x,y\0' >"$tmp/dt"
+boards=$(cd "$(dirname "$0")/../../boards" && pwd)
+printf 'include %s/soc-orin.inc\nname t\ncompatible x,y\nmemory.ceiling_mb 3000\ncamera left /dev/video0 YUYV 1280x720@30\ncamera right /dev/video1 YUYV 1280x720@30\ndefault.size 640x480\n' "$boards" >"$tmp/size.board"
+JETDEPTH_DT_COMPATIBLE=$tmp/dt expect 1 "size.board: default.size 640x480 but the cameras give 1280x720: which is meant?" -- run --board "$tmp/size.board" --frames 1
+
 # A good run still works and replaces the old output atomically.
 printf 'old' >"$O"
 if "$bin" match -q "$L" "$R" -o "$O" --ndisp 16 && [ "$(head -c 2 "$O")" = "Pf" ]; then

@@ -333,6 +333,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 /*
  * libmicrohttpd's own messages, through the log with the program's prefix. A client that
  * leaves mid-stream ("Failed to send ...") is normal for a preview: said once, not per client.
+ * Others (bad requests, refused connections) at most one line a 10 s: a client cannot flood
+ * the journal.
  */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
@@ -350,7 +352,23 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 				"not said\n", msg);
 		return;
 	}
-	fprintf(stderr, "jetdepth: preview: %s\n", msg);
+	/* a bad or slow client a line: at most one line a 10 s, the ones held back counted */
+	static uint64_t last_ns;
+	static unsigned held;
+	uint64_t now = jd_clock_ns();
+	if (last_ns && now - last_ns < 10000000000ull) {
+		__atomic_add_fetch(&held, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	last_ns = now;
+	unsigned n = __atomic_exchange_n(&held, 0, __ATOMIC_RELAXED);
+	if (n) {
+		fprintf(stderr, "jetdepth: preview: %s (and %u more client messages in the last "
+				"10 s, not said)\n",
+			msg, n);
+	} else {
+		fprintf(stderr, "jetdepth: preview: %s\n", msg);
+	}
 }
 
 int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, int w, int h,

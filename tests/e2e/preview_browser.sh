@@ -54,6 +54,11 @@ fi
 http 'GET /status HTTP/1.0\r\nA header without a colon\r\n\r\n' | head -1 | grep -q ' 400 ' ||
 	fail "a malformed header is not answered 400"
 http 'GET / HTTP/9.9\r\nHost: x\r\n\r\n' | head -1 | grep -q ' 505 ' || fail "HTTP/9.9 is not 505"
+# bad clients cannot flood the log: twenty bad requests, at most a line a 10 s
+before=$(grep -c 'jetdepth: preview:' "$tmp/run.log")
+for i in $(seq 20); do http 'GET / HTTP/9.9\r\nHost: x\r\n\r\n' >/dev/null; done
+after=$(grep -c 'jetdepth: preview:' "$tmp/run.log")
+[ $((after - before)) -le 1 ] || fail "twenty bad requests logged $((after - before)) lines"
 http 'POST /status HTTP/1.0\r\nContent-Length: 0\r\n\r\n' | head -1 | grep -q ' 405 ' || fail "POST is not 405"
 http 'GET /../etc/passwd HTTP/1.0\r\n\r\n' | head -1 | grep -q ' 404 ' || fail "a file path is not 404"
 

@@ -303,6 +303,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return reply(c, MHD_HTTP_OK, "application/json", copy, 1);
 	}
 	if (!strcmp(url, "/stream.mjpg")) {
+		pthread_mutex_lock(&p->lock);
+		int full = p->watchers >= p->max_streams;
+		pthread_mutex_unlock(&p->lock);
+		if (full) { /* the streams' share is taken: the reserved connections stay free */
+			return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain",
+				     "the preview's streams are all taken; /status still answers\n", 0);
+		}
 		struct stream *st = calloc(1, sizeof(*st));
 		if (!st || !(st->buf = malloc(p->jpeg_cap + 256))) {
 			free(st);
@@ -380,6 +387,7 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 	memset(p, 0, sizeof(*p));
 	jd_carve_init(&mc, mem, bytes);
 	p->step = jd_preview_step(w);
+	p->max_streams = c->max_clients > 0 ? c->max_clients : 4;
 	p->w = jd_preview_scaled(w, p->step);
 	p->h = jd_preview_scaled(h, p->step);
 	layout(&mc, p->w, p->h, &p->rgb, p->jpeg, &p->jpeg_cap);
@@ -420,7 +428,7 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
 	    (uint16_t)c->port, NULL, NULL, handle, p, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 	    MHD_OPTION_LISTEN_SOCKET, fd,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)c->max_clients,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)(c->max_clients + JD_PREVIEW_RESERVED),
 	    MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_END);
 	if (!p->mhd) {
 		close(fd);

@@ -4,7 +4,9 @@
  * distances drawn in (each view at most JD_PREVIEW_MAX_WIDTH wide, algo/preview_compose.h),
  * `/status` a JSON snapshot (frames, fps, drops, camera state, memory).
  * Nothing else is served (no files); GET and HEAD only. Bound to 127.0.0.1 unless configured,
- * at most max_clients connections (more are refused by the server), idle ones time out.
+ * at most max_clients streams, and JD_PREVIEW_RESERVED connections beyond them kept for
+ * `/status` and the page (slow or stalled clients cannot take them all with streams open;
+ * more connections are refused by the server), idle ones time out.
  *
  * The frame loop hands each frame to jd_preview_publish(), which composes and JPEG-encodes it
  * into one of two buffers taken at boot (only while someone watches, at most 10 times a
@@ -19,6 +21,9 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Connections beyond the streams' max_clients, kept for /status and the page. */
+#define JD_PREVIEW_RESERVED 4
 
 #include "../../algo/jd_image.h"
 #include "../../algo/sense/sense.h"
@@ -49,6 +54,7 @@ struct jd_preview {
 	unsigned long seq;     /* frames published to clients */
 	uint64_t last_ns;      /* when the last one was encoded */
 	volatile int watchers; /* open streams */
+	int max_streams;       /* max_clients: more streams are answered 503 */
 	volatile int stopping;
 	unsigned long refused;
 	char status[JD_PREVIEW_STATUS_MAX];

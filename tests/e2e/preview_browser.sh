@@ -2,7 +2,8 @@
 # The preview in a real browser: headless Chromium loads the page from `jetdepth run
 # --preview`, and its screenshot shows the disparity colour map with the objects' green boxes;
 # /status parses as the expected JSON; a malformed header gets 400, HTTP/9.9 505, a POST 405, a path
-# outside the three 404; more clients than allowed are refused while the frame loop goes on;
+# outside the three 404; streams past the limit get 503 while /status answers and the frame
+# loop goes on;
 # a camera wider than 640 is shown downscaled.
 # usage: preview_browser.sh JETDEPTH PNG_PROBE
 set -u
@@ -62,16 +63,20 @@ after=$(grep -c 'jetdepth: preview:' "$tmp/run.log")
 http 'POST /status HTTP/1.0\r\nContent-Length: 0\r\n\r\n' | head -1 | grep -q ' 405 ' || fail "POST is not 405"
 http 'GET /../etc/passwd HTTP/1.0\r\n\r\n' | head -1 | grep -q ' 404 ' || fail "a file path is not 404"
 
-# Three streams take every connection allowed; the fourth is refused; the loop goes on.
+# Three streams take every stream allowed; a fourth stream is answered 503, and /status still
+# answers at once on the connections kept for it; the loop goes on.
 before=$(status | sed -n 's/^{"frames":\([0-9]*\).*/\1/p')
 for fd in 4 5 6; do
 	eval "exec $fd<>/dev/tcp/127.0.0.1/$port"
 	eval "printf 'GET /stream.mjpg HTTP/1.0\r\n\r\n' >&$fd"
 done
 sleep 1
-if http 'GET /status HTTP/1.0\r\n\r\n' | grep -q '"frames"'; then
-	fail "a fourth connection was served"
-fi
+http 'GET /stream.mjpg HTTP/1.0\r\n\r\n' | head -1 | grep -q ' 503 ' || fail "a fourth stream was not answered 503"
+t0=$(date +%s%N)
+http 'GET /status HTTP/1.0\r\n\r\n' | grep -q '"frames"' || fail "/status did not answer with the streams taken"
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $ms -le 500 ] || fail "/status took $ms ms with the streams taken"
+echo "/status in $ms ms with every stream taken"
 for fd in 4 5 6; do eval "exec $fd<&-"; done
 after=
 for _ in $(seq 25); do # the server sees the streams close within about a second

@@ -7,10 +7,13 @@
 # Made here by: cmake -S . -B build/fatNN -DJD_WITH_CUDA=ON -DJD_CUDA_ONLY_ARCH=NN
 #   -DJD_NVCC_LEGACY=build/toolkits/cuda-11.8/bin/nvcc -DJD_NVCC_LEGACY_ARCHS=NN (13: without
 #   the legacy options) && ninja -C build/fatNN kernels.fatbin
-# STEPS (default "tests bench"): tests (ctest -L gpu on fat90, the SGM test on fat87),
+# BUILDS: the fatbins built (default "fat87 fat90 fat13").
+# STEPS (default "tests bench"): tests (ctest -L gpu on fat90, or with FULL=0 its SGM test
+# alone; the SGM test on fat87 and fat13),
 # bench (SGM on fat87 and fat13 beside libSGM, CASES, 8 and 4 paths), ncu (instructions and
 # DRAM bytes of a whole frame, fat87 and libSGM, NCU_CASES), sanitize (memcheck and
-# racecheck of the SGM test on fat87), memory (the GPU memory boot takes, MEM_CASES).
+# racecheck of the SGM test on fat87), memory (the GPU memory boot takes, MEM_CASES), ab
+# (AB="fat87 fat87b": variants' fatbins built here, timed in turn, their SGM test and ncu).
 
 jp_build() { # NAME FATBIN
 	gpu_build "$1" . "build/gpu-$1" "-DJD_FATBIN_PREBUILT=$PWD/$2"
@@ -19,15 +22,19 @@ jp_build() { # NAME FATBIN
 part_jetpack() {
 	local steps=${STEPS:-tests bench}
 	local cases=${CASES:-"450x375:64 640x480:64 1242x375:128 1280x720:128 1920x1080:128 1920x1080:256"}
-	jp_build fat87 .gpufat/fat87.fatbin &
-	jp_build fat90 .gpufat/fat90.fatbin &
-	jp_build fat13 .gpufat/fat13.fatbin &
+	for b in ${BUILDS:-fat87 fat90 fat13}; do
+		jp_build $b .gpufat/$b.fatbin &
+	done
 	wait
 	for s in $steps; do
 		echo "== $s"
 		case $s in
 		tests)
-			ctest --test-dir build/gpu-fat90 -L gpu --timeout 300 2>&1 | tail -25
+			if [ "${FULL:-1}" = 1 ]; then
+				ctest --test-dir build/gpu-fat90 -L gpu --timeout 300 2>&1 | tail -25
+			else # the SGM test alone (FULL=0: a short call)
+				timeout 300 build/gpu-fat90/tests/test_cuda_sgm 2>&1 | tail -3
+			fi
 			echo "-- the SGM test on the sm_87 image (compute_87 PTX, JIT here)"
 			timeout 300 build/gpu-fat87/tests/test_cuda_sgm 2>&1 | tail -4
 			echo "-- the SGM test on CUDA 13's sm_90 image"
@@ -55,13 +62,13 @@ part_jetpack() {
 			for c in ${NCU_CASES:-1280x720:128 1920x1080:256}; do
 				sz=${c%:*}; nd=${c#*:}
 				build/gpu-fat13/jetdepth synth /tmp/l.pgm /tmp/r.pgm --size $sz --ndisp $nd >/dev/null
-				ncu --csv --print-units base --metrics smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+				timeout 150 ncu --csv --print-units base --metrics smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum \
 					build/gpu-fat87/jetdepth bench --algo sgm --size $sz --ndisp $nd --paths 8 --runs 1 \
 					--backend cuda >/tmp/ncu-87.csv 2>&1
 				# bench runs the frame more than once: per kernel name, the mean of its launches
 				awk -F'","' -v n="jetdepth-sm87 $c" '/jd_/ { v = $NF; gsub(/[",]/, "", v); k[$5 " " $(NF-2)] += v; m[$5 " " $(NF-2)]++ }
 					END { for (i in k) printf "%s %-50s %16.0f x%d\n", n, i, k[i] / m[i], m[i] }' /tmp/ncu-87.csv | sort
-				ncu --csv --print-units base --metrics smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+				timeout 100 ncu --csv --print-units base --metrics smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum \
 					--profile-from-start off .gpupeers/libsgm_bench one /tmp/l.pgm /tmp/r.pgm $nd 8 3 >/tmp/ncu-sgm.csv 2>&1
 				awk -F'","' -v n="libSGM $c" 'NR > 1 && /"[0-9]+"$/ { v = $NF; gsub(/[",]/, "", v); t[$(NF-2)] += v }
 					END { for (i in t) printf "%s total %-30s %16.0f\n", n, i, t[i] }' /tmp/ncu-sgm.csv | sort
@@ -73,6 +80,28 @@ part_jetpack() {
 				JD_GPU_QUICK=$quick timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 \
 					build/gpu-fat87/tests/test_cuda_sgm >/tmp/$tool.log 2>&1
 				echo "compute-sanitizer $tool test_cuda_sgm (sm_87 image): exit $?"; tail -2 /tmp/$tool.log
+			done
+			;;
+		ab)
+			# AB="NAME ...": .gpufat/NAME.fatbin each (a variant built here), timed case by case
+			# in turn at PATHS (default 8), its SGM test, and ncu's SGM instructions a frame
+			for n in $AB; do
+				[ -d build/gpu-$n ] || jp_build "$n" ".gpufat/$n.fatbin"
+				echo "-- $n: $(timeout 300 build/gpu-$n/tests/test_cuda_sgm 2>&1 | grep -E 'cases|checks' | tr '\n' ' ')"
+			done
+			for c in $cases; do
+				for n in $AB; do
+					build/gpu-$n/jetdepth bench --algo sgm --size ${c%:*} --ndisp ${c#*:} \
+						--paths ${PATHS:-8} --runs 21 --backend cuda 2>&1 | grep 'GPU kernels' |
+						sed "s/^/$n $c p${PATHS:-8} /" | cut -c1-110
+				done
+			done
+			for n in $AB; do
+				timeout 150 ncu --csv --print-units base --metrics smsp__inst_executed.sum -k regex:jd_sgm \
+					build/gpu-$n/jetdepth bench --algo sgm --size 1280x720 --ndisp 128 --paths ${PATHS:-8} \
+					--runs 1 --backend cuda >/tmp/ab-$n.csv 2>&1
+				awk -F'","' -v n="$n" '/jd_sgm/ { v = $NF; gsub(/[",]/, "", v); k[$5] += v; m[$5]++ }
+					END { for (i in k) printf "%s 1280x720/128 %-24s %14.0f a launch\n", n, i, k[i] / m[i] }' /tmp/ab-$n.csv | sort
 			done
 			;;
 		memory)

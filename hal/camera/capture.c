@@ -1,6 +1,7 @@
 #include "capture.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../algo/convert_priv.h"
@@ -328,6 +329,31 @@ static void luma_of_deep(const struct jd_kernels *k, const struct jd_cam_frame *
 }
 
 /*
+ * A colour mosaic read as mono: in a Bayer frame a pixel's neighbours are other colours and
+ * the pixels two away its own, so neighbours differ far more than pixels two apart, across
+ * and down; in a mono picture of a scene it is the other way round. Sampled every 4th row.
+ */
+static int looks_like_mosaic(const struct jd_cam_frame *f)
+{
+	double d1x = 0, d2x = 0, d1y = 0, d2y = 0;
+
+	for (int y = 0; y + 2 < f->height; y += 4) {
+		const uint8_t *r0 = f->data + (size_t)y * f->stride;
+		const uint8_t *r1 = r0 + f->stride, *r2 = r1 + f->stride;
+		for (int x = 0; x + 2 < f->width; x++) {
+			int v = r0[2 * x] | r0[2 * x + 1] << 8;
+			int h1 = r0[2 * x + 2] | r0[2 * x + 3] << 8, h2 = r0[2 * x + 4] | r0[2 * x + 5] << 8;
+			int v1 = r1[2 * x] | r1[2 * x + 1] << 8, v2 = r2[2 * x] | r2[2 * x + 1] << 8;
+			d1x += abs(v - h1);
+			d2x += abs(v - h2);
+			d1y += abs(v - v1);
+			d2y += abs(v - v2);
+		}
+	}
+	return d1x > 2 * d2x + 1 && d1y > 2 * d2y + 1;
+}
+
+/*
  * A deep format's first frame, looked at once a side: samples wider than the format's bits
  * cannot be (a camera that stores them MSB-aligned, or a stream that is not this format:
  * they read as white), and a frame mostly at full scale is saturated. Said on the boot log.
@@ -349,6 +375,14 @@ static void deep_first_look(struct jd_capture *c, int side, const struct jd_cam_
 		}
 	}
 	FILE *log = c->log ? c->log : stderr;
+	if (!jd_pixfmt_is_bayer(f->fmt) && looks_like_mosaic(f)) {
+		fprintf(log,
+			"jetdepth: %s camera %s: %s frame: neighbouring pixels differ far more than "
+			"pixels two apart, as in a colour mosaic: is the stream raw Bayer (RG10, "
+			"BA10 ...) labelled %s? It is matched as mono\n",
+			c->cam[side].label, c->cam[side].device, jd_pixfmt_name(f->fmt),
+			jd_pixfmt_name(f->fmt));
+	}
 	if (wide) {
 		fprintf(log,
 			"jetdepth: %s camera %s: %s frame: %.1f %% of the samples are wider than %d bits "

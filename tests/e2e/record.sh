@@ -76,6 +76,25 @@ if [ -z "${JETDEPTH_EMULATOR:-}" ]; then
 	[ "$n" = 4200 ] && ok "4200 recorded pairs replay, all of them" ||
 		bad "a 4200-pair recording replayed $n frames: $(tail -2 "$tmp/err")"
 fi
+# a colour mosaic (RG10's layout) labelled Y10 is said; the synthetic mono Y10 is not
+/usr/bin/python3 - "$tmp/mosaic" <<'PY'
+import math, os, struct, sys
+for side in ("left", "right"):
+    os.makedirs(f"{sys.argv[1]}/{side}")
+    px = []
+    for y in range(48):
+        for x in range(64):
+            base = 300 + 200 * math.sin(x / 9.0) * math.cos(y / 7.0)
+            v = base * (1.6, 1.0, 1.0, 0.5)[(y % 2) * 2 + x % 2]
+            px.append(struct.pack("<H", max(0, min(1023, int(v)))))
+    open(f"{sys.argv[1]}/{side}/00000000.64x48.Y10.raw", "wb").write(b"".join(px))
+PY
+if "$bin" run --camera "files:$tmp/mosaic" --frames 1 --ndisp 16 2>&1 | grep -q "as in a colour mosaic: is the stream raw Bayer" &&
+	! "$bin" run --camera "files:$tmp/rec_Y10" --frames 1 $common 2>&1 | grep -q "colour mosaic"; then
+	ok "a colour mosaic labelled Y10 is said; mono Y10 is not"
+else
+	bad "the mosaic check: said or not where it should be"
+fi
 # images with both views: side by side and top and bottom give what the separate views give
 mkdir -p "$tmp/pair/left" "$tmp/pair/right" "$tmp/sbs" "$tmp/tb"
 for i in 0 1 2; do

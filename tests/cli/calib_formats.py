@@ -221,6 +221,20 @@ def geometric(name, got, out, K1, D1, K2, D2, R, T, fisheye):
 
 
 
+def opencv_file(tmp, name, K1, D1, K2, D2, R, T, R1, R2, P1, P2, model=None):
+    """One OpenCV stereo file (cv2.FileStorage), in mm, saying its distortion model if given."""
+    path = os.path.join(tmp, name)
+    fs = cv2.FileStorage(path, cv2.FILE_STORAGE_WRITE)
+    for k, v in (("M1", K1), ("D1", D1), ("M2", K2), ("D2", D2), ("R", R), ("T", T),
+                 ("R1", R1), ("R2", R2), ("P1", P1), ("P2", P2)):
+        fs.write(k, v)
+    fs.write("units", "mm")
+    if model:
+        fs.write("distortion_model", model)
+    fs.release()
+    return path
+
+
 def opencv_offset(tmp):
     """stereoRectify without CALIB_ZERO_DISPARITY: the right view's principal point differs
     from the left's (cx' != cx). jetdepth rectifies the right view onto the left's principal
@@ -230,13 +244,7 @@ def opencv_offset(tmp):
     if abs(P1[0, 2] - P2[0, 2]) < 1.0:
         fail(f"stereoRectify(flags=0) gave cx {P1[0, 2]:.2f} and cx' {P2[0, 2]:.2f}: no offset to test")
         return
-    path = os.path.join(tmp, "offset.yml")
-    fs = cv2.FileStorage(path, cv2.FILE_STORAGE_WRITE)
-    for k, v in (("M1", K1), ("D1", D1), ("M2", K2), ("D2", D2), ("R", R), ("T", T),
-                 ("R1", R1), ("R2", R2), ("P1", P1), ("P2", P2)):
-        fs.write(k, v)
-    fs.write("units", "mm")
-    fs.release()
+    path = opencv_file(tmp, "offset.yml", K1, D1, K2, D2, R, T, R1, R2, P1, P2)
     got, out = jetdepth_maps([path], tmp)
     P2c = P2.copy()
     P2c[0, 2], P2c[1, 2] = P1[0, 2], P1[1, 2]
@@ -260,15 +268,8 @@ def opencv_fisheye(tmp):
                                                    flags=cv2.CALIB_ZERO_DISPARITY,
                                                    newImageSize=SIZE, balance=0.0)
     for said in (True, False):
-        path = os.path.join(tmp, f"fisheye_{said}.yml")
-        fs = cv2.FileStorage(path, cv2.FILE_STORAGE_WRITE)
-        for k, v in (("M1", K1), ("D1", D1), ("M2", K2), ("D2", D2), ("R", R), ("T", T),
-                     ("R1", R1), ("R2", R2), ("P1", P1), ("P2", P2)):
-            fs.write(k, v)
-        fs.write("units", "mm")
-        if said:
-            fs.write("distortion_model", "fisheye")
-        fs.release()
+        path = opencv_file(tmp, f"fisheye_{said}.yml", K1, D1, K2, D2, R, T, R1, R2, P1, P2,
+                           "fisheye" if said else None)
         got, out = jetdepth_maps([path], tmp)
         if said:
             want = [cv2.fisheye.initUndistortRectifyMap(K1, D1, R1, P1, SIZE, cv2.CV_32FC1),
@@ -286,13 +287,7 @@ def opencv_skew(tmp):
     K1, D1, K2, D2, R, T = rig(5)
     K1[0, 1], K2[0, 1] = 0.8, -0.6
     R1, R2, P1, P2, *_ = cv2.stereoRectify(K1, D1, K2, D2, SIZE, R, T, alpha=0)
-    path = os.path.join(tmp, "skew.yml")
-    fs = cv2.FileStorage(path, cv2.FILE_STORAGE_WRITE)
-    for k, v in (("M1", K1), ("D1", D1), ("M2", K2), ("D2", D2), ("R", R), ("T", T),
-                 ("R1", R1), ("R2", R2), ("P1", P1), ("P2", P2)):
-        fs.write(k, v)
-    fs.write("units", "mm")
-    fs.release()
+    path = opencv_file(tmp, "skew.yml", K1, D1, K2, D2, R, T, R1, R2, P1, P2)
     want = [cv2.initUndistortRectifyMap(K1, D1, R1, P1, SIZE, cv2.CV_32FC1),
             cv2.initUndistortRectifyMap(K2, D2, R2, P2, SIZE, cv2.CV_32FC1)]
     got, out = jetdepth_maps([path], tmp)

@@ -16,7 +16,7 @@ struct jd_notify {
 	struct sockaddr_un addr;
 	socklen_t addrlen;
 	uint64_t watchdog_ns; /* a quarter of $WATCHDOG_USEC; 0: no watchdog */
-	int watchdog_bad;     /* $WATCHDOG_USEC is not a number of microseconds (1 s to a day) */
+	int watchdog_bad;     /* $WATCHDOG_USEC is not a number of microseconds (1 to a day's) */
 	uint64_t last_ping;
 };
 

@@ -56,6 +56,9 @@ struct jd_stereo_calib {
 	double cx_right_file, cy_right_file, doffs;
 };
 
+/* A doffs below this (px) is rounding in the file, not an offset worth a word. */
+#define JD_CALIB_DOFFS_PX 0.005
+
 /**
  * Fill R and P of both cameras from K, D, R, T when the file had none; then put the right
  * rectified camera's principal point on the left's (doffs above says how far it was).

@@ -330,18 +330,35 @@ int jd_cli_validate(const struct jd_match_params *p, int w, int h)
 	return 0;
 }
 
-int jd_cli_distinct_outputs(const char *const *names, const char *const *what, int n)
+/*
+ * The first a[i] and b[j] naming one file (NULL names skipped); with a and b one list, only
+ * pairs j > i. @return 1 with *ia, *ib set, or 0
+ */
+static int first_same(const char *const *a, int na, const char *const *b, int nb, int *ia,
+		      int *ib)
 {
-	for (int i = 0; i < n; i++) {
-		for (int j = i + 1; j < n && names[i]; j++) {
-			if (names[j] && jd_out_same(names[i], names[j])) {
-				fprintf(stderr,
-					"jetdepth: %s %s and %s %s name the same file: give each output "
-					"its own name\n",
-					what[i], names[i], what[j], names[j]);
-				return JD_EXIT_USAGE;
+	for (int i = 0; i < na; i++) {
+		for (int j = a == b ? i + 1 : 0; j < nb && a[i]; j++) {
+			if (b[j] && jd_out_same(a[i], b[j])) {
+				*ia = i;
+				*ib = j;
+				return 1;
 			}
 		}
+	}
+	return 0;
+}
+
+int jd_cli_distinct_outputs(const char *const *names, const char *const *what, int n)
+{
+	int i, j;
+
+	if (first_same(names, n, names, n, &i, &j)) {
+		fprintf(stderr,
+			"jetdepth: %s %s and %s %s name the same file: give each output its own "
+			"name\n",
+			what[i], names[i], what[j], names[j]);
+		return JD_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -349,16 +366,14 @@ int jd_cli_distinct_outputs(const char *const *names, const char *const *what, i
 int jd_cli_outputs_not_inputs(const char *const *outs, const char *const *out_what, int nout,
 			      const char *const *ins, const char *const *in_what, int nin)
 {
-	for (int i = 0; i < nout; i++) {
-		for (int j = 0; j < nin && outs[i]; j++) {
-			if (ins[j] && jd_out_same(outs[i], ins[j])) {
-				fprintf(stderr,
-					"jetdepth: %s %s is the input %s %s: refusing to replace an "
-					"input; give the output its own name\n",
-					out_what[i], outs[i], in_what[j], ins[j]);
-				return JD_EXIT_USAGE;
-			}
-		}
+	int i, j;
+
+	if (first_same(outs, nout, ins, nin, &i, &j)) {
+		fprintf(stderr,
+			"jetdepth: %s %s is the input %s %s: refusing to replace an input; give the "
+			"output its own name\n",
+			out_what[i], outs[i], in_what[j], ins[j]);
+		return JD_EXIT_USAGE;
 	}
 	return 0;
 }

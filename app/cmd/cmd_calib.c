@@ -41,17 +41,17 @@ static int write_maps(const struct jd_stereo_calib *c, int w, int h, const char 
 {
 	size_t n = (size_t)w * h;
 	float *mx = malloc(sizeof(float) * n), *my = malloc(sizeof(float) * n);
-	char path[1100], err[1200];
-	int rc = JD_EXIT_OK;
+	char path[4][1100], err[1200];
+	const char *out[4] = {path[0], path[1], path[2], path[3]};
+	const char *out_what[4] = {"--maps", "--maps", "--maps", "--maps"};
+	const char *in_what[2] = {"FILE", "FILE"};
 
-	/* none of the four maps may be a calibration file being read */
-	for (int i = 0; i < 4 && rc == JD_EXIT_OK; i++) {
-		snprintf(path, sizeof(path), "%s_%s_%c.pfm", prefix, i / 2 ? "right" : "left",
+	/* camera i's x and y maps are path[2 i] and path[2 i + 1]; none may be an input */
+	for (int i = 0; i < 4; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s_%s_%c.pfm", prefix, i / 2 ? "right" : "left",
 			 i % 2 ? 'y' : 'x');
-		const char *out[1] = {path}, *out_what[1] = {"--maps"};
-		const char *in_what[2] = {"FILE", "FILE"};
-		rc = jd_cli_outputs_not_inputs(out, out_what, 1, files, in_what, nfiles);
 	}
+	int rc = jd_cli_outputs_not_inputs(out, out_what, 4, files, in_what, nfiles);
 	for (int i = 0; i < 2 && mx && my && rc == JD_EXIT_OK; i++) {
 		jd_calib_map(c, i, w, h, mx, my);
 		for (int k = 0; k < 2 && rc == JD_EXIT_OK; k++) {
@@ -60,9 +60,7 @@ static int write_maps(const struct jd_stereo_calib *c, int w, int h, const char 
 				m[j] = isfinite(m[j]) ? m[j] : INFINITY;
 			}
 			struct jd_disp d = {m, w, h, w};
-			snprintf(path, sizeof(path), "%s_%s_%c.pfm", prefix, i ? "right" : "left",
-				 k ? 'y' : 'x');
-			if (jd_pfm_write(path, &d, err, sizeof(err))) {
+			if (jd_pfm_write(path[2 * i + k], &d, err, sizeof(err))) {
 				fprintf(stderr, "jetdepth: --maps: %s\n", err);
 				rc = JD_EXIT_RUNTIME;
 			}
@@ -188,7 +186,7 @@ int jd_cmd_calib(int argc, char **argv)
 		printf("  valid region (both cameras see every pixel): x %d..%d, y %d..%d of %dx%d\n",
 		       roi[0], roi[2] - 1, roi[1], roi[3] - 1, w, h);
 	}
-	if (fabs(c.doffs) >= 0.005) {
+	if (fabs(c.doffs) >= JD_CALIB_DOFFS_PX) {
 		printf("  right rectified principal point (%.2f, %.2f) in the file, %.2f px from the "
 		       "left's: jetdepth rectifies the right view onto the left's, so disparity is f B "
 		       "/ Z (a pair rectified elsewhere with this file is off by %.2f px)\n",

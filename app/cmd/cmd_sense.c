@@ -141,7 +141,7 @@ int jd_cmd_sense(int argc, char **argv)
 			return JD_EXIT_RUNTIME;
 		}
 		jd_calib_model(&calib, &f, &cx, &cy, &b, &units);
-		if (rectified && fabs(calib.doffs) >= 0.005) {
+		if (rectified && fabs(calib.doffs) >= JD_CALIB_DOFFS_PX) {
 			/* rectified elsewhere with the file's own P2: every disparity is off */
 			fprintf(stderr,
 				"jetdepth: sense --rectified: %s puts the right view's principal "
@@ -152,16 +152,12 @@ int jd_cmd_sense(int argc, char **argv)
 				calib_files[ncalib - 1], calib.doffs, calib.cx_right_file);
 			return JD_EXIT_USAGE;
 		}
-		if (!sc.have_focal) {
-			sc.cam.f = (float)f;
-			sc.cam.cx = (float)cx;
-			sc.cam.cy = (float)cy;
-			sc.have_focal = 1;
-		}
-		if (!sc.have_baseline) {
-			sc.cam.baseline_mm = (float)(b * units);
-			sc.have_baseline = 1;
-		}
+		/* none given here: jd_sense_cli_model_alone() refused that above */
+		sc.cam.f = (float)f;
+		sc.cam.cx = (float)cx;
+		sc.cam.cy = (float)cy;
+		sc.cam.baseline_mm = (float)(b * units);
+		sc.have_focal = sc.have_baseline = 1;
 	}
 	if (jd_sense_cli_check(&sc)) {
 		return JD_EXIT_USAGE;

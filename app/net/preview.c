@@ -362,12 +362,12 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	/* a bad or slow client a line: at most one line a 10 s, the ones held back counted */
 	static uint64_t last_ns;
 	static unsigned held;
-	uint64_t now = jd_clock_ns();
-	if (last_ns && now - last_ns < 10000000000ull) {
+	uint64_t now = jd_clock_ns(), last = __atomic_load_n(&last_ns, __ATOMIC_RELAXED);
+	if (last && now - last < 10000000000ull) { /* the server's threads call this at once */
 		__atomic_add_fetch(&held, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	last_ns = now;
+	__atomic_store_n(&last_ns, now, __ATOMIC_RELAXED);
 	unsigned n = __atomic_exchange_n(&held, 0, __ATOMIC_RELAXED);
 	if (n) {
 		fprintf(stderr, "jetdepth: preview: %s (and %u more client messages in the last "

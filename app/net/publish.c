@@ -181,24 +181,13 @@ static int fits_pipe(const struct jd_publisher *p, size_t len)
 /* The waiting tail first; then the line, or what the reader does not take of it now. */
 static int write_line_nb(struct jd_publisher *p, const char *line, size_t len)
 {
-	ssize_t k;
+	ssize_t k = p->tail_len ? write_now(p, p->tail + p->tail_at, p->tail_len) : 0;
 
-	if (p->tail_len) {
-		k = write_now(p, p->tail + p->tail_at, p->tail_len);
-		if (k > 0) {
-			p->tail_at += (size_t)k;
-			p->tail_len -= (size_t)k;
-		}
-	} else {
-		k = 0;
+	if (k > 0) {
+		p->tail_at += (size_t)k;
+		p->tail_len -= (size_t)k;
 	}
-	if (k >= 0 && !p->tail_len && !fits_pipe(p, len)) {
-		p->out_dropped++;
-		snprintf(p->err, sizeof(p->err),
-			 "stdout: the reader is not keeping up: frames are dropped until it reads");
-		return -EAGAIN;
-	}
-	if (k >= 0 && p->tail_len) {
+	if (k >= 0 && (p->tail_len || !fits_pipe(p, len))) {
 		p->out_dropped++;
 		snprintf(p->err, sizeof(p->err),
 			 "stdout: the reader is not keeping up: frames are dropped until it reads");

@@ -341,9 +341,9 @@ static int looks_like_mosaic(const struct jd_cam_frame *f)
 		const uint8_t *r0 = f->data + (size_t)y * f->stride;
 		const uint8_t *r1 = r0 + f->stride, *r2 = r1 + f->stride;
 		for (int x = 0; x + 2 < f->width; x++) {
-			int v = r0[2 * x] | r0[2 * x + 1] << 8;
-			int h1 = r0[2 * x + 2] | r0[2 * x + 3] << 8, h2 = r0[2 * x + 4] | r0[2 * x + 5] << 8;
-			int v1 = r1[2 * x] | r1[2 * x + 1] << 8, v2 = r2[2 * x] | r2[2 * x + 1] << 8;
+			int v = (int)jd__sample16(r0 + 2 * x);
+			int h1 = (int)jd__sample16(r0 + 2 * x + 2), h2 = (int)jd__sample16(r0 + 2 * x + 4);
+			int v1 = (int)jd__sample16(r1 + 2 * x), v2 = (int)jd__sample16(r2 + 2 * x);
 			d1x += abs(v - h1);
 			d2x += abs(v - h2);
 			d1y += abs(v - v1);
@@ -368,7 +368,7 @@ static void deep_first_look(struct jd_capture *c, int side, const struct jd_cam_
 	for (int y = 0; y < f->height; y++) {
 		const uint8_t *row = f->data + (size_t)y * f->stride;
 		for (int x = 0; x < f->width; x++) {
-			unsigned v = row[2 * x] | (unsigned)row[2 * x + 1] << 8;
+			unsigned v = jd__sample16(row + 2 * x);
 			largest = v > largest ? v : largest;
 			wide += v > top;
 			full += v >= top;

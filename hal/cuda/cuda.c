@@ -8,9 +8,9 @@
 #include "../../algo/jd_status.h"
 #include "cuda.h"
 
-/* The fatbin nvcc built from algo/cuda/ .cu files, embedded by hal/cuda/cuda_fatbin.S (.incbin). */
 #include "fatbin_images.h"
 
+/* The fatbin nvcc built from algo/cuda/ .cu files, embedded by hal/cuda/cuda_fatbin.S (.incbin). */
 extern const unsigned char jd_cuda_fatbin[];
 extern const unsigned char jd_cuda_fatbin_end[];
 
@@ -200,10 +200,11 @@ int jd_cuda_open(struct jd_cuda *cu, enum jd_gpu_memory mem)
 		char need[200];
 		int n = jd_fatbin_images(jd_cuda_fatbin, (size_t)(jd_cuda_fatbin_end - jd_cuda_fatbin),
 					 im, 16);
-		if (n <= 0 || !jd_fatbin_needs(im, n < 16 ? n : 16, cu->cc_major * 10 + cu->cc_minor,
-					       need, sizeof(need))) {
-			snprintf(need, sizeof(need), "this build has no kernels for sm_%d%d",
-				 cu->cc_major, cu->cc_minor);
+		if (n > 0) { /* says the driver needed, or that nothing is there for this sm */
+			jd_fatbin_needs(im, n < 16 ? n : 16, cu->cc_major * 10 + cu->cc_minor, need,
+					sizeof(need));
+		} else {
+			snprintf(need, sizeof(need), "the embedded fatbin cannot be read");
 		}
 		snprintf(cu->err, sizeof(cu->err),
 			 "CUDA driver %d.%d cannot load the kernels for %s (sm_%d%d): %s; %s",

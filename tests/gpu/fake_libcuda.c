@@ -79,6 +79,9 @@ DECL(int, cuCtxSetCurrent, (void *c))
 DECL(int, cuModuleLoadData, (void **m, const void *i))
 {
 	UNUSED(i);
+	if (getenv("FAKE_CUDA_NO_MODULE")) {
+		return 222; /* CUDA_ERROR_UNSUPPORTED_PTX_VERSION: a driver older than the build */
+	}
 	*m = (void *)1;
 	return 0;
 }

@@ -160,6 +160,15 @@ int main(void)
 		 "mapped frame: %s; %llu bytes copied", g.cu.err, g.cu.copied);
 	JD_CHECK(f->d_out == f->slot[f->cur].d_map, "the map is written into the frame's slot");
 	jd_cuda_deinit(&g.cu);
+	/* a driver that refuses the module: boot says what this build's images need */
+	JD_CHECK(setenv("FAKE_CUDA_NO_MODULE", "1", 1) == 0, "setenv");
+	JD_CHECK(jd_cuda_open(&cu, JD_GPU_MEMORY_AUTO) == -ENODEV &&
+		     strstr(cu.err, "cannot load the kernels") &&
+		     (strstr(cu.err, "this build's kernels for sm_90") ||
+		      strstr(cu.err, "this build has no kernels for sm_90")),
+		 "refused module: %s", cu.err);
+	jd_cuda_deinit(&cu);
+	unsetenv("FAKE_CUDA_NO_MODULE");
 	JD_CHECK(setenv("JD_CUDA_LIB", "/nonexistent/libcuda.so.1", 1) == 0, "setenv");
 	JD_CHECK(jd_cuda_open(&cu, JD_GPU_MEMORY_AUTO) == -ENODEV &&
 		     strstr(cu.err, "no CUDA driver"),

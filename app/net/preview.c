@@ -266,6 +266,24 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char
 	return ret;
 }
 
+/* The /status body: the loop's last text with how old it is, read now (a loop that stopped
+ * shows a growing age). Called by the server's threads and the front door's. */
+static size_t status_text(void *cls, char *out, size_t cap)
+{
+	struct jd_preview *p = cls;
+
+	pthread_mutex_lock(&p->lock);
+	snprintf(out, cap, "%s", p->status);
+	uint64_t at = p->status_ns;
+	pthread_mutex_unlock(&p->lock);
+	size_t n = strlen(out);
+	if (n > 1 && out[n - 1] == '}') {
+		snprintf(out + n - 1, cap - (n - 1), ",\"age_ms\":%llu}",
+			 (unsigned long long)((jd_clock_ns() - at) / 1000000u));
+	}
+	return strlen(out);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **state)
@@ -288,44 +306,40 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (!strcmp(url, "/")) {
 		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", page, 0);
 	}
-	if (!strcmp(url, "/status")) {
+	if (!strcmp(url, "/status")) { /* the front door answers plain ones; the rest come here */
 		char copy[sizeof(p->status) + 48];
-		pthread_mutex_lock(&p->lock);
-		memcpy(copy, p->status, sizeof(p->status));
-		uint64_t at = p->status_ns;
-		pthread_mutex_unlock(&p->lock);
-		/* how old this is, read now: a loop that stopped shows a growing age */
-		size_t n = strnlen(copy, sizeof(p->status));
-		if (n > 1 && copy[n - 1] == '}') {
-			snprintf(copy + n - 1, sizeof(copy) - (n - 1), ",\"age_ms\":%llu}",
-				 (unsigned long long)((jd_clock_ns() - at) / 1000000u));
-		}
+		status_text(p, copy, sizeof(copy));
 		return reply(c, MHD_HTTP_OK, "application/json", copy, 1);
 	}
 	if (!strcmp(url, "/stream.mjpg")) {
+		/* counted here, under the same lock as the check: two clients cannot both take
+		 * the last stream; stream_free() (or a failure below) gives it back */
 		pthread_mutex_lock(&p->lock);
 		int full = p->watchers >= p->max_streams;
+		p->watchers += !full;
 		pthread_mutex_unlock(&p->lock);
 		if (full) { /* the streams' share is taken: the reserved connections stay free */
 			return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain",
 				     "the preview's streams are all taken; /status still answers\n", 0);
 		}
 		struct stream *st = calloc(1, sizeof(*st));
-		if (!st || !(st->buf = malloc(p->jpeg_cap + 256))) {
-			free(st);
+		struct MHD_Response *r = NULL;
+		if (st && (st->buf = malloc(p->jpeg_cap + 256))) {
+			st->p = p;
+			r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 32 * 1024,
+							      stream_read, st, stream_free);
+		}
+		if (!r) {
+			if (st) {
+				st->p = p;
+				stream_free(st); /* gives the stream back */
+			} else {
+				pthread_mutex_lock(&p->lock);
+				p->watchers--;
+				pthread_mutex_unlock(&p->lock);
+			}
 			return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", "busy\n", 0);
 		}
-		st->p = p;
-		struct MHD_Response *r = MHD_create_response_from_callback(
-		    MHD_SIZE_UNKNOWN, 32 * 1024, stream_read, st, stream_free);
-		if (!r) {
-			free(st->buf);
-			free(st);
-			return MHD_NO;
-		}
-		pthread_mutex_lock(&p->lock);
-		p->watchers++;
-		pthread_mutex_unlock(&p->lock);
 		MHD_add_response_header(r, "Content-Type",
 					"multipart/x-mixed-replace; boundary=frame");
 		MHD_add_response_header(r, "Cache-Control", "no-store");
@@ -424,12 +438,17 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 		p->tj = NULL;
 		return -EADDRINUSE;
 	}
-	p->mhd = MHD_start_daemon(
-	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
-	    (uint16_t)c->port, NULL, NULL, handle, p, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-	    MHD_OPTION_LISTEN_SOCKET, fd,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)(c->max_clients + JD_PREVIEW_RESERVED),
-	    MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_END);
+	/* the server takes connections only from the front door, which owns the socket */
+	unsigned limit = (unsigned)(p->max_streams + JD_PREVIEW_RESERVED);
+	p->mhd = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+				      MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC,
+				  0, NULL, NULL, handle, p, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+				  NULL, MHD_OPTION_CONNECTION_LIMIT, limit,
+				  MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_END);
+	if (p->mhd && jd_door_start(&p->door, fd, p->mhd, limit, status_text, p)) {
+		MHD_stop_daemon(p->mhd);
+		p->mhd = NULL;
+	}
 	if (!p->mhd) {
 		close(fd);
 		snprintf(p->err, sizeof(p->err),
@@ -451,6 +470,7 @@ void jd_preview_stop(struct jd_preview *p)
 	p->stopping = 1;
 	pthread_cond_broadcast(&p->fresh);
 	pthread_mutex_unlock(&p->lock);
+	jd_door_stop(&p->door); /* no connection is handed over past here */
 	MHD_stop_daemon(p->mhd);
 	p->mhd = NULL;
 	tjDestroy(p->tj);

@@ -5,8 +5,9 @@
  * `/status` a JSON snapshot (frames, fps, drops, camera state, memory).
  * Nothing else is served (no files); GET and HEAD only. Bound to 127.0.0.1 unless configured,
  * at most max_clients streams, and JD_PREVIEW_RESERVED connections beyond them kept for
- * `/status` and the page (slow or stalled clients cannot take them all with streams open;
- * more connections are refused by the server), idle ones time out.
+ * the page (more are answered 503), idle ones time out. Every connection comes in through
+ * the front door (front_door.h), which answers `/status` itself and cuts clients whose
+ * request does not come whole in time: no number of slow clients keeps the health check out.
  *
  * The frame loop hands each frame to jd_preview_publish(), which composes and JPEG-encodes it
  * into one of two buffers taken at boot (only while someone watches, at most 10 times a
@@ -26,11 +27,13 @@
 #define JD_PREVIEW_RESERVED 4
 
 #include "../../algo/jd_image.h"
+#include "front_door.h"
 #include "../../algo/sense/sense.h"
 #include "../../algo/sense/track.h"
 
 /* /status: the loop's figures and the last frame's report (64 objects fit) */
 #define JD_PREVIEW_STATUS_MAX 65536
+_Static_assert(JD_PREVIEW_STATUS_MAX + 48 <= JD_DOOR_REPLY_MAX, "the door answers a whole /status");
 
 struct jd_preview_config {
 	char bind[64]; /* address to listen on (default 127.0.0.1) */
@@ -61,6 +64,7 @@ struct jd_preview {
 	pthread_mutex_t lock;
 	pthread_cond_t fresh;
 	char err[256];
+	struct jd_door door; /* accepts every connection (front_door.h) */
 };
 
 /** Bytes jd_preview_start() takes for w x h camera views. */

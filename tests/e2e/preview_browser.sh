@@ -3,7 +3,8 @@
 # --preview`, and its screenshot shows the disparity colour map with the objects' green boxes;
 # /status parses as the expected JSON; a malformed header gets 400, HTTP/9.9 505, a POST 405, a path
 # outside the three 404; streams past the limit get 503 while /status answers and the frame
-# loop goes on;
+# loop goes on; forty slow clients and twelve stalled ones leave /status answering within
+# 100 ms, and are answered 408 and 503 themselves;
 # a camera wider than 640 is shown downscaled.
 # usage: preview_browser.sh JETDEPTH PNG_PROBE
 set -u
@@ -86,6 +87,9 @@ for _ in $(seq 25); do # the server sees the streams close within about a second
 done
 [ "${after:-0}" -gt "${before:-0}" ] || fail "the frame loop stalled ($before -> $after)"
 echo "frames $before -> $after while the clients came and went"
+
+# Slow and stalled clients cannot keep /status out, and get an answer (tests/e2e/slow_clients.py).
+python3 "$(dirname "$0")/slow_clients.py" "$port" || fail "slow clients (above)"
 
 kill -TERM $pid
 wait $pid

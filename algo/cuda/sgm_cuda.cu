@@ -219,6 +219,8 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 #pragma unroll
 	for (int q = 0; q < Q; q++) {
 		padc[q] = (2 * q < nreal ? 0u : 0xffu) | (2 * q + 1 < nreal ? 0u : 0xff0000u);
+		/* kept in a register: remade from nreal it cost 6 instructions a step a register */
+		asm("" : "+r"(padc[q]));
 		kept[q] = padc[q]; /* the path enters from outside: zeros */
 	}
 	/*
@@ -303,7 +305,7 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 		if (LEVELS && s > 0) { /* the step before's, beside this step's chain */
 			emit(last_best);
 		}
-		unsigned t[Q], best = 0x7fff7fffu; /* above any cost, below 2^15 */
+		unsigned t[Q], best = 0x7bff7bffu; /* above any cost, below 0x7c00 */
 		unsigned r_prev = edge, r_cur = __shfl_sync(mask, kept[0], src_m, G);
 		unsigned s_cur = __shfl_sync(mask, kept[0], src_p, G);
 
@@ -316,11 +318,11 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 			const unsigned dm1 = __byte_perm(r_prev, r_cur, sel_m);
 			const unsigned dp1 = __byte_perm(s_cur, s_next, sel_p);
 			const unsigned cc = cost[q];
-			/* no carry between the halves: each stays below 2^9 (the _small forms) */
+			/* no carry between the halves: each stays below 2^9 (the _small forms' 0x7c00) */
 			const unsigned near = jd_viaddmin_small(dm1, p1x2, dp1 + p1x2);
 			const unsigned m = jd_vimin3_small(kept[q], p2x2, near);
 			t[q] = jd_viaddmin_small(cc, m, edge);
-			best = jd_vimin3_small(best, t[q], t[q]);
+			best = jd_vimin_small(best, t[q]);
 			r_prev = r_cur;
 			r_cur = r_next;
 			s_cur = s_next;

@@ -10,7 +10,8 @@
 # BUILDS: the fatbins built (default "fat87 fat90 fat13").
 # STEPS (default "tests bench"): tests (ctest -L gpu on fat90, or with FULL=0 its SGM test
 # alone; the SGM test on fat87 and fat13),
-# bench (SGM on fat87 and fat13 beside libSGM, CASES, 8 and 4 paths), ncu (instructions and
+# bench (SGM on BENCH_BUILDS, default "fat87 fat13", beside libSGM, CASES, 8 and 4 paths),
+# ncu (instructions and
 # DRAM bytes of a whole frame, fat87 and libSGM, NCU_CASES), sanitize (memcheck and
 # racecheck of the SGM test on fat87), memory (the GPU memory boot takes, MEM_CASES), ab
 # (AB="fat87 fat87b": variants' fatbins built here, timed in turn, their SGM test and ncu).
@@ -43,7 +44,7 @@ part_jetpack() {
 		bench)
 			for c in $cases; do
 				for paths in 8 4; do
-					for b in fat87 fat13; do
+					for b in ${BENCH_BUILDS:-fat87 fat13}; do
 						build/gpu-$b/jetdepth bench --algo sgm --size ${c%:*} --ndisp ${c#*:} \
 							--paths $paths --runs 21 --backend cuda 2>&1 | grep 'GPU kernels' |
 							sed "s/^/$b $c p$paths /"

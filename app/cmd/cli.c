@@ -323,6 +323,9 @@ int jd_cli_validate(const struct jd_match_params *p, int w, int h)
 {
 	char err[256];
 
+	if (jd_cli_matcher_options_fit(p)) {
+		return JD_EXIT_USAGE;
+	}
 	if (jd_params_validate(p, w, h, err, sizeof(err))) {
 		fprintf(stderr, "jetdepth: %s\n", err);
 		return JD_EXIT_USAGE;

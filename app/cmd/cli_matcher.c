@@ -1,6 +1,7 @@
 #include "cli_matcher.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,7 +10,7 @@
 #include "cli.h"
 
 /* A name a few matchers may share: two getopt codes each (--name, --no-name). */
-#define NAMES_MAX 48
+#define NAMES_MAX 48 /* at most 64: a bit each in the names given */
 
 struct names {
 	int n;
@@ -100,6 +101,10 @@ static int parse(const struct jd_matcher_opt *o, int off, const char *arg, int *
 	return -EINVAL;
 }
 
+/* The names given on the command line or in a configuration, a bit each (checked at the end,
+ * when --algo is known): one process parses one command. */
+static uint64_t given;
+
 int jd_cli_matcher_own_option(int opt, const char *arg, struct jd_match_params *p)
 {
 	const struct names *t = names();
@@ -113,6 +118,7 @@ int jd_cli_matcher_own_option(int opt, const char *arg, struct jd_match_params *
 	if (parse(t->first[j], off, arg, &iv, &fv)) {
 		return -EINVAL;
 	}
+	given |= 1ull << j;
 	for (int i = 0; i < jd_matcher_count; i++) {
 		for (int k = 0; k < jd_matchers[i]->nopts; k++) {
 			const struct jd_matcher_opt *o = &jd_matchers[i]->opts[k];
@@ -127,6 +133,38 @@ int jd_cli_matcher_own_option(int opt, const char *arg, struct jd_match_params *
 		}
 	}
 	return 1;
+}
+
+int jd_cli_matcher_options_fit(const struct jd_match_params *p)
+{
+	const struct names *t = names();
+	const struct jd_matcher *m = jd_matcher_of(p->algo);
+
+	for (int j = 0; j < t->n && m; j++) {
+		if (!(given >> j & 1)) {
+			continue;
+		}
+		int k = 0;
+		while (k < m->nopts && strcmp(m->opts[k].name, t->first[j]->name)) {
+			k++;
+		}
+		if (k == m->nopts) { /* another matcher's: it would be dropped without a word */
+			const char *owner = "another matcher";
+			for (int i = 0; i < jd_matcher_count; i++) {
+				for (int q = 0; q < jd_matchers[i]->nopts; q++) {
+					if (!strcmp(jd_matchers[i]->opts[q].name, t->first[j]->name)) {
+						owner = jd_matchers[i]->name;
+					}
+				}
+			}
+			fprintf(stderr,
+				"jetdepth: --%s: an option of %s, and the matcher is %s (--algo %s "
+				"to use it)\n",
+				t->first[j]->name, owner, m->name, owner);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* "(default X)" from the defaults' field, or "" where a switch does not say it. */

@@ -19,6 +19,12 @@ int jd_cli_matcher_opts(struct option *opts, size_t max);
  */
 int jd_cli_matcher_own_option(int opt, const char *arg, struct jd_match_params *p);
 
+/**
+ * 0, or -EINVAL (said) where an option given belongs only to matchers other than p->algo's:
+ * BP's --lambda with SGM would otherwise do nothing.
+ */
+int jd_cli_matcher_options_fit(const struct jd_match_params *p);
+
 /** Each matcher's heading and options, with their defaults, into s (n bytes). */
 void jd_cli_matcher_own_help(char *s, size_t n);
 

@@ -428,7 +428,8 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)) ||
-	    bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || listen(fd, 16)) {
+	    /* a backlog for bursts: a client past it waits for its SYN to be resent, a second */
+	    bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || listen(fd, 128)) {
 		snprintf(p->err, sizeof(p->err), "preview: cannot listen on %s:%d: %s", c->bind,
 			 c->port, strerror(errno));
 		if (fd >= 0) {
@@ -438,12 +439,17 @@ int jd_preview_start(struct jd_preview *p, const struct jd_preview_config *c, in
 		p->tj = NULL;
 		return -EADDRINUSE;
 	}
-	/* the server takes connections only from the front door, which owns the socket */
+	/*
+	 * The server takes connections only from the front door, which owns the socket and
+	 * answers 503 past `limit` itself. The server's own limit stays above what the door can
+	 * hand over before the server has counted them (at most JD_DOOR_WAITING a round):
+	 * libmicrohttpd 0.9.75 deadlocks when a connection added from another thread meets it.
+	 */
 	unsigned limit = (unsigned)(p->max_streams + JD_PREVIEW_RESERVED);
 	p->mhd = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
 				      MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC,
 				  0, NULL, NULL, handle, p, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
-				  NULL, MHD_OPTION_CONNECTION_LIMIT, limit,
+				  NULL, MHD_OPTION_CONNECTION_LIMIT, limit + 4 * JD_DOOR_WAITING,
 				  MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_END);
 	if (p->mhd && jd_door_start(&p->door, fd, p->mhd, limit, status_text, p)) {
 		MHD_stop_daemon(p->mhd);

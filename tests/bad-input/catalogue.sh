@@ -352,6 +352,10 @@ done
 expect 2 "--min-disp 2147483640: must be less than the image width 64" -- run --frames 1 --size 64x48 --ndisp 16 --min-disp 2147483640
 expect 2 "--ndisp 16: with --min-disp 90 it exceeds the image width 96" -- match "$L" "$R" -o "$O" --ndisp 16 --min-disp 90
 expect 2 "--tiles 65: must be 0 (automatic) to 64" -- match "$L" "$R" -o "$O" --ndisp 16 --tiles 65
+# Another matcher's option would do nothing: refused, naming whose it is (even when invalid).
+expect 2 "--lambda: an option of bp, and the matcher is sgm (--algo bp to use it)" -- match "$L" "$R" -o "$O" --ndisp 16 --lambda -2147483649
+expect 2 "--window: an option of sad, and the matcher is bp (--algo sad to use it)" -- match "$L" "$R" -o "$O" --ndisp 16 --algo bp --window 7
+expect 2 "--p1: an option of sgm, and the matcher is sad (--algo sgm to use it)" -- run --frames 1 --size 64x48 --ndisp 16 --p1 5 --algo sad
 
 # A config file: a '#' inside a value is the value's, `--key value` is read as on the command
 # line, `record DIR` outlives the file's line, and one --config (a second would be ignored).

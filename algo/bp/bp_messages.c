@@ -314,7 +314,7 @@ void jd__bp_run_level(const struct jd__bp_ctx *ctx, int level, const struct jd_e
 	/*
 	 * One parallel sweep per iteration. A wavefront over bands (several iterations in
 	 * flight, to keep rows in cache) measured no faster: the update is compute-bound
-	 * (docs/perf.md).
+	 * (docs/perf_log.md).
 	 */
 	for (int t = 0; t < ctx->p->bp.iters; t++) {
 		job.iter = t;

@@ -8,7 +8,7 @@
  * pixels compare with is one aligned word: then one HSET2 and one HADD2 count two
  * comparisons. Whole numbers up to 255 and counts up to 224 are exact in half precision.
  * Reading the window through L1 took about 80 us for a 1280x720 pair on the H100, one byte
- * at a time from shared memory 65 us on the H200 (docs/perf.md).
+ * at a time from shared memory 65 us on the H200 (docs/perf_log.md).
  */
 #include <cuda_fp16.h>
 #include <stdint.h>

@@ -165,7 +165,7 @@ static int open_device(struct jd_cuda *cu)
 	/*
 	 * The primary context: cuCtxCreate maps to a _v4 with a new signature in CUDA 13. A
 	 * thread waiting for the GPU sleeps instead of spinning: on a Jetson the cores are the
-	 * robot's too, and a spinning wait was most of the loop's CPU time (docs/perf.md). Best
+	 * robot's too, and a spinning wait was most of the loop's CPU time (docs/perf_log.md). Best
 	 * effort: where the context is already active with other flags, it keeps them.
 	 */
 	(void)cu->api.cuDevicePrimaryCtxSetFlags_v2(cu->device, CU_CTX_SCHED_BLOCKING_SYNC);

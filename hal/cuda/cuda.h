@@ -107,7 +107,7 @@ struct jd_cuda {
 	/*
 	 * Wait for the GPU by polling its event every 50 us (the default): the driver's blocking
 	 * waits malloc and free on the calling thread, the frame loop's ($JD_CUDA_WAIT=block
-	 * uses them all the same; docs/perf.md step 68).
+	 * uses them all the same; docs/perf_log.md step 68).
 	 */
 	int poll;
 	jd_cudeviceptr pinned_dev;

@@ -19,7 +19,7 @@ enum {
  * Disparities a lane of the path and selection kernels holds (K): 4 up to 128 disparities, 8 up
  * to 256, then 16, then 32. Fewer a lane means more lanes a scanline, so more threads in flight
  * to hide each step's chain of shuffles and minima, and more instructions a disparity (a step's
- * fixed work is shared by fewer). Measured on the H200 (docs/perf.md), 4 beat 8 at 640x480/64,
+ * fixed work is shared by fewer). Measured on the H200 (docs/perf_log.md), 4 beat 8 at 640x480/64,
  * 1280x720/128 and 1920x1080/128, with 8 paths and with 4. JD_SGM_LANE_DISPARITIES (4 or 8)
  * overrides it where it fits, to measure the other.
  */

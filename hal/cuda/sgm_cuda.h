@@ -49,7 +49,7 @@ struct jd_cuda_sgm {
 
 /**
  * DRAM bytes a frame's kernels move by the design where nothing stays in L2 (ncu measures
- * less where the cache keeps some: docs/perf.md has both).
+ * less where the cache keeps some: docs/perf_log.md has both).
  */
 double jd_cuda_sgm_traffic(const struct jd_match_params *p, int w, int h);
 

@@ -18,7 +18,7 @@
 #              noalloc, e2e.daemon and e2e.same_map                     (check.sh)
 #   suite      the whole ctest suite                                      (check.sh)
 #   sanitize   compute-sanitizer memcheck and racecheck of every GPU test (check.sh)
-#   bench      jetdepth bench: SAD, SGM and BP at the issues' sizes, CUDA (CPU=1: and CPU)
+#   bench      jetdepth bench: SAD, SGM and BP at the sizes of the figures in docs/perf.md, CUDA (CPU=1: and CPU)
 #   same       the same maps and JSON: GPU copy, mapped and the CPU, raw frames, files camera,
 #              a SIGUSR1 dump                                           (same.sh)
 #   pipeline   bench --pipeline in each MEMORY mode (.gpuold beside it when carried) (same.sh)

@@ -4,7 +4,7 @@
 #   suite     the whole ctest suite, 16 at a time
 #   sanitize  compute-sanitizer memcheck and racecheck (racecheck on the tiny cases) of every
 #             GPU test in each MEMORY mode; SANITIZE_TOOLS narrows the tools
-#   bench     jetdepth bench --backend cuda (CPU=1: and cpu), the issues' cases
+#   bench     jetdepth bench --backend cuda (CPU=1: and cpu), the cases of docs/perf.md
 
 part_tests() {
 	ctest --test-dir build/gpu -L gpu --output-on-failure >"$out/gpu-copy.log" 2>&1

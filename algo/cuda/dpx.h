@@ -59,7 +59,12 @@ static __device__ __forceinline__ unsigned jd_viaddmax_s16x2(unsigned a, unsigne
  * minimum (HMNMX2, one instruction) is the integers' minimum; a sum of halves without carry
  * is one 32-bit add. Their precondition is then every half below 0x7c00.
  */
-#if !JD_HAVE_DPX && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#ifndef JD_CUDA_F16_CHAIN
+/* Off until `gpu.cuda_sgm` has passed on a GPU with it (JD_NVCC_FLAGS=-DJD_CUDA_F16_CHAIN=1):
+ * the boards keep the forms below, which have. */
+#define JD_CUDA_F16_CHAIN 0
+#endif
+#if JD_CUDA_F16_CHAIN && !JD_HAVE_DPX && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define JD_SMALL_F16 1
 #else
 #define JD_SMALL_F16 0

@@ -4,6 +4,8 @@
 #                          image; here the driver JITs the PTX (no DPX hardware used)
 #   .gpufat/fat90.fatbin   CUDA 11.8's sm_90 cubin: the old toolkit's output, tested here
 #   .gpufat/fat13.fatbin   CUDA 13's sm_90 cubin: today's H100/H200 build
+#   .gpufat/fat87f.fatbin  fat87 with the chain in f16x2 minima (-DJD_NVCC_FLAGS=
+#                          -DJD_CUDA_F16_CHAIN=1 in build/fat87f): to be tested and timed
 # Made here by: cmake -S . -B build/fatNN -DJD_WITH_CUDA=ON -DJD_CUDA_ONLY_ARCH=NN
 #   -DJD_NVCC_LEGACY=build/toolkits/cuda-11.8/bin/nvcc -DJD_NVCC_LEGACY_ARCHS=NN (13: without
 #   the legacy options) && ninja -C build/fatNN kernels.fatbin
@@ -14,7 +16,7 @@
 # ncu (instructions and
 # DRAM bytes of a whole frame, fat87 and libSGM, NCU_CASES), sanitize (memcheck and
 # racecheck of the SGM test on fat87), memory (the GPU memory boot takes, MEM_CASES), ab
-# (AB="fat87 fat87b": variants' fatbins built here, timed in turn, their SGM test and ncu).
+# (AB="fat87 fat87f": variants' fatbins built here, timed in turn, their SGM test and ncu).
 
 jp_build() { # NAME FATBIN
 	gpu_build "$1" . "build/gpu-$1" "-DJD_FATBIN_PREBUILT=$PWD/$2"

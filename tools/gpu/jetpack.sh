@@ -99,7 +99,7 @@ part_jetpack() {
 						sed "s/^/$n $c p${PATHS:-8} /" | cut -c1-110
 				done
 			done
-			for n in $AB; do
+			[ "${AB_NCU:-1}" = 1 ] && for n in $AB; do # AB_NCU=0: no ncu (a short call)
 				timeout 150 ncu --csv --print-units base --metrics smsp__inst_executed.sum -k regex:jd_sgm \
 					build/gpu-$n/jetdepth bench --algo sgm --size 1280x720 --ndisp 128 --paths ${PATHS:-8} \
 					--runs 1 --backend cuda >/tmp/ab-$n.csv 2>&1

@@ -135,6 +135,17 @@ int jd_cli_matcher_own_option(int opt, const char *arg, struct jd_match_params *
 	return 1;
 }
 
+/* Whether matcher m has an option of this name. */
+static int has_option(const struct jd_matcher *m, const char *name)
+{
+	for (int k = 0; k < m->nopts; k++) {
+		if (!strcmp(m->opts[k].name, name)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int jd_cli_matcher_options_fit(const struct jd_match_params *p)
 {
 	const struct names *t = names();
@@ -144,17 +155,11 @@ int jd_cli_matcher_options_fit(const struct jd_match_params *p)
 		if (!(given >> j & 1)) {
 			continue;
 		}
-		int k = 0;
-		while (k < m->nopts && strcmp(m->opts[k].name, t->first[j]->name)) {
-			k++;
-		}
-		if (k == m->nopts) { /* another matcher's: it would be dropped without a word */
+		if (!has_option(m, t->first[j]->name)) { /* another's: it would do nothing */
 			const char *owner = "another matcher";
 			for (int i = 0; i < jd_matcher_count; i++) {
-				for (int q = 0; q < jd_matchers[i]->nopts; q++) {
-					if (!strcmp(jd_matchers[i]->opts[q].name, t->first[j]->name)) {
-						owner = jd_matchers[i]->name;
-					}
+				if (has_option(jd_matchers[i], t->first[j]->name)) {
+					owner = jd_matchers[i]->name;
 				}
 			}
 			fprintf(stderr,

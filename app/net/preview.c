@@ -239,13 +239,19 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
 	return (ssize_t)k;
 }
 
+/* A stream the handler counted is given back (it ended, or was never made). */
+static void stream_give_back(struct jd_preview *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->watchers--;
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void stream_free(void *cls)
 {
 	struct stream *st = cls;
 
-	pthread_mutex_lock(&st->p->lock);
-	st->p->watchers--;
-	pthread_mutex_unlock(&st->p->lock);
+	stream_give_back(st->p);
 	free(st->buf);
 	free(st);
 }
@@ -330,14 +336,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 							      stream_read, st, stream_free);
 		}
 		if (!r) {
+			stream_give_back(p);
 			if (st) {
-				st->p = p;
-				stream_free(st); /* gives the stream back */
-			} else {
-				pthread_mutex_lock(&p->lock);
-				p->watchers--;
-				pthread_mutex_unlock(&p->lock);
+				free(st->buf);
 			}
+			free(st);
 			return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", "busy\n", 0);
 		}
 		MHD_add_response_header(r, "Content-Type",

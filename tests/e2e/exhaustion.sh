@@ -14,6 +14,7 @@ tmp=$(mktemp -d)
 mnt=""
 trap '[ -n "$mnt" ] && umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../harness/emulator.sh" "$tmp"
+. "$(dirname "$0")/../harness/spawn.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); return 1; }
 frames() { grep -c '^frame ' "$tmp/out" 2>/dev/null; }
@@ -30,8 +31,7 @@ dump_full() {
 	local dir=$1 why=$2 f
 	for f in $dumped; do printf 'old' >"$dir/$f"; done
 	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
-	"$bin" run --size 320x240 --ndisp 32 --dump-dir "$dir" >"$tmp/out" 2>"$tmp/err" &
-	local pid=$!
+	jd_spawn "$tmp/out" "$tmp/err" "$bin" run --size 320x240 --ndisp 32 --dump-dir "$dir"
 	wait_frames 3
 	kill -USR1 $pid
 	local waited=0
@@ -40,7 +40,7 @@ dump_full() {
 	n0=$(frames)
 	wait_frames $((n0 + 3))
 	kill -TERM $pid
-	wait $pid
+	jd_reap $pid
 	local rc=$?
 	if [ $rc -ne 0 ]; then
 		fail "dump into $why: exit $rc: $(cat "$tmp/err")"
@@ -86,13 +86,12 @@ deadline_ms=1000
 [ -n "${JETDEPTH_EMULATOR:-}" ] && deadline_ms=15000
 mkdir -p "$tmp/both"
 rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
-"$bin" run --size 320x240 --ndisp 32 --dump-dir "$tmp/both" >"$tmp/out" 2>"$tmp/err" &
-pid=$!
+jd_spawn "$tmp/out" "$tmp/err" "$bin" run --size 320x240 --ndisp 32 --dump-dir "$tmp/both"
 wait_frames 3
 t0=$(date +%s%N)
 kill -USR1 $pid
 kill -TERM $pid
-wait $pid
+jd_reap $pid
 rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
 bad=$(ls -A "$tmp/both" | grep tmp)
 # a whole PFM: the 14-byte header "Pf\n320 240\n-1\n" and 320 x 240 floats
@@ -107,15 +106,14 @@ fi
 
 # SIGHUP: said and ignored.
 rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
-"$bin" run --size 160x120 --ndisp 16 >"$tmp/out" 2>"$tmp/err" &
-pid=$!
+jd_spawn "$tmp/out" "$tmp/err" "$bin" run --size 160x120 --ndisp 16
 wait_frames 3
 kill -HUP $pid
 sleep 0.5
 n0=$(frames)
 wait_frames $((n0 + 3))
 kill -TERM $pid
-wait $pid
+jd_reap $pid
 rc=$?
 if [ $rc -ne 0 ] || ! grep -q 'SIGHUP ignored' "$tmp/err" || [ "$(frames)" -lt $((n0 + 3)) ]; then
 	fail "SIGHUP: exit $rc, frames $n0 -> $(frames): $(cat "$tmp/err")"
@@ -131,12 +129,11 @@ elif [ -n "${JETDEPTH_EMULATOR:-}" ]; then
 else
 	port=$((30000 + $$ % 20000))
 	rm -f "$tmp/out" "$tmp/err" # else a wait can read the previous run's lines
-	"$bin" run --size 320x240 --ndisp 32 --algo sad --preview "$port" >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
+	jd_spawn "$tmp/out" "$tmp/err" "$bin" run --size 320x240 --ndisp 32 --algo sad --preview "$port"
 	wait_frames 5
 	if grep -q 'not built' "$tmp/err"; then
 		echo "skip: the preview client: $(grep 'not built' "$tmp/err")"
-		kill -TERM $pid; wait $pid
+		kill -TERM $pid; jd_reap $pid
 	else
 		status() {
 			exec 4<>"/dev/tcp/127.0.0.1/$port" || return 1
@@ -159,7 +156,7 @@ else
 		f2=$(frames)
 		exec 3<&-
 		kill -TERM $pid
-		wait $pid
+		jd_reap $pid
 		rc=$?
 		st1=$(echo "$s1" | grep -o '"streams":[0-9]*')
 		st2=$(echo "$s2" | grep -o '"streams":[0-9]*')

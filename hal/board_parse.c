@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "board.h"
-#include "camera/camera.h"
+#include "camera/pixfmt.h"
 #include "in_file.h"
 
 enum kind { K_STR, K_BOOL, K_LONG, K_CAMERA, K_ALGO, K_NDISP, K_SIZE, K_BACKEND };

@@ -7,7 +7,7 @@
 #define JD_ALGO_DEPTH_H
 
 #include "jd_image.h"
-#include "sense.h"
+#include "camera_model.h"
 
 /** Z of a disparity given fb = f * B in the unit wanted, or +inf where there is none. */
 static inline float jd_depth_fb(float fb, float d)

@@ -31,13 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "camera_model.h"
 #include "jd_exec.h"
 #include "jd_image.h"
-
-/** The rectified left camera: focal length and principal point in px, baseline in mm. */
-struct jd_camera_model {
-	float f, cx, cy, baseline_mm;
-};
 
 struct jd_sense_params {
 	int roi[4];		/* x0, y0, x1, y1 (exclusive); all 0: the whole map */

@@ -3,7 +3,7 @@
 #define JD_APP_BENCH_PIPELINE_H
 
 #include "../../algo/match/jd_params.h"
-#include "../../hal/camera/camera.h"
+#include "../../hal/camera/pixfmt.h"
 #include "../loop/boot.h"
 
 /**

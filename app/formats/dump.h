@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "../../algo/jd_image.h"
-#include "../../algo/sense/sense.h"
+#include "../../algo/geometry/camera_model.h"
 
 /* the longest dump folder: its files' names fit after it */
 #define JD_DUMP_DIR_MAX 511

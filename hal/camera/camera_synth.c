@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../algo/jd_carve.h"
-#include "../../algo/sense/sense.h"
+#include "../../algo/geometry/camera_model.h"
 #include "../../algo/synth.h"
 #include "../clock.h"
 

@@ -9,6 +9,7 @@
 #ifndef JD_HAL_CAMERA_SYNTH_H
 #define JD_HAL_CAMERA_SYNTH_H
 
+#include "../../algo/geometry/camera_model.h"
 #include "../../algo/jd_image.h"
 #include "../../algo/synth.h"
 #include "camera.h"
@@ -55,7 +56,6 @@ int jd_cam_synth_objects(const struct jd_camera *c, const struct jd_cam_frame *f
  * principal point in the centre, a 60 mm baseline. With it the scene's disparities become
  * millimetres (a 450x375 view with 64 disparities sees its table 0.4 to 1.4 m away).
  */
-struct jd_camera_model;
 void jd_cam_synth_model(int w, int h, struct jd_camera_model *out);
 
 #endif

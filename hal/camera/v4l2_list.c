@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "camera.h"
+#include "pixfmt.h"
 
 /*
  * Every control the driver has, with its range and value; those jetdepth sets (--exposure,

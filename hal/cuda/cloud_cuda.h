@@ -11,7 +11,7 @@
 #ifndef JD_HAL_CUDA_CLOUD_H
 #define JD_HAL_CUDA_CLOUD_H
 
-#include "../../algo/sense/sense.h"
+#include "../../algo/geometry/camera_model.h"
 #include "frame_cuda.h"
 
 /* two frames in flight, and the two a publisher holds (the one it reads, the one waiting) */

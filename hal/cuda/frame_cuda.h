@@ -15,7 +15,7 @@
 
 #include "../../algo/jd_image.h"
 #include "../../algo/match/jd_params.h"
-#include "../camera/camera.h"
+#include "../camera/pixfmt.h"
 #include "cuda.h"
 
 #define JD_CUDA_SLOTS 2

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "jd_image.h"
-#include "sense.h"
+#include "camera_model.h"
 
 enum { JD_SCENE_MAX = 8 };
 

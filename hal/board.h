@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "../algo/match/jd_params.h"
-#include "../algo/kernels.h"
+#include "../algo/kernels/kernels.h"
 
 #define JD_BOARD_STR 128
 #define JD_BOARD_MAX_KEYS 64

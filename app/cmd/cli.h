@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "../../algo/match/jd_params.h"
-#include "../../algo/kernels.h"
+#include "../../algo/kernels/kernels.h"
 #include "../../hal/cuda/cuda.h"
 
 enum { JD_EXIT_OK = 0, JD_EXIT_RUNTIME = 1, JD_EXIT_USAGE = 2 };

@@ -8,7 +8,7 @@
 
 #include "../../algo/jd_image.h"
 #include "../../algo/match/jd_params.h"
-#include "../../algo/kernels.h"
+#include "../../algo/kernels/kernels.h"
 #include "../../algo/geometry/rectify.h"
 #include "../../algo/sense/sense.h"
 #include "../../algo/match/tiling.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "../../algo/jd_carve.h"
-#include "../../algo/kernels.h"
+#include "../../algo/kernels/kernels.h"
 
 /* Both tables and the float maps they are built from; one layout sizes (base NULL) and carves. */
 static void layout(struct jd_carve *c, struct jd_rectifier *r, int w, int h, float **mx,

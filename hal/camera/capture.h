@@ -14,7 +14,7 @@
 
 #include "../../algo/geometry/calib.h"
 #include "../../algo/jd_image.h"
-#include "../../algo/kernels.h"
+#include "../../algo/kernels/kernels.h"
 #include "camera.h"
 #include "camera_files.h"
 #include "camera_synth.h"

@@ -16,11 +16,11 @@
 #endif
 #endif
 
-#include "bp/bp_priv.h"
+#include "bp_priv.h"
 #include "convert.h"
-#include "geometry/rectify.h"
-#include "sad/sad_priv.h"
-#include "sgm/sgm.h"
+#include "rectify.h"
+#include "sad_priv.h"
+#include "sgm.h"
 
 /* Every kernel of a table on one backend (designated: the order of the ids does not matter). */
 #define ALL_KERNELS(b)                                                                             \

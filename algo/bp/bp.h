@@ -95,6 +95,9 @@ static inline float jd_bp_quantise(float c)
 }
 
 /** The level-0 cost of a difference diff: q(lambda * min(diff, data_k)) (the definition above). */
+/** Effective discontinuity cap (disc_k, or ndisp / 7.5), on the 1/16 grid like every cost. */
+float jd_bp_disc_k(const struct jd_match_params *p);
+
 static inline float jd_bp_truncated_cost(const struct jd_match_params *p, float diff)
 {
 	return jd_bp_quantise(p->bp.lambda * (diff < p->bp.data_k ? diff : p->bp.data_k));

@@ -121,3 +121,8 @@ void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, flo
 		}
 	}
 }
+
+float jd_bp_disc_k(const struct jd_match_params *p)
+{
+	return jd_bp_quantise(p->bp.disc_k > 0.0f ? p->bp.disc_k : (float)p->ndisp / 7.5f);
+}

@@ -98,7 +98,7 @@ const struct jd_matcher jd_bp_matcher = {
     .overlap = bp_overlap,
     /* it compares census codes itself */
     .auto_prefilter = JD_PREFILTER_CENSUS,
-    .census_cost = 1,
+    .census_radius = JD_BP_CENSUS_RADIUS,
     .rank_window = 7,
     .main_kernel = bp_main_kernel,
     .label = bp_label,

@@ -97,7 +97,4 @@ const char *jd_prefilter_name(enum jd_prefilter f);
 /** @retval 0 and *out set, or -EINVAL for an unknown name */
 int jd_prefilter_parse(const char *name, enum jd_prefilter *out);
 
-/** Effective BP discontinuity cap (disc_k or ndisp / 7.5). */
-float jd_bp_disc_k(const struct jd_match_params *p);
-
 #endif

@@ -59,7 +59,8 @@ struct jd_matcher {
 	int (*overlap)(const struct jd_match_params *p, int prefilter_rows);
 	/* what JD_PREFILTER_AUTO means for it: JD_PREFILTER_NONE, _RANK or _CENSUS */
 	enum jd_prefilter auto_prefilter;
-	int census_cost; /* it compares census codes when asked (--prefilter census) */
+	/* it compares census codes of this radius when asked (--prefilter census); 0: it takes none */
+	int census_radius;
 	int rank_window; /* the rank transform's side when --rank-window is 0 */
 	/* the CPU kernel whose backend names the run (kernels.h's JD_K_*), for reports */
 	int (*main_kernel)(const struct jd_match_params *p);

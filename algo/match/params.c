@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bp.h"
 #include "matcher_table.h"
 
 void jd_params_default(struct jd_match_params *p, enum jd_algo algo, int ndisp)
@@ -66,12 +65,6 @@ int jd_prefilter_parse(const char *name, enum jd_prefilter *out)
 	return -EINVAL;
 }
 
-float jd_bp_disc_k(const struct jd_match_params *p)
-{
-	/* on BP's 1/16 grid (bp.h), like every cost */
-	return jd_bp_quantise(p->bp.disc_k > 0.0f ? p->bp.disc_k : (float)p->ndisp / 7.5f);
-}
-
 int jd_params_validate(const struct jd_match_params *p, int width, int height, char *err,
 		       size_t errlen)
 {
@@ -103,7 +96,7 @@ int jd_params_validate(const struct jd_match_params *p, int width, int height, c
 	if (!m) {
 		JD_MATCHER_FAIL("--algo %d: unknown matcher", (int)p->algo);
 	}
-	if (p->prefilter == JD_PREFILTER_CENSUS && !m->census_cost) {
+	if (p->prefilter == JD_PREFILTER_CENSUS && m->census_radius == 0) {
 		JD_MATCHER_FAIL("--prefilter census: BP's cost only (%s takes none or rank)", m->title);
 	}
 	if (p->min_disp > width - p->ndisp) { /* written so that no sum can wrap */

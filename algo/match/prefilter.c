@@ -20,7 +20,7 @@ int jd_prefilter_census_on(const struct jd_match_params *p)
 {
 	const struct jd_matcher *m = jd_matcher_of(p->algo);
 
-	return m && m->census_cost && chosen(p) == JD_PREFILTER_CENSUS;
+	return m && m->census_radius > 0 && chosen(p) == JD_PREFILTER_CENSUS;
 }
 
 int jd_rank_window(const struct jd_match_params *p)

@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "bp.h"
 #include "jd_params.h"
 #include "matcher.h"
 #include "matcher_table.h"
@@ -40,8 +39,8 @@ int jd_tiling_default_overlap(const struct jd_match_params *p)
 {
 	/* the prefilter's rows come first: a strip must hold them whole */
 	int rank = jd_prefilter_rank_on(p) ? jd_rank_window(p) / 2 : 0;
-	int census = jd_prefilter_census_on(p) ? JD_BP_CENSUS_RADIUS : 0;
 	const struct jd_matcher *m = jd_matcher_of(p->algo);
+	int census = m && jd_prefilter_census_on(p) ? m->census_radius : 0;
 
 	return m ? m->overlap(p, rank + census) : rank + census;
 }

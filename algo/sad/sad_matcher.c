@@ -69,7 +69,7 @@ const struct jd_matcher jd_sad_matcher = {
     .overlap = sad_overlap,
     /* measured on the dev pairs (docs/accuracy.md): SAD's sums like the wider window */
     .auto_prefilter = JD_PREFILTER_RANK,
-    .census_cost = 0,
+    .census_radius = 0,
     .rank_window = 9,
     .main_kernel = sad_main_kernel,
     .label = sad_label,

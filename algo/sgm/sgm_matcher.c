@@ -119,7 +119,7 @@ const struct jd_matcher jd_sgm_matcher = {
     .overlap = sgm_overlap,
     /* its census is already a rank-like cost */
     .auto_prefilter = JD_PREFILTER_NONE,
-    .census_cost = 0,
+    .census_radius = 0,
     .rank_window = 7,
     .main_kernel = sgm_main_kernel,
     .label = sgm_label,

@@ -44,7 +44,7 @@ void jd_gray_from_uyvy_ref(const uint8_t *uyvy, int n, uint8_t *out)
 void jd_gray_from_mono16_ref(const uint8_t *row, int n, int bits, uint8_t *out)
 {
 	for (int i = 0; i < n; i++) {
-		out[i] = jd__top8(jd__sample16(row + 2 * i), bits);
+		out[i] = jd__top8(jd_sample16(row + 2 * i), bits);
 	}
 }
 
@@ -54,4 +54,9 @@ void jd_gray_from_bayer_ref(const uint8_t *up, const uint8_t *row, const uint8_t
 	for (int i = 0; i < n; i++) {
 		out[i] = jd__bayer_pixel(up, row, down, n, bits, r_col, r_row, i);
 	}
+}
+
+int jd_bayer_mirror_row(int i, int n)
+{
+	return jd__mirror(i, n);
 }

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "jd_compiler.h"
+
 /*
  * BT.601 luma in 8-bit fixed point, Y = (77 R + 150 G + 29 B + 128) >> 8 (the weights
  * 0.299/0.587/0.114 scaled by 256 and rounded so they sum to 256: white stays 255).
@@ -49,7 +51,8 @@ void jd_gray_from_mono16_neon(const uint8_t *row, int n, int bits, uint8_t *out)
  * a 3x3 binomial, the 2x2 cell mean and 2x2 binning on the dev pairs' colour images
  * (docs/cameras.md), this loses least. Beyond the edges the mosaic is mirrored about the edge
  * pixel (x = -1 reads x = 1), which keeps each site's colour.
- * up, row, down: the rows y - 1, y, y + 1 (the caller mirrors them at the top and bottom);
+ * up, row, down: the rows y - 1, y, y + 1 (the caller mirrors them at the top and bottom:
+ * jd_bayer_mirror_row());
  * n >= 2 pixels; bits 8, 10 or 12; r_col: the column parity of the R sites, r_row: 1 when this
  * row holds R sites (RGGB: r_col 0, r_row = y even).
  */
@@ -57,5 +60,17 @@ void jd_gray_from_bayer_ref(const uint8_t *up, const uint8_t *row, const uint8_t
 			    int bits, int r_col, int r_row, uint8_t *out);
 void jd_gray_from_bayer_neon(const uint8_t *up, const uint8_t *row, const uint8_t *down, int n,
 			     int bits, int r_col, int r_row, uint8_t *out);
+
+/**
+ * Row @p i of an @p n-row mosaic mirrored about the end rows (-1 reads 1, n reads n - 2): the
+ * rows above and below a Bayer row, as every backend takes them, so each site keeps its colour.
+ */
+int jd_bayer_mirror_row(int i, int n);
+
+/** A 16-bit little-endian sample, as the deep formats store them. */
+static inline JD__HD unsigned jd_sample16(const uint8_t *p)
+{
+	return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
 
 #endif

@@ -8,13 +8,8 @@
 
 #include <stdint.h>
 
+#include "convert.h"
 #include "jd_compiler.h"
-
-/* A 16-bit little-endian sample. */
-static inline JD__HD unsigned jd__sample16(const uint8_t *p)
-{
-	return (unsigned)p[0] | (unsigned)p[1] << 8;
-}
 
 /* The top 8 of `bits` bits, saturated (a sample past the depth is corrupt, not larger). */
 static inline JD__HD uint8_t jd__top8(unsigned v, int bits)
@@ -36,7 +31,7 @@ static inline JD__HD int jd__mirror(int i, int n)
 static inline JD__HD unsigned jd__bayer_at(const uint8_t *row, int x, int n, int bits)
 {
 	x = jd__mirror(x, n);
-	return bits == 8 ? row[x] : jd__top8(jd__sample16(row + 2 * x), bits);
+	return bits == 8 ? row[x] : jd__top8(jd_sample16(row + 2 * x), bits);
 }
 
 /* convert.h's RGB rule on one pixel. */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bp_priv.h"
-#include "sad_priv.h"
+#include "bp_kernels.h"
+#include "sad_kernels.h"
 #include "sgm.h"
 
 enum { W = 256, H = 8, ND = 64, HP = 48 };
@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	static uint64_t cl[W * H], cr[W * H];
 	static uint16_t sf[W * H * ND], sb[W * H * ND], colsum[ND * (W + 10)];
 	static uint8_t sweep[1 << 20], sel[1 << 16], lrow[W + 10], rrow[W + 10 + ND];
-	static float disp[W * H], h[4 * ND * JD__BP_CHUNK];
+	static float disp[W * H], h[4 * ND * JD_BP_CHUNK];
 	static float bsrc[5][ND * HP], bdst[4][ND * HP];
 	static uint32_t best[W], best_r[W];
 	static int bd[W], bdr[W];
@@ -73,10 +73,10 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "bp_messages") == 0 ||
 		   strcmp(argv[1], "bp_messages_fp16") == 0) {
 		int fp16 = argv[1][11] != '\0';
-		struct jd__bp_scratch sc = {.h = h};
-		struct jd__bp_chunk c = {
+		struct jd_bp_scratch sc = {.h = h};
+		struct jd_bp_chunk c = {
 		    .hp = HP, .len = 32, .nd = ND, .fp16 = fp16, .disc_k = 8.5f};
-		static float in[5][ND * JD__BP_CHUNK];
+		static float in[5][ND * JD_BP_CHUNK];
 
 		for (int i = 0; i < 5; i++) {
 			c.src[i] = bsrc[i];

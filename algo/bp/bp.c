@@ -9,7 +9,7 @@ static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, i
 {
 	size_t es = p->bp.fp16 ? sizeof(uint16_t) : sizeof(float);
 	int nd = p->ndisp;
-	struct jd__bp_scratch *sc = jd_carve(c, sizeof(*sc) * nworkers);
+	struct jd_bp_scratch *sc = jd_carve(c, sizeof(*sc) * nworkers);
 
 	ctx->p = p;
 	ctx->nd = nd;
@@ -20,12 +20,12 @@ static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, i
 	ctx->rf = jd_carve(c, sizeof(float) * w * h);
 	ctx->tmp = jd_carve(c, sizeof(float) * w * h);
 	for (int i = 0; i < nworkers; i++) {
-		struct jd__bp_scratch t;
+		struct jd_bp_scratch t;
 
 		for (int k = 0; k < 5; k++) {
-			t.in[k] = ctx->fp16 ? jd_carve(c, sizeof(float) * nd * JD__BP_CHUNK) : NULL;
+			t.in[k] = ctx->fp16 ? jd_carve(c, sizeof(float) * nd * JD_BP_CHUNK) : NULL;
 		}
-		t.h = jd_carve(c, sizeof(float) * JD__NDIR * nd * JD__BP_CHUNK);
+		t.h = jd_carve(c, sizeof(float) * JD_BP_NDIR * nd * JD_BP_CHUNK);
 		for (int k = 0; k < 6; k++) {
 			t.row[k] = jd_carve(c, sizeof(float) * (w + 2));
 		}
@@ -44,7 +44,7 @@ static void layout(struct jd_carve *c, const struct jd_match_params *p, int w, i
 		lv->h = h;
 		lv->hp = hp;
 		lv->data = jd_carve(c, bytes);
-		for (int k = 0; k < JD__NDIR; k++) {
+		for (int k = 0; k < JD_BP_NDIR; k++) {
 			lv->msg[k] = jd_carve(c, bytes);
 		}
 		w = (w + 1) / 2;
@@ -75,7 +75,7 @@ int jd_bp_levels(const struct jd_match_params *p, int width, int height, int nwo
 		out[l].h = ctx.lv[l].h;
 		out[l].hp = ctx.lv[l].hp;
 		out[l].data = ctx.lv[l].data;
-		for (int k = 0; k < JD__NDIR; k++) {
+		for (int k = 0; k < JD_BP_NDIR; k++) {
 			out[l].msg[k] = ctx.lv[l].msg[k];
 		}
 	}

@@ -4,7 +4,7 @@
 #include "bp_priv.h"
 #include "jd_compiler.h"
 
-#define CH JD__BP_CHUNK
+#define CH JD_BP_CHUNK
 
 /*
  * Pass 1 for all four outgoing messages at once, so each input row is read once: build
@@ -99,11 +99,11 @@ static inline void finish_store(float *restrict h, const float *restrict lo, int
  * Ask for the destination lines before computing: the stores go to 4 * nd rows scattered
  * through arrays far larger than the cache, and without this they stall on every line.
  */
-void jd__bp_prefetch_targets(const struct jd__bp_chunk *c)
+void jd_bp_prefetch_targets(const struct jd_bp_chunk *c)
 {
 	size_t es = c->fp16 ? sizeof(uint16_t) : sizeof(float);
 
-	for (int k = 0; k < JD__NDIR; k++) {
+	for (int k = 0; k < JD_BP_NDIR; k++) {
 		if (!c->dst[k]) {
 			continue;
 		}
@@ -119,18 +119,18 @@ void jd__bp_prefetch_targets(const struct jd__bp_chunk *c)
 
 /* Full chunks get a constant trip count so the compiler drops the loop remainders. */
 JD_VECTOR_CLONES static void send_chunk(const float *const in[5], size_t s, float *h,
-					const struct jd__bp_chunk *c)
+					const struct jd_bp_chunk *c)
 {
-	float lo[JD__NDIR * CH];
+	float lo[JD_BP_NDIR * CH];
 	int len = c->len, nd = c->nd;
 
-	jd__bp_prefetch_targets(c);
+	jd_bp_prefetch_targets(c);
 	if (len == CH) {
 		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, lo, CH, nd);
 	} else {
 		build_forward(in[0], in[1], in[2], in[3], in[4], s, h, lo, len, nd);
 	}
-	for (int k = 0; k < JD__NDIR; k++) {
+	for (int k = 0; k < JD_BP_NDIR; k++) {
 		float *hk = h + (size_t)k * nd * CH;
 
 		if (!c->dst[k]) {
@@ -146,7 +146,7 @@ JD_VECTOR_CLONES static void send_chunk(const float *const in[5], size_t s, floa
 	}
 }
 
-void jd__bp_send_ref(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc)
+void jd_bp_send_ref(const struct jd_bp_chunk *c, const struct jd_bp_scratch *sc)
 {
 	const float *in[5];
 	size_t s;
@@ -174,13 +174,13 @@ void jd__bp_send_ref(const struct jd__bp_chunk *c, const struct jd__bp_scratch *
 
 /* Pixels of colour c in row y send their four messages (those that stay in the image). */
 static void row_update(const struct jd__bp_ctx *ctx, const struct jd__bp_level *lv, int y, int c,
-		       const struct jd__bp_scratch *sc)
+		       const struct jd_bp_scratch *sc)
 {
 	int nd = ctx->nd, par = (y + c) & 1, other = c ^ 1;
 	int n = (lv->w - par + 1) / 2;
 	size_t own = jd__bp_row(lv, nd, y, c);
 	size_t same = jd__bp_row(lv, nd, y, other);
-	struct jd__bp_chunk t = {
+	struct jd_bp_chunk t = {
 	    .src = {lv->data, lv->msg[0], lv->msg[1], lv->msg[2], lv->msg[3]},
 	    .hp = lv->hp,
 	    .nd = nd,
@@ -192,21 +192,21 @@ static void row_update(const struct jd__bp_ctx *ctx, const struct jd__bp_level *
 	 * The message sent up lands in the upper pixel's from-down array, and so on. Left
 	 * neighbour is slot i + par - 1 of the other colour, the right one slot i + par.
 	 */
-	t.dst[JD__FROM_UP] = y > 0 ? lv->msg[JD__FROM_DOWN] : NULL;
-	t.doff[JD__FROM_UP] = y > 0 ? jd__bp_row(lv, nd, y - 1, other) : 0;
-	t.dst[JD__FROM_DOWN] = y < lv->h - 1 ? lv->msg[JD__FROM_UP] : NULL;
-	t.doff[JD__FROM_DOWN] = y < lv->h - 1 ? jd__bp_row(lv, nd, y + 1, other) : 0;
-	t.dst[JD__FROM_LEFT] = lv->msg[JD__FROM_RIGHT];
-	t.doff[JD__FROM_LEFT] = same + par - 1;
-	t.dst[JD__FROM_RIGHT] = lv->msg[JD__FROM_LEFT];
-	t.doff[JD__FROM_RIGHT] = same + par;
+	t.dst[JD_BP_FROM_UP] = y > 0 ? lv->msg[JD_BP_FROM_DOWN] : NULL;
+	t.doff[JD_BP_FROM_UP] = y > 0 ? jd__bp_row(lv, nd, y - 1, other) : 0;
+	t.dst[JD_BP_FROM_DOWN] = y < lv->h - 1 ? lv->msg[JD_BP_FROM_UP] : NULL;
+	t.doff[JD_BP_FROM_DOWN] = y < lv->h - 1 ? jd__bp_row(lv, nd, y + 1, other) : 0;
+	t.dst[JD_BP_FROM_LEFT] = lv->msg[JD_BP_FROM_RIGHT];
+	t.doff[JD_BP_FROM_LEFT] = same + par - 1;
+	t.dst[JD_BP_FROM_RIGHT] = lv->msg[JD_BP_FROM_LEFT];
+	t.doff[JD_BP_FROM_RIGHT] = same + par;
 
 	for (int i0 = 0; i0 < n; i0 += CH) {
-		struct jd__bp_chunk ti = t;
+		struct jd_bp_chunk ti = t;
 
 		ti.len = n - i0 < CH ? n - i0 : CH;
 		ti.off = own + i0;
-		for (int k = 0; k < JD__NDIR; k++) {
+		for (int k = 0; k < JD_BP_NDIR; k++) {
 			ti.doff[k] += i0;
 		}
 		ctx->send(&ti, sc);
@@ -283,7 +283,7 @@ static void transfer_row(void *arg, int y, int worker)
 	int par1 = (y + 1) & 1;
 
 	(void)worker;
-	for (int k = 0; k < JD__NDIR; k++) {
+	for (int k = 0; k < JD_BP_NDIR; k++) {
 		copy_run(job->ctx, lv, k, y, 0, 0, n0);
 		if (y == 0 || y == lv->h - 1) {
 			copy_run(job->ctx, lv, k, y, 1, 0, n1);
@@ -305,7 +305,7 @@ void jd__bp_run_level(const struct jd__bp_ctx *ctx, int level, const struct jd_e
 
 	if (level == ctx->p->bp.levels - 1) {
 		size_t bytes = (size_t)2 * lv->h * ctx->nd * lv->hp * (ctx->fp16 ? 2 : 4);
-		for (int k = 0; k < JD__NDIR; k++) {
+		for (int k = 0; k < JD_BP_NDIR; k++) {
 			memset(lv->msg[k], 0, bytes);
 		}
 	} else {

@@ -7,13 +7,9 @@
 #include <string.h>
 
 #include "bp.h"
+#include "bp_kernels.h"
 #include "jd_half.h"
 #include "kernels.h"
-
-enum { JD__FROM_UP, JD__FROM_DOWN, JD__FROM_LEFT, JD__FROM_RIGHT, JD__NDIR };
-
-/* Pixels per vectorised chunk of one checkerboard row: 32 floats per disparity row of h. */
-#define JD__BP_CHUNK 128
 
 /*
  * One pyramid level. Row y of colour c = (x + y) & 1 holds pixels x = 2i + ((y + c) & 1) at
@@ -24,40 +20,8 @@ struct jd__bp_level {
 	int w, h;
 	int hp; /* slots per (row, colour, disparity) */
 	void *data;
-	void *msg[JD__NDIR];
+	void *msg[JD_BP_NDIR];
 };
-
-struct jd__bp_scratch {
-	float *in[5];  /* fp16 mode: converted data + 4 incoming, [nd][CHUNK] */
-	float *h;      /* [4 messages][nd][CHUNK] */
-	float *row[6]; /* one image row each, for the per-row helpers */
-};
-
-/*
- * One run of same-colour pixels of a row (at most JD__BP_CHUNK) sending their four messages:
- * the arguments of every backend's bp_send kernel.
- */
-struct jd__bp_chunk {
-	const void *src[5]; /* data, from up, down, left, right; (d, j) at off + d * hp + j */
-	size_t off;
-	size_t hp;	       /* elements between disparities, in sources and targets alike */
-	void *dst[JD__NDIR];   /* where each outgoing message lands; NULL: off the image */
-	size_t doff[JD__NDIR]; /* its first slot */
-	int len, nd, fp16;
-	float disc_k;
-};
-
-/** Prefetch every target line of a chunk (the stores miss the cache otherwise). */
-void jd__bp_prefetch_targets(const struct jd__bp_chunk *c);
-
-/** The reference kernel (float arithmetic, float or fp16 storage). */
-void jd__bp_send_ref(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc);
-/** NEON twins: float arithmetic (bit-identical), and fp16 arithmetic (fp16 storage only). */
-void jd__bp_send_neon(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc);
-void jd__bp_send_neon_fp16(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc);
-/** Columns j0 .. len - 1 of a chunk through fn (the vector kernels' remainders). */
-void jd__bp_send_tail(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc, int j0,
-		      jd_bp_send_fn fn);
 
 struct jd__bp_ctx {
 	const struct jd_match_params *p;
@@ -66,7 +30,7 @@ struct jd__bp_ctx {
 	int fp16;
 	float disc_k;
 	struct jd__bp_level lv[JD_BP_LEVELS_MAX];
-	struct jd__bp_scratch *scratch; /* one per worker */
+	struct jd_bp_scratch *scratch; /* one per worker */
 	float *lf, *rf, *tmp;		/* level-0 input images (census codes with census) */
 	int census;			/* jd_prefilter_census_on() */
 };

@@ -9,7 +9,7 @@ struct level_job {
  * Level 0 in storage order: for each colour and disparity one contiguous run of slots. The
  * right image is split by column parity so x - d walks contiguously too.
  */
-static void level0_row(const struct jd__bp_ctx *ctx, int y, const struct jd__bp_scratch *sc)
+static void level0_row(const struct jd__bp_ctx *ctx, int y, const struct jd_bp_scratch *sc)
 {
 	const struct jd__bp_level *lv = &ctx->lv[0];
 	const struct jd_match_params *p = ctx->p;
@@ -61,7 +61,7 @@ static void level0_row(const struct jd__bp_ctx *ctx, int y, const struct jd__bp_
  * 0, which leaves the sum unchanged (costs are never -0).
  */
 static void coarse_row(const struct jd__bp_ctx *ctx, int level, int y,
-		       const struct jd__bp_scratch *sc)
+		       const struct jd_bp_scratch *sc)
 {
 	const struct jd__bp_level *f = &ctx->lv[level - 1], *k = &ctx->lv[level];
 	int nd = ctx->nd, has_b1 = 2 * y + 1 < f->h;
@@ -108,7 +108,7 @@ static void coarse_row(const struct jd__bp_ctx *ctx, int level, int y,
 static void data_row(void *arg, int y, int worker)
 {
 	const struct level_job *job = arg;
-	const struct jd__bp_scratch *sc = &job->ctx->scratch[worker];
+	const struct jd_bp_scratch *sc = &job->ctx->scratch[worker];
 
 	if (job->level == 0) {
 		level0_row(job->ctx, y, sc);

@@ -10,10 +10,10 @@ struct select_job {
 static float belief(const struct jd__bp_level *lv, int fp16, size_t at, int d)
 {
 	size_t off = at + (size_t)d * lv->hp;
-	float v[1 + JD__NDIR];
+	float v[1 + JD_BP_NDIR];
 
 	jd__bp_load(lv->data, off, &v[0], 1, fp16);
-	for (int k = 0; k < JD__NDIR; k++) {
+	for (int k = 0; k < JD_BP_NDIR; k++) {
 		jd__bp_load(lv->msg[k], off, &v[k + 1], 1, fp16);
 	}
 	return v[0] + v[1] + v[2] + v[3] + v[4];
@@ -28,7 +28,7 @@ static void select_row(void *arg, int y, int worker)
 	const struct select_job *job = arg;
 	const struct jd__bp_ctx *ctx = job->ctx;
 	const struct jd__bp_level *lv = &ctx->lv[0];
-	const struct jd__bp_scratch *sc = &ctx->scratch[worker];
+	const struct jd_bp_scratch *sc = &ctx->scratch[worker];
 	float *out = jd_disp_row(job->out, y);
 	float *best = sc->row[5];
 	int *bestd = (int *)sc->h;
@@ -47,7 +47,7 @@ static void select_row(void *arg, int y, int worker)
 			const float *in[5];
 
 			jd__bp_view(lv->data, off, sc->row[0], n, ctx->fp16, &in[0]);
-			for (int k = 0; k < JD__NDIR; k++) {
+			for (int k = 0; k < JD_BP_NDIR; k++) {
 				jd__bp_view(lv->msg[k], off, sc->row[k + 1], n, ctx->fp16, &in[k + 1]);
 			}
 			const float *D = in[0], *U = in[1], *N = in[2], *L = in[3], *R = in[4];

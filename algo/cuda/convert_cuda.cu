@@ -19,7 +19,7 @@ extern "C" __global__ void jd_luma_deep_cuda(const uint8_t *__restrict__ raw, in
 	const size_t pitch = (size_t)w * (bits == 8 ? 1 : 2);
 	const uint8_t *row = raw + (size_t)y * pitch;
 	if (!bayer) {
-		out[(size_t)y * w + x] = jd__top8(jd__sample16(row + 2 * x), bits);
+		out[(size_t)y * w + x] = jd__top8(jd_sample16(row + 2 * x), bits);
 		return;
 	}
 	/* rows mirrored at the top and bottom, as capture hands them to the reference */

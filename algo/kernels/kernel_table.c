@@ -16,10 +16,10 @@
 #endif
 #endif
 
-#include "bp_priv.h"
+#include "bp_kernels.h"
 #include "convert.h"
 #include "rectify.h"
-#include "sad_priv.h"
+#include "sad_kernels.h"
 #include "sgm.h"
 
 /* Every kernel of a table on one backend (designated: the order of the ids does not matter). */
@@ -60,8 +60,8 @@ const struct jd_kernels jd_kernels_ref = {
     .sgm_select = jd_sgm_select_ref,
     .sad_accumulate = jd_sad_accumulate_ref,
     .sad_wta = jd_sad_wta_ref,
-    .bp_send = jd__bp_send_ref,
-    .bp_send_fp16 = jd__bp_send_ref,
+    .bp_send = jd_bp_send_ref,
+    .bp_send_fp16 = jd_bp_send_ref,
     .backend_of = ALL_KERNELS("ref"),
 };
 
@@ -79,8 +79,8 @@ static const struct jd_kernels kernels_neon = {
     .sgm_select = jd_sgm_select_neon,
     .sad_accumulate = jd_sad_accumulate_neon,
     .sad_wta = jd_sad_wta_neon,
-    .bp_send = jd__bp_send_neon,
-    .bp_send_fp16 = jd__bp_send_neon,
+    .bp_send = jd_bp_send_neon,
+    .bp_send_fp16 = jd_bp_send_neon,
     .backend_of = ALL_KERNELS("neon"),
 };
 #endif
@@ -121,7 +121,7 @@ int jd_kernels_select(enum jd_backend want, int allow_fp16, struct jd_kernels *k
 	*k = kernels_neon;
 #ifdef JD_HAVE_NEON_FP16
 	if (allow_fp16 && jd_cpu_has_fp16()) {
-		k->bp_send_fp16 = jd__bp_send_neon_fp16;
+		k->bp_send_fp16 = jd_bp_send_neon_fp16;
 		k->backend_of[JD_K_BP_MESSAGES] = "neon+fp16";
 	}
 #endif

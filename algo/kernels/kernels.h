@@ -15,8 +15,8 @@
 #include "jd_image.h"
 #include "match/jd_params.h"
 
-struct jd__bp_chunk;
-struct jd__bp_scratch;
+struct jd_bp_chunk;
+struct jd_bp_scratch;
 struct jd_remap;
 
 enum jd_kernel_id {
@@ -61,14 +61,14 @@ typedef void (*jd_sgm_aggregate_fn)(const struct jd_match_params *p, const struc
 typedef void (*jd_sgm_select_fn)(const struct jd_match_params *p, uint16_t *s_fwd,
 				 const uint16_t *s_bwd, struct jd_disp *out, void *scratch,
 				 const struct jd_exec *ex);
-/* colsum[d][i] += sign * |L(i) - R(i + dmax - min_disp - d)| over padded rows (sad_priv.h). */
+/* colsum[d][i] += sign * |L(i) - R(i + dmax - min_disp - d)| over padded rows (sad_kernels.h). */
 typedef void (*jd_sad_accumulate_fn)(uint16_t *colsum, const uint8_t *lrow, const uint8_t *rrow,
 				     int padw, int ndisp, int min_disp, int dmax, int sign);
-/* Sliding window sums of one disparity's column sums, winners for both views (sad_priv.h). */
+/* Sliding window sums of one disparity's column sums, winners for both views (sad_kernels.h). */
 typedef void (*jd_sad_wta_fn)(const uint16_t *cs, int w, int win, int d, int shift, uint32_t *best,
 			      int *bestd, uint32_t *best_r, int *bestd_r);
 /* Four outgoing messages of a run of same-colour pixels (bp_priv.h). */
-typedef void (*jd_bp_send_fn)(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc);
+typedef void (*jd_bp_send_fn)(const struct jd_bp_chunk *c, const struct jd_bp_scratch *sc);
 
 struct jd_kernels {
 	jd_gray_rgb_fn gray_from_rgb;

@@ -1,5 +1,5 @@
 /*
- * NEON twin of the reference BP message kernel (bp_messages.c, jd__bp_send_ref): four
+ * NEON twin of the reference BP message kernel (bp_messages.c, jd_bp_send_ref): four
  * columns per vector, the same float operations (forward pass, backward pass with the cap,
  * the minimum subtracted), so float storage is bit-identical.
  * fp16 storage converts with FCVT, which rounds to nearest even like jd_float_to_half().
@@ -20,7 +20,7 @@ static inline float32x4_t load4(const void *base, size_t off, int fp16)
 }
 
 /* h of the four messages at one disparity (element offset o): D + the three other incoming. */
-static inline void sums4(const struct jd__bp_chunk *c, size_t o, float32x4_t *u, float32x4_t *dn,
+static inline void sums4(const struct jd_bp_chunk *c, size_t o, float32x4_t *u, float32x4_t *dn,
 			 float32x4_t *l, float32x4_t *r)
 {
 	float32x4_t D = load4(c->src[0], o, c->fp16), U = load4(c->src[1], o, c->fp16);
@@ -35,13 +35,13 @@ static inline void sums4(const struct jd__bp_chunk *c, size_t o, float32x4_t *u,
 }
 
 /* Columns j0 .. j0 + 3 of the chunk; h: [4 messages][nd][4] floats of scratch. */
-static void send4(const struct jd__bp_chunk *c, int j0, float *h)
+static void send4(const struct jd_bp_chunk *c, int j0, float *h)
 {
 	int nd = c->nd;
 	size_t hp = c->hp, off = c->off + j0;
 	float32x4_t one = vdupq_n_f32(1.0f);
 	float32x4_t pu, pd, pl, pr, mu, md, ml, mr;
-	float32x4_t lo[JD__NDIR];
+	float32x4_t lo[JD_BP_NDIR];
 
 	sums4(c, off, &pu, &pd, &pl, &pr);
 	mu = pu;
@@ -71,7 +71,7 @@ static void send4(const struct jd__bp_chunk *c, int j0, float *h)
 	lo[1] = md;
 	lo[2] = ml;
 	lo[3] = mr;
-	for (int k = 0; k < JD__NDIR; k++) {
+	for (int k = 0; k < JD_BP_NDIR; k++) {
 		float *hk = h + (size_t)k * nd * V;
 		float32x4_t cap = vaddq_f32(lo[k], vdupq_n_f32(c->disc_k));
 		float32x4_t next;
@@ -106,29 +106,29 @@ static void send4(const struct jd__bp_chunk *c, int j0, float *h)
 }
 
 /* Columns from j0 to the end (fewer than one vector) through another kernel. */
-void jd__bp_send_tail(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc, int j0,
+void jd_bp_send_tail(const struct jd_bp_chunk *c, const struct jd_bp_scratch *sc, int j0,
 		      jd_bp_send_fn fn)
 {
-	struct jd__bp_chunk t = *c;
+	struct jd_bp_chunk t = *c;
 
 	if (j0 >= c->len) {
 		return;
 	}
 	t.off += j0;
 	t.len -= j0;
-	for (int k = 0; k < JD__NDIR; k++) {
+	for (int k = 0; k < JD_BP_NDIR; k++) {
 		t.doff[k] += j0;
 	}
 	fn(&t, sc);
 }
 
-void jd__bp_send_neon(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc)
+void jd_bp_send_neon(const struct jd_bp_chunk *c, const struct jd_bp_scratch *sc)
 {
 	int j0 = 0;
 
-	jd__bp_prefetch_targets(c);
+	jd_bp_prefetch_targets(c);
 	for (; j0 + V <= c->len; j0 += V) {
 		send4(c, j0, sc->h);
 	}
-	jd__bp_send_tail(c, sc, j0, jd__bp_send_ref);
+	jd_bp_send_tail(c, sc, j0, jd_bp_send_ref);
 }

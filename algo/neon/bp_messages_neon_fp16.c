@@ -33,13 +33,13 @@ static inline void sums8(const uint16_t *const src[5], size_t o, float16x8_t *u,
 	*r = vaddq_f16(dud, L);
 }
 
-static void send8(const struct jd__bp_chunk *c, int j0, float16_t *h)
+static void send8(const struct jd_bp_chunk *c, int j0, float16_t *h)
 {
 	int nd = c->nd;
 	size_t hp = c->hp, off = c->off + j0;
 	float16x8_t one = vdupq_n_f16(1.0f);
 	float16x8_t pu, pd, pl, pr, mu, md, ml, mr;
-	float16x8_t lo[JD__NDIR];
+	float16x8_t lo[JD_BP_NDIR];
 	const uint16_t *src[5];
 
 	for (int k = 0; k < 5; k++) {
@@ -73,7 +73,7 @@ static void send8(const struct jd__bp_chunk *c, int j0, float16_t *h)
 	lo[1] = md;
 	lo[2] = ml;
 	lo[3] = mr;
-	for (int k = 0; k < JD__NDIR; k++) {
+	for (int k = 0; k < JD_BP_NDIR; k++) {
 		float16_t *hk = h + (size_t)k * nd * V;
 		float16x8_t cap = vaddq_f16(lo[k], vdupq_n_f16((float16_t)c->disc_k));
 		float16x8_t next;
@@ -98,14 +98,14 @@ static void send8(const struct jd__bp_chunk *c, int j0, float16_t *h)
 	}
 }
 
-void jd__bp_send_neon_fp16(const struct jd__bp_chunk *c, const struct jd__bp_scratch *sc)
+void jd_bp_send_neon_fp16(const struct jd_bp_chunk *c, const struct jd_bp_scratch *sc)
 {
 	int j0 = 0;
 
-	jd__bp_prefetch_targets(c);
+	jd_bp_prefetch_targets(c);
 	for (; j0 + V <= c->len; j0 += V) {
 		send8(c, j0, (float16_t *)sc->h);
 	}
 	/* The remainder (fewer than eight columns) through the float NEON kernel. */
-	jd__bp_send_tail(c, sc, j0, jd__bp_send_neon);
+	jd_bp_send_tail(c, sc, j0, jd_bp_send_neon);
 }

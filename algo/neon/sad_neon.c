@@ -1,9 +1,9 @@
 /*
- * NEON twins of the SAD row kernels (sad_priv.h): column sums sixteen pixels at a time with
+ * NEON twins of the SAD row kernels (sad_kernels.h): column sums sixteen pixels at a time with
  * the widening absolute difference, and the sliding window as a four-lane prefix sum. uint16
  * and uint32 wrap-around arithmetic as in the reference: bit-identical.
  */
-#include "../sad/sad_priv.h"
+#include "../sad/sad_kernels.h"
 #include "neon_compat.h"
 
 void jd_sad_accumulate_neon(uint16_t *colsum, const uint8_t *lrow, const uint8_t *rrow, int padw,

@@ -6,7 +6,7 @@
 
 #include "jd_carve.h"
 #include "kernels.h"
-#include "sad_priv.h"
+#include "sad_kernels.h"
 #include "postfilter.h"
 #include "subpixel.h"
 

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/bp/bp_priv.h"
+#include "../../algo/bp/bp_kernels.h"
 #include "../../algo/convert.h"
 #include "../../algo/geometry/rectify.h"
-#include "../../algo/sad/sad_priv.h"
+#include "../../algo/sad/sad_kernels.h"
 #include "../../algo/sgm/sgm.h"
 #include "../../algo/synth.h"
 #include "../../hal/clock.h"
@@ -123,8 +123,8 @@ static void k_sad_wta(const struct jd_kernels *k, struct bufs *b)
 /* BP: a level-0 sweep's worth of chunks (450x375: 2 colours x 375 rows x 2 chunks). */
 static void bp_calls(const struct jd_kernels *k, struct bufs *b, int fp16, jd_bp_send_fn fn)
 {
-	struct jd__bp_scratch sc = {.h = b->bp_h};
-	struct jd__bp_chunk c = {.hp = 144, .len = 113, .nd = ND, .fp16 = fp16, .disc_k = 8.5f};
+	struct jd_bp_scratch sc = {.h = b->bp_h};
+	struct jd_bp_chunk c = {.hp = 144, .len = 113, .nd = ND, .fp16 = fp16, .disc_k = 8.5f};
 
 	(void)k;
 	for (int i = 0; i < 5; i++) {
@@ -193,13 +193,13 @@ static int setup(struct bufs *b)
 	b->select = malloc(jd_sgm_select_mem_required(W));
 	b->disp = (struct jd_disp){malloc(4 * (size_t)W * H), W, H, W};
 	b->map = (struct jd_remap){CW, CH, malloc(4 * npx), malloc(4 * npx)};
-	b->bp_h = malloc(sizeof(float) * 4 * ND * JD__BP_CHUNK);
+	b->bp_h = malloc(sizeof(float) * 4 * ND * JD_BP_CHUNK);
 	for (int i = 0; i < 5; i++) {
 		b->bp_src[i] = calloc((size_t)ND * 144 * 4, 1);
 		ok &= b->bp_src[i] != NULL;
 	}
 	for (int i = 0; i < 4; i++) {
-		b->bp_dst[i] = calloc((size_t)ND * 144 * 4 * 2 + 4 * ND * JD__BP_CHUNK * 2, 1);
+		b->bp_dst[i] = calloc((size_t)ND * 144 * 4 * 2 + 4 * ND * JD_BP_CHUNK * 2, 1);
 		ok &= b->bp_dst[i] != NULL;
 	}
 	if (!ok || !b->l.data || !b->r.data || !b->out.data || !b->rgb || !b->cost || !b->cl ||

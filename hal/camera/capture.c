@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/convert_priv.h"
+#include "../../algo/convert.h"
 #include "camera_files.h"
 #include "camera_synth.h"
 #include "camera_v4l2.h"
@@ -318,7 +318,7 @@ static void luma_of_deep(const struct jd_kernels *k, const struct jd_cam_frame *
 		const uint8_t *row = f->data + (size_t)y * f->stride;
 
 		if (jd_pixfmt_is_bayer(f->fmt)) {
-			int up = jd__mirror(y - 1, h), down = jd__mirror(y + 1, h);
+			int up = jd_bayer_mirror_row(y - 1, h), down = jd_bayer_mirror_row(y + 1, h);
 			k->gray_from_bayer(f->data + (size_t)up * f->stride, row,
 					   f->data + (size_t)down * f->stride, out->width, bits, r_col,
 					   (y & 1) == r_row, dst);
@@ -341,9 +341,9 @@ static int looks_like_mosaic(const struct jd_cam_frame *f)
 		const uint8_t *r0 = f->data + (size_t)y * f->stride;
 		const uint8_t *r1 = r0 + f->stride, *r2 = r1 + f->stride;
 		for (int x = 0; x + 2 < f->width; x++) {
-			int v = (int)jd__sample16(r0 + 2 * x);
-			int h1 = (int)jd__sample16(r0 + 2 * x + 2), h2 = (int)jd__sample16(r0 + 2 * x + 4);
-			int v1 = (int)jd__sample16(r1 + 2 * x), v2 = (int)jd__sample16(r2 + 2 * x);
+			int v = (int)jd_sample16(r0 + 2 * x);
+			int h1 = (int)jd_sample16(r0 + 2 * x + 2), h2 = (int)jd_sample16(r0 + 2 * x + 4);
+			int v1 = (int)jd_sample16(r1 + 2 * x), v2 = (int)jd_sample16(r2 + 2 * x);
 			d1x += abs(v - h1);
 			d2x += abs(v - h2);
 			d1y += abs(v - v1);
@@ -368,7 +368,7 @@ static void deep_first_look(struct jd_capture *c, int side, const struct jd_cam_
 	for (int y = 0; y < f->height; y++) {
 		const uint8_t *row = f->data + (size_t)y * f->stride;
 		for (int x = 0; x < f->width; x++) {
-			unsigned v = jd__sample16(row + 2 * x);
+			unsigned v = jd_sample16(row + 2 * x);
 			largest = v > largest ? v : largest;
 			wide += v > top;
 			full += v >= top;

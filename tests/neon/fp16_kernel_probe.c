@@ -6,15 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bp_priv.h"
+#include "bp_kernels.h"
 
 int main(void)
 {
 	enum { ND = 4, LEN = 8, HP = 16 };
 	static uint16_t src[5][ND * HP], dst[4][ND * HP];
-	static float h[4 * ND * JD__BP_CHUNK];
-	struct jd__bp_scratch sc = {.h = h};
-	struct jd__bp_chunk c = {.hp = HP, .len = LEN, .nd = ND, .fp16 = 1, .disc_k = 1.0f};
+	static float h[4 * ND * JD_BP_CHUNK];
+	struct jd_bp_scratch sc = {.h = h};
+	struct jd_bp_chunk c = {.hp = HP, .len = LEN, .nd = ND, .fp16 = 1, .disc_k = 1.0f};
 
 	for (int k = 0; k < 5; k++) {
 		c.src[k] = src[k];
@@ -22,7 +22,7 @@ int main(void)
 	for (int k = 0; k < 4; k++) {
 		c.dst[k] = dst[k];
 	}
-	jd__bp_send_neon_fp16(&c, &sc);
+	jd_bp_send_neon_fp16(&c, &sc);
 	printf("fp16 kernel ran (this CPU has FP16)\n");
 	return 0;
 }

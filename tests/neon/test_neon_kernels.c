@@ -9,7 +9,7 @@
 #include "convert.h"
 #include "neon_util.h"
 #include "rectify.h"
-#include "sad_priv.h"
+#include "sad_kernels.h"
 #include "sgm.h"
 
 static const int sizes[][3] = {

@@ -1,6 +1,6 @@
 /* The SAD row kernels every backend provides (kernels.h has their table entries). */
-#ifndef JD_ALGO_SAD_PRIV_H
-#define JD_ALGO_SAD_PRIV_H
+#ifndef JD_ALGO_SAD_KERNELS_H
+#define JD_ALGO_SAD_KERNELS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * The command line of `jetdepth run` (app/cmd/run_options.c with the shared matcher, sensing and
+ * The command line of `jetdepth run` (app/run/run_options.c with the shared matcher, sensing and
  * camera options): the input split at NUL bytes into at most 32 arguments.
  */
 #include "fuzz.h"

@@ -1,4 +1,4 @@
-/* The run config file (app/cmd/run_options.c: `key value` lines, --config FILE). */
+/* The run config file (app/run/run_options.c: `key value` lines, --config FILE). */
 #include "fuzz.h"
 #include "run_options.h"
 

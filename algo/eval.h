@@ -12,10 +12,10 @@
 extern const float jd_eval_thresholds[JD_EVAL_NTHRESH];
 
 struct jd_eval_result {
-	long evaluated;                 /* pixels in the mask with known ground truth */
-	double bad[JD_EVAL_NTHRESH];    /* percent with |d - gt| > threshold; invalid counts bad */
-	double mae;                     /* mean |d - gt| over valid evaluated pixels */
-	double invalid;                 /* percent of evaluated pixels without a disparity */
+	long evaluated;		     /* pixels in the mask with known ground truth */
+	double bad[JD_EVAL_NTHRESH]; /* percent with |d - gt| > threshold; invalid counts bad */
+	double mae;		     /* mean |d - gt| over valid evaluated pixels */
+	double invalid;		     /* percent of evaluated pixels without a disparity */
 };
 
 /**
@@ -25,7 +25,8 @@ struct jd_eval_result {
 void jd_eval(const struct jd_disp *disp, const struct jd_disp *gt, const struct jd_image *mask,
 	     struct jd_eval_result *res);
 
-/* Evaluated pixels and bad ones (error above the threshold, or invalid) at each confidence level. */
+/* Evaluated pixels and bad ones (error above the threshold, or invalid) at each confidence level.
+ */
 struct jd_eval_conf {
 	long n[256], bad[256];
 };

@@ -25,8 +25,7 @@ struct jd_carve {
 };
 
 /** Carving from base (size bytes) in blocks aligned to align; base NULL counts only. */
-static inline void jd_carve_init_aligned(struct jd_carve *c, void *base, size_t size,
-					 size_t align)
+static inline void jd_carve_init_aligned(struct jd_carve *c, void *base, size_t size, size_t align)
 {
 	c->base = base;
 	c->size = size;

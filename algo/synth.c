@@ -7,7 +7,7 @@
 
 struct surface {
 	float x0, x1, y0, y1; /* extent in left-image pixels */
-	float d0, dy;         /* disparity = d0 + dy * y */
+	float d0, dy;	      /* disparity = d0 + dy * y */
 	uint32_t seed;
 };
 
@@ -44,16 +44,22 @@ static int scene(uint32_t seed, int frame, int w, int h, int ndisp, struct surfa
 	float drift = 6.0f * sinf((float)frame * 0.2f + phase);
 
 	/* The table: disparity grows towards the bottom, as for a camera looking down at it. */
-	s[0] = (struct surface){-1e9f, 1e9f, -1e9f, 1e9f, dmin, (dmax * 0.75f - dmin) / (float)h,
-				1 + seed * 131u};
+	s[0] = (struct surface){
+	    -1e9f, 1e9f, -1e9f, 1e9f, dmin, (dmax * 0.75f - dmin) / (float)h, 1 + seed * 131u};
 	for (int i = 0; i < NBOX; i++) {
-		float jitter = seed ? (float)(hash3(seed, (uint32_t)i, 3) % 100) / 100.0f - 0.5f : 0.0f;
-		float cx = (float)w * (0.3f + 0.25f * (float)i + 0.08f * jitter) + drift * (float)(i + 1);
+		float jitter =
+		    seed ? (float)(hash3(seed, (uint32_t)i, 3) % 100) / 100.0f - 0.5f : 0.0f;
+		float cx =
+		    (float)w * (0.3f + 0.25f * (float)i + 0.08f * jitter) + drift * (float)(i + 1);
 		float bw = (float)w * 0.12f, bh = (float)h * (0.18f + 0.06f * (float)i);
 		float cy = (float)h * 0.62f;
 
-		s[1 + i] = (struct surface){cx - bw / 2, cx + bw / 2, cy - bh / 2, cy + bh / 2,
-					    roundf(dmax * (0.8f + 0.07f * (float)i)), 0.0f,
+		s[1 + i] = (struct surface){cx - bw / 2,
+					    cx + bw / 2,
+					    cy - bh / 2,
+					    cy + bh / 2,
+					    roundf(dmax * (0.8f + 0.07f * (float)i)),
+					    0.0f,
 					    (uint32_t)(7 + i) + seed * 131u};
 	}
 	return NBOX + 1;

@@ -21,7 +21,8 @@ struct jd_board_origin {
 };
 
 struct jd_board_camera {
-	char source[JD_BOARD_STR]; /* /dev/videoN, sbs:/dev/videoN, tb:/dev/videoN, synth, file:GLOB */
+	char source[JD_BOARD_STR]; /* /dev/videoN, sbs:/dev/videoN, tb:/dev/videoN, synth, file:GLOB
+				    */
 	char format[16];	   /* a camera layout (jd_pixfmt_parse), or - for synth/file */
 	int width, height, fps;
 };

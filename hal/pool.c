@@ -94,7 +94,8 @@ int jd_arena_take(struct jd_arena *a, size_t bytes, const char *tag, void **out)
 {
 	size_t need = round_up(bytes), total = jd_carve_total(&a->room), off;
 	size_t avail = a->room.size > total ? a->room.size - total : 0;
-	int rc = a->nregions < JD_POOL_MAX_REGIONS ? jd_carve_offset(&a->room, bytes, &off) : -ENOMEM;
+	int rc =
+	    a->nregions < JD_POOL_MAX_REGIONS ? jd_carve_offset(&a->room, bytes, &off) : -ENOMEM;
 
 	*out = NULL;
 	if (rc == -EPERM) {

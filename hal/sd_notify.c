@@ -20,7 +20,8 @@ int jd_notify_init(struct jd_notify *n)
 		errno = 0;
 		unsigned long long us = strtoull(wd, &end, 10);
 		if (!*wd || *end || errno || wd[0] == '-' || us == 0 || us > 86400000000ull) {
-			n->watchdog_bad = 1; /* the caller says it: systemd would restart us blind */
+			n->watchdog_bad =
+			    1; /* the caller says it: systemd would restart us blind */
 		} else {
 			n->watchdog_ns = us * 1000ull / 4;
 		}

@@ -26,7 +26,8 @@ int jd_notify_init(struct jd_notify *n);
 /** Send a state line ("READY=1", "STATUS=..."). @retval 0, -errno; 0 when not under systemd */
 int jd_notify_send(struct jd_notify *n, const char *state);
 
-/** From the frame loop: WATCHDOG=1 when a quarter of the watchdog interval has passed since the last. */
+/** From the frame loop: WATCHDOG=1 when a quarter of the watchdog interval has passed since the
+ * last. */
 void jd_notify_watchdog(struct jd_notify *n, uint64_t now_ns);
 
 void jd_notify_deinit(struct jd_notify *n);

@@ -38,7 +38,6 @@ void jd_bp_census(const float *in, int w, int h, float *out, const struct jd_exe
 	jd_exec_run(ex, h, census_row, &job);
 }
 
-
 void jd_bp_message_1d(float *h, int nd, float disc_k)
 {
 	float lo, cap;
@@ -58,7 +57,6 @@ void jd_bp_message_1d(float *h, int nd, float disc_k)
 		h[d] -= lo; /* normalised by the minimum: exact, where the mean was not */
 	}
 }
-
 
 void jd_bp_gauss(float sigma, struct jd_bp_gauss *g)
 {
@@ -105,7 +103,8 @@ void jd_bp_prepare_image(const struct jd_image *im, float sigma, float *out, flo
 			const float *r = out + (size_t)y * w;
 			float s = k[0] * r[x];
 			for (int i = 1; i <= rad; i++) {
-				s += k[i] * (r[jd_clampi(x - i, 0, w - 1)] + r[jd_clampi(x + i, 0, w - 1)]);
+				s += k[i] * (r[jd_clampi(x - i, 0, w - 1)] +
+					     r[jd_clampi(x + i, 0, w - 1)]);
 			}
 			tmp[(size_t)y * w + x] = s;
 		}

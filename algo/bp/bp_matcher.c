@@ -27,10 +27,12 @@ static int bp_validate(const struct jd_match_params *p, int width, int height, c
 	const struct jd_bp_params *b = &p->bp;
 
 	if (b->levels < 1 || b->levels > JD_BP_LEVELS_MAX) {
-		JD_MATCHER_FAIL("--levels %d: must be between 1 and %d", b->levels, JD_BP_LEVELS_MAX);
+		JD_MATCHER_FAIL("--levels %d: must be between 1 and %d", b->levels,
+				JD_BP_LEVELS_MAX);
 	}
 	if ((width >> (b->levels - 1)) < 1 || (height >> (b->levels - 1)) < 1) {
-		JD_MATCHER_FAIL("--levels %d: too many for a %dx%d image", b->levels, width, height);
+		JD_MATCHER_FAIL("--levels %d: too many for a %dx%d image", b->levels, width,
+				height);
 	}
 	if (b->iters < 1 || b->iters > 100) {
 		JD_MATCHER_FAIL("--iters %d: must be between 1 and 100", b->iters);
@@ -43,11 +45,13 @@ static int bp_validate(const struct jd_match_params *p, int width, int height, c
 	}
 	/* fp16 holds the coarsest summed cost only while it stays far below 65504. */
 	if (b->fp16 && b->lambda * b->data_k * (float)(1 << (2 * (b->levels - 1))) > 30000.0f) {
-		JD_MATCHER_FAIL("--lambda %g with --data-k %g and --levels %d: coarse costs overflow fp16",
-		     (double)b->lambda, (double)b->data_k, b->levels);
+		JD_MATCHER_FAIL(
+		    "--lambda %g with --data-k %g and --levels %d: coarse costs overflow fp16",
+		    (double)b->lambda, (double)b->data_k, b->levels);
 	}
 	if (!(b->disc_k >= 0.0f && b->disc_k <= 1000.0f)) {
-		JD_MATCHER_FAIL("--disc-k %g: must be in [0, 1000] (0 = ndisp / 7.5)", (double)b->disc_k);
+		JD_MATCHER_FAIL("--disc-k %g: must be in [0, 1000] (0 = ndisp / 7.5)",
+				(double)b->disc_k);
 	}
 	if (!(b->sigma >= 0.0f && b->sigma <= 10.0f)) {
 		JD_MATCHER_FAIL("--sigma %g: must be in [0, 10]", (double)b->sigma);

@@ -102,8 +102,8 @@ static void iterate(const struct naive_level *lv, int nd, float disc_k, int t, f
 				     disc_k);
 			}
 			if (x > 0) {
-				send(h, dat, u, dn, r, at(lv, lv->msg[FROM_RIGHT], x - 1, y, nd), nd,
-				     disc_k);
+				send(h, dat, u, dn, r, at(lv, lv->msg[FROM_RIGHT], x - 1, y, nd),
+				     nd, disc_k);
 			}
 			if (x < lv->w - 1) {
 				send(h, dat, u, dn, l, at(lv, lv->msg[FROM_LEFT], x + 1, y, nd), nd,

@@ -31,8 +31,8 @@ struct jd__bp_ctx {
 	float disc_k;
 	struct jd__bp_level lv[JD_BP_LEVELS_MAX];
 	struct jd_bp_scratch *scratch; /* one per worker */
-	float *lf, *rf, *tmp;		/* level-0 input images (census codes with census) */
-	int census;			/* jd_prefilter_census_on() */
+	float *lf, *rf, *tmp;	       /* level-0 input images (census codes with census) */
+	int census;		       /* jd_prefilter_census_on() */
 };
 
 /* Start of (row y, colour c, d = 0, i = 0). */

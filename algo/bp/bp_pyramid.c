@@ -41,16 +41,18 @@ static void level0_row(const struct jd__bp_ctx *ctx, int y, const struct jd_bp_s
 			}
 			if (ctx->census) {
 				for (int i = first; i < n; i++) {
-					out[i] = jd_bp_truncated_cost(p, jd__bp_census_diff(lc[i], rq[i]));
+					out[i] = jd_bp_truncated_cost(
+					    p, jd__bp_census_diff(lc[i], rq[i]));
 				}
 			} else {
 				for (int i = first; i < n; i++) {
 					float diff = lc[i] - rq[i];
-					out[i] = jd_bp_truncated_cost(p, diff < 0.0f ? -diff : diff);
+					out[i] =
+					    jd_bp_truncated_cost(p, diff < 0.0f ? -diff : diff);
 				}
 			}
-			jd__bp_store(lv->data, jd__bp_row(lv, ctx->nd, y, c) + (size_t)d * lv->hp, out,
-				     n, ctx->fp16);
+			jd__bp_store(lv->data, jd__bp_row(lv, ctx->nd, y, c) + (size_t)d * lv->hp,
+				     out, n, ctx->fp16);
 		}
 	}
 }
@@ -80,10 +82,10 @@ static void coarse_row(const struct jd__bp_ctx *ctx, int level, int y,
 			jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y, 1) + dd, sc->row[1], nf,
 				    ctx->fp16, &c10);
 			if (has_b1) {
-				jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y + 1, 1) + dd, sc->row[2],
-					    nf, ctx->fp16, &c01);
-				jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y + 1, 0) + dd, sc->row[3],
-					    nf, ctx->fp16, &c11);
+				jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y + 1, 1) + dd,
+					    sc->row[2], nf, ctx->fp16, &c01);
+				jd__bp_view(f->data, jd__bp_row(f, nd, 2 * y + 1, 0) + dd,
+					    sc->row[3], nf, ctx->fp16, &c11);
 			}
 			for (int i = 0; i < n; i++) {
 				int s = 2 * i + par, x = 2 * s; /* child slot, child x of a = 0 */

@@ -48,7 +48,8 @@ static void select_row(void *arg, int y, int worker)
 
 			jd__bp_view(lv->data, off, sc->row[0], n, ctx->fp16, &in[0]);
 			for (int k = 0; k < JD_BP_NDIR; k++) {
-				jd__bp_view(lv->msg[k], off, sc->row[k + 1], n, ctx->fp16, &in[k + 1]);
+				jd__bp_view(lv->msg[k], off, sc->row[k + 1], n, ctx->fp16,
+					    &in[k + 1]);
 			}
 			const float *D = in[0], *U = in[1], *N = in[2], *L = in[3], *R = in[4];
 			for (int i = 0; i < n; i++) {
@@ -64,9 +65,9 @@ static void select_row(void *arg, int y, int worker)
 			float off = 0.0f;
 
 			if (ctx->p->bp.subpixel && d > 0 && d < nd - 1) {
-				off = jd_subpixel_equiangular(belief(lv, ctx->fp16, row + i, d - 1),
-							      best[i],
-							      belief(lv, ctx->fp16, row + i, d + 1));
+				off = jd_subpixel_equiangular(
+				    belief(lv, ctx->fp16, row + i, d - 1), best[i],
+				    belief(lv, ctx->fp16, row + i, d + 1));
 			}
 			out[2 * i + par] = (float)(ctx->p->min_disp + d) + off;
 		}

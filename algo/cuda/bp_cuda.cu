@@ -21,10 +21,22 @@
 
 enum { BP_UP, BP_DOWN, BP_LEFT, BP_RIGHT };
 
-static __device__ __forceinline__ float bp_ld(const float *p) { return *p; }
-static __device__ __forceinline__ float bp_ld(const __half *p) { return __half2float(*p); }
-static __device__ __forceinline__ void bp_st(float *p, float v) { *p = v; }
-static __device__ __forceinline__ void bp_st(__half *p, float v) { *p = __float2half_rn(v); }
+static __device__ __forceinline__ float bp_ld(const float *p)
+{
+	return *p;
+}
+static __device__ __forceinline__ float bp_ld(const __half *p)
+{
+	return __half2float(*p);
+}
+static __device__ __forceinline__ void bp_st(float *p, float v)
+{
+	*p = v;
+}
+static __device__ __forceinline__ void bp_st(__half *p, float v)
+{
+	*p = __float2half_rn(v);
+}
 
 /*
  * The reference's min is a < b ? a : b. fminf (one FMNMX instead of a compare and a select)
@@ -33,7 +45,10 @@ static __device__ __forceinline__ void bp_st(__half *p, float v) { *p = __float2
  * disparity map is the same (the tests compare it bit for bit). No NaN arises: costs and
  * messages are finite.
  */
-static __device__ __forceinline__ float bp_min(float a, float b) { return fminf(a, b); }
+static __device__ __forceinline__ float bp_min(float a, float b)
+{
+	return fminf(a, b);
+}
 
 /* Start of (row y, colour c, d = 0, slot of pixel 0), as jd__bp_row(). */
 static __device__ __forceinline__ size_t bp_row(int y, int c, int nd, int hp)
@@ -42,7 +57,10 @@ static __device__ __forceinline__ size_t bp_row(int y, int c, int nd, int hp)
 }
 
 /* Pixels of colour c in row y, as jd__bp_count(). */
-static __device__ __forceinline__ int bp_count(int w, int y, int c) { return (w - ((y + c) & 1) + 1) / 2; }
+static __device__ __forceinline__ int bp_count(int w, int y, int c)
+{
+	return (w - ((y + c) & 1) + 1) / 2;
+}
 
 /* Level-0 inputs as float (then smoothed by jd_bp_smooth_cuda where sigma > 0). */
 extern "C" __global__ void jd_bp_to_float_cuda(const uint8_t *__restrict__ im, int n,
@@ -110,7 +128,10 @@ extern "C" __global__ void jd_bp_census_cuda(const float *__restrict__ in, int w
 }
 
 /* v as the storage keeps it: rounded to half in fp16 storage (jd_float_to_half()). */
-static __device__ __forceinline__ float bp_round(float v, const float *) { return v; }
+static __device__ __forceinline__ float bp_round(float v, const float *)
+{
+	return v;
+}
 static __device__ __forceinline__ float bp_round(float v, const __half *)
 {
 	return __half2float(__float2half_rn(v));
@@ -215,7 +236,8 @@ static __device__ void coarse(const T *fine, int fw, int fh, int fhp, T *out, in
 			v += right ? bp_cost0<T>(c0, l0[2 * s + 1], r0, 2 * s + 1, d) : 0.0f;
 			if (has_b1) {
 				v += bp_cost0<T>(c0, l1[2 * s], r1, 2 * s, d);
-				v += right ? bp_cost0<T>(c0, l1[2 * s + 1], r1, 2 * s + 1, d) : 0.0f;
+				v +=
+				    right ? bp_cost0<T>(c0, l1[2 * s + 1], r1, 2 * s + 1, d) : 0.0f;
 			}
 			bp_st(out + bp_row(y, c, nd, chp) + (size_t)d * chp + i, v);
 		}
@@ -251,7 +273,8 @@ static __device__ void copy_msgs(const uint8_t *parent, int php, size_t pstep, u
 	if (i >= bp_count(w, y, c)) {
 		return;
 	}
-	const E *src = (const E *)(parent + k * pstep) + bp_row(py, (i + py) & 1, nd, php) + (i >> 1);
+	const E *src =
+	    (const E *)(parent + k * pstep) + bp_row(py, (i + py) & 1, nd, php) + (i >> 1);
 	E *dst = (E *)(child + k * cstep) + bp_row(y, c, nd, hp) + i;
 
 	dst[(size_t)d * hp] = src[(size_t)d * php];

@@ -21,7 +21,7 @@ struct jd_bp_cost0 {
 	unsigned long long left, right; /* device addresses of w x h floats */
 	int w, min_disp;
 	float lambda, data_k;
-	int census; /* the images hold census codes (jd_bp_census()): Hamming, not |l - r| */
+	int census;   /* the images hold census codes (jd_bp_census()): Hamming, not |l - r| */
 	int subpixel; /* the selection refines (algo/match/subpixel.h) */
 };
 

@@ -27,7 +27,10 @@ static __device__ __forceinline__ void bp_cp16(void *smem, const void *gmem)
 template <typename T> struct bp_dvol {
 	const T *p;
 	int hp;
-	__device__ __forceinline__ float operator()(int d) const { return bp_ld(p + (size_t)d * hp); }
+	__device__ __forceinline__ float operator()(int d) const
+	{
+		return bp_ld(p + (size_t)d * hp);
+	}
 };
 
 /*
@@ -56,15 +59,15 @@ template <typename T> struct bp_dimg {
  * ND = 0: nd is a run-time value (the generic path, NREG must be 0).
  */
 template <typename T, int ND, int NREG, typename DS>
-static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, const T *C,
-						int mhp, int hp, int nd_rt, float disc_k, T *dst,
-						float *sh, int sst)
+static __device__ __forceinline__ void send_one(DS D, const T *A, const T *B, const T *C, int mhp,
+						int hp, int nd_rt, float disc_k, T *dst, float *sh,
+						int sst)
 {
 	const int nd = ND ? ND : nd_rt;
 	float r[NREG > 0 ? NREG : 1];
 	float prev = 0.0f, lo = BP_INF, cap;
 
-#define HREF(d) (*((d) < NREG ? &r[(d) < NREG ? (d) : 0] : &sh[((d) - NREG) * sst]))
+#define HREF(d) (*((d) < NREG ? &r[(d) < NREG ? (d) : 0] : &sh[((d)-NREG) * sst]))
 #pragma unroll
 	for (int d = 0; d < nd; d++) {
 		size_t m = (size_t)d * mhp;
@@ -133,7 +136,8 @@ static __device__ __forceinline__ void send_seg(DS D, const T *A, const T *B, co
 		for (int jj = 0; jj < S; jj++) {
 			lo = bp_min(lo, fmin[jj * NSLOT + slot]);
 			if (jj < j) {
-				carry = bp_min(carry, fend[jj * NSLOT + slot] + (float)(L * (j - jj - 1)));
+				carry = bp_min(carry,
+					       fend[jj * NSLOT + slot] + (float)(L * (j - jj - 1)));
 			}
 		}
 		const float cap = lo + disc_k;
@@ -141,7 +145,8 @@ static __device__ __forceinline__ void send_seg(DS D, const T *A, const T *B, co
 		r[L - 1] = bp_min(bp_min(r[L - 1], carry + (float)L), cap);
 #pragma unroll
 		for (int q = L - 2; q >= 0; q--) {
-			r[q] = bp_min(bp_min(bp_min(r[q], carry + (float)(q + 1)), cap), r[q + 1] + 1.0f);
+			r[q] = bp_min(bp_min(bp_min(r[q], carry + (float)(q + 1)), cap),
+				      r[q + 1] + 1.0f);
 		}
 		bfirst[j * NSLOT + slot] = r[0];
 	}
@@ -153,8 +158,8 @@ static __device__ __forceinline__ void send_seg(DS D, const T *A, const T *B, co
 #pragma unroll
 		for (int jj = 0; jj < S; jj++) {
 			if (jj > j) {
-				carry = bp_min(carry,
-					       bfirst[jj * NSLOT + slot] + (float)(L * (jj - j - 1)));
+				carry = bp_min(carry, bfirst[jj * NSLOT + slot] +
+							  (float)(L * (jj - j - 1)));
 			}
 		}
 #pragma unroll
@@ -166,8 +171,14 @@ static __device__ __forceinline__ void send_seg(DS D, const T *A, const T *B, co
 }
 
 /* Half arithmetic for send_pair: a stored value as half (exact on the grid below 128)... */
-static __device__ __forceinline__ __half bp_ldh(const __half *p) { return *p; }
-static __device__ __forceinline__ __half bp_ldh(const float *p) { return __float2half_rn(*p); }
+static __device__ __forceinline__ __half bp_ldh(const __half *p)
+{
+	return *p;
+}
+static __device__ __forceinline__ __half bp_ldh(const float *p)
+{
+	return __float2half_rn(*p);
+}
 
 /* ... the integer n in both halves (a compile-time constant: its fp16 bit pattern)... */
 static __device__ __forceinline__ constexpr unsigned bp_h1bits(int n)
@@ -189,8 +200,14 @@ static __device__ __forceinline__ __half2 bp_h2k(int n)
 }
 
 /* ... and a stored half2 pair of messages back, half by half. */
-static __device__ __forceinline__ void bp_sth(__half *p, __half v) { *p = v; }
-static __device__ __forceinline__ void bp_sth(float *p, __half v) { *p = __half2float(v); }
+static __device__ __forceinline__ void bp_sth(__half *p, __half v)
+{
+	*p = v;
+}
+static __device__ __forceinline__ void bp_sth(float *p, __half v)
+{
+	*p = __half2float(v);
+}
 
 /*
  * Two outgoing messages of one pixel at once, in half2 arithmetic (the low half one
@@ -202,10 +219,10 @@ static __device__ __forceinline__ void bp_sth(float *p, __half v) { *p = __half2
  * bit for bit, with half the instructions.
  */
 template <typename T, int ND, int S, int MST, int NSLOT>
-static __device__ __forceinline__ void
-send_pair(const T *D, const T *c1, const T *c2, const T *lo_in, const T *hi_in, int hp,
-	  float disc_k, T *dst_lo, T *dst_hi, __half2 *ex, int j, int slot, bool act_lo,
-	  bool act_hi)
+static __device__ __forceinline__ void send_pair(const T *D, const T *c1, const T *c2,
+						 const T *lo_in, const T *hi_in, int hp,
+						 float disc_k, T *dst_lo, T *dst_hi, __half2 *ex,
+						 int j, int slot, bool act_lo, bool act_hi)
 {
 	constexpr int L = ND / S;
 	const bool active = act_lo || act_hi;
@@ -235,8 +252,9 @@ send_pair(const T *D, const T *c1, const T *c2, const T *lo_in, const T *hi_in, 
 		for (int jj = 0; jj < S; jj++) {
 			lo = __hmin2(lo, fmin[jj * NSLOT + slot]);
 			if (jj < j) {
-				carry = __hmin2(carry, __hadd2(fend[jj * NSLOT + slot],
-							       __float2half2_rn((float)(L * (j - jj - 1)))));
+				carry = __hmin2(
+				    carry, __hadd2(fend[jj * NSLOT + slot],
+						   __float2half2_rn((float)(L * (j - jj - 1)))));
 			}
 		}
 		const __half2 cap = __hadd2(lo, __float2half2_rn(disc_k));
@@ -256,11 +274,13 @@ send_pair(const T *D, const T *c1, const T *c2, const T *lo_in, const T *hi_in, 
 #pragma unroll
 		for (int jj = 0; jj < S; jj++) {
 			if (jj > j) {
-				carry = __hmin2(carry, __hadd2(bfirst[jj * NSLOT + slot],
-							       __float2half2_rn((float)(L * (jj - j - 1)))));
+				carry = __hmin2(
+				    carry, __hadd2(bfirst[jj * NSLOT + slot],
+						   __float2half2_rn((float)(L * (jj - j - 1)))));
 			}
 		}
-		/* running pointers: an index times the run-time pitch cost a wide multiply a store */
+		/* running pointers: an index times the run-time pitch cost a wide multiply a store
+		 */
 		T *pl = dst_lo, *ph = dst_hi;
 
 #pragma unroll
@@ -283,8 +303,7 @@ send_pair(const T *D, const T *c1, const T *c2, const T *lo_in, const T *hi_in, 
  * The selection's rule: argmin over d of sum(d) (the data cost and the four incoming, in the
  * order data, up, down, left, right), ties to the smaller d.
  */
-template <typename F>
-static __device__ __forceinline__ int bp_argmin(int nd, F sum)
+template <typename F> static __device__ __forceinline__ int bp_argmin(int nd, F sum)
 {
 	float best = BP_INF;
 	int bestd = 0;
@@ -304,7 +323,7 @@ static __device__ __forceinline__ int bp_argmin(int nd, F sum)
 /* The map's value for winner bestd: with subpixel, refined from its neighbours' beliefs. */
 template <typename F>
 static __device__ __forceinline__ float bp_refined(int subpixel, int min_disp, int nd, int bestd,
-						  F belief)
+						   F belief)
 {
 	float off = 0.0f;
 
@@ -345,10 +364,9 @@ static __device__ __forceinline__ size_t bp_to(int k, int y, int other, int nd, 
  * never written). The host keeps the copy for iters = 1, where the selection reads them.
  */
 template <typename T, int ND, int NREG, bool IMG>
-static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const T *p0,
-			       const T *p1, const T *p2, const T *p3, int w, int h, int hp,
-			       int php, int nd_rt, int t, float disc_k,
-			       const struct jd_bp_cost0 &c0)
+static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const T *p0, const T *p1,
+			       const T *p2, const T *p3, int w, int h, int hp, int php, int nd_rt,
+			       int t, float disc_k, const struct jd_bp_cost0 &c0)
 {
 	extern __shared__ float bp_sh[];
 	const int nd = ND ? ND : nd_rt;
@@ -414,8 +432,8 @@ static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const 
  * Chunks past a row's hp slots are not copied (nothing reads them).
  */
 template <typename T, int PX> struct bp_tile {
-	static constexpr int per = 16 / (int)sizeof(T);			  /* elements a copy */
-	static constexpr int own = (PX + 1 + per - 1) / per * per;	  /* i0 - 1 .. i0 + PX - 1 */
+	static constexpr int per = 16 / (int)sizeof(T);		   /* elements a copy */
+	static constexpr int own = (PX + 1 + per - 1) / per * per; /* i0 - 1 .. i0 + PX - 1 */
 	static constexpr int parent = (PX / 2 + 1 + per - 1) / per * per; /* from i0 / 2 - 1 */
 	static constexpr int w = own > 2 * parent ? own : 2 * parent;
 };
@@ -468,8 +486,8 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 				    pin[q] + (size_t)(2 * py + pc) * ND * php, php, i0 / 2, tid);
 			}
 		} else {
-			bp_stage<T, ND, TL::own, TL::w, NT>(tile + q * ND * TL::w, in[q] + plane0, hp,
-							    i0, tid);
+			bp_stage<T, ND, TL::own, TL::w, NT>(tile + q * ND * TL::w, in[q] + plane0,
+							    hp, i0, tid);
 		}
 	}
 	if (data) {
@@ -511,7 +529,8 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 			for (int m = 0; m < ND / DS; m++) {
 				const bool in = xr0 - DS * m >= 0;
 
-				bp_st(o + DS * m * TL::w, bp_cost<T>(c0, l, in ? r0[-DS * m] : 0.0f, in));
+				bp_st(o + DS * m * TL::w,
+				      bp_cost<T>(c0, l, in ? r0[-DS * m] : 0.0f, in));
 			}
 		}
 	}
@@ -525,7 +544,8 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 	if constexpr (H2) {
 		/* k = 0: up (low half) and down; k = 1: left (low half) and right */
 		constexpr int L = ND / S, o = L * TL::w;
-		const bool act_lo = inrow && (k == 1 || y > 0), act_hi = inrow && (k == 1 || y < h - 1);
+		const bool act_lo = inrow && (k == 1 || y > 0),
+			   act_hi = inrow && (k == 1 || y < h - 1);
 		T *dlo = k == 0 ? m1 + (act_lo ? bp_to(BP_UP, y, other, ND, hp, i, par) : 0)
 				: m3 + (act_lo ? bp_to(BP_LEFT, y, other, ND, hp, i, par) : 0);
 		T *dhi = k == 0 ? m0 + (act_hi ? bp_to(BP_DOWN, y, other, ND, hp, i, par) : 0)
@@ -535,15 +555,18 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 		send_pair<T, ND, S, TL::w, 2 * PX>(
 		    dv + sg * o, msgs(k == 0 ? 2 : 0) + sg * o, msgs(k == 0 ? 3 : 1) + sg * o,
 		    msgs(k == 0 ? 1 : 3) + sg * o, msgs(k == 0 ? 0 : 2) + sg * o, hp, disc_k,
-		    dlo + (size_t)sg * L * hp, dhi + (size_t)sg * L * hp, ex, sg, k * PX + x, act_lo,
-		    act_hi);
+		    dlo + (size_t)sg * L * hp, dhi + (size_t)sg * L * hp, ex, sg, k * PX + x,
+		    act_lo, act_hi);
 	} else {
 		const bool active =
 		    inrow && !(k == BP_UP && y == 0) && !(k == BP_DOWN && y == h - 1);
 		const T *a = msgs(k == BP_UP ? 1 : 0);
 		const T *b = msgs(k <= BP_DOWN ? 2 : 1);
 		const T *cc = msgs(k == BP_RIGHT ? 2 : 3);
-		T *dst = (k == BP_UP ? m1 : k == BP_DOWN ? m0 : k == BP_LEFT ? m3 : m2) +
+		T *dst = (k == BP_UP	 ? m1
+			  : k == BP_DOWN ? m0
+			  : k == BP_LEFT ? m3
+					 : m2) +
 			 (active ? bp_to(k, y, other, ND, hp, i, par) : 0);
 
 		if constexpr (S == 1) {
@@ -556,10 +579,9 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
 			constexpr int L = ND / S, o = L * TL::w;
 			float *ex = (float *)(tile + 5 * ND * TL::w) + 4 * PX + ND;
 
-			send_seg<T, ND, S, TL::w, 4 * PX>(bp_dvol<T>{dv + sg * o, TL::w}, a + sg * o,
-							  b + sg * o, cc + sg * o, hp, disc_k,
-							  dst + (size_t)sg * L * hp, ex, sg, k * PX + x,
-							  active);
+			send_seg<T, ND, S, TL::w, 4 * PX>(
+			    bp_dvol<T>{dv + sg * o, TL::w}, a + sg * o, b + sg * o, cc + sg * o, hp,
+			    disc_k, dst + (size_t)sg * L * hp, ex, sg, k * PX + x, active);
 		}
 	}
 	if (sel && inrow && k == (H2 ? 1 : BP_LEFT) && sg == 0) {
@@ -587,8 +609,8 @@ static __device__ void iterate_staged(const T *data, T *m0, T *m1, T *m2, T *m3,
  * (slots, h), colour only (the staged kernel's last iteration selected the other).
  */
 template <typename T>
-static __device__ void select_wta(const T *data, const T *m0, const T *m1, const T *m2,
-				  const T *m3, int w, int hp, int nd, int min_disp, float *out,
+static __device__ void select_wta(const T *data, const T *m0, const T *m1, const T *m2, const T *m3,
+				  int w, int hp, int nd, int min_disp, float *out,
 				  const struct jd_bp_cost0 &c0, int only)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -613,39 +635,36 @@ static __device__ void select_wta(const T *data, const T *m0, const T *m1, const
 }
 
 /* extern "C" entry points: one per storage type (f32, f16: fp16 crosses as uint16_t). */
-#define BP_STORAGE(S, T)                                                                       \
-	extern "C" __global__ void jd_bp_data0_##S(struct jd_bp_cost0 c0, int nd, int hp,         \
-						   void *data)                                    \
-	{                                                                                      \
-		data0<T>(c0, nd, hp, (T *)data);                                               \
-	}                                                                                      \
-	extern "C" __global__ void jd_bp_coarse_##S(const void *fine, int fw, int fh, int fhp,   \
-						    void *out, int cw, int chp, int nd,           \
-						    struct jd_bp_cost0 c0)                        \
-	{                                                                                      \
-		coarse<T>((const T *)fine, fw, fh, fhp, (T *)out, cw, chp, nd, c0);            \
-	}                                                                                      \
-	extern "C" __global__ void jd_bp_select_##S(const void *data, const void *m0,            \
-						    const void *m1, const void *m2,               \
-						    const void *m3, int w, int hp, int nd,        \
-						    int min_disp, float *out,                     \
-						    struct jd_bp_cost0 c0, int only)              \
-	{                                                                                      \
-		select_wta<T>((const T *)data, (const T *)m0, (const T *)m1, (const T *)m2,    \
-			      (const T *)m3, w, hp, nd, min_disp, out, c0, only);               \
+#define BP_STORAGE(S, T)                                                                           \
+	extern "C" __global__ void jd_bp_data0_##S(struct jd_bp_cost0 c0, int nd, int hp,          \
+						   void *data)                                     \
+	{                                                                                          \
+		data0<T>(c0, nd, hp, (T *)data);                                                   \
+	}                                                                                          \
+	extern "C" __global__ void jd_bp_coarse_##S(const void *fine, int fw, int fh, int fhp,     \
+						    void *out, int cw, int chp, int nd,            \
+						    struct jd_bp_cost0 c0)                         \
+	{                                                                                          \
+		coarse<T>((const T *)fine, fw, fh, fhp, (T *)out, cw, chp, nd, c0);                \
+	}                                                                                          \
+	extern "C" __global__ void jd_bp_select_##S(                                               \
+	    const void *data, const void *m0, const void *m1, const void *m2, const void *m3,      \
+	    int w, int hp, int nd, int min_disp, float *out, struct jd_bp_cost0 c0, int only)      \
+	{                                                                                          \
+		select_wta<T>((const T *)data, (const T *)m0, (const T *)m1, (const T *)m2,        \
+			      (const T *)m3, w, hp, nd, min_disp, out, c0, only);                  \
 	}
 
 BP_STORAGE(f32, float)
 BP_STORAGE(f16, __half)
 
-#define BP_COPY(S, E)                                                                          \
-	extern "C" __global__ void jd_bp_copy_msgs_##S(const void *parent, int php,              \
-						       unsigned long long pstep, void *child,     \
-						       int w, int hp, unsigned long long cstep,   \
-						       int nd)                                    \
-	{                                                                                      \
+#define BP_COPY(S, E)                                                                              \
+	extern "C" __global__ void jd_bp_copy_msgs_##S(                                            \
+	    const void *parent, int php, unsigned long long pstep, void *child, int w, int hp,     \
+	    unsigned long long cstep, int nd)                                                      \
+	{                                                                                          \
 		copy_msgs<E>((const uint8_t *)parent, php, pstep, (uint8_t *)child, w, hp, cstep,  \
-			     nd);                                                              \
+			     nd);                                                                  \
 	}
 
 BP_COPY(f32, uint32_t)
@@ -659,75 +678,75 @@ BP_COPY(f16, uint16_t)
  * memory); an _img twin of a register kernel makes level 0's data costs from the images.
  * They are the candidates the host chooses from (hal/cuda/bp_cuda.c).
  */
-#define BP_ITER_PARAMS                                                                         \
-	const void *data, void *m0, void *m1, void *m2, void *m3, const void *p0, const void *p1, \
-	    const void *p2, const void *p3, int w, int h, int hp, int php, int nd, int t,       \
+#define BP_ITER_PARAMS                                                                             \
+	const void *data, void *m0, void *m1, void *m2, void *m3, const void *p0, const void *p1,  \
+	    const void *p2, const void *p3, int w, int h, int hp, int php, int nd, int t,          \
 	    float disc_k, struct jd_bp_cost0 c0, float *sel
-#define BP_ITER_ARGS(T)                                                                        \
-	(const T *)data, (T *)m0, (T *)m1, (T *)m2, (T *)m3, (const T *)p0, (const T *)p1,       \
+#define BP_ITER_ARGS(T)                                                                            \
+	(const T *)data, (T *)m0, (T *)m1, (T *)m2, (T *)m3, (const T *)p0, (const T *)p1,         \
 	    (const T *)p2, (const T *)p3, w, h, hp, php, nd, t, disc_k, c0
 
-#define BP_ITER(S, T, ND, NREG, MINB)                                                          \
-	extern "C" __global__ void __launch_bounds__(128, MINB)                                \
-	    jd_bp_iter_##S##_##ND##_r##NREG##_b##MINB(BP_ITER_PARAMS)                          \
-	{                                                                                      \
-		iterate<T, ND, NREG, false>(BP_ITER_ARGS(T));                                  \
+#define BP_ITER(S, T, ND, NREG, MINB)                                                              \
+	extern "C" __global__ void __launch_bounds__(128, MINB)                                    \
+	    jd_bp_iter_##S##_##ND##_r##NREG##_b##MINB(BP_ITER_PARAMS)                              \
+	{                                                                                          \
+		iterate<T, ND, NREG, false>(BP_ITER_ARGS(T));                                      \
 	}
 
 /* ... and its level-0 twin, _img, making the data costs from the images (nd <= 128). */
-#define BP_ITER_IMG(S, T, ND, NREG, MINB)                                                      \
-	BP_ITER(S, T, ND, NREG, MINB)                                                          \
-	extern "C" __global__ void __launch_bounds__(128, MINB)                                \
-	    jd_bp_iter_##S##_##ND##_r##NREG##_b##MINB##_img(BP_ITER_PARAMS)                    \
-	{                                                                                      \
-		iterate<T, ND, NREG, true>(BP_ITER_ARGS(T));                                   \
+#define BP_ITER_IMG(S, T, ND, NREG, MINB)                                                          \
+	BP_ITER(S, T, ND, NREG, MINB)                                                              \
+	extern "C" __global__ void __launch_bounds__(128, MINB)                                    \
+	    jd_bp_iter_##S##_##ND##_r##NREG##_b##MINB##_img(BP_ITER_PARAMS)                        \
+	{                                                                                          \
+		iterate<T, ND, NREG, true>(BP_ITER_ARGS(T));                                       \
 	}
 
 /*
  * jd_bp_iter_<storage>_<nd>_s<px>_b<blocks>: the staged kernel, h in registers, a block a
  * tile of px pixels, registers capped for <blocks> blocks an SM.
  */
-#define BP_STAGED_SEG(S, T, ND, PX, SEG, H2, NAME, MINB)                                       \
-	extern "C" __global__ void __launch_bounds__((H2 ? 2 : 4) * PX * SEG, MINB)            \
-	    jd_bp_iter_##S##_##ND##_s##PX##NAME##_b##MINB(BP_ITER_PARAMS)                      \
-	{                                                                                      \
-		iterate_staged<T, ND, PX, SEG, H2>((const T *)data, (T *)m0, (T *)m1, (T *)m2, \
-					       (T *)m3, (const T *)p0, (const T *)p1,          \
-					       (const T *)p2, (const T *)p3, w, h, hp, php, t, \
-					       disc_k, c0, sel);                               \
+#define BP_STAGED_SEG(S, T, ND, PX, SEG, H2, NAME, MINB)                                           \
+	extern "C" __global__ void __launch_bounds__((H2 ? 2 : 4) * PX * SEG, MINB)                \
+	    jd_bp_iter_##S##_##ND##_s##PX##NAME##_b##MINB(BP_ITER_PARAMS)                          \
+	{                                                                                          \
+		iterate_staged<T, ND, PX, SEG, H2>((const T *)data, (T *)m0, (T *)m1, (T *)m2,     \
+						   (T *)m3, (const T *)p0, (const T *)p1,          \
+						   (const T *)p2, (const T *)p3, w, h, hp, php, t, \
+						   disc_k, c0, sel);                               \
 	}
 #define BP_STAGED(S, T, ND, PX, MINB) BP_STAGED_SEG(S, T, ND, PX, 1, false, , MINB)
 
-#define BP_ITER_ALL(S, T)                                                                      \
-	BP_STAGED(S, T, 16, 32, 8)                                                             \
-	BP_STAGED(S, T, 32, 32, 6)                                                             \
-	BP_STAGED(S, T, 64, 32, 4)                                                             \
-	BP_STAGED(S, T, 128, 32, 3)                                                            \
-	BP_STAGED_SEG(S, T, 128, 32, 4, false, _g4, 2)                                         \
-	BP_STAGED_SEG(S, T, 128, 32, 2, false, _g2, 3)                                         \
-	BP_STAGED_SEG(S, T, 128, 32, 4, true, _h4, 3)                                          \
-	BP_STAGED_SEG(S, T, 128, 32, 8, true, _h8, 2)                                          \
-	BP_STAGED_SEG(S, T, 128, 64, 4, true, _h4, 2)                                          \
-	BP_STAGED_SEG(S, T, 128, 64, 4, false, _g4, 1)                                         \
-	BP_STAGED_SEG(S, T, 64, 32, 2, false, _g2, 4)                                          \
-	BP_STAGED_SEG(S, T, 64, 32, 2, true, _h2, 4)                                           \
-	BP_STAGED_SEG(S, T, 64, 32, 4, true, _h4, 4)                                           \
-	BP_ITER_IMG(S, T, 16, 16, 4)                                                           \
-	BP_ITER_IMG(S, T, 16, 16, 8)                                                           \
-	BP_ITER_IMG(S, T, 32, 32, 4)                                                           \
-	BP_ITER_IMG(S, T, 32, 32, 6)                                                           \
-	BP_ITER_IMG(S, T, 64, 64, 2)                                                           \
-	BP_ITER_IMG(S, T, 64, 64, 4)                                                           \
-	BP_ITER_IMG(S, T, 128, 128, 1)                                                         \
-	BP_ITER_IMG(S, T, 128, 96, 3)                                                          \
-	BP_ITER(S, T, 256, 96, 1)                                                              \
-	extern "C" __global__ void jd_bp_iter_##S##_any(BP_ITER_PARAMS)                          \
-	{                                                                                      \
-		iterate<T, 0, 0, false>(BP_ITER_ARGS(T));                                      \
-	}                                                                                      \
-	extern "C" __global__ void jd_bp_iter_##S##_any_img(BP_ITER_PARAMS)                      \
-	{                                                                                      \
-		iterate<T, 0, 0, true>(BP_ITER_ARGS(T));                                       \
+#define BP_ITER_ALL(S, T)                                                                          \
+	BP_STAGED(S, T, 16, 32, 8)                                                                 \
+	BP_STAGED(S, T, 32, 32, 6)                                                                 \
+	BP_STAGED(S, T, 64, 32, 4)                                                                 \
+	BP_STAGED(S, T, 128, 32, 3)                                                                \
+	BP_STAGED_SEG(S, T, 128, 32, 4, false, _g4, 2)                                             \
+	BP_STAGED_SEG(S, T, 128, 32, 2, false, _g2, 3)                                             \
+	BP_STAGED_SEG(S, T, 128, 32, 4, true, _h4, 3)                                              \
+	BP_STAGED_SEG(S, T, 128, 32, 8, true, _h8, 2)                                              \
+	BP_STAGED_SEG(S, T, 128, 64, 4, true, _h4, 2)                                              \
+	BP_STAGED_SEG(S, T, 128, 64, 4, false, _g4, 1)                                             \
+	BP_STAGED_SEG(S, T, 64, 32, 2, false, _g2, 4)                                              \
+	BP_STAGED_SEG(S, T, 64, 32, 2, true, _h2, 4)                                               \
+	BP_STAGED_SEG(S, T, 64, 32, 4, true, _h4, 4)                                               \
+	BP_ITER_IMG(S, T, 16, 16, 4)                                                               \
+	BP_ITER_IMG(S, T, 16, 16, 8)                                                               \
+	BP_ITER_IMG(S, T, 32, 32, 4)                                                               \
+	BP_ITER_IMG(S, T, 32, 32, 6)                                                               \
+	BP_ITER_IMG(S, T, 64, 64, 2)                                                               \
+	BP_ITER_IMG(S, T, 64, 64, 4)                                                               \
+	BP_ITER_IMG(S, T, 128, 128, 1)                                                             \
+	BP_ITER_IMG(S, T, 128, 96, 3)                                                              \
+	BP_ITER(S, T, 256, 96, 1)                                                                  \
+	extern "C" __global__ void jd_bp_iter_##S##_any(BP_ITER_PARAMS)                            \
+	{                                                                                          \
+		iterate<T, 0, 0, false>(BP_ITER_ARGS(T));                                          \
+	}                                                                                          \
+	extern "C" __global__ void jd_bp_iter_##S##_any_img(BP_ITER_PARAMS)                        \
+	{                                                                                          \
+		iterate<T, 0, 0, true>(BP_ITER_ARGS(T));                                           \
 	}
 
 BP_ITER_ALL(f32, float)

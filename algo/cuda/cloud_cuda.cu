@@ -1,7 +1,7 @@
 /*
  * Depth and the point cloud on the GPU: the twins of jd_depth_image_ref() and
- * jd_point_cloud_ref() (algo/geometry/depth_image.c), the same bits. The map comes as the matcher left
- * it with its confidence: a pixel below min_conf has no depth here, as the host masks the map
+ * jd_point_cloud_ref() (algo/geometry/depth_image.c), the same bits. The map comes as the matcher
+ * left it with its confidence: a pixel below min_conf has no depth here, as the host masks the map
  * before the reference (jd_confidence_mask()). The float steps are spelled out (__fdiv_rn,
  * __fsub_rn, __fmul_rn) so that nvcc fuses none of them.
  * The cloud keeps the reference's row order: one block a row counts its points, then one
@@ -12,8 +12,8 @@
 #include "cloud_cuda.h"
 
 /* z of pixel i, or +inf where it has none (distrusted, invalid, zero or negative). */
-__device__ static float jd_cloud_z(const float *disp, const uint8_t *conf, int min_conf,
-				   float fb, size_t i)
+__device__ static float jd_cloud_z(const float *disp, const uint8_t *conf, int min_conf, float fb,
+				   size_t i)
 {
 	const float d = disp[i];
 	if ((conf && conf[i] < min_conf) || !(d > 0) || !isfinite(d)) {
@@ -46,8 +46,8 @@ extern "C" __global__ void jd_cloud_count_cuda(const float *__restrict__ disp,
 
 	for (int x0 = 0; x0 < w; x0 += blockDim.x) { /* every thread takes every turn */
 		const int x = x0 + threadIdx.x;
-		const int has = x < w && isfinite(jd_cloud_z(disp, conf, min_conf, fb,
-							     (size_t)y * w + x));
+		const int has =
+		    x < w && isfinite(jd_cloud_z(disp, conf, min_conf, fb, (size_t)y * w + x));
 		total += __syncthreads_count(has);
 	}
 	if (threadIdx.x == 0) {

@@ -7,9 +7,9 @@
  */
 #define JD_CONF_R 2
 #define JD_CONF_NEIGHBOURS 24
-#define JD_CONF_TRUSTED 12 /* TRUSTED_SUPPORT of confidence.c */
-#define JD_CONF_EDGE_COLS 3   /* of confidence.h */
-#define JD_CONF_REACH_ROWS 5  /* of confidence.h */
+#define JD_CONF_TRUSTED 12   /* TRUSTED_SUPPORT of confidence.c */
+#define JD_CONF_EDGE_COLS 3  /* of confidence.h */
+#define JD_CONF_REACH_ROWS 5 /* of confidence.h */
 
 /* grid (ceil(w / 128), h, 2): z = 0 the left image, 1 the right. */
 extern "C" __global__ void jd_conf_census_cuda(const unsigned char *__restrict__ left,
@@ -107,8 +107,8 @@ extern "C" __global__ void jd_conf_cuda(const float *__restrict__ disp, int w, i
 					const unsigned *__restrict__ cl,
 					const unsigned *__restrict__ cr,
 					const unsigned char *__restrict__ sup_in,
-					const float *__restrict__ reach, unsigned char *__restrict__ out,
-					int min_disp, int ndisp)
+					const float *__restrict__ reach,
+					unsigned char *__restrict__ out, int min_disp, int ndisp)
 {
 	extern __shared__ float claim[];
 	unsigned char *sup = (unsigned char *)(claim + w);
@@ -156,8 +156,8 @@ extern "C" __global__ void jd_conf_cuda(const float *__restrict__ disp, int w, i
 		agree = agree < 0 ? 0 : agree;
 		long long num = 254LL * agree * s * s;
 
-		int c = (int)(1 + num / (JD_CONF_NEIGHBOURS * JD_CONF_NEIGHBOURS *
-					 JD_CONF_NEIGHBOURS));
+		int c =
+		    (int)(1 + num / (JD_CONF_NEIGHBOURS * JD_CONF_NEIGHBOURS * JD_CONF_NEIGHBOURS));
 		if (x < end && x - min_disp + 1 < ndisp) {
 			/* the reach of the rows around (confidence.h): a max, whatever the order */
 			float most = 0.0f;

@@ -15,7 +15,7 @@
 #ifndef JD_CUDA_DPX_H
 #define JD_CUDA_DPX_H
 
-#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12 && defined(__CUDA_ARCH__) && \
+#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12 && defined(__CUDA_ARCH__) &&       \
     __CUDA_ARCH__ >= 900
 #define JD_HAVE_DPX 1 /* in hardware: Hopper and later */
 #else

@@ -47,8 +47,8 @@ static __device__ __forceinline__ float fill_right(float v, int lane, bool ok, f
  * step at a time left the warp waiting on memory: 30 us at 1280x720); wider rows keep the
  * left values in scratch (w x h floats) for the way back.
  */
-extern "C" __global__ void jd_fill_cuda(float *__restrict__ map, float *__restrict__ scratch,
-					int w, int h)
+extern "C" __global__ void jd_fill_cuda(float *__restrict__ map, float *__restrict__ scratch, int w,
+					int h)
 {
 	const float inf = __int_as_float(0x7f800000);
 	int lane = threadIdx.x & 31, y = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
@@ -70,7 +70,8 @@ extern "C" __global__ void jd_fill_cuda(float *__restrict__ map, float *__restri
 #pragma unroll
 		for (int c = 0; c < FILL_STEPS; c++) {
 			if (c < steps) {
-				left[c] = fill_left(v[c], lane, 32 * c + lane < w && isfinite(v[c]), carry);
+				left[c] = fill_left(v[c], lane, 32 * c + lane < w && isfinite(v[c]),
+						    carry);
 			}
 		}
 		carry = inf;
@@ -123,11 +124,11 @@ static __device__ __forceinline__ float pf_unkey(int32_t k)
 	return __int_as_float(k ^ ((k >> 31) & 0x7fffffff));
 }
 
-#define PF_CX(a, b)                                                                            \
-	do {                                                                                   \
-		int32_t lo_ = min(a, b), hi_ = max(a, b);                                      \
-		(a) = lo_;                                                                     \
-		(b) = hi_;                                                                     \
+#define PF_CX(a, b)                                                                                \
+	do {                                                                                       \
+		int32_t lo_ = min(a, b), hi_ = max(a, b);                                          \
+		(a) = lo_;                                                                         \
+		(b) = hi_;                                                                         \
 	} while (0)
 
 /* The (n - 1) / 2-th smallest valid value of the 3x3 neighbourhood of each valid pixel. */

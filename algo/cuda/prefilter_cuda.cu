@@ -29,8 +29,8 @@ enum {
  */
 template <int R>
 static __device__ __forceinline__ __half2 count_darker(const __half2 (*even)[RANK_TJ],
-						       const __half2 (*odd)[RANK_TJ], int ty, int tx,
-						       int r)
+						       const __half2 (*odd)[RANK_TJ], int ty,
+						       int tx, int r)
 {
 	if (R > 0) {
 		r = R;
@@ -69,7 +69,8 @@ extern "C" __global__ void __launch_bounds__(JD_RANK_BX *JD_RANK_BY)
 		const uint8_t *row = in + (size_t)min(max(y0 + ty, 0), h - 1) * w;
 		for (int j = threadIdx.x; j < tj; j += JD_RANK_BX) {
 			const int xa = x0 + 2 * j;
-			const float a = row[min(max(xa, 0), w - 1)], b = row[min(max(xa + 1, 0), w - 1)],
+			const float a = row[min(max(xa, 0), w - 1)],
+				    b = row[min(max(xa + 1, 0), w - 1)],
 				    c = row[min(max(xa + 2, 0), w - 1)];
 			even[ty][j] = __floats2half2_rn(a, b);
 			odd[ty][j] = __floats2half2_rn(b, c);

@@ -1,21 +1,19 @@
 /*
- * Rectification on the GPU: the twin of jd_remap_ref() (algo/geometry/rectify.h), the same fixed-point
- * bilinear arithmetic, so the bytes are identical. Both cameras in one launch (blockIdx.z);
- * one thread per output pixel. The raw frame is as large as the rectified one, in pixels; it
- * is the camera's own layout (GREY, YUYV or UYVY, rows packed): each camera's luma sits every
- * step bytes from byte off, so the conversion to gray (jd_gray_from_yuyv_ref()) is this
+ * Rectification on the GPU: the twin of jd_remap_ref() (algo/geometry/rectify.h), the same
+ * fixed-point bilinear arithmetic, so the bytes are identical. Both cameras in one launch
+ * (blockIdx.z); one thread per output pixel. The raw frame is as large as the rectified one, in
+ * pixels; it is the camera's own layout (GREY, YUYV or UYVY, rows packed): each camera's luma sits
+ * every step bytes from byte off, so the conversion to gray (jd_gray_from_yuyv_ref()) is this
  * kernel's read, and the CPU never touches the pixels.
  */
 #include <stdint.h>
 
-extern "C" __global__ void jd_remap_cuda(const int32_t *__restrict__ sx0,
-					 const int32_t *__restrict__ sy0,
-					 const int32_t *__restrict__ sx1,
-					 const int32_t *__restrict__ sy1,
-					 const uint8_t *__restrict__ raw0,
-					 const uint8_t *__restrict__ raw1, uint8_t *__restrict__ out0,
-					 uint8_t *__restrict__ out1, int step0, int off0,
-					 int step1, int off1, int w, int h)
+extern "C" __global__ void
+jd_remap_cuda(const int32_t *__restrict__ sx0, const int32_t *__restrict__ sy0,
+	      const int32_t *__restrict__ sx1, const int32_t *__restrict__ sy1,
+	      const uint8_t *__restrict__ raw0, const uint8_t *__restrict__ raw1,
+	      uint8_t *__restrict__ out0, uint8_t *__restrict__ out1, int step0, int off0,
+	      int step1, int off1, int w, int h)
 {
 	const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 	const int cam = blockIdx.z;

@@ -54,7 +54,8 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
 	for (int d = 0; d < ndisp; d++) {
 		const int shift = min_disp + d;
 
-		/* Column i of the padded row is image column i - rad (clamped), right at - shift. */
+		/* Column i of the padded row is image column i - rad (clamped), right at - shift.
+		 */
 		for (int i = threadIdx.x; i < padw; i += blockDim.x) {
 			int xl = clampi(i - rad, 0, w - 1), xr = clampi(i - rad - shift, 0, w - 1);
 			uint32_t c = 0;
@@ -122,9 +123,9 @@ extern "C" __global__ void jd_sad_rows_cuda(const uint8_t *__restrict__ left,
  * Costs stay below 2^21 (31 * 31 * 255), disparities below 2^11 (ndisp <= 1024).
  */
 #define SAD_KEY_BITS 11
-#define SAD_DSUB 2		       /* disparities an item */
+#define SAD_DSUB 2			/* disparities an item */
 #define SAD_NSUB (JD_SAD_DG / SAD_DSUB) /* items a segment of pixels */
-#define SAD_NONE 0xffffffffu	       /* no candidate: larger than every key */
+#define SAD_NONE 0xffffffffu		/* no candidate: larger than every key */
 
 /* A winner's key: the smallest is the smallest cost, ties to the smallest disparity. */
 static __device__ __forceinline__ uint32_t sad_key(uint32_t cost, uint32_t d)
@@ -137,7 +138,7 @@ static __device__ __forceinline__ uint32_t sad_key(uint32_t cost, uint32_t d)
  * d + 1 in the high one. rk[i] holds pixel i - 1's key at d; rk[i + 1] is new.
  */
 static __device__ __forceinline__ void whole_pixel_keys(uint32_t sum, uint32_t d, int i,
-							 uint32_t *lk, uint32_t *rk)
+							uint32_t *lk, uint32_t *rk)
 {
 	const uint32_t k0 = sad_key(sum & 0xffffu, d), k1 = sad_key(sum >> 16, d + 1);
 
@@ -285,7 +286,8 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 	uint32_t ai, ao;
 	auto stage = [&](int y) {
 		const int yin = clampi(y + rad, 0, h - 1), yout = clampi(y - rad - 1, 0, h - 1);
-		const uint8_t *ri = right + (size_t)yin * stride, *ro = right + (size_t)yout * stride;
+		const uint8_t *ri = right + (size_t)yin * stride,
+			      *ro = right + (size_t)yout * stride;
 		if (xr0 >= 0) {
 			((uint8_t *)rin)[tid] = ri[xr0];
 			((uint8_t *)rout)[tid] = ro[xr0];
@@ -325,14 +327,16 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 					}
 				}
 			} else {
-				/* byte j of the run is the right pixel at shift d0 + JD_SAD_DG - 1 - j */
+				/* byte j of the run is the right pixel at shift d0 + JD_SAD_DG - 1
+				 * - j */
 #pragma unroll
 				for (int k = 0; k < JD_SAD_DG; k++) {
 					const int j = JD_SAD_DG - 1 - k;
 					const int bi = __byte_perm(wi[j >> 2], 0, 0x4440 + (j & 3));
 					const int bo = __byte_perm(wo[j >> 2], 0, 0x4440 + (j & 3));
 					/* the leaving row is not in the window while warming */
-					v[k] = __sad(ai, bi, v[k]) - (warm ? 0u : __sad(ao, bo, 0u));
+					v[k] =
+					    __sad(ai, bi, v[k]) - (warm ? 0u : __sad(ao, bo, 0u));
 					if (!warm) {
 						vs[k * vstride + p] = v[k];
 					}
@@ -374,9 +378,11 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 #pragma unroll
 					for (int i = 0; i < JD_SAD_SEG; i++) {
 						const bool in = s0 + i < tw;
-						const uint32_t k0 = in ? sad_key(sum & 0xffffu, d) : SAD_NONE;
-						const uint32_t k1 =
-						    in && has1 ? sad_key(sum >> 16, d + 1) : SAD_NONE;
+						const uint32_t k0 =
+						    in ? sad_key(sum & 0xffffu, d) : SAD_NONE;
+						const uint32_t k1 = in && has1
+									? sad_key(sum >> 16, d + 1)
+									: SAD_NONE;
 						lk[i] = min(k0, k1);
 						rk[i + 1] = min(rk[i + 1], k0);
 						rk[i] = min(rk[i], k1);
@@ -392,7 +398,8 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 					uint32_t sum = window_sum(cs, win);
 #pragma unroll
 					for (int i = 0; i < JD_SAD_SEG; i++) {
-						/* a pixel past the tile or a disparity past ndisp: no key */
+						/* a pixel past the tile or a disparity past ndisp:
+						 * no key */
 						const uint32_t key = s0 + i < tw && k + q < dn
 									 ? sad_key(sum, d + q)
 									 : SAD_NONE;
@@ -407,7 +414,8 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 #pragma unroll
 			for (int i = 0; i < JD_SAD_SEG; i++) {
 				if (dn > SAD_DSUB) {
-					atomicMin(&bl[s0 + i], lk[i]); /* bl has room past the tile */
+					atomicMin(&bl[s0 + i],
+						  lk[i]); /* bl has room past the tile */
 				} else {
 					bl[s0 + i] = lk[i];
 				}
@@ -439,7 +447,8 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 		for (int i = tid; i < tws + smax; i += nt) {
 			const int xr = x0 - smax + i;
 			if (br[i] != SAD_NONE && xr >= 0) {
-				atomicMin(&gr[xr], br[i]); /* tiles and groups overlap in the right view */
+				atomicMin(&gr[xr],
+					  br[i]); /* tiles and groups overlap in the right view */
 			}
 			br[i] = SAD_NONE;
 		}
@@ -447,9 +456,9 @@ sad_strips(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, 
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
-    jd_sad_strips_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
-		       int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
-		       int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
+    jd_sad_strips_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, int w,
+		       int h, int stride, int ndisp, int min_disp, int win, int rows, int tile,
+		       uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
 {
 	sad_strips<false, 0>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
 			     key_r);
@@ -457,9 +466,9 @@ extern "C" __global__ void __launch_bounds__(1024)
 
 /* The same for windows up to 15 (two disparities a word). */
 extern "C" __global__ void __launch_bounds__(JD_SAD_PACK_THREADS, 2)
-    jd_sad_strips16_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right,
-			 int w, int h, int stride, int ndisp, int min_disp, int win, int rows,
-			 int tile, uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
+    jd_sad_strips16_cuda(const uint8_t *__restrict__ left, const uint8_t *__restrict__ right, int w,
+			 int h, int stride, int ndisp, int min_disp, int win, int rows, int tile,
+			 uint32_t *__restrict__ key_l, uint32_t *__restrict__ key_r)
 {
 	sad_strips<true, 0>(left, right, w, h, stride, ndisp, min_disp, win, rows, tile, key_l,
 			    key_r);
@@ -500,8 +509,8 @@ extern "C" __global__ void jd_sad_finish_cuda(const uint32_t *__restrict__ key_l
 }
 
 /*
- * The sub-pixel fit (algo/match/subpixel.h) of each valid winner, when asked: the window sums at d - 1,
- * d and d + 1 recomputed from the pair the kernels matched with the reference's edge
+ * The sub-pixel fit (algo/match/subpixel.h) of each valid winner, when asked: the window sums at d
+ * - 1, d and d + 1 recomputed from the pair the kernels matched with the reference's edge
  * replication, so the same integers jd_sad_ref() keeps, and the same offset. One thread a pixel,
  * after the left-right check (whose holes it skips) and before fill and median, as there. A
  * block's window rows of both images sit in shared memory first (columns clamped as they are

@@ -21,7 +21,7 @@
  * 16-byte aligned on an odd multiple of four words (the eight items of a segment read eight
  * different bank quads); otherwise odd (items of different disparities on different banks).
  */
-#define JD_SAD_VSTRIDE(pw, pack) \
+#define JD_SAD_VSTRIDE(pw, pack)                                                                   \
 	((pack) ? ((pw) + JD_SAD_SEG + 11) / 8 * 8 + 4 : ((pw) + JD_SAD_SEG) | 1)
 
 #endif

@@ -19,8 +19,8 @@ static __device__ __forceinline__ int jd_sense_valid_d(float d)
 }
 
 /* inlier() of sense_plane.c: |d - (p0 x + p1 y + p2)| <= tol, in doubles. */
-static __device__ __forceinline__ double jd_sense_resid(float d, int x, int y, double p0,
-							double p1, double p2)
+static __device__ __forceinline__ double jd_sense_resid(float d, int x, int y, double p0, double p1,
+							double p2)
 {
 	double pr = __dadd_rn(__dadd_rn(__dmul_rn(p0, (double)x), __dmul_rn(p1, (double)y)), p2);
 	return __dsub_rn((double)d, pr);
@@ -67,7 +67,8 @@ extern "C" __global__ void jd_sense_score_cuda(const float *__restrict__ disp, i
 		for (int t = threadIdx.x; t < nx * ny; t += blockDim.x) {
 			int x = x0 + t % nx * step, y = y0 + t / nx * step;
 			float d = disp[(size_t)y * w + x];
-			got += jd_sense_valid_d(d) && fabs(jd_sense_resid(d, x, y, p0, p1, p2)) <= tol;
+			got +=
+			    jd_sense_valid_d(d) && fabs(jd_sense_resid(d, x, y, p0, p1, p2)) <= tol;
 		}
 	} else {
 		const float *row = disp + (size_t)(y0 + b - n) * w;
@@ -86,9 +87,9 @@ extern "C" __global__ void jd_sense_score_cuda(const float *__restrict__ disp, i
  * One block a ROI row (dynamic shared memory: the row's x1 - x0 floats); thread 0 adds in
  * the reference's order. fit 0: jd__sense_row_lsq()'s record, fit 1: jd__sense_row_fit()'s.
  */
-extern "C" __global__ void jd_sense_rows_cuda(const float *__restrict__ disp, int w, int x0,
-					      int y0, int x1, double p0, double p1, double p2,
-					      float tol, int fit, double *__restrict__ rows)
+extern "C" __global__ void jd_sense_rows_cuda(const float *__restrict__ disp, int w, int x0, int y0,
+					      int x1, double p0, double p1, double p2, float tol,
+					      int fit, double *__restrict__ rows)
 {
 	extern __shared__ float rd[];
 	int y = y0 + blockIdx.x;
@@ -141,8 +142,8 @@ extern "C" __global__ void jd_sense_rows_cuda(const float *__restrict__ disp, in
 }
 
 /* jd_plane_height_mm(), operation for operation. */
-static __device__ __forceinline__ float jd_sense_height(const jd_sense_px_args &a, float x,
-							 float y, float d)
+static __device__ __forceinline__ float jd_sense_height(const jd_sense_px_args &a, float x, float y,
+							float d)
 {
 	float z = __fdiv_rn(__fmul_rn(a.f, a.baseline_mm), d);
 	float px = __fdiv_rn(__fmul_rn(__fsub_rn(x, a.cx), z), a.f);
@@ -156,8 +157,8 @@ static __device__ __forceinline__ float jd_sense_height(const jd_sense_px_args &
  * jd__sense_object_px() over the map: mask the strong pixels, weak every object pixel, strong
  * or weak (as the reference's mask_row()): grid (ceil(w / 128), h).
  */
-extern "C" __global__ void jd_sense_objpx_cuda(const float *__restrict__ disp,
-					       jd_sense_px_args a, unsigned char *__restrict__ mask,
+extern "C" __global__ void jd_sense_objpx_cuda(const float *__restrict__ disp, jd_sense_px_args a,
+					       unsigned char *__restrict__ mask,
 					       unsigned char *__restrict__ weak)
 {
 	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -166,15 +167,15 @@ extern "C" __global__ void jd_sense_objpx_cuda(const float *__restrict__ disp,
 		return;
 	}
 	float d = disp[(size_t)y * a.w + x];
-	int in = x >= a.roi[0] && x < a.roi[2] && y >= a.roi[1] && y < a.roi[3] &&
-		 jd_sense_valid_d(d);
+	int in =
+	    x >= a.roi[0] && x < a.roi[2] && y >= a.roi[1] && y < a.roi[3] && jd_sense_valid_d(d);
 	int on = 0, rim = 0;
 
 	if (in && a.fixed) {
 		on = d > a.fixed_disp && a.fixed_disp > 0;
 	} else if (in) {
-		float pf = __fadd_rn(__fadd_rn(__fmul_rn(a.a, (float)x), __fmul_rn(a.b, (float)y)),
-				     a.c);
+		float pf =
+		    __fadd_rn(__fadd_rn(__fmul_rn(a.a, (float)x), __fmul_rn(a.b, (float)y)), a.c);
 		float above = __fsub_rn(d, pf), hgt = jd_sense_height(a, (float)x, (float)y, d);
 		on = above > a.plane_tol && hgt > a.min_height_mm;
 		rim = above > __fmul_rn(JD_SENSE_WEAK_SHARE, a.plane_tol) &&
@@ -396,8 +397,9 @@ extern "C" __global__ void jd_sense_count_cuda(const int *__restrict__ count, in
  * jd_confidence_mask() into the stage's copy of the map, and into the map itself when asked
  * (in_place: the host then receives it masked): grid (ceil(n / 256)).
  */
-extern "C" __global__ void jd_sense_mask_conf_cuda(float *map, const unsigned char *__restrict__ conf,
-						   int n, int min_conf, float *__restrict__ out,
+extern "C" __global__ void jd_sense_mask_conf_cuda(float *map,
+						   const unsigned char *__restrict__ conf, int n,
+						   int min_conf, float *__restrict__ out,
 						   int in_place)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;

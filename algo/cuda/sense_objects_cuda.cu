@@ -36,8 +36,8 @@ struct jd_sobj_hist {
  * sense_gather.c): 8 bits a pass from the top, each query narrowing its own prefix; warp q
  * finds query q's bin. Called by the whole block, n > 0; out is shared.
  */
-static __device__ void jd_sobj_select(const float *v, int n, int nq, const long long *k,
-				      float *out, jd_sobj_hist *sh)
+static __device__ void jd_sobj_select(const float *v, int n, int nq, const long long *k, float *out,
+				      jd_sobj_hist *sh)
 {
 	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
@@ -251,10 +251,10 @@ extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
 		float top_h = __fmul_rn(0.9f, top);
 		for (int i = threadIdx.x; i < n; i += blockDim.x) {
 			jd_sobj_point(a, (float)(px[i] & 0xffff), (float)(px[i] >> 16), vd[i], p);
-			long long u = jd_sobj_fix(__dsub_rn(jd_sobj_along(p, a.e1), cu), JD_SENSE_FIXC,
-						  JD_SENSE_FIXC_LIM);
-			long long v = jd_sobj_fix(__dsub_rn(jd_sobj_along(p, a.e2), cv), JD_SENSE_FIXC,
-						  JD_SENSE_FIXC_LIM);
+			long long u = jd_sobj_fix(__dsub_rn(jd_sobj_along(p, a.e1), cu),
+						  JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
+			long long v = jd_sobj_fix(__dsub_rn(jd_sobj_along(p, a.e2), cv),
+						  JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
 			s[S_U] += u;
 			s[S_V] += v;
 			s[S_UU] += u * u;
@@ -262,7 +262,8 @@ extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
 			s[S_UV] += u * v;
 			if (vh[i] >= top_h) {
 				for (int c = 0; c < 3; c++) {
-					s[S_T + c] += jd_sobj_fix(p[c], JD_SENSE_FIX, JD_SENSE_FIX_LIM);
+					s[S_T + c] +=
+					    jd_sobj_fix(p[c], JD_SENSE_FIX, JD_SENSE_FIX_LIM);
 				}
 				s[S_NTOP]++;
 			}

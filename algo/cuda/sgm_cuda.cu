@@ -17,7 +17,6 @@
 #include "dpx.h"
 #include "sgm_cuda.h"
 
-
 /*
  * Cache hints: the path volume is written once and read once, far apart, so its stores and the
  * selection's loads stream (evict first) and leave L2 to the census images every direction reads.
@@ -30,8 +29,8 @@ static __device__ __forceinline__ int clampi_s(int v, int lo, int hi)
 	return v < lo ? lo : (v > hi ? hi : v);
 }
 
-extern "C" __global__ void jd_census_cuda(const uint8_t *__restrict__ im, int w, int h,
-					  int stride, uint64_t *__restrict__ out)
+extern "C" __global__ void jd_census_cuda(const uint8_t *__restrict__ im, int w, int h, int stride,
+					  uint64_t *__restrict__ out)
 {
 	int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
@@ -42,7 +41,8 @@ extern "C" __global__ void jd_census_cuda(const uint8_t *__restrict__ im, int w,
 	uint64_t bits = 0;
 
 	for (int j = 0; j < JD_CENSUS_H; j++) {
-		const uint8_t *row = im + (size_t)clampi_s(y + j - JD_CENSUS_H / 2, 0, h - 1) * stride;
+		const uint8_t *row =
+		    im + (size_t)clampi_s(y + j - JD_CENSUS_H / 2, 0, h - 1) * stride;
 		for (int i = -JD_CENSUS_W / 2; i <= JD_CENSUS_W / 2; i++) {
 			if (j == JD_CENSUS_H / 2 && i == 0) {
 				continue;
@@ -131,8 +131,7 @@ static __device__ __forceinline__ unsigned level_pack4(unsigned a, unsigned b)
 }
 
 /* The minimum of v over the G lanes of a group (a butterfly; one reduction for a whole warp). */
-template <int G>
-static __device__ __forceinline__ unsigned group_min(unsigned v, unsigned mask)
+template <int G> static __device__ __forceinline__ unsigned group_min(unsigned v, unsigned mask)
 {
 	if constexpr (G == 32) {
 		return __reduce_min_sync(mask, v);
@@ -199,9 +198,9 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 	if (!line_start(line, dx, dy, w, h, &x, &y)) {
 		return;
 	}
-	const int n = dy == 0 ? w
-		    : dx == 0 ? h
-			      : min(dx > 0 ? w - x : x + 1, dy > 0 ? h - y : y + 1);
+	const int n = dy == 0	? w
+		      : dx == 0 ? h
+				: min(dx > 0 ? w - x : x + 1, dy > 0 ? h - y : y + 1);
 	constexpr int KB = LEVELS ? K / 2 : K; /* bytes a lane a pixel */
 	const int step_pix = dy * w + dx, step_g = dy * stride + dx;
 	int pix = y * w + x, goff = y * stride + x;
@@ -247,9 +246,11 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 #pragma unroll
 			for (int q = 0; q < Q; q++) {
 				const int j0 = G * 2 * q, j1 = G * (2 * q + 1);
-				out[q] = ((xr0 - j0 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j0) : cmax) |
-					  (xr0 - j1 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j1) : cmax) << 16) |
-					 padc[q];
+				out[q] =
+				    ((xr0 - j0 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j0) : cmax) |
+				     (xr0 - j1 >= 0 ? match<CENSUS>(cl, cp, rp, i0, j1) : cmax)
+					 << 16) |
+				    padc[q];
 			}
 		}
 	};
@@ -312,13 +313,16 @@ path_walk(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ ce
 #pragma unroll
 		for (int q = 0; q < Q; q++) {
 			const unsigned s_next =
-			    q + 1 < Q ? __shfl_sync(mask, kept[q + 1 < Q ? q + 1 : q], src_p, G) : edge;
+			    q + 1 < Q ? __shfl_sync(mask, kept[q + 1 < Q ? q + 1 : q], src_p, G)
+				      : edge;
 			const unsigned r_next =
-			    q + 1 < Q ? __shfl_sync(mask, kept[q + 1 < Q ? q + 1 : q], src_m, G) : edge;
+			    q + 1 < Q ? __shfl_sync(mask, kept[q + 1 < Q ? q + 1 : q], src_m, G)
+				      : edge;
 			const unsigned dm1 = __byte_perm(r_prev, r_cur, sel_m);
 			const unsigned dp1 = __byte_perm(s_cur, s_next, sel_p);
 			const unsigned cc = cost[q];
-			/* no carry between the halves: each stays below 2^9 (the _small forms' 0x7c00) */
+			/* no carry between the halves: each stays below 2^9 (the _small forms'
+			 * 0x7c00) */
 			const unsigned near = jd_viaddmin_small(dm1, p1x2, dp1 + p1x2);
 			const unsigned m = jd_vimin3_small(kept[q], p2x2, near);
 			t[q] = jd_viaddmin_small(cc, m, edge);
@@ -388,10 +392,10 @@ path_kernel(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ 
 	}
 	__syncthreads();
 	if (lv) {
-		path_walk<G, K, CENSUS, true>(census_l, census_r, guide, right, stride, w, h, nd,
-					      min_disp, p1, dx, dy,
-					      levels + (size_t)rank * (size_t)(slice / 2),
-					      mt + (size_t)rank * (size_t)w * JD_SGM_MT_PITCH(h), p2tab);
+		path_walk<G, K, CENSUS, true>(
+		    census_l, census_r, guide, right, stride, w, h, nd, min_disp, p1, dx, dy,
+		    levels + (size_t)rank * (size_t)(slice / 2),
+		    mt + (size_t)rank * (size_t)w * JD_SGM_MT_PITCH(h), p2tab);
 	} else {
 		path_walk<G, K, CENSUS, false>(census_l, census_r, guide, right, stride, w, h, nd,
 					       min_disp, p1, dx, dy,
@@ -399,14 +403,14 @@ path_kernel(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ 
 	}
 }
 
-#define JD_SGM_PATH_KERNEL(NAME, G, K, CENSUS, LEVELS)                                           \
-	extern "C" __global__ void __launch_bounds__(JD_SGM_PATH_THREADS) NAME(                    \
-	    const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,          \
-	    const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, int w, \
-	    int h, int nd, int min_disp, int paths, int p1, int p2, int p2_adapt, unsigned dirs,    \
-	    long long slice, uint8_t *__restrict__ bytes, uint8_t *__restrict__ levels,            \
-	    uint8_t *__restrict__ mt)                                                              \
-	{                                                                                         \
+#define JD_SGM_PATH_KERNEL(NAME, G, K, CENSUS, LEVELS)                                             \
+	extern "C" __global__ void __launch_bounds__(JD_SGM_PATH_THREADS)                          \
+	    NAME(const uint64_t *__restrict__ census_l, const uint64_t *__restrict__ census_r,     \
+		 const uint8_t *__restrict__ guide, const uint8_t *__restrict__ right, int stride, \
+		 int w, int h, int nd, int min_disp, int paths, int p1, int p2, int p2_adapt,      \
+		 unsigned dirs, long long slice, uint8_t *__restrict__ bytes,                      \
+		 uint8_t *__restrict__ levels, uint8_t *__restrict__ mt)                           \
+	{                                                                                          \
 		path_kernel<G, K, CENSUS, LEVELS>(census_l, census_r, guide, right, stride, w, h,  \
 						  nd, min_disp, paths, p1, p2, p2_adapt, dirs,     \
 						  slice, bytes, levels, mt);                       \
@@ -569,7 +573,8 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs,
 			load_share<KS / 2>(q, u);
 #pragma unroll
 			for (int v = 0; v < W; v++) {
-				const unsigned x2 = __byte_perm(u[v / 2], 0, v % 2 ? 0x4342 : 0x4140);
+				const unsigned x2 =
+				    __byte_perm(u[v / 2], 0, v % 2 ? 0x4342 : 0x4140);
 				const unsigned ce = x2 & 0x000f000fu, co = (x2 >> 4) & 0x000f000fu;
 				const unsigned m8 = 0xfff8fff8u; /* -8 in both halves */
 				even[v] += ce + 15u * jd_viaddmax_s16x2(ce, m8, 0);
@@ -656,13 +661,13 @@ select_row(const uint8_t *__restrict__ vol, long long slice, int ndirs,
 	}
 }
 
-#define JD_SGM_SELECT_KERNEL(NAME, G, K)                                                         \
-	extern "C" __global__ void NAME(                                                          \
-	    const uint8_t *__restrict__ vol, long long slice, int ndirs,                           \
-	    const uint8_t *__restrict__ lev, int nlev, const uint8_t *__restrict__ mt, int w,       \
-	    int nd, int min_disp, int uniq, int subpix, int lr, int lr_max_diff,                    \
-	    float *__restrict__ out)                                                               \
-	{                                                                                         \
+#define JD_SGM_SELECT_KERNEL(NAME, G, K)                                                           \
+	extern "C" __global__ void NAME(const uint8_t *__restrict__ vol, long long slice,          \
+					int ndirs, const uint8_t *__restrict__ lev, int nlev,      \
+					const uint8_t *__restrict__ mt, int w, int nd,             \
+					int min_disp, int uniq, int subpix, int lr,                \
+					int lr_max_diff, float *__restrict__ out)                  \
+	{                                                                                          \
 		select_row<G, K>(vol, slice, ndirs, lev, nlev, mt, w, nd, min_disp, uniq, subpix,  \
 				 lr, lr_max_diff, out);                                            \
 	}

@@ -52,7 +52,8 @@ static void mul33(const double a[9], const double b[9], double out[9])
 
 	for (int i = 0; i < 3; i++) {
 		for (int j = 0; j < 3; j++) {
-			r[i * 3 + j] = a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j];
+			r[i * 3 + j] =
+			    a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j];
 		}
 	}
 	memcpy(out, r, sizeof(r));
@@ -156,10 +157,10 @@ void jd_calib_model(const struct jd_stereo_calib *c, double *f, double *cx, doub
 	*cy = pl[6];
 	*baseline = pr[0] != 0 ? -pr[3] / pr[0] : 0;
 	double b = fabs(*baseline);
-	*units_mm = c->unit_mm > 0		 ? c->unit_mm
+	*units_mm = c->unit_mm > 0		? c->unit_mm
 		    : b < JD_CALIB_METRES_BELOW ? 1000
-		    : b >= JD_CALIB_MM_FROM	 ? 1
-						 : 0;
+		    : b >= JD_CALIB_MM_FROM	? 1
+						: 0;
 }
 
 const char *jd_dist_name(enum jd_dist_model m, int ndist)
@@ -167,7 +168,10 @@ const char *jd_dist_name(enum jd_dist_model m, int ndist)
 	if (m == JD_DIST_FISHEYE) {
 		return "equidistant (fisheye)";
 	}
-	return ndist <= 5 ? "plumb_bob" : ndist <= 8 ? "rational_polynomial" : ndist <= 12 ? "thin prism" : "tilted";
+	return ndist <= 5    ? "plumb_bob"
+	       : ndist <= 8  ? "rational_polynomial"
+	       : ndist <= 12 ? "thin prism"
+			     : "tilted";
 }
 
 /* OpenCV's computeTiltProjectionMatrix: the sensor tilted by tauX, tauY (radians). */
@@ -184,8 +188,7 @@ static void tilt_matrix(double tx, double ty, double out[9])
 }
 
 /* The standard model: normalised (x, y) to the distorted, tilted (xd, yd). */
-static void radtan(const double *D, const double *tilt, double x, double y, double *xd,
-		   double *yd)
+static void radtan(const double *D, const double *tilt, double x, double y, double *xd, double *yd)
 {
 	double x2 = x * x, y2 = y * y, r2 = x2 + y2, xy2 = 2 * x * y;
 	double kr = (1 + ((D[4] * r2 + D[1]) * r2 + D[0]) * r2) /

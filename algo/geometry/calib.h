@@ -45,7 +45,8 @@ struct jd_stereo_calib {
 	int intrinsics_file, extrinsics_file; /* which of the files given held K, D / R, T, P */
 	double R[9], T[3]; /* right from left: X2 = R X1 + T (OpenCV); have_rt says given */
 	int have_rt;
-	double unit_mm; /* the length unit in mm where the file states it (units: mm, cm, m), else 0 */
+	double
+	    unit_mm; /* the length unit in mm where the file states it (units: mm, cm, m), else 0 */
 	/*
 	 * The file's right rectified principal point, where it differs from the left's (OpenCV's
 	 * stereoRectify without CALIB_ZERO_DISPARITY, a ROS pair): jetdepth rectifies the right

@@ -6,8 +6,8 @@
 
 #include "jd_sort.h"
 
-#define R 4	  /* patch radius: 9x9 */
-#define GRID 8	  /* GRID x GRID patches */
+#define R 4	    /* patch radius: 9x9 */
+#define GRID 8	    /* GRID x GRID patches */
 #define MIN_STD 4.0 /* gray levels: flatter patches match anywhere */
 #define MIN_ZNCC 0.85
 #define MIN_CONFIDENT 8
@@ -109,14 +109,16 @@ void jd_pair_check(const struct jd_image *l, const struct jd_image *r, int max_d
 					}
 					float s = zncc(&p, r, xr, y + dy);
 					if (s > best) {
-						/* the runner-up must be another place, not a neighbour */
+						/* the runner-up must be another place, not a
+						 * neighbour */
 						if (abs(d - bd) > 2 || abs(dy - bdy) > 2) {
 							second = best;
 						}
 						best = s;
 						bd = d;
 						bdy = dy;
-					} else if (s > second && (abs(d - bd) > 2 || abs(dy - bdy) > 2)) {
+					} else if (s > second &&
+						   (abs(d - bd) > 2 || abs(dy - bdy) > 2)) {
 						second = s;
 					}
 				}

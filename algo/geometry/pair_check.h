@@ -22,14 +22,14 @@ enum jd_pair_verdict {
 
 struct jd_pair_check {
 	enum jd_pair_verdict verdict;
-	int patches;	/* textured patches tried */
-	int confident;	/* of those, matched clearly */
-	int negative;	/* confident, at disparity <= -2 */
-	int positive;	/* confident, at disparity >= 2 */
-	int off_row;	/* confident, 2 or more rows apart */
-	int median_dy;	/* rows apart, the median of the confident ones */
-	float dy_px;	/* the same to a fraction of a row (parabola through the row scores):
-			   a rectified rig's residual vertical misalignment */
+	int patches;   /* textured patches tried */
+	int confident; /* of those, matched clearly */
+	int negative;  /* confident, at disparity <= -2 */
+	int positive;  /* confident, at disparity >= 2 */
+	int off_row;   /* confident, 2 or more rows apart */
+	int median_dy; /* rows apart, the median of the confident ones */
+	float dy_px;   /* the same to a fraction of a row (parabola through the row scores):
+			  a rectified rig's residual vertical misalignment */
 };
 
 /* A residual misalignment above this (px) makes matching worse: recalibrate. */

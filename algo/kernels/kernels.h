@@ -47,8 +47,8 @@ enum jd_backend {
 typedef void (*jd_gray_rgb_fn)(const uint8_t *rgb, int n, uint8_t *out);
 typedef void (*jd_gray_yuyv_fn)(const uint8_t *yuyv, int n, uint8_t *out);
 typedef void (*jd_gray_mono16_fn)(const uint8_t *row, int n, int bits, uint8_t *out);
-typedef void (*jd_gray_bayer_fn)(const uint8_t *up, const uint8_t *row, const uint8_t *down,
-				 int n, int bits, int r_col, int r_row, uint8_t *out);
+typedef void (*jd_gray_bayer_fn)(const uint8_t *up, const uint8_t *row, const uint8_t *down, int n,
+				 int bits, int r_col, int r_row, uint8_t *out);
 typedef void (*jd_remap_fn)(const struct jd_remap *map, const struct jd_image *src,
 			    struct jd_image *dst, const struct jd_exec *ex);
 typedef void (*jd_census_fn)(const struct jd_image *im, uint64_t *out, const struct jd_exec *ex);
@@ -73,7 +73,7 @@ typedef void (*jd_bp_send_fn)(const struct jd_bp_chunk *c, const struct jd_bp_sc
 struct jd_kernels {
 	jd_gray_rgb_fn gray_from_rgb;
 	jd_gray_yuyv_fn gray_from_yuyv;
-	jd_gray_yuyv_fn gray_from_uyvy; /* the same shape: 4:2:2, luma at odd bytes */
+	jd_gray_yuyv_fn gray_from_uyvy;	    /* the same shape: 4:2:2, luma at odd bytes */
 	jd_gray_mono16_fn gray_from_mono16; /* Y10, Y12, Y16 */
 	jd_gray_bayer_fn gray_from_bayer;   /* raw Bayer, every order, 8 to 12 bits */
 	jd_remap_fn remap;

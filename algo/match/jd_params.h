@@ -12,7 +12,7 @@ enum jd_algo {
 
 enum jd_sgm_cost {
 	JD_SGM_COST_CENSUS, /* 9x7 census, Hamming distance 0..62 */
-	JD_SGM_COST_AD,     /* absolute intensity difference 0..255 */
+	JD_SGM_COST_AD,	    /* absolute intensity difference 0..255 */
 };
 
 /* What the matcher's images go through first (algo/match/prefilter.h). */
@@ -41,16 +41,16 @@ struct jd_sad_params {
 
 struct jd_sgm_params {
 	enum jd_sgm_cost cost;
-	int paths;       /* 4 or 8 */
-	int p1;          /* small-change penalty */
-	int p2;          /* large-change penalty, > p1 */
-	int p2_adapt;    /* intensity step that halves P2 (0 = constant P2) */
-	int subpixel;    /* equiangular fit through the three costs around the minimum */
-	int lr_check;    /* left-right consistency */
+	int paths;	 /* 4 or 8 */
+	int p1;		 /* small-change penalty */
+	int p2;		 /* large-change penalty, > p1 */
+	int p2_adapt;	 /* intensity step that halves P2 (0 = constant P2) */
+	int subpixel;	 /* equiangular fit through the three costs around the minimum */
+	int lr_check;	 /* left-right consistency */
 	int lr_max_diff; /* allowed |dL - dR| in pixels */
-	int uniqueness;  /* percent margin the best cost must beat the others by; 0 = off */
-	int fill;        /* fill invalid pixels from the farther valid neighbour on the row */
-	int median;      /* 3x3 median on the result */
+	int uniqueness;	 /* percent margin the best cost must beat the others by; 0 = off */
+	int fill;	 /* fill invalid pixels from the farther valid neighbour on the row */
+	int median;	 /* 3x3 median on the result */
 };
 
 struct jd_bp_params {
@@ -73,7 +73,8 @@ struct jd_match_params {
 	struct jd_sad_params sad;
 	struct jd_sgm_params sgm;
 	struct jd_bp_params bp;
-	/* How it runs, not what it computes: strips (0: as the memory ceiling needs, algo/match/tiling.h) */
+	/* How it runs, not what it computes: strips (0: as the memory ceiling needs,
+	 * algo/match/tiling.h) */
 	int tiles;
 	int tile_overlap; /* rows of context each side of a strip (0: the matcher's default) */
 };

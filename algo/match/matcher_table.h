@@ -20,11 +20,11 @@ struct jd_kernels;
 
 /* How an option's value reaches its field (an int unless said). */
 enum jd_matcher_opt_kind {
-	JD_MOPT_INT,    /* --name N */
-	JD_MOPT_FLOAT,  /* --name F, a float field */
-	JD_MOPT_ONOFF,  /* --name stores 1, --no-name 0 */
+	JD_MOPT_INT,	/* --name N */
+	JD_MOPT_FLOAT,	/* --name F, a float field */
+	JD_MOPT_ONOFF,	/* --name stores 1, --no-name 0 */
 	JD_MOPT_CHOICE, /* --name WORD, the word's index in choices */
-	JD_MOPT_SET,    /* --name alone stores value */
+	JD_MOPT_SET,	/* --name alone stores value */
 };
 
 /*
@@ -34,11 +34,11 @@ enum jd_matcher_opt_kind {
 struct jd_matcher_opt {
 	const char *name; /* without the dashes */
 	enum jd_matcher_opt_kind kind;
-	size_t offset;               /* of the field in struct jd_match_params */
-	int value;                   /* JD_MOPT_SET: what --name stores */
-	const char *const *choices;  /* JD_MOPT_CHOICE: the words, NULL-terminated */
-	const char *arg;             /* the value's name in the help ("N", "F") */
-	const char *help;            /* one line; the default is appended from the defaults */
+	size_t offset;		    /* of the field in struct jd_match_params */
+	int value;		    /* JD_MOPT_SET: what --name stores */
+	const char *const *choices; /* JD_MOPT_CHOICE: the words, NULL-terminated */
+	const char *arg;	    /* the value's name in the help ("N", "F") */
+	const char *help;	    /* one line; the default is appended from the defaults */
 };
 
 struct jd_matcher {
@@ -59,7 +59,8 @@ struct jd_matcher {
 	int (*overlap)(const struct jd_match_params *p, int prefilter_rows);
 	/* what JD_PREFILTER_AUTO means for it: JD_PREFILTER_NONE, _RANK or _CENSUS */
 	enum jd_prefilter auto_prefilter;
-	/* it compares census codes of this radius when asked (--prefilter census); 0: it takes none */
+	/* it compares census codes of this radius when asked (--prefilter census); 0: it takes none
+	 */
 	int census_radius;
 	int rank_window; /* the rank transform's side when --rank-window is 0 */
 	/* the CPU kernel whose backend names the run (kernels.h's JD_K_*), for reports */
@@ -74,10 +75,10 @@ struct jd_matcher {
  * Validation's one way to refuse: the message into the caller's err (errlen bytes), then
  * -EINVAL. For jd_params_validate() and each row's validate.
  */
-#define JD_MATCHER_FAIL(...)                                                                  \
-	do {                                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                                          \
-		return -EINVAL;                                                               \
+#define JD_MATCHER_FAIL(...)                                                                       \
+	do {                                                                                       \
+		snprintf(err, errlen, __VA_ARGS__);                                                \
+		return -EINVAL;                                                                    \
 	} while (0)
 
 /* The rows, one a matcher, in the order the help lists them. */

@@ -78,16 +78,18 @@ int jd_params_validate(const struct jd_match_params *p, int width, int height, c
 		JD_MATCHER_FAIL("--min-disp %d: must be 0 or more", p->min_disp);
 	}
 	if (p->tiles < 0 || p->tiles > height) {
-		JD_MATCHER_FAIL("--tiles %d: must be 0 (automatic) to %d (the image's rows)", p->tiles, height);
+		JD_MATCHER_FAIL("--tiles %d: must be 0 (automatic) to %d (the image's rows)",
+				p->tiles, height);
 	}
 	if (p->tile_overlap < 0 || p->tile_overlap > height) {
-		JD_MATCHER_FAIL("--tile-overlap %d: must be 0 (the matcher's default) to %d", p->tile_overlap,
-		     height);
+		JD_MATCHER_FAIL("--tile-overlap %d: must be 0 (the matcher's default) to %d",
+				p->tile_overlap, height);
 	}
 	if (p->rank_window && (p->rank_window < 3 || p->rank_window % 2 == 0 ||
 			       p->rank_window > JD_RANK_WINDOW_MAX)) {
-		JD_MATCHER_FAIL("--rank-window %d: must be 0 (the matcher's default) or odd, 3 to %d",
-		     p->rank_window, JD_RANK_WINDOW_MAX);
+		JD_MATCHER_FAIL(
+		    "--rank-window %d: must be 0 (the matcher's default) or odd, 3 to %d",
+		    p->rank_window, JD_RANK_WINDOW_MAX);
 	}
 	if ((unsigned)p->prefilter > JD_PREFILTER_CENSUS) {
 		JD_MATCHER_FAIL("--prefilter %d: unknown prefilter", (int)p->prefilter);
@@ -97,15 +99,16 @@ int jd_params_validate(const struct jd_match_params *p, int width, int height, c
 		JD_MATCHER_FAIL("--algo %d: unknown matcher", (int)p->algo);
 	}
 	if (p->prefilter == JD_PREFILTER_CENSUS && m->census_radius == 0) {
-		JD_MATCHER_FAIL("--prefilter census: BP's cost only (%s takes none or rank)", m->title);
+		JD_MATCHER_FAIL("--prefilter census: BP's cost only (%s takes none or rank)",
+				m->title);
 	}
 	if (p->min_disp > width - p->ndisp) { /* written so that no sum can wrap */
 		if (p->min_disp >= width) {
 			JD_MATCHER_FAIL("--min-disp %d: must be less than the image width %d",
 					p->min_disp, width);
 		}
-		JD_MATCHER_FAIL("--ndisp %d: with --min-disp %d it exceeds the image width %d", p->ndisp,
-		     p->min_disp, width);
+		JD_MATCHER_FAIL("--ndisp %d: with --min-disp %d it exceeds the image width %d",
+				p->ndisp, p->min_disp, width);
 	}
 	return m->validate(p, width, height, err, errlen);
 }

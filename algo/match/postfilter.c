@@ -34,11 +34,11 @@ static inline float from_key(int32_t k)
 	return f;
 }
 
-#define JD_CX(a, b)                                                                            \
-	do {                                                                                   \
-		int32_t lo_ = (a) < (b) ? (a) : (b), hi_ = (a) < (b) ? (b) : (a);              \
-		(a) = lo_;                                                                     \
-		(b) = hi_;                                                                     \
+#define JD_CX(a, b)                                                                                \
+	do {                                                                                       \
+		int32_t lo_ = (a) < (b) ? (a) : (b), hi_ = (a) < (b) ? (b) : (a);                  \
+		(a) = lo_;                                                                         \
+		(b) = hi_;                                                                         \
 	} while (0)
 
 static float median_of_valid(const float in[9], int n)
@@ -83,8 +83,8 @@ static void median_row(void *ctx, int y, int worker)
 			const float *r = row_in ? jd_disp_row(in, yy) : c;
 
 			for (int xx = x - 1; xx <= x + 1; xx++) {
-				int ok = row_in && xx >= 0 && xx < in->width &&
-					 jd_disp_is_valid(r[xx]);
+				int ok =
+				    row_in && xx >= 0 && xx < in->width && jd_disp_is_valid(r[xx]);
 
 				v[k++] = ok ? r[xx] : JD_DISP_INVALID;
 				n += ok;

@@ -15,7 +15,6 @@
 /* Rank r of an n-pixel window is stored as r * (JD_RANK_RANGE / (n - 1)): intensity units. */
 #define JD_RANK_RANGE 240
 
-
 struct jd_match_params;
 
 /** Does p's matcher see rank-transformed images (p->prefilter, with auto resolved)? */

@@ -17,7 +17,8 @@ void jd_tiling_init(struct jd_tiling *t, int h, int n, int overlap)
 	t->overlap = t->n > 1 ? overlap : 0;
 	t->run_h = t->core + 2 * t->overlap;
 	if (t->run_h >= h) {
-		/* a strip and its context cover the frame: strips would save nothing, match whole */
+		/* a strip and its context cover the frame: strips would save nothing, match whole
+		 */
 		t->n = 1;
 		t->core = t->run_h = h;
 		t->overlap = 0;

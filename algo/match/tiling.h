@@ -35,7 +35,6 @@ void jd_tiling_strip(const struct jd_tiling *t, int i, int *core0, int *core1, i
 struct jd_match_params;
 int jd_tiling_default_overlap(const struct jd_match_params *p);
 
-
 #include "jd_exec.h"
 #include "jd_image.h"
 struct jd_kernels;

@@ -107,7 +107,7 @@ static void send4(const struct jd_bp_chunk *c, int j0, float *h)
 
 /* Columns from j0 to the end (fewer than one vector) through another kernel. */
 void jd_bp_send_tail(const struct jd_bp_chunk *c, const struct jd_bp_scratch *sc, int j0,
-		      jd_bp_send_fn fn)
+		     jd_bp_send_fn fn)
 {
 	struct jd_bp_chunk t = *c;
 

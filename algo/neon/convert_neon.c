@@ -99,8 +99,8 @@ static inline uint8x16_t luma601(uint8x16_t r, uint8x16_t g, uint8x16_t b)
 void jd_gray_from_bayer_neon(const uint8_t *up, const uint8_t *row, const uint8_t *down, int n,
 			     int bits, int r_col, int r_row, uint8_t *out)
 {
-	static const uint8_t alt[17] = {0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff,
-					0,    0xff, 0, 0xff, 0, 0xff, 0, 0xff};
+	static const uint8_t alt[17] = {0xff, 0,    0xff, 0,	0xff, 0,    0xff, 0,   0xff,
+					0,    0xff, 0,	  0xff, 0,    0xff, 0,	  0xff};
 	int i = 1;
 
 	/* Pixel 0 mirrors; from pixel 1 on, steps of 16 keep each lane's column parity. */

@@ -21,8 +21,8 @@ struct path {
  * (a whole vector would read past the edge). Kept out of line: inlined, its set-up ran on
  * every pixel.
  */
-__attribute__((noinline)) static int tail(const struct path *q, const uint8_t *cost, int d0,
-					  int nd, int p1, int best)
+__attribute__((noinline)) static int tail(const struct path *q, const uint8_t *cost, int d0, int nd,
+					  int p1, int best)
 {
 	for (int e = d0; e < nd; e++) {
 		int t = jd__sgm_path_t(q->prev, e, cost[e], p1, q->p2);
@@ -43,9 +43,9 @@ static inline uint8x16_t term16(uint8x16_t v, int coded)
 	uint8x16_t c = vminq_u8(v, vminq_u8(vaddq_u8(vshrq_n_u8(v, JD__SGM_CODE_SHIFT), exact),
 					    vdupq_n_u8(JD__SGM_CODE_MAX)));
 	/* 16 c - 120 for the coarse levels: at most 120, so no byte overflows */
-	uint8x16_t coarse = vsubq_u8(vshlq_n_u8(c, JD__SGM_CODE_SHIFT),
-				     vdupq_n_u8((JD__SGM_CODE_EXACT << JD__SGM_CODE_SHIFT) -
-						JD__SGM_CODE_EXACT));
+	uint8x16_t coarse =
+	    vsubq_u8(vshlq_n_u8(c, JD__SGM_CODE_SHIFT),
+		     vdupq_n_u8((JD__SGM_CODE_EXACT << JD__SGM_CODE_SHIFT) - JD__SGM_CODE_EXACT));
 	return vbslq_u8(vcgeq_u8(c, exact), coarse, c);
 }
 

@@ -38,7 +38,6 @@ const char *jd_table_verdict_name(enum jd_table_verdict v)
 	return "?";
 }
 
-
 /*
  * Workspace: two masks, labels, the union-find parents (then per-label counts), two
  * scratches, each row's figures, the blobs, and the table's extent's hull.
@@ -261,7 +260,8 @@ static int joins(const struct jd_disp *dm, size_t i, size_t j)
  * 8-connected labels of mask (0: background) where neighbours join (above); labels are
  * roots' ids. @return max label
  */
-static long label8(const uint8_t *mask, const struct jd_disp *dm, int w, int h, struct jd__sense_ws *s)
+static long label8(const uint8_t *mask, const struct jd_disp *dm, int w, int h,
+		   struct jd__sense_ws *s)
 {
 	long next = 1;
 
@@ -421,8 +421,8 @@ static long blobs_of(const struct jd_sense_params *sp, struct jd__sense_ws *s, i
 }
 
 int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		 const struct jd_disp *disp, void *mem, size_t ws_bytes, struct jd_sense_result *out,
-		 const struct jd_exec *ex)
+		 const struct jd_disp *disp, void *mem, size_t ws_bytes,
+		 struct jd_sense_result *out, const struct jd_exec *ex)
 {
 	int w = disp->width, h = disp->height;
 	struct jd__sense_ws s;
@@ -438,10 +438,10 @@ int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model 
 	}
 	jd__sense_extent(cam, &r, &out->plane, w, &s);
 	/* Object pixels: above the table (or past the fixed threshold without one). */
-	struct mask_job mj = {sp,    cam,    disp, &out->plane,
-			      &r,    s.m0,   s.weak, sp->use_fixed || !out->plane.valid};
+	struct mask_job mj = {sp, cam,	disp,	&out->plane,
+			      &r, s.m0, s.weak, sp->use_fixed || !out->plane.valid};
 	jd_exec_run(ex, h, mask_row, &mj);
-	uint8_t *tmp = (uint8_t *)s.label; /* free until labelling */
+	uint8_t *tmp = (uint8_t *)s.label;   /* free until labelling */
 	morph(s.m0, s.m1, tmp, w, h, 0, ex); /* open: speckles go */
 	morph(s.m1, s.m0, tmp, w, h, 1, ex);
 	morph(s.m0, s.m1, tmp, w, h, 1, ex); /* close: small holes go */

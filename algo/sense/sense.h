@@ -36,14 +36,15 @@
 #include "jd_image.h"
 
 struct jd_sense_params {
-	int roi[4];		/* x0, y0, x1, y1 (exclusive); all 0: the whole map */
-	int ransac_iters;	/* plane hypotheses (default 200) */
-	float plane_tol;	/* inlier distance to the plane, in disparity px (default 1.0) */
-	float min_height_mm;	/* object pixels are at least this far above the table (15) */
-	int min_area_px;	/* smaller blobs are dropped (default 100) */
-	float min_area_mm2;	/* objects smaller where they stand are dropped (default 400) */
-	float min_table_share;	/* a table's inliers are at least this share of the ROI (0.1) */
-	float max_table_tilt_deg; /* planes tilted more from facing the camera are not tables (60) */
+	int roi[4];	       /* x0, y0, x1, y1 (exclusive); all 0: the whole map */
+	int ransac_iters;      /* plane hypotheses (default 200) */
+	float plane_tol;       /* inlier distance to the plane, in disparity px (default 1.0) */
+	float min_height_mm;   /* object pixels are at least this far above the table (15) */
+	int min_area_px;       /* smaller blobs are dropped (default 100) */
+	float min_area_mm2;    /* objects smaller where they stand are dropped (default 400) */
+	float min_table_share; /* a table's inliers are at least this share of the ROI (0.1) */
+	float
+	    max_table_tilt_deg; /* planes tilted more from facing the camera are not tables (60) */
 	int use_fixed;		/* the thesis's fixed threshold instead of a plane */
 	float fixed_disp;	/* with use_fixed: object pixels have d > fixed_disp */
 	uint32_t seed;		/* RANSAC's sampling */
@@ -67,9 +68,9 @@ struct jd_plane {
 	float a, b, c;
 	float n[3], k_mm;
 	long inliers;
-	float roi_share;   /* inliers / ROI pixels */
-	float residual_px; /* RMS distance of the inliers to the plane, in disparity */
-	float tilt_deg;	   /* angle between the plane's normal and the camera's optical axis */
+	float roi_share;    /* inliers / ROI pixels */
+	float residual_px;  /* RMS distance of the inliers to the plane, in disparity */
+	float tilt_deg;	    /* angle between the plane's normal and the camera's optical axis */
 	float e1[3], e2[3]; /* the table's axes (e1: the camera's x seen on the table; unit) */
 };
 
@@ -81,20 +82,20 @@ const char *jd_table_verdict_name(enum jd_table_verdict v);
 struct jd_object {
 	int id;
 	long area_px;
-	int bbox[4];		/* x0, y0, x1, y1 (inclusive) */
+	int bbox[4]; /* x0, y0, x1, y1 (inclusive) */
 	float centroid_px[2];
 	float median_disp;
 	float centroid_mm[3];
 	float distance_mm;
-	float height_mm;	/* above the table (0 without a plane) */
-	float size_mm[2];	/* the box's width and height at the object's depth */
+	float height_mm;  /* above the table (0 without a plane) */
+	float size_mm[2]; /* the box's width and height at the object's depth */
 	/* With a table, for grasping (0 without one): */
-	float footprint_mm[3];	/* the footprint's centre on the table, camera frame */
-	float yaw_deg;		/* its long axis from the table's e1 towards e2, -90..90 */
+	float footprint_mm[3];	   /* the footprint's centre on the table, camera frame */
+	float yaw_deg;		   /* its long axis from the table's e1 towards e2, -90..90 */
 	float length_mm, width_mm; /* its extent along and across that axis */
-	float top_mm[3];	/* the top face's centre (pixels within 10 % of the top) */
-	float quality;		/* 0..1: share of its pixels with depth, halved when cut */
-	int cut;		/* the image (or ROI) border cuts it: sizes are lower bounds */
+	float top_mm[3];	   /* the top face's centre (pixels within 10 % of the top) */
+	float quality;		   /* 0..1: share of its pixels with depth, halved when cut */
+	int cut;		   /* the image (or ROI) border cuts it: sizes are lower bounds */
 };
 
 struct jd_sense_result {

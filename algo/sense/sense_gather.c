@@ -146,8 +146,10 @@ static void point_sums(const struct jd__sense_ref_gather *rg, const struct obj_w
 	for (long k = 0; k < n; k++) {
 		float x = (float)px_x(ws->px[k]), y = (float)px_y(ws->px[k]), d = ws->a[k];
 		point3(rg->cam, x, y, d, p);
-		long long u = jd__sense_fix(along(p, pl->e1) - cu, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
-		long long v = jd__sense_fix(along(p, pl->e2) - cv, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
+		long long u =
+		    jd__sense_fix(along(p, pl->e1) - cu, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
+		long long v =
+		    jd__sense_fix(along(p, pl->e2) - cv, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
 		rec->su += u;
 		rec->sv += v;
 		rec->suu += u * u;
@@ -186,8 +188,8 @@ static void first_one(void *ctx, int i, int worker)
 		sx += x;
 		sy += y;
 		if (j->rg->pl->valid) {
-			ws.b[k] = jd_plane_height_mm(j->rg->pl, j->rg->cam, (float)x, (float)y,
-						     ws.a[k]);
+			ws.b[k] =
+			    jd_plane_height_mm(j->rg->pl, j->rg->cam, (float)x, (float)y, ws.a[k]);
 		}
 	}
 	rec->sx = sx;

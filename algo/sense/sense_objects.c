@@ -88,9 +88,9 @@ static void measures(const struct jd_camera_model *cam, const struct jd_plane *p
 	 */
 	jd__sense_obj_centroid(rec, o->centroid_mm);
 	float z = cam->f * cam->baseline_mm / o->median_disp;
-	o->distance_mm = sqrtf(o->centroid_mm[0] * o->centroid_mm[0] +
-			       o->centroid_mm[1] * o->centroid_mm[1] +
-			       o->centroid_mm[2] * o->centroid_mm[2]);
+	o->distance_mm =
+	    sqrtf(o->centroid_mm[0] * o->centroid_mm[0] + o->centroid_mm[1] * o->centroid_mm[1] +
+		  o->centroid_mm[2] * o->centroid_mm[2]);
 	o->size_mm[0] = (float)(o->bbox[2] - o->bbox[0] + 1) * z / cam->f;
 	o->size_mm[1] = (float)(o->bbox[3] - o->bbox[1] + 1) * z / cam->f;
 	/* the top of the object, robust to a few stray pixels: the 95th percentile */
@@ -132,11 +132,11 @@ static double footprint(const struct jd_plane *pl, const struct jd__sense_ws *s,
 	}
 	o->yaw_deg = (float)(yaw >= 90.0 ? yaw - 180.0 : (yaw < -90.0 ? yaw + 180.0 : yaw));
 	for (int i = 0; i < 3; i++) {
-		o->footprint_mm[i] = (float)(uv[0] * pl->e1[i] + uv[1] * pl->e2[i] +
-					     (double)pl->k_mm * pl->n[i]);
-		o->top_mm[i] = rec->ntop ? (float)((double)rec->t[i] / JD_SENSE_FIX /
-						   (double)rec->ntop)
-					 : o->centroid_mm[i];
+		o->footprint_mm[i] =
+		    (float)(uv[0] * pl->e1[i] + uv[1] * pl->e2[i] + (double)pl->k_mm * pl->n[i]);
+		o->top_mm[i] = rec->ntop
+				   ? (float)((double)rec->t[i] / JD_SENSE_FIX / (double)rec->ntop)
+				   : o->centroid_mm[i];
 	}
 	return s->nhull ? inside_extent(s, uv) : INFINITY;
 }
@@ -215,9 +215,9 @@ static int finish(const struct jd_sense_params *sp, const struct jd_camera_model
 }
 
 int jd__sense_objects(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		      const struct jd__sense_roi *r,
-		      const struct jd__sense_ws *s, struct jd__sense_blob *blobs, long nblobs,
-		      const struct jd__sense_gather *g, struct jd_sense_result *out)
+		      const struct jd__sense_roi *r, const struct jd__sense_ws *s,
+		      struct jd__sense_blob *blobs, long nblobs, const struct jd__sense_gather *g,
+		      struct jd_sense_result *out)
 {
 	const struct jd_plane *pl = &out->plane;
 	struct batch bt;
@@ -242,7 +242,8 @@ int jd__sense_objects(const struct jd_sense_params *sp, const struct jd_camera_m
 			JD_TRY(g->axes(g->ctx, b, k, (const double(*)[2])bt.ax, bt.rec));
 		}
 		for (int i = 0; i < k; i++) {
-			if (finish(sp, cam, r, pl, s, &bt.rec[i], bt.ang[i], bt.ax[i], &bt.obj[i])) {
+			if (finish(sp, cam, r, pl, s, &bt.rec[i], bt.ang[i], bt.ax[i],
+				   &bt.obj[i])) {
 				struct jd_object *o = &out->objects[out->nobjects++];
 				*o = bt.obj[i];
 				o->id = out->nobjects;

@@ -171,12 +171,13 @@ static inline int jd__sense_joins(float a, float b)
  * First: everything up to the footprint's axis; then, given the axis, its percentiles.
  */
 struct jd__sense_obj_rec {
-	long long n, sx, sy;		 /* pixels with a disparity; their x and y summed */
-	float med, lo, hi, top;		 /* disparity's 50th, 2nd, 98th percentile; height's 95th */
-	long long kept, c[3];		 /* the points with lo <= d <= hi; their sum (JD_SENSE_FIX) */
-	long long ntop, t[3];		 /* those at least 0.9 top above the table; their sum */
-	long long su, sv, suu, svv, suv; /* (u, v) on the table about the centroid (JD_SENSE_FIXC) */
-	float a0, a1, b0, b1;		 /* along, then across the axis: 2nd and 98th percentiles */
+	long long n, sx, sy;	/* pixels with a disparity; their x and y summed */
+	float med, lo, hi, top; /* disparity's 50th, 2nd, 98th percentile; height's 95th */
+	long long kept, c[3];	/* the points with lo <= d <= hi; their sum (JD_SENSE_FIX) */
+	long long ntop, t[3];	/* those at least 0.9 top above the table; their sum */
+	long long su, sv, suu, svv,
+	    suv;	      /* (u, v) on the table about the centroid (JD_SENSE_FIXC) */
+	float a0, a1, b0, b1; /* along, then across the axis: 2nd and 98th percentiles */
 };
 
 /* Points in 1/64 mm, |q| within 2^31 - 1 (33 km: only a stray disparity's point gets there). */
@@ -226,8 +227,8 @@ void jd__sense_ref_gather_init(struct jd__sense_ref_gather *rg, struct jd__sense
  * @retval 0 or g's error
  */
 int jd__sense_objects(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		      const struct jd__sense_roi *r,
-		      const struct jd__sense_ws *s, struct jd__sense_blob *blobs, long nblobs,
-		      const struct jd__sense_gather *g, struct jd_sense_result *out);
+		      const struct jd__sense_roi *r, const struct jd__sense_ws *s,
+		      struct jd__sense_blob *blobs, long nblobs, const struct jd__sense_gather *g,
+		      struct jd_sense_result *out);
 
 #endif

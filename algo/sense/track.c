@@ -80,8 +80,8 @@ void jd_tracker_update(struct jd_tracker *tr, const struct jd_sense_result *res,
 		t->age++;
 		t->missed = 0;
 		taken_t[bt] = taken_o[bo] = 1;
-		info[bo] = (struct jd_track_info){t->id, t->age, {t->vel_mm_s[0], t->vel_mm_s[1],
-								   t->vel_mm_s[2]}};
+		info[bo] = (struct jd_track_info){
+		    t->id, t->age, {t->vel_mm_s[0], t->vel_mm_s[1], t->vel_mm_s[2]}};
 	}
 	for (int t = 0; t < JD_TRACK_MAX; t++) {
 		if (tr->t[t].id && !taken_t[t] && ++tr->t[t].missed > JD_TRACK_MAX_MISSED) {

@@ -19,12 +19,12 @@
 #define JD_TRACK_GATE_MM 40.0f
 
 struct jd_track {
-	int id;		     /* 0: the slot is free */
-	float pos_mm[3];     /* where it was last seen (camera frame) */
-	float vel_mm_s[3];   /* smoothed velocity */
-	uint64_t seen_ns;    /* when it was last seen */
-	int age;	     /* frames it has been seen in */
-	int missed;	     /* frames since */
+	int id;		   /* 0: the slot is free */
+	float pos_mm[3];   /* where it was last seen (camera frame) */
+	float vel_mm_s[3]; /* smoothed velocity */
+	uint64_t seen_ns;  /* when it was last seen */
+	int age;	   /* frames it has been seen in */
+	int missed;	   /* frames since */
 };
 
 struct jd_tracker {

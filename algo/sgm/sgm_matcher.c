@@ -44,8 +44,9 @@ static int sgm_validate(const struct jd_match_params *p, int width, int height, 
 	}
 	/* Path costs are bytes; a P2 above 255 would let saturation change the recurrence. */
 	if (s->p2 > JD_SGM_P2_MAX) {
-		JD_MATCHER_FAIL("--p2 %d: too large; path costs are bytes, so P2 must be at most %d", s->p2,
-		     JD_SGM_P2_MAX);
+		JD_MATCHER_FAIL(
+		    "--p2 %d: too large; path costs are bytes, so P2 must be at most %d", s->p2,
+		    JD_SGM_P2_MAX);
 	}
 	if (s->p2_adapt < 0 || s->p2_adapt > 255) {
 		JD_MATCHER_FAIL("--p2-adapt %d: must be between 0 (off) and 255", s->p2_adapt);
@@ -54,7 +55,8 @@ static int sgm_validate(const struct jd_match_params *p, int width, int height, 
 		JD_MATCHER_FAIL("--lr-max-diff %d: must be between 0 and 64", s->lr_max_diff);
 	}
 	if (s->uniqueness < 0 || s->uniqueness > 99) {
-		JD_MATCHER_FAIL("--uniqueness %d: must be a percentage between 0 and 99", s->uniqueness);
+		JD_MATCHER_FAIL("--uniqueness %d: must be a percentage between 0 and 99",
+				s->uniqueness);
 	}
 	return 0;
 }
@@ -80,8 +82,7 @@ static int sgm_main_kernel(const struct jd_match_params *p)
 
 static void sgm_label(const struct jd_match_params *p, char *s, size_t n)
 {
-	snprintf(s, n, "sgm %s/%d", p->sgm.cost == JD_SGM_COST_AD ? "ad" : "census",
-		 p->sgm.paths);
+	snprintf(s, n, "sgm %s/%d", p->sgm.cost == JD_SGM_COST_AD ? "ad" : "census", p->sgm.paths);
 }
 
 #define SGM(field) offsetof(struct jd_match_params, sgm.field)

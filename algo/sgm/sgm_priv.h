@@ -29,7 +29,8 @@
  * passes 255, far above any winner. With the default P2 = 200 a pixel needs every disparity's
  * cost above 55 (of 62) before 255 - min t drops below P2: the arithmetic is then ours, and
  * docs/accuracy.md measured it against the 16-bit one on every dev pair. Every backend
- * (NEON with 16 bytes a vector, CUDA with two in the halves of a register) computes exactly these bytes.
+ * (NEON with 16 bytes a vector, CUDA with two in the halves of a register) computes exactly these
+ * bytes.
  *
  * What a path adds into the sum. t(d) = min t + V'(d), and with census costs and 8 paths the
  * two vertical paths add min t + q(V'(d)) instead, where q is V' on sixteen levels
@@ -111,8 +112,8 @@ static inline int jd__sgm_path_t(const uint8_t *prev, int d, int c, int p1, int 
  * at [-1] and [nd]; cur gets V' and sum min t + jd__sgm_term(V').
  */
 static inline void jd__sgm_path_step(const uint8_t *restrict prev, const uint8_t *restrict cost,
-				     uint8_t *restrict cur, uint16_t *restrict sum, int nd,
-				     int p1, int p2, int coded)
+				     uint8_t *restrict cur, uint16_t *restrict sum, int nd, int p1,
+				     int p2, int coded)
 {
 	int best = 255;
 

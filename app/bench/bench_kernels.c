@@ -55,7 +55,8 @@ static void k_gray_uyvy(const struct jd_kernels *k, struct bufs *b)
 static void k_gray_mono16(const struct jd_kernels *k, struct bufs *b)
 {
 	for (int y = 0; y < CH; y++) {
-		k->gray_from_mono16(b->rgb + (size_t)2 * CW * y, CW, 12, b->out.data + (size_t)CW * y);
+		k->gray_from_mono16(b->rgb + (size_t)2 * CW * y, CW, 12,
+				    b->out.data + (size_t)CW * y);
 	}
 }
 
@@ -66,8 +67,8 @@ static void k_gray_bayer(const struct jd_kernels *k, struct bufs *b)
 
 	for (int y = 0; y < CH; y++) {
 		int up = y > 0 ? y - 1 : 1, down = y < CH - 1 ? y + 1 : CH - 2;
-		k->gray_from_bayer(b->rgb + row * up, b->rgb + row * y, b->rgb + row * down, CW, 12, 0,
-				   (y & 1) == 0, b->out.data + (size_t)CW * y);
+		k->gray_from_bayer(b->rgb + row * up, b->rgb + row * y, b->rgb + row * down, CW, 12,
+				   0, (y & 1) == 0, b->out.data + (size_t)CW * y);
 	}
 }
 

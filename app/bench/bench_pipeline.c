@@ -38,11 +38,8 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 	struct jd_capture_config cam = {
 	    .kind = JD_CAPTURE_SYNTH, .calib = &calib, .synth = {.fmt = fmt, .replay = 1}};
 	size_t ros2_bytes = ros2 ? jd_ros2_mem_required(w, h) : 0;
-	struct jd_daemon_opts o = {.cam = &cam,
-				   .app_bytes = ros2_bytes,
-				   .no_truth = 1,
-				   .ros2 = ros2,
-				   .choices = choices};
+	struct jd_daemon_opts o = {
+	    .cam = &cam, .app_bytes = ros2_bytes, .no_truth = 1, .ros2 = ros2, .choices = choices};
 	if (jd_daemon_init(&d, &p, w, h, threads, &o, NULL)) {
 		return -1;
 	}
@@ -66,7 +63,8 @@ static int one(const struct jd_match_params *p0, int w, int h, int ndisp, int fr
 		struct jd_daemon_progress pr;
 		jd_daemon_progress(d, &pr);
 		jd_daemon_bring_back(d, ros2 ? jd_ros2_want_made(&pub, d) : 0);
-		int rc = pr.submitted < frames + 2 ? jd_daemon_step(d, &st) : jd_daemon_drain(d, &st);
+		int rc =
+		    pr.submitted < frames + 2 ? jd_daemon_step(d, &st) : jd_daemon_drain(d, &st);
 		if (rc < 0) {
 			fprintf(stderr, "jetdepth: bench: frame %d failed\n", i);
 			jd_daemon_deinit(d);
@@ -136,9 +134,9 @@ int jd_bench_pipeline(const struct jd_match_params *p, int w, int h, int frames,
 	static const int cases[][3] = {{640, 480, 64}, {1280, 720, 128}};
 	int rc = 0;
 
-	printf("%-8s %-6s %15s %5s %7s %8s %8s %8s %8s %8s %7s %8s %8s", "matcher", "where",
-	       "size", "ndisp", "threads", "capture", "rectify", "match", "gpu", "sense", "fps",
-	       "cpu", "KiB/f");
+	printf("%-8s %-6s %15s %5s %7s %8s %8s %8s %8s %8s %7s %8s %8s", "matcher", "where", "size",
+	       "ndisp", "threads", "capture", "rectify", "match", "gpu", "sense", "fps", "cpu",
+	       "KiB/f");
 	printf("%s\n", ros2 ? "    offer  compose    write  published" : "");
 	if (fmt != JD_PIX_GREY) {
 		printf("camera frames: %s\n", jd_pixfmt_name(fmt));

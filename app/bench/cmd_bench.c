@@ -161,11 +161,12 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 		double kms = (double)kt[runs / 2] / 1e6;
 		double gbs = bytes / (kms * 1e-3) / 1e9;
 		if (b.cuda.dram_gbs > 0) {
-			snprintf(peak, sizeof(peak), " (%.0f%% of %.0f)", 100.0 * gbs / b.cuda.dram_gbs,
-				 b.cuda.dram_gbs);
+			snprintf(peak, sizeof(peak), " (%.0f%% of %.0f)",
+				 100.0 * gbs / b.cuda.dram_gbs, b.cuda.dram_gbs);
 		}
 		printf("%-18s %-8s %11s %6s %7s %10.3f %10.3f %12.1f   GPU kernels (device "
-		       "events): the design moves %.0f MB (%.2f B/pixel-disparity), %.0f GB/s%s; device memory "
+		       "events): the design moves %.0f MB (%.2f B/pixel-disparity), %.0f GB/s%s; "
+		       "device memory "
 		       "%.1f MiB%s\n",
 		       "", "", "", "", "", kms, (double)kt[0] / 1e6,
 		       (double)c->w * c->h * c->ndisp / (kms * 1e-3) / 1e6, bytes / 1e6,
@@ -184,38 +185,39 @@ static int run_case(const struct jd_match_params *base, const struct bench_case 
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: jetdepth bench [--runs N] [--algo A --size WxH --ndisp N] [options]\n\n"
-		"Times the matchers on the built-in synthetic scene and prints one row per "
-		"case:\nmedian and best ms per frame (after one warm-up run), Mpix*disp/s, and "
-		"the memory the\ncase boots with. Without --algo/--size it runs the standard "
-		"table (see docs/perf.md).\n\n"
-		"  --runs N       timed runs per case (default 21 on the GPU, else 5; at most "
-		"256)\n"
-		"  --size WxH     one custom case (with --algo and --ndisp)\n"
-		"  --baseline     with a custom BP case, also time the naive single-thread "
-		"BP\n"
-		"  --kernels      time each kernel of the table instead, reference vs NEON, one "
-		"thread\n"
-		"  --pipeline     the whole frame loop instead (synthetic camera, rectification,\n"
-		"                 the matcher, sensing) at 640x480/64 and 1280x720/128 (or --size,\n"
-		"                 --ndisp): mean ms per stage over --runs frames (default 30), fps,\n"
-		"                 and cpu: the process's CPU ms per frame, every thread (the\n"
-		"                 camera replays two frames, so its rendering is not counted, and\n"
-		"                 the maps are not scored against the scene's truth: a robot's\n"
-		"                 loop has none);\n"
-		"                 KiB/f: what a frame copies between host and device (where:\n"
-		"                 cuda, or mapped with --gpu-memory mapped: nothing is copied);\n"
-		"                 under each row the cpu column by stage (capture, submit,\n"
-		"                 collect, confidence, sense, and the rest)\n"
-		"  --ros2         with --pipeline, also publish every frame's ROS 2 topics, each\n"
-		"                 composed as if subscribed: the loop's copy (offer), composing and\n"
-		"                 dds_write (serialization, no subscriber) per frame\n"
-		"  --pixfmt F     with --pipeline, the camera's layout: GREY (default), YUYV or\n"
-		"                 UYVY (the luma taken by the GPU where it rectifies, else by\n"
-		"                 the CPU), or deep mono and raw Bayer as run's (their luma\n"
-		"                 taken by the CPU)\n\n%s",
-		jd_cli_matcher_help());
+	fprintf(
+	    f,
+	    "usage: jetdepth bench [--runs N] [--algo A --size WxH --ndisp N] [options]\n\n"
+	    "Times the matchers on the built-in synthetic scene and prints one row per "
+	    "case:\nmedian and best ms per frame (after one warm-up run), Mpix*disp/s, and "
+	    "the memory the\ncase boots with. Without --algo/--size it runs the standard "
+	    "table (see docs/perf.md).\n\n"
+	    "  --runs N       timed runs per case (default 21 on the GPU, else 5; at most "
+	    "256)\n"
+	    "  --size WxH     one custom case (with --algo and --ndisp)\n"
+	    "  --baseline     with a custom BP case, also time the naive single-thread "
+	    "BP\n"
+	    "  --kernels      time each kernel of the table instead, reference vs NEON, one "
+	    "thread\n"
+	    "  --pipeline     the whole frame loop instead (synthetic camera, rectification,\n"
+	    "                 the matcher, sensing) at 640x480/64 and 1280x720/128 (or --size,\n"
+	    "                 --ndisp): mean ms per stage over --runs frames (default 30), fps,\n"
+	    "                 and cpu: the process's CPU ms per frame, every thread (the\n"
+	    "                 camera replays two frames, so its rendering is not counted, and\n"
+	    "                 the maps are not scored against the scene's truth: a robot's\n"
+	    "                 loop has none);\n"
+	    "                 KiB/f: what a frame copies between host and device (where:\n"
+	    "                 cuda, or mapped with --gpu-memory mapped: nothing is copied);\n"
+	    "                 under each row the cpu column by stage (capture, submit,\n"
+	    "                 collect, confidence, sense, and the rest)\n"
+	    "  --ros2         with --pipeline, also publish every frame's ROS 2 topics, each\n"
+	    "                 composed as if subscribed: the loop's copy (offer), composing and\n"
+	    "                 dds_write (serialization, no subscriber) per frame\n"
+	    "  --pixfmt F     with --pipeline, the camera's layout: GREY (default), YUYV or\n"
+	    "                 UYVY (the luma taken by the GPU where it rectifies, else by\n"
+	    "                 the CPU), or deep mono and raw Bayer as run's (their luma\n"
+	    "                 taken by the CPU)\n\n%s",
+	    jd_cli_matcher_help());
 }
 
 int jd_cmd_bench(int argc, char **argv)

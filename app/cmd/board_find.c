@@ -75,13 +75,15 @@ static int find_auto(const char *dir, const char *dt_path, char *out, size_t out
 	}
 	free(names);
 	char compat[512];
-	if (rc && read_compatible(dt_path, compat, sizeof(compat)) > 0 && strstr(compat, "nvidia,")) {
+	if (rc && read_compatible(dt_path, compat, sizeof(compat)) > 0 &&
+	    strstr(compat, "nvidia,")) {
 		/* a Jetson this build has no board for: its cameras and GPU are unknown, and a
 		 * host board's synthetic scene would publish made-up objects */
-		snprintf(err, errlen,
-			 "--board auto: this Jetson's device tree (compatible: %s) matches no board in "
-			 "%s: add a board file for it (boards/README.md) or name one with --board",
-			 compat, dir);
+		snprintf(
+		    err, errlen,
+		    "--board auto: this Jetson's device tree (compatible: %s) matches no board in "
+		    "%s: add a board file for it (boards/README.md) or name one with --board",
+		    compat, dir);
 		return -ENODEV;
 	}
 	if (rc) {

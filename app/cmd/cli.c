@@ -190,7 +190,8 @@ int jd_cli_confidence(const char *opt, const char *arg, int *out)
 		return -EINVAL;
 	}
 	if (*out < 0 || *out > 255) {
-		fprintf(stderr, "jetdepth: %s %s: must be a confidence level, 0 to 255\n", opt, arg);
+		fprintf(stderr, "jetdepth: %s %s: must be a confidence level, 0 to 255\n", opt,
+			arg);
 		return -EINVAL;
 	}
 	return 0;
@@ -278,8 +279,8 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		return 1;
 	case OPT_TUNING:
 		if (!arg[0] || strlen(arg) >= sizeof(cli_tuning)) {
-			fprintf(stderr, "jetdepth: --tuning: %zu characters: 1 to %zu\n", strlen(arg),
-				sizeof(cli_tuning) - 1);
+			fprintf(stderr, "jetdepth: --tuning: %zu characters: 1 to %zu\n",
+				strlen(arg), sizeof(cli_tuning) - 1);
 			return -EINVAL;
 		}
 		memcpy(cli_tuning, arg, strlen(arg) + 1);
@@ -300,7 +301,9 @@ int jd_cli_matcher_option(int opt, const char *arg, struct jd_match_params *p, i
 		return consumed(jd_cli_int("--tile-overlap", arg, &p->tile_overlap));
 	case OPT_PREFILTER:
 		if (jd_prefilter_parse(arg, &p->prefilter)) {
-			fprintf(stderr, "jetdepth: --prefilter %s: must be auto, census, rank or none\n", arg);
+			fprintf(stderr,
+				"jetdepth: --prefilter %s: must be auto, census, rank or none\n",
+				arg);
 			return -EINVAL;
 		}
 		return 1;
@@ -337,8 +340,7 @@ int jd_cli_validate(const struct jd_match_params *p, int w, int h)
  * The first a[i] and b[j] naming one file (NULL names skipped); with a and b one list, only
  * pairs j > i. @return 1 with *ia, *ib set, or 0
  */
-static int first_same(const char *const *a, int na, const char *const *b, int nb, int *ia,
-		      int *ib)
+static int first_same(const char *const *a, int na, const char *const *b, int nb, int *ia, int *ib)
 {
 	for (int i = 0; i < na; i++) {
 		for (int j = a == b ? i + 1 : 0; j < nb && a[i]; j++) {
@@ -372,10 +374,11 @@ int jd_cli_outputs_not_inputs(const char *const *outs, const char *const *out_wh
 	int i, j;
 
 	if (first_same(outs, nout, ins, nin, &i, &j)) {
-		fprintf(stderr,
-			"jetdepth: %s %s is the input %s %s: refusing to replace an input; give the "
-			"output its own name\n",
-			out_what[i], outs[i], in_what[j], ins[j]);
+		fprintf(
+		    stderr,
+		    "jetdepth: %s %s is the input %s %s: refusing to replace an input; give the "
+		    "output its own name\n",
+		    out_what[i], outs[i], in_what[j], ins[j]);
 		return JD_EXIT_USAGE;
 	}
 	return 0;

@@ -15,7 +15,7 @@
 struct names {
 	int n;
 	const struct jd_matcher_opt *first[NAMES_MAX]; /* the first row of each name */
-	char no[NAMES_MAX][40];                         /* "no-NAME" for on/off options */
+	char no[NAMES_MAX][40];			       /* "no-NAME" for on/off options */
 };
 
 /* The distinct option names over the table, in its order; built once. */
@@ -50,15 +50,15 @@ int jd_cli_matcher_opts(struct option *opts, size_t max)
 
 	for (int j = 0; j < t->n; j++) {
 		const struct jd_matcher_opt *o = t->first[j];
-		int valued = o->kind == JD_MOPT_INT || o->kind == JD_MOPT_FLOAT ||
-			     o->kind == JD_MOPT_CHOICE;
+		int valued =
+		    o->kind == JD_MOPT_INT || o->kind == JD_MOPT_FLOAT || o->kind == JD_MOPT_CHOICE;
 		int code = JD_CLI_MATCHER_OPT_BASE + 2 * j;
 
 		if (n + 2 > max) {
 			return -1;
 		}
-		opts[n++] = (struct option){o->name, valued ? required_argument : no_argument, NULL,
-					    code};
+		opts[n++] =
+		    (struct option){o->name, valued ? required_argument : no_argument, NULL, code};
 		if (o->kind == JD_MOPT_ONOFF) {
 			opts[n++] = (struct option){t->no[j], no_argument, NULL, code + 1};
 		}
@@ -92,7 +92,10 @@ static int parse(const struct jd_matcher_opt *o, int off, const char *arg, int *
 		}
 		fprintf(stderr, "jetdepth: %s %s: must be", flag, arg);
 		for (int c = 0; o->choices[c]; c++) {
-			fprintf(stderr, "%s %s", c == 0 ? "" : o->choices[c + 1] ? "," : " or",
+			fprintf(stderr, "%s %s",
+				c == 0		    ? ""
+				: o->choices[c + 1] ? ","
+						    : " or",
 				o->choices[c]);
 		}
 		fprintf(stderr, "\n");
@@ -173,8 +176,8 @@ int jd_cli_matcher_options_fit(const struct jd_match_params *p)
 }
 
 /* "(default X)" from the defaults' field, or "" where a switch does not say it. */
-static void default_of(const struct jd_matcher_opt *o, const struct jd_match_params *def,
-		       char *s, size_t n)
+static void default_of(const struct jd_matcher_opt *o, const struct jd_match_params *def, char *s,
+		       size_t n)
 {
 	const char *field = (const char *)def + o->offset;
 	int iv;
@@ -214,8 +217,8 @@ void jd_cli_matcher_own_help(char *s, size_t n)
 		jd_params_default(&def, m->algo, 64);
 		used += (size_t)snprintf(s + used, n - used,
 					 " %s: prefilter %s, rank window %d, tile overlap %d\n",
-					 m->title, jd_prefilter_name(m->auto_prefilter), m->rank_window,
-					 jd_tiling_default_overlap(&def));
+					 m->title, jd_prefilter_name(m->auto_prefilter),
+					 m->rank_window, jd_tiling_default_overlap(&def));
 		for (int k = 0; k < m->nopts && used < n; k++) {
 			const struct jd_matcher_opt *o = &m->opts[k];
 			char left[48], dflt[48];
@@ -226,8 +229,8 @@ void jd_cli_matcher_own_help(char *s, size_t n)
 					 o->arg ? o->arg : "");
 			}
 			default_of(o, &def, dflt, sizeof(dflt));
-			used += (size_t)snprintf(s + used, n - used, "  %-22s %s%s\n", left, o->help,
-						 dflt);
+			used += (size_t)snprintf(s + used, n - used, "  %-22s %s%s\n", left,
+						 o->help, dflt);
 		}
 	}
 }
@@ -239,8 +242,8 @@ const char *jd_cli_matcher_names(void)
 
 	for (int i = 0; i < jd_matcher_count && used < sizeof(s); i++) {
 		const char *sep = i == 0 ? "" : i == jd_matcher_count - 1 ? " or " : ", ";
-		used += (size_t)snprintf(s + used, sizeof(s) - used, "%s%s", sep,
-					 jd_matchers[i]->name);
+		used +=
+		    (size_t)snprintf(s + used, sizeof(s) - used, "%s%s", sep, jd_matchers[i]->name);
 	}
 	return s;
 }

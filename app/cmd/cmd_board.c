@@ -29,8 +29,10 @@ static int detect(void)
 	}
 	const char *base = strrchr(path, '/');
 	if (strcmp(base ? base + 1 : path, "host.board") == 0) {
-		fprintf(stderr, "jetdepth: board detect: no device tree at %s: not a Jetson (the "
-				"host board serves only demos and tests)\n", dt);
+		fprintf(stderr,
+			"jetdepth: board detect: no device tree at %s: not a Jetson (the "
+			"host board serves only demos and tests)\n",
+			dt);
 		return JD_EXIT_RUNTIME;
 	}
 	printf("%s\n", path);

@@ -18,21 +18,23 @@
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: jetdepth calib check LEFT.yaml RIGHT.yaml | STEREO.yaml [--size WxH] "
-		   "[--depth MIN,MAX] [--maps PREFIX]\n\n"
-		   "Reads and checks a stereo calibration: two ROS camera_info files (left, right;\n"
-		   "plumb_bob, rational_polynomial or equidistant), one OpenCV stereo file (M1 D1\n"
-		   "M2 D2 R T, with R1 R2 P1 P2 when present; 4, 5, 8, 12 or 14 coefficients; YAML\n"
-		   "or XML) or OpenCV's two (intrinsics, extrinsics), or a Kalibr camchain.yaml\n"
-		   "(pinhole, radtan or equidistant). A file may state its length unit with a line\n"
-		   "\"units: mm\" (cm, m); without one a baseline from 1 to 25 is refused as unclear.\n"
-		   "Prints the rectified focal length, principal points, baseline, the region of\n"
-		   "the rectified view that both cameras see, and the --ndisp/--min-disp that a\n"
-		   "depth range needs (default 300 to 3000 mm).\n\n"
-		   "  --size WxH        image size (default: the files' image_width/height)\n"
-		   "  --depth MIN,MAX   the working depth range in mm\n"
-		   "  --maps PREFIX     write the rectify maps: PREFIX_{left,right}_{x,y}.pfm, for\n"
-		   "                    each rectified pixel the raw pixel it comes from (+inf: none)\n");
+	fprintf(
+	    f,
+	    "usage: jetdepth calib check LEFT.yaml RIGHT.yaml | STEREO.yaml [--size WxH] "
+	    "[--depth MIN,MAX] [--maps PREFIX]\n\n"
+	    "Reads and checks a stereo calibration: two ROS camera_info files (left, right;\n"
+	    "plumb_bob, rational_polynomial or equidistant), one OpenCV stereo file (M1 D1\n"
+	    "M2 D2 R T, with R1 R2 P1 P2 when present; 4, 5, 8, 12 or 14 coefficients; YAML\n"
+	    "or XML) or OpenCV's two (intrinsics, extrinsics), or a Kalibr camchain.yaml\n"
+	    "(pinhole, radtan or equidistant). A file may state its length unit with a line\n"
+	    "\"units: mm\" (cm, m); without one a baseline from 1 to 25 is refused as unclear.\n"
+	    "Prints the rectified focal length, principal points, baseline, the region of\n"
+	    "the rectified view that both cameras see, and the --ndisp/--min-disp that a\n"
+	    "depth range needs (default 300 to 3000 mm).\n\n"
+	    "  --size WxH        image size (default: the files' image_width/height)\n"
+	    "  --depth MIN,MAX   the working depth range in mm\n"
+	    "  --maps PREFIX     write the rectify maps: PREFIX_{left,right}_{x,y}.pfm, for\n"
+	    "                    each rectified pixel the raw pixel it comes from (+inf: none)\n");
 }
 
 /* --maps: each camera's rectify map as two gray PFMs (x and y), +inf where none. */
@@ -95,8 +97,7 @@ static void depth_advice(double fb, double zmin, double zmax, int w)
 	printf("  depth %g to %g mm: disparities %.0f to %.4g: more than jetdepth searches "
 	       "(--ndisp at most %d, --min-disp + --ndisp at most the width %d); the nearest depth "
 	       "it reaches is %.0f mm: --min-disp %.0f --ndisp %.0f, or raise --depth's MIN\n",
-	       zmin, zmax, dmin, dmax, JD_NDISP_MAX, w, ceil(fb / top), dmin,
-	       top - dmin + 1);
+	       zmin, zmax, dmin, dmax, JD_NDISP_MAX, w, ceil(fb / top), dmin, top - dmin + 1);
 }
 
 int jd_cmd_calib(int argc, char **argv)
@@ -121,10 +122,11 @@ int jd_cmd_calib(int argc, char **argv)
 			}
 		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
 			char extra;
-			if (sscanf(argv[++i], "%lf,%lf%c", &zmin, &zmax, &extra) != 2 || !(zmin > 0) ||
-			    !(zmax > zmin)) {
-				fprintf(stderr, "jetdepth: --depth %s: expected MIN,MAX in mm with 0 < "
-						"MIN < MAX\n",
+			if (sscanf(argv[++i], "%lf,%lf%c", &zmin, &zmax, &extra) != 2 ||
+			    !(zmin > 0) || !(zmax > zmin)) {
+				fprintf(stderr,
+					"jetdepth: --depth %s: expected MIN,MAX in mm with 0 < "
+					"MIN < MAX\n",
 					argv[i]);
 				return JD_EXIT_USAGE;
 			}
@@ -161,7 +163,8 @@ int jd_cmd_calib(int argc, char **argv)
 	}
 	double f, cx, cy, b, units;
 	jd_calib_model(&c, &f, &cx, &cy, &b, &units);
-	static const char *const formats[] = {"OpenCV stereo", "ROS camera_info", "Kalibr camchain"};
+	static const char *const formats[] = {"OpenCV stereo", "ROS camera_info",
+					      "Kalibr camchain"};
 	printf("%s: %s%s%s\n", formats[c.format], files[0], nfiles == 2 ? ", " : "",
 	       nfiles == 2 ? files[1] : "");
 	for (int i = 0; i < 2; i++) {
@@ -178,19 +181,23 @@ int jd_cmd_calib(int argc, char **argv)
 	int u = units == 1 ? 1 : units == 10 ? 2 : 3;
 	printf("  rectified: f %.2f px, principal point (%.2f, %.2f), baseline %.2f mm (the file's "
 	       "unit: %s%s)\n",
-	       f, cx, cy, b * units, unit_names[u], c.unit_mm > 0 ? ", stated" : ", from the baseline");
+	       f, cx, cy, b * units, unit_names[u],
+	       c.unit_mm > 0 ? ", stated" : ", from the baseline");
 	int roi[4];
 	if (jd_rectified_valid_region(&c, w, h, roi)) {
 		printf("  valid region (both cameras see every pixel): none at %dx%d\n", w, h);
 	} else {
-		printf("  valid region (both cameras see every pixel): x %d..%d, y %d..%d of %dx%d\n",
-		       roi[0], roi[2] - 1, roi[1], roi[3] - 1, w, h);
+		printf(
+		    "  valid region (both cameras see every pixel): x %d..%d, y %d..%d of %dx%d\n",
+		    roi[0], roi[2] - 1, roi[1], roi[3] - 1, w, h);
 	}
 	if (fabs(c.doffs) >= JD_CALIB_DOFFS_PX) {
-		printf("  right rectified principal point (%.2f, %.2f) in the file, %.2f px from the "
-		       "left's: jetdepth rectifies the right view onto the left's, so disparity is f B "
-		       "/ Z (a pair rectified elsewhere with this file is off by %.2f px)\n",
-		       c.cx_right_file, c.cy_right_file, c.doffs, c.doffs);
+		printf(
+		    "  right rectified principal point (%.2f, %.2f) in the file, %.2f px from the "
+		    "left's: jetdepth rectifies the right view onto the left's, so disparity is f "
+		    "B "
+		    "/ Z (a pair rectified elsewhere with this file is off by %.2f px)\n",
+		    c.cx_right_file, c.cy_right_file, c.doffs, c.doffs);
 	}
 	for (int i = 0; i < 2; i++) {
 		if (c.cam[i].K[1] != 0) {

@@ -23,11 +23,12 @@ int jd_cmd_cameras(int argc, char **argv)
 	int n = 0, capture = 0;
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		printf("usage: jetdepth cameras [DEVICE...]\n\n"
-		       "Lists V4L2 devices (all /dev/video* by default): driver, card, bus, and each "
-		       "capture\nformat with its frame sizes and rates. Formats jetdepth can use "
-		       "are marked.\nUse two of them with: jetdepth run --camera "
-		       "v4l2:/dev/videoL,/dev/videoR\n");
+		printf(
+		    "usage: jetdepth cameras [DEVICE...]\n\n"
+		    "Lists V4L2 devices (all /dev/video* by default): driver, card, bus, and each "
+		    "capture\nformat with its frame sizes and rates. Formats jetdepth can use "
+		    "are marked.\nUse two of them with: jetdepth run --camera "
+		    "v4l2:/dev/videoL,/dev/videoR\n");
 		return JD_EXIT_OK;
 	}
 	if (argc > 1) {

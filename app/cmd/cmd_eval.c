@@ -92,13 +92,17 @@ static int confidence_report(const struct jd_disp *disp, const struct jd_disp *g
 	       "published at the default %d\n",
 	       band, nonzero, published, JD_MIN_CONFIDENCE_DEFAULT);
 	if (max_band >= 0 && published > max_band) {
-		fprintf(stderr, "jetdepth: %ld pixels published where no match exists, above "
-				"--max-band-published %d\n", published, max_band);
+		fprintf(stderr,
+			"jetdepth: %ld pixels published where no match exists, above "
+			"--max-band-published %d\n",
+			published, max_band);
 		return 1;
 	}
 	if (max_ratio > 0.0f && top > (double)max_ratio * rest) {
-		fprintf(stderr, "jetdepth: confident half's bad rate %.2f%% is above %.3f x the "
-				"other half's %.2f%%\n", top, (double)max_ratio, rest);
+		fprintf(stderr,
+			"jetdepth: confident half's bad rate %.2f%% is above %.3f x the "
+			"other half's %.2f%%\n",
+			top, (double)max_ratio, rest);
 		return 1;
 	}
 	return 0;
@@ -185,23 +189,27 @@ int jd_cmd_eval(int argc, char **argv)
 			}
 		} else if (opt == OPT_MAX_BAND) {
 			if (jd_cli_int("--max-band-published", optarg, &max_band) || max_band < 0) {
-				fprintf(stderr,
-					"jetdepth: --max-band-published %s: must be 0 or more pixels\n",
-					optarg);
+				fprintf(
+				    stderr,
+				    "jetdepth: --max-band-published %s: must be 0 or more pixels\n",
+				    optarg);
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt == OPT_SUBPIX) {
 			subpix = 1;
 		} else if (opt == OPT_MAX_SUBPIX_RMS) {
-			if (jd_cli_float("--max-subpix-rms", optarg, &max_rms) || !(max_rms > 0.0f)) {
-				fprintf(stderr, "jetdepth: --max-subpix-rms %s: must be above 0 px\n",
+			if (jd_cli_float("--max-subpix-rms", optarg, &max_rms) ||
+			    !(max_rms > 0.0f)) {
+				fprintf(stderr,
+					"jetdepth: --max-subpix-rms %s: must be above 0 px\n",
 					optarg);
 				return JD_EXIT_USAGE;
 			}
 			subpix = 1;
 		} else if (opt == OPT_CONF_THRESH) {
 			if (jd_cli_float("--conf-threshold", optarg, &thresh) || !(thresh > 0.0f)) {
-				fprintf(stderr, "jetdepth: --conf-threshold %s: must be above 0 px\n",
+				fprintf(stderr,
+					"jetdepth: --conf-threshold %s: must be above 0 px\n",
 					optarg);
 				return JD_EXIT_USAGE;
 			}
@@ -272,8 +280,9 @@ int jd_cmd_eval(int argc, char **argv)
 			break; /* masks existed; "known" is only the fallback */
 		}
 		jd_eval(&disp, &gt, mask.data ? &mask : NULL, &res);
-		if (first && conf.data && confidence_report(&disp, &gt, mask.data ? &mask : NULL,
-							    &conf, name, thresh, max_ratio, max_band)) {
+		if (first && conf.data &&
+		    confidence_report(&disp, &gt, mask.data ? &mask : NULL, &conf, name, thresh,
+				      max_ratio, max_band)) {
 			rc = JD_EXIT_RUNTIME;
 		}
 		if (first && subpix &&

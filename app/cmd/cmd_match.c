@@ -18,23 +18,25 @@ enum { OPT_OUT = OPT_CMD_BASE, OPT_COLOR, OPT_CONF, OPT_MIN_CONF, OPT_QUIET, OPT
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: jetdepth match LEFT RIGHT -o OUT.pfm|OUT.png [--color VIEW.png] "
-		"[options]\n\n"
-		"Match a rectified stereo pair (PGM/PPM, PNG or JPEG; colour is converted to "
-		"gray).\n"
-		"OUT.pfm: float disparity, invalid = inf (Middlebury). OUT.png: 16-bit, "
-		"disparity * 256, 0 = invalid (KITTI).\n"
-		"Outputs are written only when the whole map was computed.\n\n"
-		"  -o, --output FILE      disparity map (required)\n"
-		"      --color FILE       also write a colour-mapped PNG for people\n"
-		"      --confidence FILE  also write the confidence map: 8-bit grey PNG, 0 = no\n"
-		"                         depth, 1..255 more trustworthy the higher (docs/accuracy.md)\n"
-		"      --min-confidence N mark pixels below confidence N invalid in OUT (default 0:\n"
-		"                         keep all; run and sense use %d)\n"
-		"  -q, --quiet            no budget and timing lines\n"
-		"  -h, --help\n\n%s",
-		JD_MIN_CONFIDENCE_DEFAULT, jd_cli_matcher_help());
+	fprintf(
+	    f,
+	    "usage: jetdepth match LEFT RIGHT -o OUT.pfm|OUT.png [--color VIEW.png] "
+	    "[options]\n\n"
+	    "Match a rectified stereo pair (PGM/PPM, PNG or JPEG; colour is converted to "
+	    "gray).\n"
+	    "OUT.pfm: float disparity, invalid = inf (Middlebury). OUT.png: 16-bit, "
+	    "disparity * 256, 0 = invalid (KITTI).\n"
+	    "Outputs are written only when the whole map was computed.\n\n"
+	    "  -o, --output FILE      disparity map (required)\n"
+	    "      --color FILE       also write a colour-mapped PNG for people\n"
+	    "      --confidence FILE  also write the confidence map: 8-bit grey PNG, 0 = no\n"
+	    "                         depth, 1..255 more trustworthy the higher "
+	    "(docs/accuracy.md)\n"
+	    "      --min-confidence N mark pixels below confidence N invalid in OUT (default 0:\n"
+	    "                         keep all; run and sense use %d)\n"
+	    "  -q, --quiet            no budget and timing lines\n"
+	    "  -h, --help\n\n%s",
+	    JD_MIN_CONFIDENCE_DEFAULT, jd_cli_matcher_help());
 }
 
 static int write_conf(const char *path, uint8_t *conf, int w, int h, char *err, size_t errlen)
@@ -46,13 +48,14 @@ static int write_conf(const char *path, uint8_t *conf, int w, int h, char *err, 
 
 int jd_cmd_match(int argc, char **argv)
 {
-	static const struct option cmd_opts[] = {{"output", required_argument, NULL, OPT_OUT},
-						 {"color", required_argument, NULL, OPT_COLOR},
-						 {"confidence", required_argument, NULL, OPT_CONF},
-						 {"min-confidence", required_argument, NULL, OPT_MIN_CONF},
-						 {"quiet", no_argument, NULL, OPT_QUIET},
-						 {"help", no_argument, NULL, OPT_HELP},
-						 {0}};
+	static const struct option cmd_opts[] = {
+	    {"output", required_argument, NULL, OPT_OUT},
+	    {"color", required_argument, NULL, OPT_COLOR},
+	    {"confidence", required_argument, NULL, OPT_CONF},
+	    {"min-confidence", required_argument, NULL, OPT_MIN_CONF},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {0}};
 	struct jd_match_params p;
 	struct jd_cli cli;
 	const char *out = NULL, *color = NULL, *conf_path = NULL;
@@ -141,7 +144,8 @@ int jd_cmd_match(int argc, char **argv)
 	}
 	if (mrc) {
 		fprintf(stderr, "jetdepth: match failed: %s\n", jd_strerror(mrc));
-	} else if ((conf_path && write_conf(conf_path, conf, l.width, l.height, err, sizeof(err))) ||
+	} else if ((conf_path &&
+		    write_conf(conf_path, conf, l.width, l.height, err, sizeof(err))) ||
 		   jd_disp_write(out, &engine.disp, err, sizeof(err)) ||
 		   (color &&
 		    jd_color_png_write(color, &engine.disp, (float)p.min_disp,

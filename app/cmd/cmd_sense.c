@@ -33,28 +33,29 @@ enum {
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: jetdepth sense LEFT RIGHT --calib LEFT.yaml --calib RIGHT.yaml [options] "
-		"-o objects.json\n"
-		"       jetdepth sense LEFT RIGHT --calib STEREO.yaml [options] -o objects.json\n"
-		"       jetdepth sense LEFT RIGHT --rectified --focal PX --baseline MM [options] "
-		"-o objects.json\n\n"
-		"Rectifies a raw stereo pair with its calibration (or takes a rectified one), "
-		"matches it, finds the table plane and the objects standing on "
-		"it,\nand writes them as JSON: the table (plane, normal, distance, tilt) and per "
-		"object\nid, area_px, bbox, centroid_px, median_disparity, centroid_mm [X, Y, Z] in "
-		"the left\ncamera's frame (x right, y down, z forward), distance_mm, height_mm above "
-		"the table,\nsize_mm.\n\n"
-		"  -o FILE         the JSON (- for stdout; written whole or not at all)\n"
-		"  --disp FILE     also the disparity map (.pfm or 16-bit .png)\n"
-		"  --calib FILE    the calibration: two ROS camera_info files (left, then right) or\n"
-		"                  one OpenCV stereo file (see jetdepth calib check)\n"
-		"  --rectified     the pair is already rectified (the calibration, if given, only\n"
-		"                  supplies the camera model)\n"
-		"  --no-pair-check skip the check that the pair is rectified and in left, right\n"
-		"                  order (refused otherwise: confident wrong objects are worse)\n"
-		"%s\n%s",
-		jd_sense_cli_help, jd_cli_matcher_help());
+	fprintf(
+	    f,
+	    "usage: jetdepth sense LEFT RIGHT --calib LEFT.yaml --calib RIGHT.yaml [options] "
+	    "-o objects.json\n"
+	    "       jetdepth sense LEFT RIGHT --calib STEREO.yaml [options] -o objects.json\n"
+	    "       jetdepth sense LEFT RIGHT --rectified --focal PX --baseline MM [options] "
+	    "-o objects.json\n\n"
+	    "Rectifies a raw stereo pair with its calibration (or takes a rectified one), "
+	    "matches it, finds the table plane and the objects standing on "
+	    "it,\nand writes them as JSON: the table (plane, normal, distance, tilt) and per "
+	    "object\nid, area_px, bbox, centroid_px, median_disparity, centroid_mm [X, Y, Z] in "
+	    "the left\ncamera's frame (x right, y down, z forward), distance_mm, height_mm above "
+	    "the table,\nsize_mm.\n\n"
+	    "  -o FILE         the JSON (- for stdout; written whole or not at all)\n"
+	    "  --disp FILE     also the disparity map (.pfm or 16-bit .png)\n"
+	    "  --calib FILE    the calibration: two ROS camera_info files (left, then right) or\n"
+	    "                  one OpenCV stereo file (see jetdepth calib check)\n"
+	    "  --rectified     the pair is already rectified (the calibration, if given, only\n"
+	    "                  supplies the camera model)\n"
+	    "  --no-pair-check skip the check that the pair is rectified and in left, right\n"
+	    "                  order (refused otherwise: confident wrong objects are worse)\n"
+	    "%s\n%s",
+	    jd_sense_cli_help, jd_cli_matcher_help());
 }
 
 int jd_cmd_sense(int argc, char **argv)
@@ -71,7 +72,8 @@ int jd_cmd_sense(int argc, char **argv)
 	const char *out = NULL, *disp_out = NULL, *calib_files[2];
 	int ncalib = 0;
 	static struct jd_stereo_calib calib;
-	int threads = jd_workers_cpu_count(), opt, rectified = 0, pair_check = 1, rc = JD_EXIT_RUNTIME;
+	int threads = jd_workers_cpu_count(), opt, rectified = 0, pair_check = 1,
+	    rc = JD_EXIT_RUNTIME;
 	struct jd_image l = {0}, r = {0};
 	static struct jd_engine engine;
 	static struct jd_sense_result res;
@@ -126,8 +128,9 @@ int jd_cmd_sense(int argc, char **argv)
 		return JD_EXIT_USAGE;
 	}
 	if (!rectified && !ncalib) {
-		fprintf(stderr, "jetdepth sense: a raw pair needs its calibration (--calib), or say "
-				"--rectified\n");
+		fprintf(stderr,
+			"jetdepth sense: a raw pair needs its calibration (--calib), or say "
+			"--rectified\n");
 		return JD_EXIT_USAGE;
 	}
 	if (ncalib && jd_sense_cli_model_alone(&sc, "--calib")) {
@@ -143,13 +146,14 @@ int jd_cmd_sense(int argc, char **argv)
 		jd_calib_model(&calib, &f, &cx, &cy, &b, &units);
 		if (rectified && fabs(calib.doffs) >= JD_CALIB_DOFFS_PX) {
 			/* rectified elsewhere with the file's own P2: every disparity is off */
-			fprintf(stderr,
-				"jetdepth: sense --rectified: %s puts the right view's principal "
-				"point %.2f px from the left's (cx' %.2f): a pair rectified with it "
-				"has every disparity off by that; give the raw pair (jetdepth "
-				"rectifies both onto one principal point) or rectify with "
-				"CALIB_ZERO_DISPARITY\n",
-				calib_files[ncalib - 1], calib.doffs, calib.cx_right_file);
+			fprintf(
+			    stderr,
+			    "jetdepth: sense --rectified: %s puts the right view's principal "
+			    "point %.2f px from the left's (cx' %.2f): a pair rectified with it "
+			    "has every disparity off by that; give the raw pair (jetdepth "
+			    "rectifies both onto one principal point) or rectify with "
+			    "CALIB_ZERO_DISPARITY\n",
+			    calib_files[ncalib - 1], calib.doffs, calib.cx_right_file);
 			return JD_EXIT_USAGE;
 		}
 		/* none given here: jd_sense_cli_model_alone() refused that above */
@@ -166,8 +170,8 @@ int jd_cmd_sense(int argc, char **argv)
 		fprintf(stderr, "jetdepth: %s\n", err);
 		return JD_EXIT_RUNTIME;
 	}
-	if (ncalib && jd_calib_fits(&calib, calib_files, ncalib, l.width, l.height, err,
-				    sizeof(err))) {
+	if (ncalib &&
+	    jd_calib_fits(&calib, calib_files, ncalib, l.width, l.height, err, sizeof(err))) {
 		fprintf(stderr, "jetdepth: %s\n", err);
 		rc = JD_EXIT_RUNTIME;
 		goto out;
@@ -177,8 +181,10 @@ int jd_cmd_sense(int argc, char **argv)
 		size_t rb = jd_rectifier_mem_required(l.width, l.height);
 		void *rmem = malloc(rb);
 		struct jd_rectifier rect;
-		struct jd_image rl = {malloc((size_t)l.width * l.height), l.width, l.height, l.width};
-		struct jd_image rr = {malloc((size_t)l.width * l.height), l.width, l.height, l.width};
+		struct jd_image rl = {malloc((size_t)l.width * l.height), l.width, l.height,
+				      l.width};
+		struct jd_image rr = {malloc((size_t)l.width * l.height), l.width, l.height,
+				      l.width};
 		if (!rmem || !rl.data || !rr.data ||
 		    jd_rectifier_init(&rect, &calib, l.width, l.height, rmem, rb)) {
 			fprintf(stderr, "jetdepth: sense: out of memory for rectification\n");
@@ -206,21 +212,23 @@ int jd_cmd_sense(int argc, char **argv)
 	if (pair_check) {
 		jd_pair_check(&l, &r, p.min_disp + p.ndisp, &pc);
 		if (pc.verdict == JD_PAIR_SWAPPED || pc.verdict == JD_PAIR_UNRECTIFIED) {
-			fprintf(stderr,
-				"jetdepth: sense: %s: %s: of %d clearly matched patches %d lie at "
-				"negative disparity, %d at positive, %d rows apart (median %+d); %s "
-				"(--no-pair-check to match anyway)\n",
-				argv[optind], jd_pair_verdict_text(pc.verdict), pc.confident,
-				pc.negative, pc.positive, pc.off_row, pc.median_dy,
-				pc.verdict == JD_PAIR_SWAPPED
-				    ? "give the left camera's image first"
-				    : (rectified ? "drop --rectified and give the calibration"
-						 : "check the calibration belongs to these cameras"));
+			fprintf(
+			    stderr,
+			    "jetdepth: sense: %s: %s: of %d clearly matched patches %d lie at "
+			    "negative disparity, %d at positive, %d rows apart (median %+d); %s "
+			    "(--no-pair-check to match anyway)\n",
+			    argv[optind], jd_pair_verdict_text(pc.verdict), pc.confident,
+			    pc.negative, pc.positive, pc.off_row, pc.median_dy,
+			    pc.verdict == JD_PAIR_SWAPPED
+				? "give the left camera's image first"
+				: (rectified ? "drop --rectified and give the calibration"
+					     : "check the calibration belongs to these cameras"));
 			rc = JD_EXIT_RUNTIME;
 			goto out;
 		}
 	}
-	if ((rc = jd_cli_validate(&p, l.width, l.height)) || jd_sense_cli_fits(&sc, l.width, l.height)) {
+	if ((rc = jd_cli_validate(&p, l.width, l.height)) ||
+	    jd_sense_cli_fits(&sc, l.width, l.height)) {
 		rc = rc ? rc : JD_EXIT_USAGE;
 		goto out;
 	}

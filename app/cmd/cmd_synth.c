@@ -33,7 +33,8 @@ int jd_cmd_synth(int argc, char **argv)
 				return JD_EXIT_USAGE;
 			}
 			if (frame < 0) {
-				fprintf(stderr, "jetdepth: --frame %s: must be 0 or more\n", optarg);
+				fprintf(stderr, "jetdepth: --frame %s: must be 0 or more\n",
+					optarg);
 				return JD_EXIT_USAGE;
 			}
 		} else {

@@ -127,8 +127,8 @@ static int tune_case(const struct tune_case *c, int runs, struct jd_workers *wk,
 	int nv = jd_cuda_bp_variants(c->nd, names, 8), best = -1;
 	float best_ms = 0, default_ms = -1;
 	for (int v = 0; v < nv; v++) {
-		float ms = time_variant(&p, names[v], &l, &r, &ref, &out, runs, t->gpu, &t->sm_count,
-					&t->driver);
+		float ms = time_variant(&p, names[v], &l, &r, &ref, &out, runs, t->gpu,
+					&t->sm_count, &t->driver);
 		if (ms == -2.0f) {
 			goto out; /* no GPU at all */
 		}
@@ -154,8 +154,13 @@ static int tune_case(const struct tune_case *c, int runs, struct jd_workers *wk,
 		fprintf(stderr, "jetdepth: tune: no usable configuration for this case\n");
 		goto out;
 	}
-	struct jd_tuning_entry e = {.kernel = "bp", .fp16 = c->fp16, .w = c->w, .h = c->h,
-				    .nd = c->nd, .ms = best_ms, .default_ms = default_ms};
+	struct jd_tuning_entry e = {.kernel = "bp",
+				    .fp16 = c->fp16,
+				    .w = c->w,
+				    .h = c->h,
+				    .nd = c->nd,
+				    .ms = best_ms,
+				    .default_ms = default_ms};
 	snprintf(e.variant, sizeof(e.variant), "%s", names[best]);
 	snprintf(e.default_variant, sizeof(e.default_variant), "%s", names[0]);
 	printf("    -> %s, %.2fx the default\n", names[best], (double)(default_ms / best_ms));
@@ -171,22 +176,24 @@ out:
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: jetdepth tune [-o FILE] [--runs N] [--size WxH --ndisp N [--fp16|--float]]\n\n"
-		"On this GPU, times each BP message-kernel configuration built into jetdepth (the\n"
-		"staged kernel, inputs in shared memory; the register kernels, one per occupancy\n"
-		"level: how much of the message vector stays in registers; and the generic\n"
-		"kernel) on the synthetic scene, after checking that each gives the\n"
-		"reference's disparities bit for bit, and writes the fastest for each case to the\n"
-		"tuning file. Boot reads it when GPU, driver and build match (else it says why and\n"
-		"uses the built-in defaults). SGM and SAD have one configuration each in this build.\n\n"
-		"  -o FILE        the tuning file (default: --tuning, $JD_TUNING, else %s);\n"
-		"                 entries for other cases already in it are kept\n"
-		"  --runs N       timed runs per configuration (default 21, median kernel time)\n"
-		"  --size WxH --ndisp N   one case (default: 384x288/16, 450x375/64, 450x375/128,\n"
-		"                 900x750/128 in fp16, 450x375/64 and 900x750/128 in float)\n"
-		"  --fp16 | --float   storage for the one case (default fp16)\n",
-		JD_TUNING_DEFAULT);
+	fprintf(
+	    f,
+	    "usage: jetdepth tune [-o FILE] [--runs N] [--size WxH --ndisp N [--fp16|--float]]\n\n"
+	    "On this GPU, times each BP message-kernel configuration built into jetdepth (the\n"
+	    "staged kernel, inputs in shared memory; the register kernels, one per occupancy\n"
+	    "level: how much of the message vector stays in registers; and the generic\n"
+	    "kernel) on the synthetic scene, after checking that each gives the\n"
+	    "reference's disparities bit for bit, and writes the fastest for each case to the\n"
+	    "tuning file. Boot reads it when GPU, driver and build match (else it says why and\n"
+	    "uses the built-in defaults). SGM and SAD have one configuration each in this "
+	    "build.\n\n"
+	    "  -o FILE        the tuning file (default: --tuning, $JD_TUNING, else %s);\n"
+	    "                 entries for other cases already in it are kept\n"
+	    "  --runs N       timed runs per configuration (default 21, median kernel time)\n"
+	    "  --size WxH --ndisp N   one case (default: 384x288/16, 450x375/64, 450x375/128,\n"
+	    "                 900x750/128 in fp16, 450x375/64 and 900x750/128 in float)\n"
+	    "  --fp16 | --float   storage for the one case (default fp16)\n",
+	    JD_TUNING_DEFAULT);
 }
 
 int jd_cmd_tune(int argc, char **argv)

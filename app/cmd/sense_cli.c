@@ -25,9 +25,9 @@ enum {
 	S_N
 };
 
-static const char *const names[S_N] = {"focal",	     "baseline", "cx",	      "cy",	 "roi",
-				       "min-height", "min-area", "fixed-disp", "plane-tol",
-				       "min-confidence", "extrinsics", "min-area-mm2"};
+static const char *const names[S_N] = {"focal",	    "baseline",	      "cx",	    "cy",
+				       "roi",	    "min-height",     "min-area",   "fixed-disp",
+				       "plane-tol", "min-confidence", "extrinsics", "min-area-mm2"};
 
 const char jd_sense_cli_help[] =
     "sensing options:\n"
@@ -101,8 +101,9 @@ int jd_sense_cli_parse(struct jd_sense_options *s, int k, const char *arg)
 		char extra;
 		if (sscanf(arg, "%d,%d,%d,%d%c", &r[0], &r[1], &r[2], &r[3], &extra) != 4 ||
 		    r[0] < 0 || r[1] < 0 || r[2] <= r[0] || r[3] <= r[1]) {
-			fprintf(stderr, "jetdepth: --roi %s: expected X0,Y0,X1,Y1 with X0 < X1, "
-					"Y0 < Y1\n",
+			fprintf(stderr,
+				"jetdepth: --roi %s: expected X0,Y0,X1,Y1 with X0 < X1, "
+				"Y0 < Y1\n",
 				arg);
 			return -EINVAL;
 		}
@@ -133,11 +134,13 @@ int jd_sense_cli_parse(struct jd_sense_options *s, int k, const char *arg)
 	}
 	}
 	/* the baseline's range is the calibration files' (calib_check.c): a stereo rig's */
-	static const double lim[S_N][2] = {{1, 1e6},   {1, 1e4}, {-1e5, 1e5}, {-1e5, 1e5}, {0, 0},
-					   {0, 1e5},   {0, 0},	    {0.01, 1e4}, {0.01, 100}};
+	static const double lim[S_N][2] = {{1, 1e6}, {1, 1e4}, {-1e5, 1e5}, {-1e5, 1e5}, {0, 0},
+					   {0, 1e5}, {0, 0},   {0.01, 1e4}, {0.01, 100}};
 	if (k == S_BASELINE && number_in(arg, &v) && v > 0 && v < 1) {
-		fprintf(stderr, "jetdepth: --baseline %s: millimetres, 1 to 10000 (%s m is %g mm: "
-				"give --baseline %g)\n", arg, arg, v * 1000, v * 1000);
+		fprintf(stderr,
+			"jetdepth: --baseline %s: millimetres, 1 to 10000 (%s m is %g mm: "
+			"give --baseline %g)\n",
+			arg, arg, v * 1000, v * 1000);
 		return -EINVAL;
 	}
 	if (number(names[k], arg, lim[k][0], lim[k][1], &v)) {
@@ -174,11 +177,11 @@ int jd_sense_cli_parse(struct jd_sense_options *s, int k, const char *arg)
 
 int jd_sense_cli_model_alone(const struct jd_sense_options *s, const char *what)
 {
-	const char *given = s->have_focal	 ? "--focal"
-			    : s->have_baseline	 ? "--baseline"
+	const char *given = s->have_focal	  ? "--focal"
+			    : s->have_baseline	  ? "--baseline"
 			    : isfinite(s->cam.cx) ? "--cx"
 			    : isfinite(s->cam.cy) ? "--cy"
-						 : NULL;
+						  : NULL;
 
 	if (!given || !what) {
 		return 0;
@@ -194,7 +197,8 @@ int jd_sense_cli_model_alone(const struct jd_sense_options *s, const char *what)
 int jd_sense_cli_check(const struct jd_sense_options *s)
 {
 	if (!s->have_focal || !s->have_baseline) {
-		fprintf(stderr, "jetdepth: sensing needs the camera: --focal PX and --baseline MM\n");
+		fprintf(stderr,
+			"jetdepth: sensing needs the camera: --focal PX and --baseline MM\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -205,8 +209,8 @@ int jd_sense_cli_fits(const struct jd_sense_options *s, int w, int h)
 	const int *r = s->sp.roi;
 
 	if ((r[2] || r[3]) && (r[2] > w || r[3] > h)) {
-		fprintf(stderr, "jetdepth: --roi %d,%d,%d,%d: outside the %dx%d image\n", r[0], r[1],
-			r[2], r[3], w, h);
+		fprintf(stderr, "jetdepth: --roi %d,%d,%d,%d: outside the %dx%d image\n", r[0],
+			r[1], r[2], r[3], w, h);
 		return -EINVAL;
 	}
 	/* the principal point inside the frames, as calibration files are held to */

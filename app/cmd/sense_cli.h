@@ -1,4 +1,5 @@
-/* The 3D-sensing options `jetdepth sense` and `jetdepth run` share (camera model, ROI, thresholds). */
+/* The 3D-sensing options `jetdepth sense` and `jetdepth run` share (camera model, ROI, thresholds).
+ */
 #ifndef JD_APP_SENSE_CLI_H
 #define JD_APP_SENSE_CLI_H
 

@@ -27,8 +27,9 @@ static void names_of(const struct jd_stereo_calib *c, const char *const *files, 
 	static const char *const ros[3] = {"camera_matrix", "rectification_matrix",
 					   "projection_matrix"};
 	static const char *const cv[2][3] = {{"M1", "R1", "P1"}, {"M2", "R2", "P2"}};
-	static const char *const kalibr[2][3] = {{"cam0: intrinsics", "cam0 (rectified)", "cam0 (rectified)"},
-						 {"cam1: intrinsics", "cam1: T_cn_cnm1", "cam1: T_cn_cnm1"}};
+	static const char *const kalibr[2][3] = {
+	    {"cam0: intrinsics", "cam0 (rectified)", "cam0 (rectified)"},
+	    {"cam1: intrinsics", "cam1: T_cn_cnm1", "cam1: T_cn_cnm1"}};
 
 	for (int i = 0; i < 2; i++) {
 		const char *const *k = c->format == JD_CALIB_ROS      ? ros
@@ -62,10 +63,10 @@ static int not_rotation(const double *R)
 	return !(fabs(det - 1) <= ROTATION_TOL);
 }
 
-#define FAIL(...)                                                                             \
-	do {                                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                                           \
-		return -EINVAL;                                                               \
+#define FAIL(...)                                                                                  \
+	do {                                                                                       \
+		snprintf(err, errlen, __VA_ARGS__);                                                \
+		return -EINVAL;                                                                    \
 	} while (0)
 
 static int check_rotation(const char *file, const char *key, const double *R, char *err,
@@ -92,7 +93,7 @@ static int along_rows(const double *T, const char *file, char *err, size_t errle
 
 	if (fabs(T[0]) < ALONG_X_MIN * n) {
 		const char *axis = fabs(T[1]) >= fabs(T[2]) ? "y: one camera above the other"
-							  : "z: one camera in front of the other";
+							    : "z: one camera in front of the other";
 		FAIL("%s: T: (%g, %g, %g) runs mostly along %s; the matchers search along image "
 		     "rows, so the cameras must sit side by side (along x)",
 		     file, T[0], T[1], T[2], axis);
@@ -109,9 +110,10 @@ static int baseline_contradicts(const struct jd_stereo_calib *c, double b, const
 	double t = sqrt(c->T[0] * c->T[0] + c->T[1] * c->T[1] + c->T[2] * c->T[2]);
 
 	if (fabs(fabs(b) - t) > BASELINE_AGREE * t) {
-		FAIL("%s: P2 and T disagree: P2 gives a baseline of %g (-P2[0][3] / P2[0][0]) but T "
-		     "is %g long; one of them is from another calibration or another unit",
-		     file, fabs(b), t);
+		FAIL(
+		    "%s: P2 and T disagree: P2 gives a baseline of %g (-P2[0][3] / P2[0][0]) but T "
+		    "is %g long; one of them is from another calibration or another unit",
+		    file, fabs(b), t);
 	}
 	return 0;
 }
@@ -153,17 +155,18 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 			FAIL("%s: %s: focal lengths must be positive (P[0][0] %g, P[1][1] %g)",
 			     n.file[i], n.P[i], P[0], P[5]);
 		}
-		if (k->width && (k->K[2] < 0 || k->K[2] > k->width || k->K[5] < 0 ||
-				 k->K[5] > k->height)) {
+		if (k->width &&
+		    (k->K[2] < 0 || k->K[2] > k->width || k->K[5] < 0 || k->K[5] > k->height)) {
 			FAIL("%s: %s: principal point (%g, %g) outside the %dx%d image", n.kfile[i],
 			     n.K[i], k->K[2], k->K[5], k->width, k->height);
 		}
 	}
 	/* ROS: the left camera's P has Tx = 0, the right one's Tx = -f B < 0 */
 	if (c->format == JD_CALIB_ROS && l->P[3] != 0) {
-		FAIL("%s: projection_matrix: Tx = P[0][3] = %g, the left camera's is 0: is this the "
-		     "right camera's file? (give the left camera's file first)",
-		     files[0], l->P[3]);
+		FAIL(
+		    "%s: projection_matrix: Tx = P[0][3] = %g, the left camera's is 0: is this the "
+		    "right camera's file? (give the left camera's file first)",
+		    files[0], l->P[3]);
 	}
 	if (r->P[3] > 0) {
 		FAIL("%s: %s: Tx = P[0][3] = %g > 0: is this the left camera's file? (the right "
@@ -186,8 +189,8 @@ int jd_calib_validate(const struct jd_stereo_calib *c, const char *const *files,
 	}
 	double mm = b * units; /* the sign was checked above */
 	if (!(mm >= BASELINE_MIN_MM && mm <= BASELINE_MAX_MM)) {
-		FAIL("%s: %s: baseline %g (%g mm): a stereo rig's is %g to %g mm", n.file[1], n.P[1],
-		     b, mm, BASELINE_MIN_MM, BASELINE_MAX_MM);
+		FAIL("%s: %s: baseline %g (%g mm): a stereo rig's is %g to %g mm", n.file[1],
+		     n.P[1], b, mm, BASELINE_MIN_MM, BASELINE_MAX_MM);
 	}
 	return 0;
 }
@@ -209,7 +212,8 @@ int jd_calib_fits(const struct jd_stereo_calib *c, const char *const *files, int
 		const double pts[2][2] = {{k->K[2], k->K[5]}, {k->P[2], k->P[6]}};
 		for (int j = 0; j < 2; j++) {
 			if (pts[j][0] < 0 || pts[j][0] > w || pts[j][1] < 0 || pts[j][1] > h) {
-				FAIL("%s: %s: principal point (%g, %g) lies outside the %dx%d frames: "
+				FAIL("%s: %s: principal point (%g, %g) lies outside the %dx%d "
+				     "frames: "
 				     "is the calibration for another image size?",
 				     j ? n.file[i] : n.kfile[i], j ? n.P[i] : n.K[i], pts[j][0],
 				     pts[j][1], w, h);

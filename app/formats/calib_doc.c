@@ -11,7 +11,6 @@
 
 #include "../../hal/in_file.h"
 
-
 /*
  * A calibration nests two levels (key: {rows, cols, data: [...]}); libyaml's time grows with
  * the square of the nesting (400 KB of it took 114 s). A first pass over the events stops at
@@ -59,8 +58,10 @@ static int duplicate_key(struct doc *x, yaml_node_t *map)
 	yaml_node_pair_t *a, *b, *start = map->data.mapping.pairs.start;
 
 	if (map->data.mapping.pairs.top - start > MAX_KEYS) {
-		snprintf(x->err, x->errlen, "%s:%zu: more than %d keys in one mapping: not a "
-			 "calibration file", x->path, map->start_mark.line + 1, MAX_KEYS);
+		snprintf(x->err, x->errlen,
+			 "%s:%zu: more than %d keys in one mapping: not a "
+			 "calibration file",
+			 x->path, map->start_mark.line + 1, MAX_KEYS);
 		return 1;
 	}
 	for (a = start; a < map->data.mapping.pairs.top; a++) {
@@ -76,7 +77,8 @@ static int duplicate_key(struct doc *x, yaml_node_t *map)
 				    (const char *)kb->data.scalar.value)) {
 				snprintf(x->err, x->errlen,
 					 "%s:%zu: %s: given twice (first at line %zu)", x->path,
-					 ka->start_mark.line + 1, (const char *)ka->data.scalar.value,
+					 ka->start_mark.line + 1,
+					 (const char *)ka->data.scalar.value,
 					 kb->start_mark.line + 1);
 				return 1;
 			}
@@ -138,8 +140,10 @@ int jd__calib_doc_load(struct doc *x)
 		text += 3; /* a UTF-8 byte-order mark: some editors write one */
 		n -= 3;
 	} else if (n >= 2 && (!memcmp(text, "\xff\xfe", 2) || !memcmp(text, "\xfe\xff", 2))) {
-		snprintf(x->err, x->errlen, "%s: UTF-16 text (it starts with a byte-order mark): "
-			 "save it as UTF-8", x->path);
+		snprintf(x->err, x->errlen,
+			 "%s: UTF-16 text (it starts with a byte-order mark): "
+			 "save it as UTF-8",
+			 x->path);
 		return -EINVAL;
 	}
 	if (memchr(text, '\0', n)) {
@@ -188,7 +192,8 @@ yaml_node_t *jd__calib_get(struct doc *x, yaml_node_t *map, const char *key)
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&x->d, p->key);
-		if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key)) {
+		if (k && k->type == YAML_SCALAR_NODE &&
+		    !strcmp((const char *)k->data.scalar.value, key)) {
 			return yaml_document_get_node(&x->d, p->value);
 		}
 	}
@@ -204,8 +209,8 @@ int jd__calib_number(struct doc *x, yaml_node_t *n, const char *key, double *out
 	}
 	*out = strtod((const char *)n->data.scalar.value, &end);
 	if (end == (char *)n->data.scalar.value || *end || !isfinite(*out)) {
-		FAIL("%s:%zu: %s: '%s' is not a finite number", x->path, n->start_mark.line + 1, key,
-		     (const char *)n->data.scalar.value);
+		FAIL("%s:%zu: %s: '%s' is not a finite number", x->path, n->start_mark.line + 1,
+		     key, (const char *)n->data.scalar.value);
 	}
 	return 0;
 }
@@ -283,7 +288,8 @@ static int distance(const char *a, const char *b)
 		row[0] = (int)i;
 		for (size_t j = 1; j <= lb; j++) {
 			int up = row[j];
-			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			int same =
+			    tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
 			int best = diag + !same;
 			best = up + 1 < best ? up + 1 : best;
 			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
@@ -335,10 +341,11 @@ int jd__calib_units(struct doc *x, double *unit_mm)
 	static const struct {
 		const char *name;
 		double mm;
-	} table[] = {{"mm", 1},	     {"millimetres", 1}, {"millimeters", 1}, {"cm", 10},
-		     {"centimetres", 10}, {"centimeters", 10}, {"m", 1000},	     {"metres", 1000},
-		     {"meters", 1000}};
-	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n = jd__calib_get(x, root, "units");
+	} table[] = {{"mm", 1},	  {"millimetres", 1},  {"millimeters", 1},
+		     {"cm", 10},  {"centimetres", 10}, {"centimeters", 10},
+		     {"m", 1000}, {"metres", 1000},    {"meters", 1000}};
+	yaml_node_t *root = yaml_document_get_root_node(&x->d),
+		    *n = jd__calib_get(x, root, "units");
 
 	n = n ? n : jd__calib_get(x, root, "unit");
 	if (!n) {
@@ -348,8 +355,8 @@ int jd__calib_units(struct doc *x, double *unit_mm)
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		if (!strcmp(v, table[i].name)) {
 			if (*unit_mm > 0 && *unit_mm != table[i].mm) {
-				FAIL("%s:%zu: units: %s, but the other file says otherwise", x->path,
-				     n->start_mark.line + 1, v);
+				FAIL("%s:%zu: units: %s, but the other file says otherwise",
+				     x->path, n->start_mark.line + 1, v);
 			}
 			*unit_mm = table[i].mm;
 			return 0;
@@ -396,8 +403,8 @@ int jd__calib_stated_size(struct doc *x, int *w, int *h)
 			continue;
 		}
 		if (jd__calib_matrix(x, root, pairs[i], v, 2, 0)) {
-			FAIL("%s:%zu: %s: expected [width, height]", x->path, n->start_mark.line + 1,
-			     pairs[i]);
+			FAIL("%s:%zu: %s: expected [width, height]", x->path,
+			     n->start_mark.line + 1, pairs[i]);
 		}
 		int sw, sh;
 		if (!(v[0] >= 1 && v[0] <= 65536 && v[1] >= 1 && v[1] <= 65536)) {
@@ -419,4 +426,3 @@ int jd__calib_stated_size(struct doc *x, int *w, int *h)
 	}
 	return 0;
 }
-

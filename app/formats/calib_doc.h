@@ -21,10 +21,10 @@ struct doc {
 	size_t errlen;
 };
 
-#define FAIL(...)                                                                             \
-	do {                                                                                  \
-		snprintf(x->err, x->errlen, __VA_ARGS__);                                     \
-		return -EINVAL;                                                               \
+#define FAIL(...)                                                                                  \
+	do {                                                                                       \
+		snprintf(x->err, x->errlen, __VA_ARGS__);                                          \
+		return -EINVAL;                                                                    \
 	} while (0)
 
 /** Read and parse x->path. @retval 0, -ENOENT (cannot read), -EINVAL (said in x->err) */
@@ -67,7 +67,7 @@ int jd__calib_is_xml(const char *text, size_t n);
  * The XML's top-level elements as YAML keys, each on the line its element starts on, so that
  * the loaders' messages name the XML's lines. @retval 0 or -EINVAL (err says where)
  */
-int jd__calib_xml_to_yaml(const char *path, const char *text, size_t n, char *out,
-			  size_t outlen, size_t *outn, char *err, size_t errlen);
+int jd__calib_xml_to_yaml(const char *path, const char *text, size_t n, char *out, size_t outlen,
+			  size_t *outn, char *err, size_t errlen);
 
 #endif

@@ -152,8 +152,10 @@ static int text_items(struct xml *x, int as_list)
 		}
 		emit_s(x, count ? ", '" : "'");
 		for (size_t i = 0; i < k; i++) {
-			static const char *const ent[][2] = {{"&lt;", "<"}, {"&gt;", ">"},
-							     {"&amp;", "&"}, {"&quot;", "\""},
+			static const char *const ent[][2] = {{"&lt;", "<"},
+							     {"&gt;", ">"},
+							     {"&amp;", "&"},
+							     {"&quot;", "\""},
 							     {"&apos;", "''"}};
 			size_t e = 0;
 			for (; e < 5; e++) {
@@ -300,11 +302,12 @@ int jd__calib_is_xml(const char *text, size_t n)
 	while (n && strchr(" \t\r\n", *text)) {
 		text++, n--;
 	}
-	return (n >= 5 && !memcmp(text, "<?xml", 5)) || (n >= 15 && !memcmp(text, "<opencv_storage", 15));
+	return (n >= 5 && !memcmp(text, "<?xml", 5)) ||
+	       (n >= 15 && !memcmp(text, "<opencv_storage", 15));
 }
 
-int jd__calib_xml_to_yaml(const char *path, const char *text, size_t n, char *out,
-			  size_t outlen, size_t *outn, char *err, size_t errlen)
+int jd__calib_xml_to_yaml(const char *path, const char *text, size_t n, char *out, size_t outlen,
+			  size_t *outn, char *err, size_t errlen)
 {
 	struct xml x = {text, text + n, path, out, outlen, 0, 1, 1, 0, err, errlen};
 	char name[64];

@@ -14,8 +14,8 @@
 static int check_camera(struct doc *x, const struct jd_calib_camera *c, const char *kname)
 {
 	if (!(c->K[0] > 0) || !(c->K[4] > 0)) {
-		FAIL("%s: %s: focal lengths must be positive (fx %g, fy %g)", x->path, kname, c->K[0],
-		     c->K[4]);
+		FAIL("%s: %s: focal lengths must be positive (fx %g, fy %g)", x->path, kname,
+		     c->K[0], c->K[4]);
 	}
 	if (c->have_rect && !(c->P[0] > 0)) {
 		FAIL("%s: projection: focal length must be positive (%g)", x->path, c->P[0]);
@@ -57,11 +57,18 @@ static const char *text_of(yaml_node_t *n)
 static int load_ros(struct doc *x, struct jd_calib_camera *c, double *unit_mm)
 {
 	yaml_node_t *root = yaml_document_get_root_node(&x->d), *n;
-	static const char *const known[] = {
-	    "image_width",	    "image_height",	 "camera_name",
-	    "camera_matrix",	    "distortion_model",	 "distortion_coefficients",
-	    "rectification_matrix", "projection_matrix", "units",
-	    "binning_x",	    "binning_y",	 NULL};
+	static const char *const known[] = {"image_width",
+					    "image_height",
+					    "camera_name",
+					    "camera_matrix",
+					    "distortion_model",
+					    "distortion_coefficients",
+					    "rectification_matrix",
+					    "projection_matrix",
+					    "units",
+					    "binning_x",
+					    "binning_y",
+					    NULL};
 	static const int plumb_bob[] = {0, 4, 5, -1}, rational[] = {0, 8, -1}, equi[] = {0, 4, -1};
 
 	memset(c, 0, sizeof(*c));
@@ -113,9 +120,25 @@ static struct doc *holder(struct doc *xs, int n, const char *key)
 static int load_opencv(struct doc *xs, int nx, struct jd_stereo_calib *s)
 {
 	static const char *const keys[2][4] = {{"M1", "D1", "R1", "P1"}, {"M2", "D2", "R2", "P2"}};
-	static const char *const known[] = {"M1", "D1", "M2", "D2", "R", "T", "R1", "R2", "P1",
-					    "P2", "Q", "E", "F", "image_width", "image_height",
-					    "imageSize", "image_size", "units", "distortion_model",
+	static const char *const known[] = {"M1",
+					    "D1",
+					    "M2",
+					    "D2",
+					    "R",
+					    "T",
+					    "R1",
+					    "R2",
+					    "P1",
+					    "P2",
+					    "Q",
+					    "E",
+					    "F",
+					    "image_width",
+					    "image_height",
+					    "imageSize",
+					    "image_size",
+					    "units",
+					    "distortion_model",
 					    NULL};
 	static const int counts[] = {4, 5, 8, 12, 14, -1}, four[] = {4, -1};
 	int have_rect = 1, w = 0, h = 0;
@@ -168,17 +191,18 @@ static int load_opencv(struct doc *xs, int nx, struct jd_stereo_calib *s)
 			FAIL("%s: %s: missing", x->path, keys[i][1]);
 		}
 		if (distortion(x, root, keys[i][1], stated == JD_DIST_FISHEYE ? four : counts,
-				 stated == JD_DIST_FISHEYE ? "the fisheye model" : "OpenCV's model",
-				 c)) {
+			       stated == JD_DIST_FISHEYE ? "the fisheye model" : "OpenCV's model",
+			       c)) {
 			return -EINVAL;
 		}
 		c->model = stated == JD_DIST_FISHEYE ? JD_DIST_FISHEYE : JD_DIST_RADTAN;
 		if (stated < 0 && c->ndist == 4) {
-			FAIL("%s:%zu: %s: 4 coefficients could be OpenCV's standard model (k1 k2 p1 "
-			     "p2) or its fisheye model (k1 k2 k3 k4), whose maps differ: add a line "
-			     "\"distortion_model: fisheye\" or \"distortion_model: plumb_bob\"",
-			     x->path, jd__calib_get(x, root, keys[i][1])->start_mark.line + 1,
-			     keys[i][1]);
+			FAIL(
+			    "%s:%zu: %s: 4 coefficients could be OpenCV's standard model (k1 k2 p1 "
+			    "p2) or its fisheye model (k1 k2 k3 k4), whose maps differ: add a line "
+			    "\"distortion_model: fisheye\" or \"distortion_model: plumb_bob\"",
+			    x->path, jd__calib_get(x, root, keys[i][1])->start_mark.line + 1,
+			    keys[i][1]);
 		}
 		x = holder(xs, nx, keys[i][3]);
 		root = yaml_document_get_root_node(&x->d);
@@ -241,10 +265,9 @@ static int kalibr_pose(struct doc *x, yaml_node_t *cam, struct jd_stereo_calib *
 		for (long j = 0; j < n && n == 4; j++) {
 			char what[40];
 			snprintf(what, sizeof(what), "T_cn_cnm1[%ld][%ld]", i, j);
-			if (jd__calib_number(x,
-					     yaml_document_get_node(&x->d,
-								    r->data.sequence.items.start[j]),
-					     what, &m[i * 4 + j])) {
+			if (jd__calib_number(
+				x, yaml_document_get_node(&x->d, r->data.sequence.items.start[j]),
+				what, &m[i * 4 + j])) {
 				return -EINVAL;
 			}
 		}
@@ -271,10 +294,10 @@ static int kalibr_pose(struct doc *x, yaml_node_t *cam, struct jd_stereo_calib *
 /* Kalibr's camchain.yaml: cam0 and cam1, pinhole with radtan or equidistant distortion. */
 static int load_kalibr(struct doc *x, struct jd_stereo_calib *s)
 {
-	static const char *const known[] = {
-	    "camera_model", "intrinsics",   "distortion_model",	 "distortion_coeffs",
-	    "resolution",   "rostopic",	    "cam_overlaps",	 "T_cam_imu",
-	    "T_cn_cnm1",    "timeshift_cam_imu", "line_delay", NULL};
+	static const char *const known[] = {"camera_model",	 "intrinsics", "distortion_model",
+					    "distortion_coeffs", "resolution", "rostopic",
+					    "cam_overlaps",	 "T_cam_imu",  "T_cn_cnm1",
+					    "timeshift_cam_imu", "line_delay", NULL};
 	static const int four[] = {0, 4, -1};
 	yaml_node_t *root = yaml_document_get_root_node(&x->d);
 
@@ -318,7 +341,8 @@ static int load_kalibr(struct doc *x, struct jd_stereo_calib *s)
 				return -EINVAL;
 			}
 			if (!(v[0] >= 1 && v[0] <= 65536 && v[1] >= 1 && v[1] <= 65536)) {
-				FAIL("%s: %s: resolution: %g x %g: expected [width, height] in pixels",
+				FAIL("%s: %s: resolution: %g x %g: expected [width, height] in "
+				     "pixels",
 				     x->path, name, v[0], v[1]);
 			}
 			c->width = (int)v[0];
@@ -343,9 +367,10 @@ int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *
 
 	memset(c, 0, sizeof(*c));
 	if (nfiles < 1 || nfiles > 2) {
-		snprintf(err, errlen, "calibration: one OpenCV stereo file or Kalibr camchain, or "
-				      "two files: ROS camera_info (left, right) or OpenCV's "
-				      "intrinsics and extrinsics");
+		snprintf(err, errlen,
+			 "calibration: one OpenCV stereo file or Kalibr camchain, or "
+			 "two files: ROS camera_info (left, right) or OpenCV's "
+			 "intrinsics and extrinsics");
 		return -EINVAL;
 	}
 	for (int i = 0; i < nfiles && !rc; i++) {
@@ -371,8 +396,8 @@ int jd_calib_load(const char *const *files, int nfiles, struct jd_stereo_calib *
 		jd__calib_doc_free(&xs[i]);
 	}
 	if (!rc && jd_calib_rectify(c)) {
-		snprintf(err, errlen, "%s: no rectification (R1 R2 P1 P2) and no R, T to compute it",
-			 files[0]);
+		snprintf(err, errlen,
+			 "%s: no rectification (R1 R2 P1 P2) and no R, T to compute it", files[0]);
 		rc = -EINVAL;
 	}
 	return rc ? rc : jd_calib_validate(c, files, nfiles, err, errlen);

@@ -53,8 +53,8 @@ static int begin(struct jd_out *o, const char *dir, const char *name, char *err,
 }
 
 /* PFM: little-endian floats, rows bottom to top (the format's order). */
-static int pfm(struct jd_out *o, const char *dir, const char *name, const float *data, int w,
-	       int h, int stride, char *err, size_t errlen)
+static int pfm(struct jd_out *o, const char *dir, const char *name, const float *data, int w, int h,
+	       int stride, char *err, size_t errlen)
 {
 	char head[64];
 	int rc = begin(o, dir, name, err, errlen), ok = 1;
@@ -138,8 +138,8 @@ static int write_set(struct jd_out *outs, const char *dir, const struct jd_disp 
 	int w = disp->width, h = disp->height, files = 0;
 	long npts = 0;
 
-	JD_TRY(pfm(&outs[files++], dir, "disparity.pfm", disp->data, w, h, disp->stride, err,
-		   errlen));
+	JD_TRY(
+	    pfm(&outs[files++], dir, "disparity.pfm", disp->data, w, h, disp->stride, err, errlen));
 	JD_TRY(png16(&outs[files++], dir, disp, err, errlen));
 	if (conf) {
 		JD_TRY(png8(&outs[files++], dir, conf, w, h, err, errlen));

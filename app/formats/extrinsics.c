@@ -32,7 +32,8 @@ static int numbers(const char *text, double *v, int max, int *mm)
 		}
 		char *end;
 		double x = strtod(p, &end);
-		if (end == p || (!isdigit((unsigned char)*p) && *p != '-' && *p != '+' && *p != '.')) {
+		if (end == p ||
+		    (!isdigit((unsigned char)*p) && *p != '-' && *p != '+' && *p != '.')) {
 			p++;
 			continue;
 		}
@@ -71,8 +72,7 @@ static int plausible_metres(const char *name, const double t[3], int stride, cha
 	return 0;
 }
 
-int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *err,
-			size_t errlen)
+int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *err, size_t errlen)
 {
 	double v[16];
 	int mm, n = numbers(text, v, 16, &mm);
@@ -83,8 +83,9 @@ int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *
 		double qx = v[3], qy = v[4], qz = v[5], qw = v[6];
 		double q = sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
 		if (!(fabs(q - 1.0) < 1e-3)) {
-			snprintf(err, errlen, "%s: quaternion (%g %g %g %g) has norm %g, not 1: not a "
-					      "rotation (order: x y z qx qy qz qw)",
+			snprintf(err, errlen,
+				 "%s: quaternion (%g %g %g %g) has norm %g, not 1: not a "
+				 "rotation (order: x y z qx qy qz qw)",
 				 name, qx, qy, qz, qw, q);
 			return -EINVAL;
 		}
@@ -107,8 +108,9 @@ int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *
 		return 0;
 	}
 	if (n != 16) {
-		snprintf(err, errlen, "%s: %d numbers: need 16 (a 4x4 matrix) or 7 (x y z qx qy qz "
-				      "qw)",
+		snprintf(err, errlen,
+			 "%s: %d numbers: need 16 (a 4x4 matrix) or 7 (x y z qx qy qz "
+			 "qw)",
 			 name, n);
 		return -EINVAL;
 	}
@@ -125,8 +127,9 @@ int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *
 				dotp += v[4 * i + k] * v[4 * j + k];
 			}
 			if (fabs(dotp - (i == j)) > 1e-3) {
-				snprintf(err, errlen, "%s: the upper-left 3x3 is not a rotation (rows %d "
-						      "and %d: dot product %g)",
+				snprintf(err, errlen,
+					 "%s: the upper-left 3x3 is not a rotation (rows %d "
+					 "and %d: dot product %g)",
 					 name, i, j, dotp);
 				return -EINVAL;
 			}
@@ -135,7 +138,8 @@ int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *
 	double det = v[0] * (v[5] * v[10] - v[6] * v[9]) - v[1] * (v[4] * v[10] - v[6] * v[8]) +
 		     v[2] * (v[4] * v[9] - v[5] * v[8]);
 	if (det < 0.0) {
-		snprintf(err, errlen, "%s: the rotation is a reflection (determinant %g)", name, det);
+		snprintf(err, errlen, "%s: the rotation is a reflection (determinant %g)", name,
+			 det);
 		return -EINVAL;
 	}
 	if (!mm && plausible_metres(name, v + 3, 4, err, errlen)) {
@@ -162,8 +166,8 @@ int jd_extrinsics_load(const char *path, double m[16], char *err, size_t errlen)
 	int big = !feof(f);
 	fclose(f);
 	if (big) {
-		snprintf(err, errlen, "--extrinsics %s: larger than %zu bytes: not a pose file", path,
-			 sizeof(text) - 1);
+		snprintf(err, errlen, "--extrinsics %s: larger than %zu bytes: not a pose file",
+			 path, sizeof(text) - 1);
 		return -EINVAL;
 	}
 	text[n] = '\0';

@@ -21,8 +21,7 @@
 int jd_extrinsics_load(const char *path, double m[16], char *err, size_t errlen);
 
 /** Parse text (the file's contents) the same way; name is used in messages. */
-int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *err,
-			size_t errlen);
+int jd_extrinsics_parse(const char *name, const char *text, double m[16], char *err, size_t errlen);
 
 /** out = m * (p, 1): a point. */
 void jd_extrinsics_point(const double m[16], const float p[3], float out[3]);

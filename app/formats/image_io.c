@@ -11,9 +11,9 @@
 
 #include "../../algo/jd_status.h"
 #include "../../algo/preview_compose.h"
-#include "../../hal/camera/image_decode.h"
+#include "../../hal/image/image_decode.h"
 #include "../../hal/in_file.h"
-#include "../../hal/camera/jpeg.h"
+#include "../../hal/image/jpeg.h"
 #include "../../hal/out_file.h"
 #include "png_u16.h"
 
@@ -80,7 +80,7 @@ static int check_size(const char *path, long w, long h, char *err, size_t errlen
 	return 0;
 }
 
-/* PGM/PPM and PNG through the one decoder the files camera uses too (hal/camera/image_decode.h). */
+/* PGM/PPM and PNG through the one decoder the files camera uses too (hal/image/image_decode.h). */
 static int read_pnm_png(const char *path, const unsigned char *buf, size_t len,
 			struct jd_image *out, char *err, size_t errlen)
 {
@@ -108,7 +108,7 @@ static int read_pnm_png(const char *path, const unsigned char *buf, size_t len,
 	return rc;
 }
 
-/* Through the cameras' own decoder (hal/camera/jpeg.c): the same checks for files and frames. */
+/* Through the cameras' own decoder (hal/image/jpeg.c): the same checks for files and frames. */
 static int read_jpeg(const char *path, const unsigned char *buf, size_t len, struct jd_image *out,
 		     char *err, size_t errlen)
 {
@@ -157,10 +157,11 @@ int jd_image_read(const char *path, struct jd_image *out, char *err, size_t errl
 	} else if (kind == JD_IMAGE_JPEG) {
 		rc = read_jpeg(path, buf, len, out, err, errlen);
 	} else if (len >= 2 && buf[0] == 'P' && (buf[1] == '1' || buf[1] == '2' || buf[1] == '3')) {
-		snprintf(err, errlen,
-			 "%s: a plain-text (ASCII) P%c netpbm file: only the binary ones (P5, P6) are "
-			 "read; convert it, e.g. with pnmtopnm or `convert IN OUT.pgm`",
-			 path, buf[1]);
+		snprintf(
+		    err, errlen,
+		    "%s: a plain-text (ASCII) P%c netpbm file: only the binary ones (P5, P6) are "
+		    "read; convert it, e.g. with pnmtopnm or `convert IN OUT.pgm`",
+		    path, buf[1]);
 		rc = -EINVAL;
 	} else {
 		snprintf(err, errlen, "%s: unknown image format (expected PGM/PPM, PNG or JPEG)",
@@ -253,8 +254,8 @@ int jd_pfm_write(const char *path, const struct jd_disp *d, char *err, size_t er
 	int ok = 1;
 
 	JD_TRY(jd_out_open(&o, path, err, errlen));
-	put(&o, &ok, head, (size_t)snprintf(head, sizeof(head), "Pf\n%d %d\n-1\n", d->width,
-					       d->height));
+	put(&o, &ok, head,
+	    (size_t)snprintf(head, sizeof(head), "Pf\n%d %d\n-1\n", d->width, d->height));
 	for (int y = d->height - 1; y >= 0 && ok; y--) {
 		const float *src = jd_disp_row(d, y);
 		size_t used = 0;
@@ -389,8 +390,8 @@ int jd_pgm_write(const char *path, const struct jd_image *im, char *err, size_t 
 	int ok = 1;
 
 	JD_TRY(jd_out_open(&o, path, err, errlen));
-	put(&o, &ok, head, (size_t)snprintf(head, sizeof(head), "P5\n%d %d\n255\n", im->width,
-					       im->height));
+	put(&o, &ok, head,
+	    (size_t)snprintf(head, sizeof(head), "P5\n%d %d\n255\n", im->width, im->height));
 	for (int y = 0; y < im->height && ok; y++) {
 		put(&o, &ok, jd_image_row(im, y), (size_t)im->width);
 	}
@@ -436,8 +437,8 @@ int jd_pair_read(const char *lpath, const char *rpath, struct jd_image *l, struc
 	}
 	rc = jd_image_read(rpath, r, err, errlen);
 	if (!rc && (l->width != r->width || l->height != r->height)) {
-		snprintf(err, errlen, "%s is %dx%d but %s is %dx%d: a stereo pair must match", lpath,
-			 l->width, l->height, rpath, r->width, r->height);
+		snprintf(err, errlen, "%s is %dx%d but %s is %dx%d: a stereo pair must match",
+			 lpath, l->width, l->height, rpath, r->width, r->height);
 		free(r->data);
 		rc = -EINVAL;
 	}

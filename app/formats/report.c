@@ -187,8 +187,9 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 		put(&o, "}");
 	} else {
 		/* no table, and why: the plane that was best, if any, and its support */
-		put(&o, ",\"table\":null,\"no_table\":{\"reason\":\"%s\",\"inliers\":%ld,"
-			"\"roi_share\":",
+		put(&o,
+		    ",\"table\":null,\"no_table\":{\"reason\":\"%s\",\"inliers\":%ld,"
+		    "\"roi_share\":",
 		    jd_table_verdict_name(p->verdict), p->inliers);
 		num(&o, p->roi_share);
 		put(&o, ",\"residual_px\":");
@@ -199,7 +200,8 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 	for (int i = 0; i < r->sense->nobjects; i++) {
 		const struct jd_object *b = &r->sense->objects[i];
 		put(&o, "%s{\"id\":%d,\"area_px\":%ld,\"bbox\":[%d,%d,%d,%d],\"centroid_px\":",
-		    i ? "," : "", b->id, b->area_px, b->bbox[0], b->bbox[1], b->bbox[2], b->bbox[3]);
+		    i ? "," : "", b->id, b->area_px, b->bbox[0], b->bbox[1], b->bbox[2],
+		    b->bbox[3]);
 		arr(&o, b->centroid_px, 2);
 		put(&o, ",\"median_disparity\":");
 		num(&o, b->median_disp);
@@ -227,7 +229,8 @@ int jd_report_json(const struct jd_frame_report *r, char *buf, size_t len)
 		num(&o, b->quality);
 		put(&o, ",\"cut\":%s", b->cut ? "true" : "false");
 		if (r->tracks) {
-			put(&o, ",\"track\":{\"id\":%d,\"age\":%d,\"velocity_mm_s\":", r->tracks[i].id,
+			put(&o,
+			    ",\"track\":{\"id\":%d,\"age\":%d,\"velocity_mm_s\":", r->tracks[i].id,
 			    r->tracks[i].age);
 			arr(&o, r->tracks[i].vel_mm_s, 3);
 			put(&o, "}");

@@ -16,16 +16,16 @@
 #include "../../algo/sense/track.h"
 
 struct jd_frame_report {
-	const char *source; /* "synthetic", "files" or "v4l2"; NULL: not said (one pair) */
+	const char *source;  /* "synthetic", "files" or "v4l2"; NULL: not said (one pair) */
 	const char *suspect; /* why this frame's depth may be wrong (a check failed), or NULL */
 	long frame;
 	uint64_t ts_ns;
 	double capture_ms, rectify_ms, match_ms, sense_ms;
-	double cpu_ms; /* every thread's CPU time since the previous frame */
+	double cpu_ms;			     /* every thread's CPU time since the previous frame */
 	const struct jd_sense_result *sense; /* NULL: not sensed (no camera model) */
 	const struct jd_track_info *tracks;  /* per object (algo/sense/track.h), or NULL */
-	const double *base_from_camera;	     /* app/formats/extrinsics.h, or NULL: camera frame only */
-	float vertical_offset_px;	     /* the calibration monitor's (NaN: not measured) */
+	const double *base_from_camera; /* app/formats/extrinsics.h, or NULL: camera frame only */
+	float vertical_offset_px;	/* the calibration monitor's (NaN: not measured) */
 	uint64_t ros_stamp_ns; /* the ROS 2 messages' stamp for this frame (0: not publishing) */
 	/* who sent it, for readers of a port several daemons send to (NULL: not said) */
 	const char *daemon_id; /* --id: [A-Za-z0-9._-] only */

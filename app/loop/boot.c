@@ -220,10 +220,11 @@ static int plan_tiling(struct jd_engine *b, const struct jd_boot_config *c)
 		return -ENOMEM;
 	}
 	if (c->log && p->tiles > 1 && b->tiling.n == 1) {
-		fprintf(c->log,
-			"tiling: --tiles %d: a strip of %d rows with %d of context each side covers "
-			"all %d rows, so the frame is matched whole\n",
-			p->tiles, (h + p->tiles - 1) / p->tiles, overlap, h);
+		fprintf(
+		    c->log,
+		    "tiling: --tiles %d: a strip of %d rows with %d of context each side covers "
+		    "all %d rows, so the frame is matched whole\n",
+		    p->tiles, (h + p->tiles - 1) / p->tiles, overlap, h);
 	}
 	if (c->log && b->tiling.n > 1) {
 		fprintf(c->log,
@@ -276,15 +277,16 @@ static int tuned_variant(struct jd_engine *b, const struct jd_boot_config *c)
 	const struct jd_tuning_entry *e = jd_tuning_find(t, "bp", p->bp.fp16, c->w, c->h, p->ndisp);
 	if (!e) {
 		if (log) {
-			fprintf(log, "gpu tuning: %s has no bp %s ndisp %d: built-in default\n", path,
-				p->bp.fp16 ? "f16" : "f32", p->ndisp);
+			fprintf(log, "gpu tuning: %s has no bp %s ndisp %d: built-in default\n",
+				path, p->bp.fp16 ? "f16" : "f32", p->ndisp);
 		}
 		return 0;
 	}
 	snprintf(chosen, sizeof(b->bp_variant), "%s", e->variant);
 	if (log) {
-		fprintf(log, "gpu tuning: %s: bp message kernel %s (tuned at %dx%d: %.3f ms, default "
-			     "%s %.3f ms)\n",
+		fprintf(log,
+			"gpu tuning: %s: bp message kernel %s (tuned at %dx%d: %.3f ms, default "
+			"%s %.3f ms)\n",
 			path, chosen, e->w, e->h, (double)e->ms, e->default_variant,
 			(double)e->default_ms);
 	}

@@ -25,8 +25,14 @@
  * submitting it, collecting the oldest frame (the wait and the copies), its confidence
  * map, and sensing with tracking.
  */
-enum jd_stage { JD_STAGE_CAPTURE, JD_STAGE_SUBMIT, JD_STAGE_COLLECT, JD_STAGE_CONFIDENCE,
-		JD_STAGE_SENSE, JD_STAGES };
+enum jd_stage {
+	JD_STAGE_CAPTURE,
+	JD_STAGE_SUBMIT,
+	JD_STAGE_COLLECT,
+	JD_STAGE_CONFIDENCE,
+	JD_STAGE_SENSE,
+	JD_STAGES
+};
 
 extern const char *const jd_stage_names[JD_STAGES];
 
@@ -39,7 +45,7 @@ extern const char *const jd_stage_names[JD_STAGES];
 struct jd_daemon; /* the loop's state (daemon_state.h): callers use the functions below */
 
 struct jd_frame_stats {
-	long long frame; /* 64-bit: a daemon runs for years at 200 fps */
+	long long frame;   /* 64-bit: a daemon runs for years at 200 fps */
 	uint64_t ts_ns;	   /* the pair's capture timestamp */
 	double capture_ms; /* getting the pair: dequeue, pairing, conversion */
 	double rectify_ms; /* 0 for rectified cameras */
@@ -47,7 +53,7 @@ struct jd_frame_stats {
 	double gpu_ms;	   /* the GPU's kernels for this frame (device events; 0 on the CPU) */
 	double sense_ms;
 	double confidence_ms;
-	double cpu_ms;	   /* the process's CPU time, every thread, since the previous frame */
+	double cpu_ms; /* the process's CPU time, every thread, since the previous frame */
 	double stage_cpu_ms[JD_STAGES]; /* of which each stage's in the step that collected it */
 	/* what the frame has on the host (NULL: left on the device, jd_daemon_bring_back()) */
 	const uint8_t *conf;		     /* the confidence map (w bytes a row) */
@@ -63,11 +69,11 @@ struct jd_frame_stats {
 
 /* What jd_daemon_init() may be given besides the matcher (all optional). */
 struct jd_daemon_opts {
-	const struct jd_capture_config *cam; /* NULL: the synthetic camera */
-	const struct jd_sense_options *sense; /* NULL: defaults */
+	const struct jd_capture_config *cam;   /* NULL: the synthetic camera */
+	const struct jd_sense_options *sense;  /* NULL: defaults */
 	const struct jd_boot_choices *choices; /* NULL: auto, copy mode, no tuning file */
-	const struct jd_board *board;	     /* its memory ceiling bounds the budget */
-	size_t app_bytes;		     /* boot memory for the caller (info's app_mem) */
+	const struct jd_board *board;	       /* its memory ceiling bounds the budget */
+	size_t app_bytes;		       /* boot memory for the caller (info's app_mem) */
 	int no_truth; /* frames are not scored against a camera's truth (bench: the loop's cost) */
 	int ros2;     /* ROS 2 topics: the GPU makes depth and the cloud (app/ros2/ros2_daemon.h) */
 	int preview;  /* the browser preview: the GPU may compose its picture */
@@ -75,13 +81,13 @@ struct jd_daemon_opts {
 
 /** What a booted daemon is, fixed at boot (jd_daemon_info()). */
 struct jd_daemon_info {
-	int w, h;			       /* the rectified frame */
-	const struct jd_match_params *p;       /* the matcher and its search */
-	const struct jd_camera_model *model;   /* NULL: no camera model, objects not sensed */
-	void *app_mem;			       /* the caller's boot memory (jd_daemon_opts.app_bytes) */
-	size_t memory;			       /* every pool's bytes, the budget boot took */
-	int min_conf;			       /* the map keeps pixels at least this confident */
-	const char *where;		       /* the matcher runs on: "cpu", "cuda" or "mapped" */
+	int w, h;			     /* the rectified frame */
+	const struct jd_match_params *p;     /* the matcher and its search */
+	const struct jd_camera_model *model; /* NULL: no camera model, objects not sensed */
+	void *app_mem;	   /* the caller's boot memory (jd_daemon_opts.app_bytes) */
+	size_t memory;	   /* every pool's bytes, the budget boot took */
+	int min_conf;	   /* the map keeps pixels at least this confident */
+	const char *where; /* the matcher runs on: "cpu", "cuda" or "mapped" */
 };
 
 /** How the loop goes, as of the last step. */
@@ -90,8 +96,8 @@ struct jd_daemon_progress {
 	int in_flight;	     /* submitted, not yet collected */
 	int camera_failed;   /* the last step's error came from the cameras, not the matcher */
 	enum jd_pair_verdict pair_verdict; /* the last clear pair check's */
-	float calib_dy_px;   /* its vertical misalignment (NaN: none yet) */
-	unsigned long long copied; /* bytes copied between host and device so far */
+	float calib_dy_px;		   /* its vertical misalignment (NaN: none yet) */
+	unsigned long long copied;	   /* bytes copied between host and device so far */
 };
 
 /**
@@ -101,8 +107,8 @@ struct jd_daemon_progress {
  * or the synthetic rig's is used, or objects are not sensed (said at boot). o may be NULL.
  * @retval 0, -EBUSY (booted already: deinit first) or a negative errno (reason printed)
  */
-int jd_daemon_init(struct jd_daemon **d, const struct jd_match_params *p, int w, int h,
-		   int threads, const struct jd_daemon_opts *o, FILE *log);
+int jd_daemon_init(struct jd_daemon **d, const struct jd_match_params *p, int w, int h, int threads,
+		   const struct jd_daemon_opts *o, FILE *log);
 
 /**
  * Capture and submit one frame, then collect the oldest when the pipeline is full.

@@ -22,7 +22,7 @@ struct jd_daemon {
 	struct jd_capture cap;
 	struct jd_match_params p;
 	long long frame; /* the next frame to submit (64-bit: never wraps) */
-	int inflight;					 /* submitted, not yet collected */
+	int inflight;	 /* submitted, not yet collected */
 	struct jd_daemon_frame slot[JD_DAEMON_INFLIGHT]; /* frame k's: slot[k % INFLIGHT] */
 	int camera_failed; /* the last step's error came from the cameras, not the matcher */
 	int sensing;	   /* a camera model is known: objects are sensed */

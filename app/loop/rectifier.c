@@ -8,8 +8,7 @@
 #include "../../algo/kernels/kernels.h"
 
 /* Both tables and the float maps they are built from; one layout sizes (base NULL) and carves. */
-static void layout(struct jd_carve *c, struct jd_rectifier *r, int w, int h, float **mx,
-		   float **my)
+static void layout(struct jd_carve *c, struct jd_rectifier *r, int w, int h, float **mx, float **my)
 {
 	size_t n = (size_t)w * h;
 
@@ -97,7 +96,8 @@ int jd_rectified_valid_region(const struct jd_stereo_calib *c, int w, int h, int
 	}
 	/* Shrink the frame's rectangle from its worst side until every pixel is covered. */
 	for (;;) {
-		long bad[4] = {0, 0, 0, 0}; /* uncovered pixels on the left, top, right, bottom edge */
+		long bad[4] = {0, 0, 0,
+			       0}; /* uncovered pixels on the left, top, right, bottom edge */
 		for (int y = y0; y < y1; y++) {
 			bad[0] += !ok[(size_t)y * w + x0];
 			bad[2] += !ok[(size_t)y * w + x1 - 1];

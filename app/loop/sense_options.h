@@ -12,7 +12,8 @@ struct jd_sense_options {
 	struct jd_sense_params sp;
 	struct jd_camera_model cam; /* cx, cy NaN: the image centre */
 	int have_focal, have_baseline;
-	int min_confidence; /* pixels below this confidence are not used (algo/match/confidence.h) */
+	int min_confidence; /* pixels below this confidence are not used (algo/match/confidence.h)
+			     */
 	int have_extrinsics;
 	double base_from_camera[16]; /* app/formats/extrinsics.h: 4x4, mm */
 };

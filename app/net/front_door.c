@@ -73,7 +73,8 @@ enum jd_door_ask jd_door_classify(const char *head, size_t n)
 			m++;
 		}
 	}
-	if (len - m != 9 || (memcmp(line + m, " HTTP/1.1", 9) && memcmp(line + m, " HTTP/1.0", 9))) {
+	if (len - m != 9 ||
+	    (memcmp(line + m, " HTTP/1.1", 9) && memcmp(line + m, " HTTP/1.0", 9))) {
 		return JD_DOOR_TO_SERVER;
 	}
 	while (at < n) {
@@ -269,7 +270,8 @@ static void *door_thread(void *arg)
 			int left = age >= head_ns ? 0 : (int)((head_ns - age) / 1000000u) + 1;
 			timeout = timeout < 0 || left < timeout ? left : timeout;
 			at[n] = i;
-			pf[n++] = (struct pollfd){.fd = d->wait[i].fd, .events = POLLIN | POLLRDHUP};
+			pf[n++] =
+			    (struct pollfd){.fd = d->wait[i].fd, .events = POLLIN | POLLRDHUP};
 		}
 		if (poll(pf, (nfds_t)n, timeout) < 0 && errno != EINTR) {
 			break;

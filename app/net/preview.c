@@ -82,7 +82,8 @@ static void text(uint8_t *rgb, int W, int H, int x, int y, const char *s, const 
 				if (g >> ((4 - r) * 3 + (2 - k)) & 1) {
 					for (int dy = 0; dy < 2; dy++) {
 						for (int dx = 0; dx < 2; dx++) {
-							put(rgb, W, H, x + 2 * k + dx, y + 2 * r + dy, c);
+							put(rgb, W, H, x + 2 * k + dx,
+							    y + 2 * r + dy, c);
 						}
 					}
 				}
@@ -223,9 +224,9 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
 			return 0;
 		}
 		size_t jl = p->jpeg_len[p->cur];
-		int n = snprintf((char *)st->buf, 128,
-				 "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %zu\r\n\r\n",
-				 jl);
+		int n = snprintf(
+		    (char *)st->buf, 128,
+		    "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %zu\r\n\r\n", jl);
 		memcpy(st->buf + n, p->jpeg[p->cur], jl);
 		memcpy(st->buf + n + jl, "\r\n", 2);
 		st->len = (size_t)n + jl + 2;
@@ -326,7 +327,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		pthread_mutex_unlock(&p->lock);
 		if (full) { /* the streams' share is taken: the reserved connections stay free */
 			return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain",
-				     "the preview's streams are all taken; /status still answers\n", 0);
+				     "the preview's streams are all taken; /status still answers\n",
+				     0);
 		}
 		struct stream *st = calloc(1, sizeof(*st));
 		struct MHD_Response *r = NULL;
@@ -372,8 +374,10 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 		if (__atomic_exchange_n(&client_left_said, 1, __ATOMIC_RELAXED)) {
 			return;
 		}
-		fprintf(stderr, "jetdepth: preview: a client left mid-stream (%s); later ones are "
-				"not said\n", msg);
+		fprintf(stderr,
+			"jetdepth: preview: a client left mid-stream (%s); later ones are "
+			"not said\n",
+			msg);
 		return;
 	}
 	/* a bad or slow client a line: at most one line a 10 s, the ones held back counted */
@@ -387,8 +391,9 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	__atomic_store_n(&last_ns, now, __ATOMIC_RELAXED);
 	unsigned n = __atomic_exchange_n(&held, 0, __ATOMIC_RELAXED);
 	if (n) {
-		fprintf(stderr, "jetdepth: preview: %s (and %u more client messages in the last "
-				"10 s, not said)\n",
+		fprintf(stderr,
+			"jetdepth: preview: %s (and %u more client messages in the last "
+			"10 s, not said)\n",
 			msg, n);
 	} else {
 		fprintf(stderr, "jetdepth: preview: %s\n", msg);

@@ -45,11 +45,11 @@ struct jd_preview_config {
 int jd_preview_parse(const char *spec, struct jd_preview_config *c);
 
 struct jd_preview {
-	void *mhd; /* struct MHD_Daemon */
+	void *mhd;	    /* struct MHD_Daemon */
 	uint64_t status_ns; /* when status was last set (CLOCK_MONOTONIC): /status says its age */
-	void *tj;  /* the JPEG compressor, made at start */
-	int w, h;  /* one view as shown; the stream is 2w x h */
-	int step;  /* the camera's pixels one shown pixel steps over (jd_preview_step()) */
+	void *tj;	    /* the JPEG compressor, made at start */
+	int w, h;	    /* one view as shown; the stream is 2w x h */
+	int step;	    /* the camera's pixels one shown pixel steps over (jd_preview_step()) */
 	uint8_t *rgb;
 	uint8_t *jpeg[2];
 	size_t jpeg_cap, jpeg_len[2];

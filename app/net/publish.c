@@ -35,7 +35,8 @@ static void open_nonblocking(struct jd_publisher *p, int out, const struct stat 
 	}
 #ifdef F_SETPIPE_SZ
 	if (p->out_nb >= 0 && S_ISFIFO(sb->st_mode)) {
-		(void)fcntl(p->out_nb, F_SETPIPE_SZ, 1 << 20); /* room for bursts; the cap may refuse */
+		(void)fcntl(p->out_nb, F_SETPIPE_SZ,
+			    1 << 20); /* room for bursts; the cap may refuse */
 		int sz = fcntl(p->out_nb, F_GETPIPE_SZ);
 		p->out_pipe_sz = sz > 0 ? (size_t)sz : 0;
 	}
@@ -80,7 +81,8 @@ int jd_publish_init(struct jd_publisher *p, int out, const char *udp)
 		return -EINVAL;
 	}
 	snprintf(host, sizeof(host), "%.*s", (int)hlen, h);
-	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM,
+	struct addrinfo hints = {.ai_family = AF_UNSPEC,
+				 .ai_socktype = SOCK_DGRAM,
 				 .ai_flags = AI_NUMERICSERV},
 			*res;
 	int rc = getaddrinfo(host, colon + 1, &hints, &res);
@@ -230,10 +232,11 @@ int jd_publish_drain(struct jd_publisher *p, int wait_ms)
 		wait_ms -= 50;
 	}
 	if (p->tail_len) {
-		snprintf(p->err, sizeof(p->err),
-			 "stdout: the reader stopped reading: the last line is cut short (%zu bytes "
-			 "not taken)",
-			 p->tail_len);
+		snprintf(
+		    p->err, sizeof(p->err),
+		    "stdout: the reader stopped reading: the last line is cut short (%zu bytes "
+		    "not taken)",
+		    p->tail_len);
 		return -EAGAIN;
 	}
 	return 0;

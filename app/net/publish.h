@@ -29,14 +29,14 @@ struct jd_publisher {
 	int udp; /* -1: none */
 	struct sockaddr_storage addr;
 	socklen_t addrlen;
-	unsigned long sent;	       /* frames that reached every destination */
-	unsigned long out_sent, out_errors; /* the stream's whole lines, and lines not written */
+	unsigned long sent;		     /* frames that reached every destination */
+	unsigned long out_sent, out_errors;  /* the stream's whole lines, and lines not written */
 	unsigned long udp_sent, send_errors; /* datagrams out, and sends that failed */
 	int out_gone;			     /* the stream's reader left, or it cannot be written */
-	int out_regular; /* the stream is a regular file: a cut line can be cut back (boot) */
-	int out_nb;	 /* a stream that can stall: written without blocking through this fd */
-	int out_socket;	 /* ... which is a socket (send(MSG_DONTWAIT)) */
-	size_t out_pipe_sz;	   /* ... which is a pipe of this capacity (0: not a pipe) */
+	int out_regular;    /* the stream is a regular file: a cut line can be cut back (boot) */
+	int out_nb;	    /* a stream that can stall: written without blocking through this fd */
+	int out_socket;	    /* ... which is a socket (send(MSG_DONTWAIT)) */
+	size_t out_pipe_sz; /* ... which is a pipe of this capacity (0: not a pipe) */
 	unsigned long out_dropped; /* lines dropped while the reader had not taken the last */
 	size_t tail_at, tail_len;  /* the part of a line the reader has not taken yet */
 	char tail[65536];

@@ -56,17 +56,18 @@ int jd_ddsc_load(const struct jd_ddsc **out, char *err, size_t errlen)
 		}
 		state = lib ? 1 : -1;
 		if (!lib) {
-			snprintf(why, sizeof(why),
-				 "--ros2: Cyclone DDS's runtime: %s; install libddsc0debian (Debian) "
-				 "or libddsc0t64 (Ubuntu 24.04, JetPack 7)",
-				 dlerror());
+			snprintf(
+			    why, sizeof(why),
+			    "--ros2: Cyclone DDS's runtime: %s; install libddsc0debian (Debian) "
+			    "or libddsc0t64 (Ubuntu 24.04, JetPack 7)",
+			    dlerror());
 		}
 		for (size_t i = 0; lib && i < sizeof(syms) / sizeof(syms[0]); i++) {
 			void *f = dlsym(lib, syms[i].name);
 			if (!f) {
 				snprintf(why, sizeof(why),
-					 "--ros2: %s lacks %s: Cyclone DDS 0.10 or newer is needed", path,
-					 syms[i].name);
+					 "--ros2: %s lacks %s: Cyclone DDS 0.10 or newer is needed",
+					 path, syms[i].name);
 				state = -1;
 				break;
 			}

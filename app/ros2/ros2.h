@@ -23,8 +23,8 @@
 #define JD_ROS2_NAME_MAX 128
 
 struct jd_ros2_config {
-	int enabled;			/* --ros2 */
-	char ns[JD_ROS2_NAME_MAX];	/* --ros-namespace: topics under /<ns>/ ("" the root) */
+	int enabled;			 /* --ros2 */
+	char ns[JD_ROS2_NAME_MAX];	 /* --ros-namespace: topics under /<ns>/ ("" the root) */
 	char frame_id[JD_ROS2_NAME_MAX]; /* --ros-frame-id: the rectified left camera's frame */
 	int compose_always; /* compose every topic without subscribers (bench --pipeline) */
 };
@@ -87,15 +87,15 @@ struct jd_ros2_counters {
 	unsigned long published; /* frames the thread published */
 	unsigned long replaced;	 /* offered frames a newer one replaced before publishing */
 	unsigned long write_errors;
-	double offer_ms;   /* the loop's copy, summed */
-	double compose_ms; /* the thread's message composition, summed */
-	double write_ms;   /* dds_write (serialization and delivery), summed */
-	int subscribed;	   /* topics with at least one subscriber now */
+	double offer_ms;      /* the loop's copy, summed */
+	double compose_ms;    /* the thread's message composition, summed */
+	double write_ms;      /* dds_write (serialization and delivery), summed */
+	int subscribed;	      /* topics with at least one subscriber now */
 	unsigned long rivals; /* other participants' writers seen on our topics */
 };
 
 struct jd_ros2 {
-	void *impl; /* in the boot memory given to jd_ros2_start() */
+	void *impl;		      /* in the boot memory given to jd_ros2_start() */
 	struct jd_ros2_counters last; /* the counters at jd_ros2_stop() */
 	char discovery[512];	      /* how peers are found, for the boot log */
 	char err[512];
@@ -107,8 +107,7 @@ struct jd_ros2 {
  * appended) into xml ("" leaves Cyclone to read CYCLONEDDS_URI itself), and what it means
  * into said. @retval 0 or -EINVAL with err naming the variable and the value
  */
-int jd_ros2_discovery(char *xml, size_t cap, char *said, size_t saidlen, char *err,
-		      size_t errlen);
+int jd_ros2_discovery(char *xml, size_t cap, char *said, size_t saidlen, char *err, size_t errlen);
 
 /** Bytes jd_ros2_start() takes for w x h frames. */
 size_t jd_ros2_mem_required(int w, int h);

@@ -151,8 +151,9 @@ uint64_t jd_ros2_stamp_ns(struct jd_ros2 *r, uint64_t capture_ns)
 	 */
 	int64_t now = realtime_offset(), step = now - im->realtime_offset_ns;
 	if (step > 100000000 || step < -100000000) {
-		fprintf(stderr, "jetdepth: ros2: the wall clock stepped by %+.3f s: stamps follow it "
-				"from this frame on\n",
+		fprintf(stderr,
+			"jetdepth: ros2: the wall clock stepped by %+.3f s: stamps follow it "
+			"from this frame on\n",
 			(double)step / 1e9);
 	}
 	im->realtime_offset_ns = now;

@@ -95,10 +95,12 @@ static int static_peers(const char *list, char *xml, size_t cap, char *err, size
 		memcpy(peer, p, k);
 		peer[k] = '\0';
 		for (size_t i = 0; i < k; i++) {
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]_",
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				    ".-:[]_",
 				    peer[i])) {
 				snprintf(err, errlen,
-					 "ROS_STATIC_PEERS: '%s': not a host name or IP address", peer);
+					 "ROS_STATIC_PEERS: '%s': not a host name or IP address",
+					 peer);
 				return -EINVAL;
 			}
 		}
@@ -116,8 +118,7 @@ static int static_peers(const char *list, char *xml, size_t cap, char *err, size
 	return n;
 }
 
-int jd_ros2_discovery(char *xml, size_t cap, char *said, size_t saidlen, char *err,
-		      size_t errlen)
+int jd_ros2_discovery(char *xml, size_t cap, char *said, size_t saidlen, char *err, size_t errlen)
 {
 	const char *range = getenv("ROS_AUTOMATIC_DISCOVERY_RANGE");
 	const char *peers = getenv("ROS_STATIC_PEERS");
@@ -135,29 +136,35 @@ int jd_ros2_discovery(char *xml, size_t cap, char *said, size_t saidlen, char *e
 		int localhost = !strcmp(range, "LOCALHOST"), off = !strcmp(range, "OFF");
 		int subnet = !strcmp(range, "SUBNET"), system = !strcmp(range, "SYSTEM_DEFAULT");
 		if (!localhost && !off && !subnet && !system) {
-			snprintf(err, errlen,
-				 "ROS_AUTOMATIC_DISCOVERY_RANGE=%s: expected SUBNET, LOCALHOST, OFF or "
-				 "SYSTEM_DEFAULT",
-				 range);
+			snprintf(
+			    err, errlen,
+			    "ROS_AUTOMATIC_DISCOVERY_RANGE=%s: expected SUBNET, LOCALHOST, OFF or "
+			    "SYSTEM_DEFAULT",
+			    range);
 			return -EINVAL;
 		}
 		snprintf(said, saidlen, "ROS_AUTOMATIC_DISCOVERY_RANGE=%s%s%s%s", range,
 			 npeers && (subnet || localhost) ? ", static peers " : "",
 			 npeers && (subnet || localhost) ? peers : "",
-			 npeers && (off || system) ? " (ROS_STATIC_PEERS ignored, as ROS 2 does)" : "");
+			 npeers && (off || system) ? " (ROS_STATIC_PEERS ignored, as ROS 2 does)"
+						   : "");
 		if (!system) {
 			char tag[64];
-			snprintf(tag, sizeof(tag), "<Tag>ros_discovery_off_%ld</Tag>", (long)getpid());
-			rc |= add(xml, cap, "<CycloneDDS><Domain Id=\"any\"><General>" GENERAL_SIZE);
+			snprintf(tag, sizeof(tag), "<Tag>ros_discovery_off_%ld</Tag>",
+				 (long)getpid());
+			rc |=
+			    add(xml, cap, "<CycloneDDS><Domain Id=\"any\"><General>" GENERAL_SIZE);
 			rc |= add(xml, cap, subnet ? "" : "<AllowMulticast>false</AllowMulticast>");
 			rc |= add(xml, cap, "</General><Discovery>");
-			rc |= add(xml, cap, off ? "<ParticipantIndex>none</ParticipantIndex>"
-						: "<ParticipantIndex>auto</ParticipantIndex>"
-						  "<MaxAutoParticipantIndex>32</MaxAutoParticipantIndex>");
+			rc |= add(xml, cap,
+				  off ? "<ParticipantIndex>none</ParticipantIndex>"
+				      : "<ParticipantIndex>auto</ParticipantIndex>"
+					"<MaxAutoParticipantIndex>32</MaxAutoParticipantIndex>");
 			rc |= add(xml, cap, off ? tag : "");
 			if (localhost || (subnet && npeers)) {
 				rc |= add(xml, cap, "<Peers>");
-				rc |= add(xml, cap, localhost ? "<Peer address=\"localhost\"/>" : "");
+				rc |=
+				    add(xml, cap, localhost ? "<Peer address=\"localhost\"/>" : "");
 				rc |= add(xml, cap, peer_xml);
 				rc |= add(xml, cap, "</Peers>");
 			}
@@ -169,8 +176,9 @@ int jd_ros2_discovery(char *xml, size_t cap, char *said, size_t saidlen, char *e
 	} else if (uri && *uri) {
 		snprintf(said, saidlen, "CYCLONEDDS_URI");
 	} else {
-		snprintf(said, saidlen, "this host only (the default; ROS_AUTOMATIC_DISCOVERY_RANGE "
-					"or CYCLONEDDS_URI to widen it)");
+		snprintf(said, saidlen,
+			 "this host only (the default; ROS_AUTOMATIC_DISCOVERY_RANGE "
+			 "or CYCLONEDDS_URI to widen it)");
 		rc |= add_this_host(xml, cap);
 	}
 	if (uri && *uri && xml[0]) {

@@ -36,8 +36,8 @@ void jd_ros2_msgs_stamp(struct jd_ros2_msgs *m, uint64_t stamp_ns)
 	m->header.stamp.nanosec = (uint32_t)(stamp_ns % 1000000000u);
 }
 
-static void image(struct jd_ros2_msgs *m, jd_ros_image *img, const char *encoding,
-		  const void *data, int w, int h, int bytes_per_pixel)
+static void image(struct jd_ros2_msgs *m, jd_ros_image *img, const char *encoding, const void *data,
+		  int w, int h, int bytes_per_pixel)
 {
 	img->header = m->header;
 	img->height = (uint32_t)h;
@@ -73,9 +73,8 @@ void jd_ros2_camera_info(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig, 
 	memcpy(ci->k, k, sizeof(k));
 	ci->r[0] = ci->r[4] = ci->r[8] = 1;
 	/* the right view's projection carries the baseline: Tx = -f * B (metres) */
-	const double p[12] = {f, 0, cx, right ? -f * c->baseline_mm / 1000.0 : 0,
-			      0, f, cy, 0,
-			      0, 0, 1, 0};
+	const double p[12] = {f, 0, cx, right ? -f * c->baseline_mm / 1000.0 : 0, 0, f, cy, 0, 0,
+			      0, 1, 0};
 	memcpy(ci->p, p, sizeof(p));
 }
 
@@ -97,8 +96,8 @@ void jd_ros2_disparity(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 	image(m, &di->image, "32FC1", f32, w, h, 4);
 	di->f = rig->have_model ? rig->cam.f : 0.0f;
 	di->t = rig->have_model ? rig->cam.baseline_mm / 1000.0f : 0.0f;
-	di->valid_window = (sensor_msgs_msg_dds__RegionOfInterest_){0, 0, (uint32_t)h,
-								    (uint32_t)w, false};
+	di->valid_window =
+	    (sensor_msgs_msg_dds__RegionOfInterest_){0, 0, (uint32_t)h, (uint32_t)w, false};
 	di->min_disparity = rig->min_disp;
 	di->max_disparity = rig->max_disp;
 	di->delta_d = 1.0f / 16.0f; /* the matchers' sub-pixel step is finer; said as 1/16 px */
@@ -167,9 +166,8 @@ void jd_ros2_detections(struct jd_ros2_msgs *m, const struct jd_sense_result *s,
 		memset(hy, 0, sizeof(*hy));
 		d->header = m->header;
 		pose_mm(&d->bbox.center, box.centre_mm, box.q);
-		d->bbox.size = (geometry_msgs_msg_dds__Vector3_){box.size_mm[0] / 1000.0,
-								 box.size_mm[1] / 1000.0,
-								 box.size_mm[2] / 1000.0};
+		d->bbox.size = (geometry_msgs_msg_dds__Vector3_){
+		    box.size_mm[0] / 1000.0, box.size_mm[1] / 1000.0, box.size_mm[2] / 1000.0};
 		/* no classes: every object is "object", scored by how much of it has depth */
 		hy->hypothesis.class_id = TEXT("object");
 		hy->hypothesis.score = o->quality;
@@ -244,9 +242,9 @@ void jd_ros2_markers(struct jd_ros2_msgs *m, const struct jd_sense_result *s,
 		jd_ros_marker *b = marker(m, n++, JD_MARKER_CUBE, JD_MARKER_ADD);
 		pose_mm(&b->pose, box.centre_mm, box.q);
 		/* a box with no depth extent (no table) is drawn 1 cm thick */
-		b->scale = (geometry_msgs_msg_dds__Vector3_){
-		    fmax(box.size_mm[0], 10.0) / 1000.0, fmax(box.size_mm[1], 10.0) / 1000.0,
-		    fmax(box.size_mm[2], 10.0) / 1000.0};
+		b->scale = (geometry_msgs_msg_dds__Vector3_){fmax(box.size_mm[0], 10.0) / 1000.0,
+							     fmax(box.size_mm[1], 10.0) / 1000.0,
+							     fmax(box.size_mm[2], 10.0) / 1000.0};
 		track_colour(id, &b->color);
 		jd_ros_marker *t = marker(m, n++, JD_MARKER_TEXT, JD_MARKER_ADD);
 		t->pose = b->pose;

@@ -93,7 +93,8 @@ long jd_ros2_cloud(struct jd_ros2_msgs *m, const struct jd_ros2_rig *rig,
 /** The same over n points made already (jd_point_cloud_ref(), metres). */
 void jd_ros2_cloud_of(struct jd_ros2_msgs *m, const float *xyzi, long n);
 
-/** Detection3DArray: one box per object (algo/geometry/box3d.h), its track id, score its quality. */
+/** Detection3DArray: one box per object (algo/geometry/box3d.h), its track id, score its quality.
+ */
 void jd_ros2_detections(struct jd_ros2_msgs *m, const struct jd_sense_result *s,
 			const struct jd_track_info *tracks);
 

@@ -44,8 +44,10 @@ unsigned long jd__ros2_rivals_poll(struct jd_ros2_rivals *w, const struct jd_dds
 			}
 			if (!w->seen++ && log) {
 				fprintf(log,
-					"jetdepth: ros2: warning: another participant also writes %s: two "
-					"publishers in one namespace mix their frames; give each daemon "
+					"jetdepth: ros2: warning: another participant also writes "
+					"%s: two "
+					"publishers in one namespace mix their frames; give each "
+					"daemon "
 					"its own --ros-namespace\n",
 					e->topic_name + 2);
 			}

@@ -101,9 +101,10 @@ static void tell_watchdog(struct run_loop *l, int mrc, uint64_t now_ns)
 		fprintf(stderr,
 			"jetdepth: no frame pair for %d s (%s): systemd's watchdog is no "
 			"longer told that all is well\n",
-			stall_s, cap->last_drop[0] ? cap->last_drop
-				 : cap->err[0]	   ? cap->err
-						   : "the cameras sent nothing");
+			stall_s,
+			cap->last_drop[0] ? cap->last_drop
+			: cap->err[0]	  ? cap->err
+					  : "the cameras sent nothing");
 		jd_notify_send(&l->notify, "STATUS=no frame pair: every frame dropped or the "
 					   "cameras silent");
 	}
@@ -263,8 +264,9 @@ static int boot(struct run_loop *l, struct jd_run_options *o, int argc, char **a
 		bp ? bp->name : "(built-in defaults)", jd_capture_source(o->cam.kind), o->w, o->h,
 		jd_algo_name(p->algo), p->ndisp, o->threads);
 	if (jd_sense_cli_model_alone(&o->sense, o->ncalib ? "--calib"
-					       : o->cam.kind == JD_CAPTURE_SYNTH ? "the synthetic camera"
-										 : NULL)) {
+						: o->cam.kind == JD_CAPTURE_SYNTH
+						    ? "the synthetic camera"
+						    : NULL)) {
 		return JD_EXIT_USAGE;
 	}
 	if ((o->sense.have_focal != o->sense.have_baseline) && jd_sense_cli_check(&o->sense)) {
@@ -306,10 +308,11 @@ static int boot(struct run_loop *l, struct jd_run_options *o, int argc, char **a
 			getenv("NOTIFY_SOCKET"));
 	}
 	if (l->notify.watchdog_bad) {
-		fprintf(stderr,
-			"jetdepth: WATCHDOG_USEC=%s: not a whole number of microseconds from 1 to "
-			"86400000000; systemd's watchdog is not told (set WatchdogSec= in the unit)\n",
-			getenv("WATCHDOG_USEC"));
+		fprintf(
+		    stderr,
+		    "jetdepth: WATCHDOG_USEC=%s: not a whole number of microseconds from 1 to "
+		    "86400000000; systemd's watchdog is not told (set WatchdogSec= in the unit)\n",
+		    getenv("WATCHDOG_USEC"));
 	}
 	jd_notify_send(&l->notify, "READY=1\nSTATUS=booted, running the frame loop");
 	return 0;

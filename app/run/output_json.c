@@ -56,8 +56,10 @@ static void stop(struct jd_run_outputs *r)
 		fprintf(stderr, "jetdepth: --json: %s\n", p->err);
 	}
 	if (p->out_dropped) {
-		fprintf(stderr, "jetdepth: --json: %lu line(s) dropped while the reader was not "
-				"reading\n", p->out_dropped);
+		fprintf(stderr,
+			"jetdepth: --json: %lu line(s) dropped while the reader was not "
+			"reading\n",
+			p->out_dropped);
 	}
 	if (r->publish_errors) {
 		fprintf(stderr,

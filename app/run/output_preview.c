@@ -23,8 +23,8 @@ static int start(struct jd_run_outputs *r)
 		fprintf(stderr, "jetdepth: %s\n", r->preview.err);
 		return JD_EXIT_RUNTIME;
 	}
-	fprintf(r->info, "preview: http://%s:%d/ (at most %d streams, /status always)\n",
-		pc->bind, pc->port, pc->max_clients);
+	fprintf(r->info, "preview: http://%s:%d/ (at most %d streams, /status always)\n", pc->bind,
+		pc->port, pc->max_clients);
 	return 0;
 }
 

@@ -44,31 +44,32 @@ enum {
 
 /* the run's own options, then the sensing ones, then the terminator */
 enum { RUN_OPTS_MAX = 40 + JD_SENSE_CLI_NOPTS + JD_CAMERA_CLI_NOPTS + 1 };
-static struct option run_opts[RUN_OPTS_MAX] = {{"size", required_argument, NULL, OPT_SIZE},
-				     {"frames", required_argument, NULL, OPT_FRAMES},
-				     {"board", required_argument, NULL, OPT_BOARD},
-				     {"config", required_argument, NULL, OPT_CONFIG},
-				     {"camera", required_argument, NULL, OPT_CAMERA},
-				     {"fps", required_argument, NULL, OPT_FPS},
-				     {"loop", no_argument, NULL, OPT_LOOP},
-				     {"pixfmt", required_argument, NULL, OPT_PIXFMT},
-				     {"buffers", required_argument, NULL, OPT_BUFFERS},
-				     {"seed", required_argument, NULL, OPT_SEED},
-				     {"json", no_argument, NULL, OPT_JSON},
-				     {"udp", required_argument, NULL, OPT_UDP},
-				     {"id", required_argument, NULL, OPT_ID},
-				     {"calib", required_argument, NULL, OPT_CALIB},
-				     {"preview", required_argument, NULL, OPT_PREVIEW},
-				     {"preview-clients", required_argument, NULL, OPT_PREVIEW_CLIENTS},
-				     {"dump-dir", required_argument, NULL, OPT_DUMP_DIR},
-				     {"stats", required_argument, NULL, OPT_STATS},
-				     {"stall", required_argument, NULL, OPT_STALL},
-				     {"wait-cameras", no_argument, NULL, OPT_WAIT_CAMERAS},
-				     {"ros2", no_argument, NULL, OPT_ROS2},
-				     {"ros-namespace", required_argument, NULL, OPT_ROS_NAMESPACE},
-				     {"ros-frame-id", required_argument, NULL, OPT_ROS_FRAME_ID},
-				     {"help", no_argument, NULL, OPT_HELP},
-				     {0}};
+static struct option run_opts[RUN_OPTS_MAX] = {
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"frames", required_argument, NULL, OPT_FRAMES},
+    {"board", required_argument, NULL, OPT_BOARD},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"camera", required_argument, NULL, OPT_CAMERA},
+    {"fps", required_argument, NULL, OPT_FPS},
+    {"loop", no_argument, NULL, OPT_LOOP},
+    {"pixfmt", required_argument, NULL, OPT_PIXFMT},
+    {"buffers", required_argument, NULL, OPT_BUFFERS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"udp", required_argument, NULL, OPT_UDP},
+    {"id", required_argument, NULL, OPT_ID},
+    {"calib", required_argument, NULL, OPT_CALIB},
+    {"preview", required_argument, NULL, OPT_PREVIEW},
+    {"preview-clients", required_argument, NULL, OPT_PREVIEW_CLIENTS},
+    {"dump-dir", required_argument, NULL, OPT_DUMP_DIR},
+    {"stats", required_argument, NULL, OPT_STATS},
+    {"stall", required_argument, NULL, OPT_STALL},
+    {"wait-cameras", no_argument, NULL, OPT_WAIT_CAMERAS},
+    {"ros2", no_argument, NULL, OPT_ROS2},
+    {"ros-namespace", required_argument, NULL, OPT_ROS_NAMESPACE},
+    {"ros-frame-id", required_argument, NULL, OPT_ROS_FRAME_ID},
+    {"help", no_argument, NULL, OPT_HELP},
+    {0}};
 
 void jd_run_options_help(FILE *f)
 {
@@ -117,7 +118,8 @@ void jd_run_options_help(FILE *f)
 	    "  --dump-dir DIR  on SIGUSR1 write the current disparity.pfm, disparity_u16.png\n"
 	    "                 (disparity * 256, 0 none), depth_mm.pfm and cloud.ply (binary,\n"
 	    "                 mm) there, each whole or not at all\n"
-	    "  --id NAME      this daemon's name in every frame's JSON (\"daemon\":{\"id\",\"pid\"},\n"
+	    "  --id NAME      this daemon's name in every frame's JSON "
+	    "(\"daemon\":{\"id\",\"pid\"},\n"
 	    "                 beside the cameras' devices), so that the readers of one UDP port\n"
 	    "                 tell daemons apart (default: the host name)\n"
 	    "  --ros2         publish ROS 2 topics over DDS (Cyclone DDS; docs/ros2.md):\n"
@@ -137,7 +139,8 @@ void jd_run_options_help(FILE *f)
 	    "  --config FILE  options from a file, one `key value` a line (packaging/run.conf);\n"
 	    "                 the command line wins over it, it wins over the board's defaults\n"
 	    "  --board FILE   board file (boards/): checks the device tree, applies its\n"
-	    "                 defaults (options given here still win) and memory ceiling\n\n%s\n%s\n%s",
+	    "                 defaults (options given here still win) and memory "
+	    "ceiling\n\n%s\n%s\n%s",
 	    jd_camera_cli_help, jd_sense_cli_help, jd_cli_matcher_help());
 }
 
@@ -152,7 +155,8 @@ static int board_cameras(const struct jd_board *b, struct jd_capture_config *cam
 			 size_t errlen)
 {
 	const struct jd_board_camera *l = &b->left, *r = &b->right;
-	const int sbs = !strncmp(l->source, "sbs:/dev/", 9), tb = !strncmp(l->source, "tb:/dev/", 8);
+	const int sbs = !strncmp(l->source, "sbs:/dev/", 9),
+		  tb = !strncmp(l->source, "tb:/dev/", 8);
 	char spec[2 * JD_BOARD_STR + 16];
 
 	if ((sbs || tb) && !strcmp(l->source, r->source)) {
@@ -178,7 +182,8 @@ static int board_cameras(const struct jd_board *b, struct jd_capture_config *cam
 static int seconds(const char *opt, const char *arg, int max, const char *where, int *out)
 {
 	if (jd_cli_int(opt, arg, out) || *out < 0 || *out > max) {
-		fprintf(stderr, "jetdepth: %s%s %s: seconds, 0 (never) to %d\n", where, opt, arg, max);
+		fprintf(stderr, "jetdepth: %s%s %s: seconds, 0 (never) to %d\n", where, opt, arg,
+			max);
 		return -EINVAL;
 	}
 	return 0;
@@ -209,8 +214,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			o->size_given = 1;
 		} else if (opt == OPT_FRAMES) {
 			if (jd_cli_int("--frames", optarg, &o->frames) || o->frames < 0) {
-				fprintf(stderr, "jetdepth: %s--frames %s: must be 0 or more\n", where,
-					optarg);
+				fprintf(stderr, "jetdepth: %s--frames %s: must be 0 or more\n",
+					where, optarg);
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt == OPT_BOARD || opt == OPT_CONFIG) {
@@ -229,8 +234,10 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 		} else if (opt == OPT_FPS) {
 			char *end;
 			o->cam.cam.fps = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->cam.cam.fps >= 0.0 && o->cam.cam.fps <= 1000.0)) {
-				fprintf(stderr, "jetdepth: %s--fps %s: must be a number from 0 to 1000\n",
+			if (*end || end == optarg ||
+			    !(o->cam.cam.fps >= 0.0 && o->cam.cam.fps <= 1000.0)) {
+				fprintf(stderr,
+					"jetdepth: %s--fps %s: must be a number from 0 to 1000\n",
 					where, optarg);
 				return JD_EXIT_USAGE;
 			}
@@ -253,7 +260,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 				return JD_EXIT_USAGE;
 			}
 			if (seed < 0) {
-				fprintf(stderr, "jetdepth: %s--seed %s: must be 0 or more\n", where, optarg);
+				fprintf(stderr, "jetdepth: %s--seed %s: must be 0 or more\n", where,
+					optarg);
 				return JD_EXIT_USAGE;
 			}
 			o->cam.synth.seed = (uint32_t)seed;
@@ -261,8 +269,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			snprintf(o->v4l2_only, sizeof(o->v4l2_only), "--buffers");
 			if (jd_cli_int("--buffers", optarg, &o->cam.cam.buffers) ||
 			    o->cam.cam.buffers < 2 || o->cam.cam.buffers > 16) {
-				fprintf(stderr, "jetdepth: %s--buffers %s: must be 2 to 16\n", where,
-					optarg);
+				fprintf(stderr, "jetdepth: %s--buffers %s: must be 2 to 16\n",
+					where, optarg);
 				return JD_EXIT_USAGE;
 			}
 		} else if (opt == OPT_JSON) {
@@ -271,17 +279,18 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			snprintf(o->udp, sizeof(o->udp), "%s", optarg);
 		} else if (opt == OPT_ID) {
 			size_t k = strlen(optarg);
-			if (k < 1 || k >= sizeof(o->id) ||
-			    strspn(optarg, id_chars) != k) {
-				fprintf(stderr, "jetdepth: %s--id %s: 1 to %zu letters, digits, '.', "
-						"'_' or '-'\n",
+			if (k < 1 || k >= sizeof(o->id) || strspn(optarg, id_chars) != k) {
+				fprintf(stderr,
+					"jetdepth: %s--id %s: 1 to %zu letters, digits, '.', "
+					"'_' or '-'\n",
 					where, optarg, sizeof(o->id) - 1);
 				return JD_EXIT_USAGE;
 			}
 			memcpy(o->id, optarg, k + 1);
 		} else if (opt == OPT_CALIB) {
 			if (!optarg[0]) {
-				fprintf(stderr, "jetdepth: %s--calib '': an empty file name\n", where);
+				fprintf(stderr, "jetdepth: %s--calib '': an empty file name\n",
+					where);
 				return JD_EXIT_USAGE;
 			}
 			if (o->ncalib == 2) {
@@ -293,7 +302,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			int clients = o->preview.max_clients;
 			if (jd_preview_parse(optarg, &o->preview)) {
 				fprintf(stderr,
-					"jetdepth: %s--preview %s: expected [ADDRESS:]PORT, e.g. 8080 or "
+					"jetdepth: %s--preview %s: expected [ADDRESS:]PORT, e.g. "
+					"8080 or "
 					"0.0.0.0:8080\n",
 					where, optarg);
 				return JD_EXIT_USAGE;
@@ -319,7 +329,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 		} else if (opt == OPT_ROS_NAMESPACE || opt == OPT_ROS_FRAME_ID) {
 			char *dst = opt == OPT_ROS_NAMESPACE ? o->ros2.ns : o->ros2.frame_id;
 			if (strlen(optarg) >= JD_ROS2_NAME_MAX) {
-				fprintf(stderr, "jetdepth: %s--%s: %zu characters: at most %d\n", where,
+				fprintf(stderr, "jetdepth: %s--%s: %zu characters: at most %d\n",
+					where,
 					opt == OPT_ROS_NAMESPACE ? "ros-namespace" : "ros-frame-id",
 					strlen(optarg), JD_ROS2_NAME_MAX - 1);
 				return JD_EXIT_USAGE;
@@ -333,7 +344,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 		} else if (opt == OPT_PREVIEW_CLIENTS) {
 			if (jd_cli_int("--preview-clients", optarg, &o->preview.max_clients) ||
 			    o->preview.max_clients < 1 || o->preview.max_clients > 64) {
-				fprintf(stderr, "jetdepth: %s--preview-clients %s: must be 1 to 64\n",
+				fprintf(stderr,
+					"jetdepth: %s--preview-clients %s: must be 1 to 64\n",
 					where, optarg);
 				return JD_EXIT_USAGE;
 			}
@@ -353,8 +365,8 @@ static int parse(struct jd_run_options *o, int argc, char **argv, const char *wh
 			o->help = 1;
 		} else {
 			if (where[0]) {
-				fprintf(stderr, "jetdepth: %s'%s': not an option of jetdepth run\n", where,
-					argv[1]);
+				fprintf(stderr, "jetdepth: %s'%s': not an option of jetdepth run\n",
+					where, argv[1]);
 			} else {
 				jd_run_options_help(stderr);
 			}
@@ -457,8 +469,9 @@ static int load_config(struct jd_run_options *o, const char *path)
 		}
 		for (int i = 0; i < nseen && !repeatable(key); i++) {
 			if (!strcmp(seen[i].key, key)) {
-				fprintf(stderr, "jetdepth: %s%s: given twice (first at line %d): which "
-						"one is meant?\n",
+				fprintf(stderr,
+					"jetdepth: %s%s: given twice (first at line %d): which "
+					"one is meant?\n",
 					where, key, seen[i].line);
 				rc = JD_EXIT_USAGE;
 			}
@@ -476,8 +489,8 @@ static int load_config(struct jd_run_options *o, const char *path)
 		rc = parse(o, n, args, where);
 		if (rc == JD_EXIT_USAGE) {
 			/* the option's own message (for matcher options, without the place) */
-			fprintf(stderr, "jetdepth: %s'%s%s%s' rejected\n", where, key, val ? " " : "",
-				val ? val : "");
+			fprintf(stderr, "jetdepth: %s'%s%s%s' rejected\n", where, key,
+				val ? " " : "", val ? val : "");
 		}
 	}
 	fclose(f);
@@ -544,8 +557,8 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		}
 		if (val && *slot) {
 			/* one of each: a second would be silently the only one read */
-			fprintf(stderr, "jetdepth: %s given twice (%s, %s): give one\n", name, *slot,
-				val);
+			fprintf(stderr, "jetdepth: %s given twice (%s, %s): give one\n", name,
+				*slot, val);
 			return JD_EXIT_USAGE;
 		}
 		if (val) {
@@ -571,21 +584,24 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 		o->have_board = 1;
 		jd_board_apply_defaults(&o->board, &o->p, &o->w, &o->h);
 		if (board_cameras(&o->board, &o->cam, err, sizeof(err))) {
-			fprintf(stderr, "jetdepth: %s: camera left %s, right %s: not a source "
-					"jetdepth reads (%s)\n",
+			fprintf(stderr,
+				"jetdepth: %s: camera left %s, right %s: not a source "
+				"jetdepth reads (%s)\n",
 				o->board_path, o->board.left.source, o->board.right.source, err);
 			return JD_EXIT_RUNTIME;
 		}
 		if (o->board.has_backend) {
 			jd_cli_backend_default(o->board.backend);
 		}
-		/* the cameras' WxH is the frame size, unless default.size says it (then they agree) */
+		/* the cameras' WxH is the frame size, unless default.size says it (then they agree)
+		 */
 		const struct jd_board_camera *bl = &o->board.left;
 		if (o->cam.kind == JD_CAPTURE_V4L2 && bl->width > 0 && bl->height > 0) {
 			if (o->board.has_size &&
 			    (o->board.width != bl->width || o->board.height != bl->height)) {
-				fprintf(stderr, "jetdepth: %s: default.size %dx%d but the cameras give "
-						"%dx%d: which is meant?\n",
+				fprintf(stderr,
+					"jetdepth: %s: default.size %dx%d but the cameras give "
+					"%dx%d: which is meant?\n",
 					o->board_path, o->board.width, o->board.height, bl->width,
 					bl->height);
 				return JD_EXIT_RUNTIME;
@@ -615,8 +631,9 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	}
 	/* Settings a camera cannot take are refused, not dropped without a word. */
 	if (o->v4l2_only[0] && o->cam.kind != JD_CAPTURE_V4L2) {
-		fprintf(stderr, "jetdepth: %s: the %s camera has no such setting (only V4L2 "
-				"cameras take it)\n",
+		fprintf(stderr,
+			"jetdepth: %s: the %s camera has no such setting (only V4L2 "
+			"cameras take it)\n",
 			o->v4l2_only, jd_capture_source(o->cam.kind));
 		return JD_EXIT_USAGE;
 	}
@@ -629,15 +646,17 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	if (o->cam.kind == JD_CAPTURE_FILES) {
 		char err[1200], first[700];
 		int w, h;
-		if (jd_capture_files_size(&o->cam, &w, &h, first, sizeof(first), err, sizeof(err))) {
+		if (jd_capture_files_size(&o->cam, &w, &h, first, sizeof(first), err,
+					  sizeof(err))) {
 			fprintf(stderr, "jetdepth: %s\n", err);
 			return JD_EXIT_RUNTIME;
 		}
 		if (o->size_given && (w != o->w || h != o->h)) {
-			fprintf(stderr,
-				"jetdepth: files camera: %s is %dx%d but --size is %dx%d: every frame "
-				"would be dropped (leave --size out to take the images' size)\n",
-				first, w, h, o->w, o->h);
+			fprintf(
+			    stderr,
+			    "jetdepth: files camera: %s is %dx%d but --size is %dx%d: every frame "
+			    "would be dropped (leave --size out to take the images' size)\n",
+			    first, w, h, o->w, o->h);
 			return JD_EXIT_RUNTIME;
 		}
 		o->w = w;
@@ -653,12 +672,13 @@ int jd_run_options_load(struct jd_run_options *o, int argc, char **argv)
 	o->cam.wait_absent |= service;
 	/* A service publishes to a robot: made-up objects only when someone asked for them. */
 	if (o->cam.kind == JD_CAPTURE_SYNTH && !o->camera_given && service) {
-		fprintf(stderr,
-			"jetdepth: no camera configured (board %s): under systemd (NOTIFY_SOCKET is "
-			"set) the synthetic scene "
-			"runs only when asked for; set `camera v4l2:/dev/videoL,/dev/videoR` (or "
-			"`camera synth` for a demo) in the config\n",
-			o->have_board ? o->board.name : "(built-in defaults)");
+		fprintf(
+		    stderr,
+		    "jetdepth: no camera configured (board %s): under systemd (NOTIFY_SOCKET is "
+		    "set) the synthetic scene "
+		    "runs only when asked for; set `camera v4l2:/dev/videoL,/dev/videoR` (or "
+		    "`camera synth` for a demo) in the config\n",
+		    o->have_board ? o->board.name : "(built-in defaults)");
 		return JD_EXIT_RUNTIME;
 	}
 	return 0;

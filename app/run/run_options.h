@@ -24,15 +24,15 @@ struct jd_run_options {
 	char v4l2_only[32]; /* the last option given that only a V4L2 camera takes ("": none) */
 	int pixfmt_given;
 	struct jd_sense_options sense;
-	char udp[256];	/* "" : none */
-	char id[64];	/* --id: this daemon's name in every frame's JSON (default: the host's) */
+	char udp[256]; /* "" : none */
+	char id[64];   /* --id: this daemon's name in every frame's JSON (default: the host's) */
 	char calib[2][512];
 	int ncalib;
-	struct jd_preview_config preview; /* port 0: no preview */
+	struct jd_preview_config preview;   /* port 0: no preview */
 	char dump_dir[JD_DUMP_DIR_MAX + 1]; /* "": SIGUSR1 is logged and ignored */
-	int stats_every;		  /* seconds between stats lines (0: none) */
+	int stats_every;		    /* seconds between stats lines (0: none) */
 	int stall_s; /* seconds without a pair before the watchdog is no longer told (0: never) */
-	struct jd_ros2_config ros2;	  /* --ros2, --ros-namespace, --ros-frame-id */
+	struct jd_ros2_config ros2; /* --ros2, --ros-namespace, --ros-frame-id */
 	/* --board and --config are read before everything else */
 	const char *board_path, *config_path;
 	int have_board;

@@ -21,7 +21,7 @@
 
 /* What the run has done so far, for the outputs that report it (the preview's /status). */
 struct jd_run_tally {
-	long long done;   /* frames handed to the outputs (64-bit: never wraps) */
+	long long done;	  /* frames handed to the outputs (64-bit: never wraps) */
 	uint64_t wall_ns; /* since the loop began */
 	int outages;	  /* times a camera was lost */
 };

@@ -13,9 +13,9 @@
  * skew (skew: last, median, p99 in ms, or NULL), the memory, ROS 2, and the last frame's JSON
  * line (or NULL), into buf (NUL-terminated; cut at len).
  */
-void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *last, long long frames,
-			uint64_t wall_ns, int outages, int streams, const char *state,
-			const struct jd_ros2 *ros2, const double *skew, const char *frame_json,
-			char *buf, size_t len);
+void jd_run_status_json(const struct jd_daemon *d, const struct jd_frame_stats *last,
+			long long frames, uint64_t wall_ns, int outages, int streams,
+			const char *state, const struct jd_ros2 *ros2, const double *skew,
+			const char *frame_json, char *buf, size_t len);
 
 #endif

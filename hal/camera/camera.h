@@ -1,8 +1,8 @@
 /*
  * A camera: a const table of operations (the driver) and the state it works on. Drivers are
- * chosen at run time: v4l2 (hal/camera/camera_v4l2.c), synth (hal/camera/camera_synth.c, the embedded
- * default) and files (hal/camera/camera_files.c). Callers go through the jd_cam_* wrappers, which
- * answer -ENOSYS for an operation a driver lacks.
+ * chosen at run time: v4l2 (hal/camera/camera_v4l2.c), synth (hal/camera/camera_synth.c, the
+ * embedded default) and files (hal/camera/camera_files.c). Callers go through the jd_cam_*
+ * wrappers, which answer -ENOSYS for an operation a driver lacks.
  *
  * Life cycle: open -> configure -> start -> (dequeue -> ... -> requeue)* -> stop -> close.
  * A dequeued frame borrows the driver's buffer: it stays valid, and the driver does not
@@ -45,10 +45,10 @@ const char *jd_cam_control_name(enum jd_cam_control k);
 
 struct jd_cam_config {
 	int width, height;
-	double fps;	    /* wanted rate; 0: as fast as the source gives */
-	enum jd_pixfmt fmt; /* wanted format */
-	int buffers;	    /* driver buffers (v4l2 mmap count) */
-	int timeout_ms;	    /* dequeue waits this long before reporting a timeout */
+	double fps;		    /* wanted rate; 0: as fast as the source gives */
+	enum jd_pixfmt fmt;	    /* wanted format */
+	int buffers;		    /* driver buffers (v4l2 mmap count) */
+	int timeout_ms;		    /* dequeue waits this long before reporting a timeout */
 	struct jd_cam_controls ctl; /* wanted; none set: the driver's own */
 };
 
@@ -107,13 +107,13 @@ struct jd_camera_ops {
 
 struct jd_camera {
 	const struct jd_camera_ops *ops;
-	char label[16];	    /* "left", "right" */
-	char device[256];   /* what the driver opens: /dev/video0, a directory, "synth" */
-	void *priv;	    /* the driver's state, carved at boot */
-	struct jd_cam_config cfg; /* what the driver granted */
+	char label[16];		    /* "left", "right" */
+	char device[256];	    /* what the driver opens: /dev/video0, a directory, "synth" */
+	void *priv;		    /* the driver's state, carved at boot */
+	struct jd_cam_config cfg;   /* what the driver granted */
 	struct jd_cam_controls got; /* the controls as read back at configure (set: present) */
 	struct jd_cam_stats stats;
-	char err[256];		       /* the last error, naming the device */
+	char err[256]; /* the last error, naming the device */
 };
 
 /* Set c->err; returns rc so drivers can `return jd_cam_fail(...)`. */

@@ -122,7 +122,9 @@ int jd_cam_files_count(const struct jd_cam_files_config *cfg)
 
 	for (int i = 0; i < (cfg->one ? 1 : 2); i++) {
 		snprintf(side, sizeof(side), "%.255s%s", cfg->dir,
-			 cfg->one ? "" : i ? "/right" : "/left");
+			 cfg->one ? ""
+			 : i	  ? "/right"
+				  : "/left");
 		int n = count_images(side);
 		most = n > most ? n : most;
 	}
@@ -184,12 +186,16 @@ int jd_cam_files_init(struct jd_camera cam[2], void *mem, size_t bytes,
 		s[i]->loop = cfg->loop;
 		s[i]->period_ns = fps > 0 ? (uint64_t)(1e9 / fps) : 0;
 		if (strlen(dir) + sizeof("/right") > sizeof(s[i]->dir)) {
-			snprintf(err, errlen, "files camera: %.64s...: a directory name longer than "
-					      "%zu characters", dir, sizeof(s[i]->dir) - sizeof("/right"));
+			snprintf(err, errlen,
+				 "files camera: %.64s...: a directory name longer than "
+				 "%zu characters",
+				 dir, sizeof(s[i]->dir) - sizeof("/right"));
 			return -ENAMETOOLONG;
 		}
 		snprintf(s[i]->dir, sizeof(s[i]->dir), "%.249s%s%s", dir, one ? "" : "/",
-			 one ? "" : i ? "right" : "left");
+			 one ? ""
+			 : i ? "right"
+			     : "left");
 		int rc = list(s[i], err, errlen);
 		if (rc) {
 			return rc;
@@ -361,8 +367,8 @@ const struct jd_camera_ops jd_camera_files_ops = {
     .stop = files_stop,
 };
 
-int jd_cam_files_first_size(const char *side, int *w, int *h, char *path, size_t pathlen,
-			    char *err, size_t errlen)
+int jd_cam_files_first_size(const char *side, int *w, int *h, char *path, size_t pathlen, char *err,
+			    size_t errlen)
 {
 	char first[JD_FILES_NAME_MAX] = "";
 	static uint8_t head[1 << 20]; /* boot only: a header and what precedes the pixels */

@@ -1,8 +1,8 @@
 /*
- * The files camera: replays the images in DIR/left and DIR/right (sorted by name, paired by position,
- * the same names on both sides) as a stereo camera, at a configured rate, once or looping.
- * PGM (P5) frames are handed out as GREY, PNG decoded to GREY, and JPEG handed out as MJPEG
- * so that it goes through the same decode path as a camera's MJPEG stream. A recording's
+ * The files camera: replays the images in DIR/left and DIR/right (sorted by name, paired by
+ * position, the same names on both sides) as a stereo camera, at a configured rate, once or
+ * looping. PGM (P5) frames are handed out as GREY, PNG decoded to GREY, and JPEG handed out as
+ * MJPEG so that it goes through the same decode path as a camera's MJPEG stream. A recording's
  * frames (`run --record`: NAME.WxH.FORMAT.raw, a camera's bytes, rows packed) are handed out
  * in their format, so that a replay takes their luma by the live rules. The file list is
  * read at boot; a frame is read with open/read into one of the camera's two boot buffers.
@@ -55,7 +55,7 @@ int jd_cam_files_raw_name(const char *name, int *w, int *h, enum jd_pixfmt *fmt)
  * one), for a run whose size was not given. path receives that image's name.
  * @retval 0, or -errno with err set
  */
-int jd_cam_files_first_size(const char *side, int *w, int *h, char *path, size_t pathlen,
-			    char *err, size_t errlen);
+int jd_cam_files_first_size(const char *side, int *w, int *h, char *path, size_t pathlen, char *err,
+			    size_t errlen);
 
 #endif

@@ -12,15 +12,15 @@ struct rig {
 	int w, h, ndisp;
 	uint32_t seed;
 	uint64_t period_ns, t0;
-	int rendered;		/* the newest frame in the sets, -1 none */
-	int next[2];		/* the frame each side hands out next */
-	int borrowed[2][2];	/* [set][side] */
-	uint64_t ts[2];		/* per set */
-	uint8_t *view[2][2];	/* [set][side] */
-	float *gt[2];		/* per set */
+	int rendered;	     /* the newest frame in the sets, -1 none */
+	int next[2];	     /* the frame each side hands out next */
+	int borrowed[2][2];  /* [set][side] */
+	uint64_t ts[2];	     /* per set */
+	uint8_t *view[2][2]; /* [set][side] */
+	float *gt[2];	     /* per set */
 	int running;
-	int replay; /* after frames 0 and 1, hand their sets out again unrendered */
-	enum jd_pixfmt fmt; /* the layout frames come in: any but MJPEG (set_format) */
+	int replay;		  /* after frames 0 and 1, hand their sets out again unrendered */
+	enum jd_pixfmt fmt;	  /* the layout frames come in: any but MJPEG (set_format) */
 	const struct jd_exec *ex; /* renders on these workers (NULL: the caller's thread) */
 };
 
@@ -160,7 +160,8 @@ static void to_raw(uint8_t *v, int w, int h, enum jd_pixfmt fmt)
 		unsigned g = v[i];
 		if (bayer) {
 			/* R where both parities are R's, B where neither is, else G */
-			int rc = (int)(i % (size_t)w % 2) == r_col, rr = (int)(i / (size_t)w % 2) == r_row;
+			int rc = (int)(i % (size_t)w % 2) == r_col,
+			    rr = (int)(i / (size_t)w % 2) == r_row;
 			g = rc && rr ? g * 3 / 4 : !rc && !rr ? g / 2 : g;
 		}
 		if (!wide) {
@@ -229,8 +230,15 @@ static int synth_dequeue(struct jd_camera *c, struct jd_cam_frame *f)
 	r->borrowed[set][side] = 1;
 	r->next[side] = k + 1;
 	int bpp = jd_pixfmt_pixel_bytes(r->fmt);
-	*f = (struct jd_cam_frame){r->view[set][side], (size_t)r->w * r->h * bpp, r->w, r->h,
-				   r->w * bpp, r->fmt, r->ts[set], (uint32_t)k, set};
+	*f = (struct jd_cam_frame){r->view[set][side],
+				   (size_t)r->w * r->h * bpp,
+				   r->w,
+				   r->h,
+				   r->w * bpp,
+				   r->fmt,
+				   r->ts[set],
+				   (uint32_t)k,
+				   set};
 	jd_cam_count_frame(c, f->ts_ns);
 	return 0;
 }
@@ -284,4 +292,3 @@ void jd_cam_synth_model(int w, int h, struct jd_camera_model *out)
 	*out = (struct jd_camera_model){0.8f * (float)w, (float)(w - 1) / 2.0f,
 					(float)(h - 1) / 2.0f, 60.0f};
 }
-

@@ -22,9 +22,9 @@ size_t jd_cam_synth_mem_required(int w, int h);
 /* What a synthetic pair is: a view's size and rate, and the scene. */
 struct jd_cam_synth_config {
 	int width, height;
-	double fps;	/* 0 renders as fast as asked; else dequeue waits for the frame's time */
-	int ndisp;	/* the scene's disparity range */
-	uint32_t seed;	/* which scene (0: the classic one, as `jetdepth synth` writes it) */
+	double fps;    /* 0 renders as fast as asked; else dequeue waits for the frame's time */
+	int ndisp;     /* the scene's disparity range */
+	uint32_t seed; /* which scene (0: the classic one, as `jetdepth synth` writes it) */
 	/*
 	 * How a camera would lay the frames out: GREY (0, the default), YUYV or UYVY (the luma
 	 * is the scene's; the chroma bytes vary), deep mono (the gray at the format's depth) or

@@ -83,7 +83,8 @@ static int v4l2_open(struct jd_camera *c)
 		s->fd = -1;
 		return rc;
 	}
-	uint32_t caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities;
+	uint32_t caps =
+	    cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities;
 	if (!(caps & V4L2_CAP_VIDEO_CAPTURE) || !(caps & V4L2_CAP_STREAMING)) {
 		s->sys->close(s->fd);
 		s->fd = -1;
@@ -182,8 +183,9 @@ static int map_buffers(struct jd_camera *c, int count)
 	struct v4l2_requestbuffers req = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
 					  .memory = V4L2_MEMORY_MMAP};
 
-	req.count = (uint32_t)(count < 2 ? 2 : count > JD_V4L2_MAX_BUFFERS ? JD_V4L2_MAX_BUFFERS
-									   : count);
+	req.count = (uint32_t)(count < 2		     ? 2
+			       : count > JD_V4L2_MAX_BUFFERS ? JD_V4L2_MAX_BUFFERS
+							     : count);
 	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_REQBUFS, &req) < 0) {
 		return io_fail(c, "VIDIOC_REQBUFS");
 	}
@@ -191,8 +193,8 @@ static int map_buffers(struct jd_camera *c, int count)
 		return jd_cam_fail(c, -ENOMEM, "VIDIOC_REQBUFS granted %u buffers", req.count);
 	}
 	for (uint32_t i = 0; i < req.count; i++) {
-		struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
-					.memory = V4L2_MEMORY_MMAP, .index = i};
+		struct v4l2_buffer b = {
+		    .type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP, .index = i};
 
 		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_QUERYBUF, &b) < 0) {
 			return io_fail(c, "VIDIOC_QUERYBUF");
@@ -222,16 +224,16 @@ static int v4l2_control(struct jd_camera *c, enum jd_cam_control k, int *value, 
 		if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_G_CTRL, &ctl) < 0) {
 			return errno == EINVAL ? -ENOTSUP : -EIO;
 		}
-		*value = k == JD_CTL_EXPOSURE	   ? ctl.value * 100
+		*value = k == JD_CTL_EXPOSURE	     ? ctl.value * 100
 			 : k == JD_CTL_AUTO_EXPOSURE ? ctl.value != V4L2_EXPOSURE_MANUAL
 						     : ctl.value;
 		return 0;
 	}
 	/* auto exposure on: UVC cameras offer aperture priority, others plain auto */
-	ctl.value = k == JD_CTL_EXPOSURE	? (*value + 50) / 100
-		    : k == JD_CTL_AUTO_EXPOSURE ? (*value ? V4L2_EXPOSURE_APERTURE_PRIORITY
-							 : V4L2_EXPOSURE_MANUAL)
-						: *value;
+	ctl.value = k == JD_CTL_EXPOSURE ? (*value + 50) / 100
+		    : k == JD_CTL_AUTO_EXPOSURE
+			? (*value ? V4L2_EXPOSURE_APERTURE_PRIORITY : V4L2_EXPOSURE_MANUAL)
+			: *value;
 	int rc = jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_S_CTRL, &ctl);
 	if (rc < 0 && k == JD_CTL_AUTO_EXPOSURE && *value && errno == EINVAL) {
 		ctl.value = V4L2_EXPOSURE_AUTO;
@@ -285,15 +287,17 @@ static int apply_controls(struct jd_camera *c, const struct jd_cam_controls *wan
 			c->got.set |= 1u << k;
 			c->got.value[k] = v;
 			/* the exposure in 100 us steps: asked and read back may differ by a step */
-			int off = (w.set & 1u << k) && (k == JD_CTL_EXPOSURE ? abs(v - w.value[k]) > 50
-									       : v != w.value[k]);
+			int off =
+			    (w.set & 1u << k) &&
+			    (k == JD_CTL_EXPOSURE ? abs(v - w.value[k]) > 50 : v != w.value[k]);
 			snprintf(said + strlen(said), sizeof(said) - strlen(said), " %s %d%s",
 				 jd_cam_control_name((enum jd_cam_control)k), v,
 				 off ? " (not as asked: another control holds it)" : "");
 		}
 	}
 	if (want->set || want->follow) {
-		jd_cam_note(c, "controls read back:%s", said[0] ? said : " none (the driver has none)");
+		jd_cam_note(c, "controls read back:%s",
+			    said[0] ? said : " none (the driver has none)");
 	}
 	return 0;
 }
@@ -343,7 +347,8 @@ static int v4l2_configure(struct jd_camera *c, const struct jd_cam_config *want)
 static int queue(struct jd_camera *c, int index)
 {
 	struct state *s = c->priv;
-	struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP,
+	struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+				.memory = V4L2_MEMORY_MMAP,
 				.index = (uint32_t)index};
 
 	if (jd_v4l2_xioctl(s->sys, s->fd, VIDIOC_QBUF, &b) < 0) {

@@ -18,8 +18,9 @@ int jd_capture_parse(const char *spec, struct jd_capture_config *cfg, char *err,
 	}
 	const char *dir = strchr(spec, ':');
 	if (!strncmp(spec, "files", 5) && dir && strlen(dir + 1) >= sizeof(cfg->files.dir)) {
-		snprintf(err, errlen, "--camera '%.40s...': a directory name longer than %zu characters",
-			 spec, sizeof(cfg->files.dir) - 1);
+		snprintf(err, errlen,
+			 "--camera '%.40s...': a directory name longer than %zu characters", spec,
+			 sizeof(cfg->files.dir) - 1);
 		return -EINVAL;
 	}
 	if (strncmp(spec, "files:", 6) == 0 && spec[6]) {
@@ -240,7 +241,8 @@ static int bring_up(struct jd_capture *c, FILE *log)
 			return rc;
 		}
 		if (log && cam->err[0]) {
-			fprintf(log, "camera: %s\n", cam->err); /* what the driver granted instead */
+			fprintf(log, "camera: %s\n",
+				cam->err); /* what the driver granted instead */
 		}
 	}
 	return 0;
@@ -265,8 +267,8 @@ int jd_capture_init(struct jd_capture *c, const struct jd_capture_config *cfg, v
 		return -EINVAL;
 	}
 	rc = d->init(c, mem, bytes);
-	if (!rc && cfg->record_dir[0] && (rc = jd_recorder_init(&c->rec, cfg->record_dir,
-							     cfg->record_max_mb, log))) {
+	if (!rc && cfg->record_dir[0] &&
+	    (rc = jd_recorder_init(&c->rec, cfg->record_dir, cfg->record_max_mb, log))) {
 		snprintf(c->err, sizeof(c->err), "%.500s", c->rec.why);
 	}
 	for (int i = 0; i < 2 && !rc; i++) {
@@ -318,10 +320,11 @@ static void luma_of_deep(const struct jd_kernels *k, const struct jd_cam_frame *
 		const uint8_t *row = f->data + (size_t)y * f->stride;
 
 		if (jd_pixfmt_is_bayer(f->fmt)) {
-			int up = jd_bayer_mirror_row(y - 1, h), down = jd_bayer_mirror_row(y + 1, h);
+			int up = jd_bayer_mirror_row(y - 1, h),
+			    down = jd_bayer_mirror_row(y + 1, h);
 			k->gray_from_bayer(f->data + (size_t)up * f->stride, row,
-					   f->data + (size_t)down * f->stride, out->width, bits, r_col,
-					   (y & 1) == r_row, dst);
+					   f->data + (size_t)down * f->stride, out->width, bits,
+					   r_col, (y & 1) == r_row, dst);
 		} else {
 			k->gray_from_mono16(row, out->width, bits, dst);
 		}
@@ -342,7 +345,8 @@ static int looks_like_mosaic(const struct jd_cam_frame *f)
 		const uint8_t *r1 = r0 + f->stride, *r2 = r1 + f->stride;
 		for (int x = 0; x + 2 < f->width; x++) {
 			int v = (int)jd_sample16(r0 + 2 * x);
-			int h1 = (int)jd_sample16(r0 + 2 * x + 2), h2 = (int)jd_sample16(r0 + 2 * x + 4);
+			int h1 = (int)jd_sample16(r0 + 2 * x + 2),
+			    h2 = (int)jd_sample16(r0 + 2 * x + 4);
 			int v1 = (int)jd_sample16(r1 + 2 * x), v2 = (int)jd_sample16(r2 + 2 * x);
 			d1x += abs(v - h1);
 			d2x += abs(v - h2);
@@ -376,23 +380,26 @@ static void deep_first_look(struct jd_capture *c, int side, const struct jd_cam_
 	}
 	FILE *log = c->log ? c->log : stderr;
 	if (!jd_pixfmt_is_bayer(f->fmt) && looks_like_mosaic(f)) {
-		fprintf(log,
-			"jetdepth: %s camera %s: %s frame: neighbouring pixels differ far more than "
-			"pixels two apart, as in a colour mosaic: is the stream raw Bayer (RG10, "
-			"BA10 ...) labelled %s? It is matched as mono\n",
-			c->cam[side].label, c->cam[side].device, jd_pixfmt_name(f->fmt),
-			jd_pixfmt_name(f->fmt));
+		fprintf(
+		    log,
+		    "jetdepth: %s camera %s: %s frame: neighbouring pixels differ far more than "
+		    "pixels two apart, as in a colour mosaic: is the stream raw Bayer (RG10, "
+		    "BA10 ...) labelled %s? It is matched as mono\n",
+		    c->cam[side].label, c->cam[side].device, jd_pixfmt_name(f->fmt),
+		    jd_pixfmt_name(f->fmt));
 	}
 	if (wide) {
 		fprintf(log,
-			"jetdepth: %s camera %s: %s frame: %.1f %% of the samples are wider than %d bits "
+			"jetdepth: %s camera %s: %s frame: %.1f %% of the samples are wider than "
+			"%d bits "
 			"(up to %u): the camera stores them MSB-aligned or the stream is not %s; "
 			"they read as white\n",
 			c->cam[side].label, c->cam[side].device, jd_pixfmt_name(f->fmt),
 			100.0 * (double)wide / (double)n, bits, largest, jd_pixfmt_name(f->fmt));
 	} else if (full * 2 > n) {
-		fprintf(log, "jetdepth: %s camera %s: %s frame: %.1f %% of the samples at full scale "
-			     "(%u): the image is saturated (exposure, gain)\n",
+		fprintf(log,
+			"jetdepth: %s camera %s: %s frame: %.1f %% of the samples at full scale "
+			"(%u): the image is saturated (exposure, gain)\n",
 			c->cam[side].label, c->cam[side].device, jd_pixfmt_name(f->fmt),
 			100.0 * (double)full / (double)n, top);
 	}
@@ -403,7 +410,7 @@ static void deep_first_look(struct jd_capture *c, int side, const struct jd_cam_
  * buffer's gray view, for MJPEG); -EBADMSG for a frame that cannot be (counted by the caller).
  */
 int jd__capture_take_view(struct jd_capture *c, int side, const struct jd_cam_frame *f,
-			   struct jd_image *out, struct jd_capture_raw *raw)
+			  struct jd_image *out, struct jd_capture_raw *raw)
 {
 	size_t need = jd_pixfmt_frame_bytes(f->fmt, out->width, out->height);
 
@@ -412,7 +419,8 @@ int jd__capture_take_view(struct jd_capture *c, int side, const struct jd_cam_fr
 		c->decoder_failed |= rc == -EIO;
 		if (rc) {
 			snprintf(c->err, sizeof(c->err), "%s camera %s: frame %u: %s",
-				 c->cam[side].label, c->cam[side].device, f->seq, c->jpeg[side].err);
+				 c->cam[side].label, c->cam[side].device, f->seq,
+				 c->jpeg[side].err);
 			return jd__capture_dropped(c, &c->drop_corrupt);
 		}
 		if (raw) {
@@ -503,7 +511,8 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 			continue;
 		}
 		if (rc == -EINPROGRESS) {
-			return rc; /* not due yet: the loop comes round (stop, watchdog) and asks again */
+			return rc; /* not due yet: the loop comes round (stop, watchdog) and asks
+				      again */
 		}
 		if (rc) {
 			/* a timeout: the driver counted it */
@@ -527,7 +536,8 @@ static int next_pair(struct jd_capture *c, struct jd_image *left, struct jd_imag
 		struct jd_disp t;
 		if (!bad && gt && gt->data && jd_cam_truth(&c->cam[0], &fl, &t) == 0) {
 			for (int y = 0; y < gt->height; y++) {
-				memcpy(jd_disp_row(gt, y), jd_disp_row(&t, y), sizeof(float) * gt->width);
+				memcpy(jd_disp_row(gt, y), jd_disp_row(&t, y),
+				       sizeof(float) * gt->width);
 			}
 			*has_truth = 1;
 		}

@@ -47,7 +47,7 @@ struct jd_capture_config {
 	int wait_absent; /* v4l2: a camera absent at boot is waited for (down), not an error */
 	const struct jd_kernels *kernels; /* the luma conversion boot chose (NULL: reference) */
 	char record_dir[256]; /* --record: the pairs as they came, for the files camera ("": off) */
-	long record_max_mb;	/* its budget */
+	long record_max_mb;   /* its budget */
 };
 
 /* Pairs whose timestamp skew the capture keeps, for its median and 99th percentile. */
@@ -66,16 +66,16 @@ struct jd_capture {
 	struct jd_jpeg jpeg[2];
 	unsigned long pairs, drop_corrupt, drop_short;
 	unsigned long drop_partner; /* good frames whose partner was dropped (corrupt or short) */
-	int requeue_failed; /* a driver refused a buffer back: reopen */
-	int decoder_failed; /* a JPEG decoder could not be made ready again: reopen */
-	int down;	    /* the cameras were absent at boot: jd_capture_recover() until up */
-	uint64_t last_ts;   /* the last pair's (left) timestamp, ns CLOCK_MONOTONIC */
+	int requeue_failed;	    /* a driver refused a buffer back: reopen */
+	int decoder_failed;	    /* a JPEG decoder could not be made ready again: reopen */
+	int down;	  /* the cameras were absent at boot: jd_capture_recover() until up */
+	uint64_t last_ts; /* the last pair's (left) timestamp, ns CLOCK_MONOTONIC */
 	/* Two devices: each pair's timestamp skew (us), a ring, and a scratch to sort it in. */
 	uint32_t skew_us[JD_CAPTURE_SKEW_N], skew_sorted[JD_CAPTURE_SKEW_N];
 	int skew_n, skew_at;
-	FILE *log;	    /* where the first pair says the cameras' clock (boot's log) */
+	FILE *log; /* where the first pair says the cameras' clock (boot's log) */
 	int clock_said;
-	int deep_said[2]; /* a deep format's first frame was looked at (capture.c) */
+	int deep_said[2];	     /* a deep format's first frame was looked at (capture.c) */
 	unsigned long follow_failed; /* follow mode: copies the right camera refused */
 	struct jd_recorder rec;	     /* --record (rec.on: recording) */
 	char err[512];
@@ -121,7 +121,7 @@ int jd_capture_next(struct jd_capture *c, struct jd_image *left, struct jd_image
 
 /* A pair as the cameras gave it, for a device that takes the luma itself. */
 struct jd_capture_raw {
-	uint8_t *data[2];      /* where each view goes, rows packed: cap bytes each */
+	uint8_t *data[2]; /* where each view goes, rows packed: cap bytes each */
 	size_t cap;
 	enum jd_pixfmt fmt[2]; /* out: each view's layout (MJPEG: decoded, GREY) */
 };

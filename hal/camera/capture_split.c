@@ -9,8 +9,7 @@
  * A split device's frame as two views of boot's size (strided, in place; an MJPEG frame is
  * decoded whole into c->whole first). -EBADMSG for a frame that cannot be (counted).
  */
-static int split_views(struct jd_capture *c, const struct jd_cam_frame *f,
-		       struct jd_cam_frame v[2])
+static int split_views(struct jd_capture *c, const struct jd_cam_frame *f, struct jd_cam_frame v[2])
 {
 	const int w = c->cfg.cam.width, h = c->cfg.cam.height, side = c->cfg.split == JD_SPLIT_SIDE;
 	int fw, fh;
@@ -27,8 +26,8 @@ static int split_views(struct jd_capture *c, const struct jd_cam_frame *f,
 				 c->cam[0].device, f->seq, c->jpeg[0].err);
 			return jd__capture_dropped(c, &c->drop_corrupt);
 		}
-		v[0] = (struct jd_cam_frame){c->whole, (size_t)fw * fh, fw, fh, fw, JD_PIX_GREY,
-					     f->ts_ns, f->seq, f->index};
+		v[0] = (struct jd_cam_frame){c->whole,	  (size_t)fw * fh, fw,	   fh,	    fw,
+					     JD_PIX_GREY, f->ts_ns,	   f->seq, f->index};
 	}
 	const int bpp = jd_pixfmt_pixel_bytes(v[0].fmt);
 	const size_t at = side ? (size_t)w * bpp : (size_t)h * v[0].stride;
@@ -36,8 +35,8 @@ static int split_views(struct jd_capture *c, const struct jd_cam_frame *f,
 	    (jd_pixfmt_is_bayer(v[0].fmt) && (side ? w : h) % 2)) {
 		snprintf(c->err, sizeof(c->err),
 			 "camera %.200s: frame %u: %dx%d %s, expected %dx%d with both views%s",
-			 c->cam[0].device, f->seq, v[0].width, v[0].height, jd_pixfmt_name(v[0].fmt),
-			 fw, fh,
+			 c->cam[0].device, f->seq, v[0].width, v[0].height,
+			 jd_pixfmt_name(v[0].fmt), fw, fh,
 			 jd_pixfmt_is_bayer(v[0].fmt) ? " (a Bayer mosaic splits at an even pixel)"
 						      : "");
 		return jd__capture_dropped(c, &c->drop_short);

@@ -8,12 +8,12 @@ static const struct {
 	const char *name, *alias;
 	int bits, bayer;
 } formats[JD_PIX_COUNT] = {
-    [JD_PIX_GREY] = {"GREY", "GRAY", 8, 0},	  [JD_PIX_YUYV] = {"YUYV", NULL, 8, 0},
-    [JD_PIX_UYVY] = {"UYVY", NULL, 8, 0},	  [JD_PIX_MJPEG] = {"MJPG", "MJPEG", 8, 0},
-    [JD_PIX_Y10] = {"Y10", NULL, 10, 0},	  [JD_PIX_Y12] = {"Y12", NULL, 12, 0},
-    [JD_PIX_Y16] = {"Y16", NULL, 16, 0},	  [JD_PIX_RGGB8] = {"RGGB", "RGGB8", 8, 1},
-    [JD_PIX_BGGR8] = {"BA81", "BGGR8", 8, 1},	  [JD_PIX_GBRG8] = {"GBRG", "GBRG8", 8, 1},
-    [JD_PIX_GRBG8] = {"GRBG", "GRBG8", 8, 1},	  [JD_PIX_RGGB10] = {"RG10", "RGGB10", 10, 1},
+    [JD_PIX_GREY] = {"GREY", "GRAY", 8, 0},	 [JD_PIX_YUYV] = {"YUYV", NULL, 8, 0},
+    [JD_PIX_UYVY] = {"UYVY", NULL, 8, 0},	 [JD_PIX_MJPEG] = {"MJPG", "MJPEG", 8, 0},
+    [JD_PIX_Y10] = {"Y10", NULL, 10, 0},	 [JD_PIX_Y12] = {"Y12", NULL, 12, 0},
+    [JD_PIX_Y16] = {"Y16", NULL, 16, 0},	 [JD_PIX_RGGB8] = {"RGGB", "RGGB8", 8, 1},
+    [JD_PIX_BGGR8] = {"BA81", "BGGR8", 8, 1},	 [JD_PIX_GBRG8] = {"GBRG", "GBRG8", 8, 1},
+    [JD_PIX_GRBG8] = {"GRBG", "GRBG8", 8, 1},	 [JD_PIX_RGGB10] = {"RG10", "RGGB10", 10, 1},
     [JD_PIX_BGGR10] = {"BG10", "BGGR10", 10, 1}, [JD_PIX_GBRG10] = {"GB10", "GBRG10", 10, 1},
     [JD_PIX_GRBG10] = {"BA10", "GRBG10", 10, 1}, [JD_PIX_RGGB12] = {"RG12", "RGGB12", 12, 1},
     [JD_PIX_BGGR12] = {"BG12", "BGGR12", 12, 1}, [JD_PIX_GBRG12] = {"GB12", "GBRG12", 12, 1},

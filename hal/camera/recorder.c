@@ -28,10 +28,11 @@ static int side_ready(struct jd_recorder *r, const char *side)
 		/* any file: images of another kind would be replayed among the new frames */
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
 			closedir(d);
-			snprintf(r->why, sizeof(r->why),
-				 "--record: %.200s already holds files (%.60s; a replay would mix them "
-				 "with the new frames): give an empty directory",
-				 path, e->d_name);
+			snprintf(
+			    r->why, sizeof(r->why),
+			    "--record: %.200s already holds files (%.60s; a replay would mix them "
+			    "with the new frames): give an empty directory",
+			    path, e->d_name);
 			return -EEXIST;
 		}
 	}

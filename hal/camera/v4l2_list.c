@@ -20,11 +20,12 @@ static void controls(const struct jd_v4l2_sys *sys, int fd, FILE *out)
 
 	while (n < 256 && jd_v4l2_xioctl(sys, fd, VIDIOC_QUERYCTRL, &q) == 0) {
 		struct v4l2_control now = {.id = q.id};
-		const char *ours = q.id == V4L2_CID_EXPOSURE_ABSOLUTE ? "  (--exposure, 100 us units)"
-				   : q.id == V4L2_CID_GAIN	     ? "  (--gain)"
-				   : q.id == V4L2_CID_EXPOSURE_AUTO  ? "  (--auto-exposure)"
-				   : q.id == V4L2_CID_AUTO_WHITE_BALANCE ? "  (--auto-white-balance)"
-									 : "";
+		const char *ours =
+		    q.id == V4L2_CID_EXPOSURE_ABSOLUTE	  ? "  (--exposure, 100 us units)"
+		    : q.id == V4L2_CID_GAIN		  ? "  (--gain)"
+		    : q.id == V4L2_CID_EXPOSURE_AUTO	  ? "  (--auto-exposure)"
+		    : q.id == V4L2_CID_AUTO_WHITE_BALANCE ? "  (--auto-white-balance)"
+							  : "";
 		if (!(q.flags & (V4L2_CTRL_FLAG_DISABLED)) && q.type != V4L2_CTRL_TYPE_CTRL_CLASS) {
 			fprintf(out, "%s", n++ ? "" : "  controls:\n");
 			int have = jd_v4l2_xioctl(sys, fd, VIDIOC_G_CTRL, &now) == 0;
@@ -49,13 +50,15 @@ static void intervals(const struct jd_v4l2_sys *sys, int fd, uint32_t pf, uint32
 		      FILE *out)
 {
 	for (uint32_t i = 0; i < 64; i++) {
-		struct v4l2_frmivalenum iv = {.index = i, .pixel_format = pf, .width = w, .height = h};
+		struct v4l2_frmivalenum iv = {
+		    .index = i, .pixel_format = pf, .width = w, .height = h};
 
 		if (jd_v4l2_xioctl(sys, fd, VIDIOC_ENUM_FRAMEINTERVALS, &iv) < 0) {
 			break;
 		}
 		if (iv.type == V4L2_FRMIVAL_TYPE_DISCRETE && iv.discrete.numerator) {
-			fprintf(out, " %.3g", (double)iv.discrete.denominator / iv.discrete.numerator);
+			fprintf(out, " %.3g",
+				(double)iv.discrete.denominator / iv.discrete.numerator);
 		} else if (iv.stepwise.min.numerator && iv.stepwise.max.numerator) {
 			fprintf(out, " %.3g-%.3g",
 				(double)iv.stepwise.max.denominator / iv.stepwise.max.numerator,
@@ -82,8 +85,9 @@ static void sizes(const struct jd_v4l2_sys *sys, int fd, uint32_t pf, FILE *out)
 			fputc('\n', out);
 		} else {
 			fprintf(out, "      %ux%u to %ux%u, step %ux%u fps:", fs.stepwise.min_width,
-				fs.stepwise.min_height, fs.stepwise.max_width, fs.stepwise.max_height,
-				fs.stepwise.step_width, fs.stepwise.step_height);
+				fs.stepwise.min_height, fs.stepwise.max_width,
+				fs.stepwise.max_height, fs.stepwise.step_width,
+				fs.stepwise.step_height);
 			intervals(sys, fd, pf, fs.stepwise.max_width, fs.stepwise.max_height, out);
 			fputc('\n', out);
 			return;
@@ -108,7 +112,8 @@ int jd_v4l2_describe(const struct jd_v4l2_sys *sys, const char *path, FILE *out)
 		sys->close(fd);
 		return -e;
 	}
-	uint32_t caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities;
+	uint32_t caps =
+	    cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps : cap.capabilities;
 	fprintf(out, "%s: %s (driver %s, bus %s)\n", path, (const char *)cap.card,
 		(const char *)cap.driver, (const char *)cap.bus_info);
 	if (!(caps & V4L2_CAP_VIDEO_CAPTURE)) {

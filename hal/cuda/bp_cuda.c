@@ -72,12 +72,12 @@ double jd_cuda_bp_traffic(const struct jd_match_params *p, int w, int h)
 static const struct {
 	int nd, px, nreg, minb, seg, half;
 } bp_variants[] = {
-    {16, 0, 16, 8, 1, 0},    {16, 0, 16, 4, 1, 0},  {16, 32, 0, 8, 1, 0},  {32, 0, 32, 4, 1, 0},
-    {32, 0, 32, 6, 1, 0},    {32, 32, 0, 6, 1, 0},  {64, 32, 0, 4, 4, 1},  {64, 32, 0, 4, 2, 0},
-    {64, 32, 0, 4, 2, 1},    {64, 32, 0, 4, 1, 0},  {64, 0, 64, 4, 1, 0},  {64, 0, 64, 2, 1, 0},
-    {128, 64, 0, 2, 4, 1},   {128, 32, 0, 3, 4, 1}, {128, 32, 0, 3, 2, 0}, {128, 64, 0, 1, 4, 0},
-    {128, 32, 0, 2, 8, 1},   {128, 32, 0, 2, 4, 0}, {128, 32, 0, 3, 1, 0}, {128, 0, 96, 3, 1, 0},
-    {128, 0, 128, 1, 1, 0},  {256, 0, 96, 1, 1, 0},
+    {16, 0, 16, 8, 1, 0},   {16, 0, 16, 4, 1, 0},  {16, 32, 0, 8, 1, 0},  {32, 0, 32, 4, 1, 0},
+    {32, 0, 32, 6, 1, 0},   {32, 32, 0, 6, 1, 0},  {64, 32, 0, 4, 4, 1},  {64, 32, 0, 4, 2, 0},
+    {64, 32, 0, 4, 2, 1},   {64, 32, 0, 4, 1, 0},  {64, 0, 64, 4, 1, 0},  {64, 0, 64, 2, 1, 0},
+    {128, 64, 0, 2, 4, 1},  {128, 32, 0, 3, 4, 1}, {128, 32, 0, 3, 2, 0}, {128, 64, 0, 1, 4, 0},
+    {128, 32, 0, 2, 8, 1},  {128, 32, 0, 2, 4, 0}, {128, 32, 0, 3, 1, 0}, {128, 0, 96, 3, 1, 0},
+    {128, 0, 128, 1, 1, 0}, {256, 0, 96, 1, 1, 0},
 };
 enum { NVARIANTS = sizeof(bp_variants) / sizeof(bp_variants[0]) };
 
@@ -322,7 +322,8 @@ int jd_cuda_bp_init(struct jd_cuda_bp *s, struct jd_cuda *cu, const struct jd_ma
 static int launch3(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned gz,
 		   unsigned bx, unsigned by, unsigned bz, unsigned smem, void **args)
 {
-	return JD_CU(cu, cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, cu->stream[0], args, NULL));
+	return JD_CU(cu,
+		     cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, cu->stream[0], args, NULL));
 }
 
 static int launch(struct jd_cuda *cu, jd_cufunction f, unsigned gx, unsigned gy, unsigned gz,
@@ -483,8 +484,8 @@ static int run_level(struct jd_cuda_bp *s, const struct jd_match_params *p, int 
 			     &s->c0,
 			     l == 0 && t == p->bp.iters - 1 ? &sel : &none};
 		jd_cufunction f = s->fn[wide ? JD_CUDA_BP_ITER_WIDE
-					 : l	? JD_CUDA_BP_ITER
-						: JD_CUDA_BP_ITER0];
+					: l  ? JD_CUDA_BP_ITER
+					     : JD_CUDA_BP_ITER0];
 		unsigned tiles = (unsigned)(((lv->w + 1) / 2 + s->iter_px - 1) / s->iter_px);
 		unsigned tiles_all = tiles * (unsigned)lv->h;
 

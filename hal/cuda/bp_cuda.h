@@ -23,8 +23,8 @@ enum {
 	JD_CUDA_BP_DATA0,  /* level 0's costs as a volume, where the kernels do not make them */
 	JD_CUDA_BP_COARSE,
 	JD_CUDA_BP_COPY,
-	JD_CUDA_BP_ITER0, /* the message kernel at level 0 (data costs from the images) */
-	JD_CUDA_BP_ITER,  /* ... and above */
+	JD_CUDA_BP_ITER0,     /* the message kernel at level 0 (data costs from the images) */
+	JD_CUDA_BP_ITER,      /* ... and above */
 	JD_CUDA_BP_ITER_WIDE, /* a half-arithmetic kernel's float twin, for levels past its bound */
 	JD_CUDA_BP_SELECT,
 	JD_CUDA_BP_SMOOTH, /* the Gaussian pre-smoothing (sigma > 0), a pass each way */
@@ -40,11 +40,11 @@ struct jd_cuda_bp {
 	struct jd_cuda *cu;
 	jd_cufunction fn[JD_CUDA_BP_NFN];
 	int w, h, nd, levels, es;
-	int iter_px;	    /* pixels per message-kernel block or tile */
-	int iter_staged;    /* the staged kernel: a 1-D grid, a block a tile */
-	int iter_seg;	    /* segments of a message (block px x 4 x seg; 1 but in _g, _h kernels) */
-	int iter_half;	    /* an _h kernel: half2 arithmetic, block px x 2 x seg */
-	int wide_seg;	    /* ITER_WIDE's segments and shared memory */
+	int iter_px;	 /* pixels per message-kernel block or tile */
+	int iter_staged; /* the staged kernel: a 1-D grid, a block a tile */
+	int iter_seg;	 /* segments of a message (block px x 4 x seg; 1 but in _g, _h kernels) */
+	int iter_half;	 /* an _h kernel: half2 arithmetic, block px x 2 x seg */
+	int wide_seg;	 /* ITER_WIDE's segments and shared memory */
 	unsigned wide_smem;
 	unsigned iter_smem; /* its dynamic shared memory */
 	char iter_name[64]; /* which message kernel boot chose */

@@ -8,8 +8,7 @@
 
 enum { THREADS = 128, ROW_THREADS = 256 };
 
-int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
-		      const struct jd_match_params *p)
+int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_match_params *p)
 {
 	struct jd_cuda_conf *c = &f->conf;
 	size_t n = (size_t)f->w * f->h;
@@ -46,8 +45,8 @@ int jd__cuda_conf_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudevicept
 	jd_cudeviceptr out = cu->mapped ? jd_cuda_mapped(cu, c->h_conf[f->cur]) : c->d_conf;
 	void *ac[] = {&s->d_left, &s->d_right, &w, &h, &c->d_cl, &c->d_cr};
 	void *as[] = {&map, &w, &h, &c->d_sup, &c->d_reach, &c->min_disp, &c->ndisp};
-	void *a[] = {&map, &w, &h, &c->d_cl, &c->d_cr, &c->d_sup, &c->d_reach, &out,
-		     &c->min_disp, &c->ndisp};
+	void *a[] = {&map,	&w,	     &h,   &c->d_cl,	 &c->d_cr,
+		     &c->d_sup, &c->d_reach, &out, &c->min_disp, &c->ndisp};
 
 	JD_TRY(
 	    JD_CU(cu, cuLaunchKernel(c->census, (unsigned)((w + THREADS - 1) / THREADS),

@@ -14,8 +14,7 @@
  * Take the stage's buffers (boot only, after jd_cuda_frame_take()) for maps from p's search.
  * @retval 0, -ENOMEM, -EPERM (sealed), -ENOENT (no kernel)
  */
-int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f,
-		      const struct jd_match_params *p);
+int jd_cuda_conf_take(struct jd_cuda *cu, struct jd_cuda_frame *f, const struct jd_match_params *p);
 
 /* Queue the stage on stream 0 for the frame being finished (jd_cuda_frame_finish()). */
 int jd__cuda_conf_run(struct jd_cuda *cu, struct jd_cuda_frame *f, jd_cudeviceptr map);

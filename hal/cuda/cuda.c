@@ -145,8 +145,8 @@ static int open_device(struct jd_cuda *cu)
 					      cu->device)));
 	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(
 			     &cu->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cu->device)));
-	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(&cu->integrated, CU_DEVICE_ATTRIBUTE_INTEGRATED,
-					      cu->device)));
+	JD_TRY(JD_CU(
+	    cu, cuDeviceGetAttribute(&cu->integrated, CU_DEVICE_ATTRIBUTE_INTEGRATED, cu->device)));
 	JD_TRY(JD_CU(cu, cuDeviceGetAttribute(&cu->smem_optin,
 					      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
 					      cu->device)));
@@ -198,8 +198,8 @@ int jd_cuda_open(struct jd_cuda *cu, enum jd_gpu_memory mem)
 		/* Typically a driver older than the toolkit that built the fatbin: say which. */
 		struct jd_fatbin_image im[16];
 		char need[200];
-		int n = jd_fatbin_images(jd_cuda_fatbin, (size_t)(jd_cuda_fatbin_end - jd_cuda_fatbin),
-					 im, 16);
+		int n = jd_fatbin_images(jd_cuda_fatbin,
+					 (size_t)(jd_cuda_fatbin_end - jd_cuda_fatbin), im, 16);
 		if (n > 0) { /* says the driver needed, or that nothing is there for this sm */
 			jd_fatbin_needs(im, n < 16 ? n : 16, cu->cc_major * 10 + cu->cc_minor, need,
 					sizeof(need));
@@ -266,7 +266,8 @@ int jd_cuda_allocate(struct jd_cuda *cu, size_t dev_bytes, size_t pinned_bytes)
 			return -ENOMEM;
 		}
 		if (cu->mapped) {
-			JD_TRY(JD_CU(cu, cuMemHostGetDevicePointer_v2(&cu->pinned_dev, cu->pinned, 0)));
+			JD_TRY(JD_CU(cu,
+				     cuMemHostGetDevicePointer_v2(&cu->pinned_dev, cu->pinned, 0)));
 		}
 	}
 	return 0;

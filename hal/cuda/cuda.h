@@ -102,8 +102,8 @@ struct jd_cuda {
 	struct jd_carve dev_room;    /* its carving (offsets from dev_base) */
 	void *pinned;		     /* the one pinned staging allocation */
 	struct jd_carve pinned_room; /* its carving */
-	int integrated;		 /* the GPU shares the host's DRAM (Jetson) */
-	int mapped;		 /* JD_GPU_MEMORY_MAPPED in effect: pinned_dev is its device view */
+	int integrated;		     /* the GPU shares the host's DRAM (Jetson) */
+	int mapped; /* JD_GPU_MEMORY_MAPPED in effect: pinned_dev is its device view */
 	/*
 	 * Wait for the GPU by polling its event every 50 us (the default): the driver's blocking
 	 * waits malloc and free on the calling thread, the frame loop's ($JD_CUDA_WAIT=block

@@ -35,12 +35,19 @@ int jd_fatbin_images(const void *blob, size_t n, struct jd_fatbin_image *out, in
 				return -EINVAL;
 			}
 			struct jd_fatbin_image im = {(enum jd_fatbin_kind)get(p + e, 2),
-						     (int)get(p + e + 28, 4), 0, 0, -1, -1};
+						     (int)get(p + e + 28, 4),
+						     0,
+						     0,
+						     -1,
+						     -1};
 			if (im.kind == JD_FATBIN_PTX) {
 				im.ptx_minor = (int)get(p + e + 24, 2);
 				im.ptx_major = (int)get(p + e + 26, 2);
 			} else if (im.kind == JD_FATBIN_ELF && psize >= 16 &&
-				   !memcmp(p + e + ehs, "\x7f" "ELF", 4)) {
+				   !memcmp(p + e + ehs,
+					   "\x7f"
+					   "ELF",
+					   4)) {
 				im.elf_osabi = p[e + ehs + 7];
 				im.elf_abi_version = p[e + ehs + 8];
 			}
@@ -74,8 +81,9 @@ int jd_fatbin_ptx_driver(int major, int minor)
 /* JetPack on Orin by the CUDA driver it brings */
 static const char *jetpack(int cuda)
 {
-	return cuda <= 11040 ? "JetPack 5.1+ on Orin" : cuda <= 12060 ? "JetPack 6 on Orin"
-						: "JetPack 7.2 on Orin, 7.x on Thor";
+	return cuda <= 11040   ? "JetPack 5.1+ on Orin"
+	       : cuda <= 12060 ? "JetPack 6 on Orin"
+			       : "JetPack 7.2 on Orin, 7.x on Thor";
 }
 
 int jd_fatbin_needs(const struct jd_fatbin_image *im, int n, int sm, char *buf, size_t len)
@@ -84,7 +92,8 @@ int jd_fatbin_needs(const struct jd_fatbin_image *im, int n, int sm, char *buf, 
 
 	for (int i = 0; i < n; i++) {
 		if (im[i].kind == JD_FATBIN_ELF && im[i].sm == sm) {
-			/* CUDA 13's cubins (ABI 8) need a CUDA 13 driver; older ones an 11.x or newer */
+			/* CUDA 13's cubins (ABI 8) need a CUDA 13 driver; older ones an 11.x or
+			 * newer */
 			int v = im[i].elf_abi_version >= 8 ? 13000 : 11040;
 			cubin = cubin && cubin < v ? cubin : v;
 		}
@@ -96,12 +105,13 @@ int jd_fatbin_needs(const struct jd_fatbin_image *im, int n, int sm, char *buf, 
 	}
 	int need = cubin && (!ptx || cubin <= ptx) ? cubin : ptx;
 	if (!need) {
-		snprintf(buf, len, "this build has no kernels for sm_%d (no cubin, no PTX it can JIT)",
-			 sm);
+		snprintf(buf, len,
+			 "this build has no kernels for sm_%d (no cubin, no PTX it can JIT)", sm);
 		return 0;
 	}
-	snprintf(buf, len, "this build's kernels for sm_%d (%s) need a CUDA %d.%d driver or newer (%s)",
-		 sm, need == cubin ? "a cubin" : "PTX, compiled at load", need / 1000,
-		 need % 1000 / 10, jetpack(need));
+	snprintf(buf, len,
+		 "this build's kernels for sm_%d (%s) need a CUDA %d.%d driver or newer (%s)", sm,
+		 need == cubin ? "a cubin" : "PTX, compiled at load", need / 1000, need % 1000 / 10,
+		 jetpack(need));
 	return need;
 }

@@ -19,8 +19,8 @@ enum jd_fatbin_kind { JD_FATBIN_PTX = 1, JD_FATBIN_ELF = 2 };
 
 struct jd_fatbin_image {
 	enum jd_fatbin_kind kind;
-	int sm;		     /* 87 for sm_87 / compute_87 */
-	int ptx_major, ptx_minor; /* PTX: the ISA version (7.8 from CUDA 11.8) */
+	int sm;				/* 87 for sm_87 / compute_87 */
+	int ptx_major, ptx_minor;	/* PTX: the ISA version (7.8 from CUDA 11.8) */
 	int elf_osabi, elf_abi_version; /* ELF: 0x33/7 before CUDA 13, 0x41/8 from 13 */
 };
 

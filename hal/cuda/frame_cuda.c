@@ -89,8 +89,9 @@ static int rank_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 	int w = f->w, h = f->h, window = rk->window;
 	void *a[] = {&s->d_left, &s->d_right, &rk->d_out[0], &rk->d_out[1], &w, &h, &window};
 
-	return JD_CU(cu, cuLaunchKernel(rk->fn, (unsigned)((w + JD_RANK_BX * JD_RANK_PX - 1) /
-							(JD_RANK_BX * JD_RANK_PX)),
+	return JD_CU(cu, cuLaunchKernel(rk->fn,
+					(unsigned)((w + JD_RANK_BX * JD_RANK_PX - 1) /
+						   (JD_RANK_BX * JD_RANK_PX)),
 					(unsigned)((h + JD_RANK_BY - 1) / JD_RANK_BY), 2,
 					JD_RANK_BX, JD_RANK_BY, 1, 0, cu->stream[0], a, NULL));
 }

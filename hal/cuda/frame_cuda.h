@@ -48,13 +48,13 @@ struct jd_cuda_slot {
  */
 struct jd_cuda_remap {
 	jd_cufunction fn;
-	jd_cufunction luma_fn;	   /* deep mono and raw Bayer to luma, before the remap */
-	jd_cudeviceptr d_luma[2]; /* their luma, w * h each, which the remap reads as GREY */
-	jd_cudeviceptr d_sx[2], d_sy[2];	/* per camera, w * h positions in 1/32 px */
+	jd_cufunction luma_fn;		 /* deep mono and raw Bayer to luma, before the remap */
+	jd_cudeviceptr d_luma[2];	 /* their luma, w * h each, which the remap reads as GREY */
+	jd_cudeviceptr d_sx[2], d_sy[2]; /* per camera, w * h positions in 1/32 px */
 	unsigned char *h_raw[JD_CUDA_SLOTS][2]; /* pinned: the raw pair, 2 * w * h bytes each */
 	jd_cudeviceptr d_raw[JD_CUDA_SLOTS][2]; /* its device copy (mapped: its view) */
 	enum jd_pixfmt fmt[JD_CUDA_SLOTS][2];	/* h_raw's layouts */
-	int staged[JD_CUDA_SLOTS]; /* a camera wrote the slot's raw pair */
+	int staged[JD_CUDA_SLOTS];		/* a camera wrote the slot's raw pair */
 	int taken, loaded;
 	struct jd_image *left_out, *right_out; /* collect copies the pair here (NULL: not) */
 };
@@ -82,7 +82,8 @@ struct jd_cuda_conf {
 	jd_cudeviceptr d_conf;		      /* copy mode: where the kernel writes */
 	unsigned char *h_conf[JD_CUDA_SLOTS]; /* pinned: each slot's map */
 	const unsigned char *last;	      /* the last collected frame's (NULL: none) */
-	int min_disp, ndisp; /* the matcher's search (algo/match/confidence.h: a search cut short) */
+	int min_disp,
+	    ndisp; /* the matcher's search (algo/match/confidence.h: a search cut short) */
 	int taken;
 };
 

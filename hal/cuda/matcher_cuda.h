@@ -47,8 +47,8 @@ struct jd_cuda_matcher {
 /**
  * Take the buffers of p->algo's matcher for w x h frames and of the stages around it
  * (JD_CUDA_STAGE_* bits, hal/cuda/stages_cuda.h) from cu, boot only: run it on a counting
- * context first to size them (jd_cuda_count()). variant: BP's message kernel (jd_cuda_bp_variants(); NULL: the
- * default), ignored by the others.
+ * context first to size them (jd_cuda_count()). variant: BP's message kernel
+ * (jd_cuda_bp_variants(); NULL: the default), ignored by the others.
  * @retval 0, -ENOMEM, -ENOENT (a kernel missing), -EINVAL (the GPU's shared memory too
  *         small, a stage without CONF, or no GPU matcher for p->algo); cu->err says why
  */

@@ -100,8 +100,9 @@ static int luma_step(struct jd_cuda *cu, struct jd_cuda_frame *f, int c, jd_cude
 	}
 	jd_pixfmt_bayer_red(*fmt, &r_col, &r_row);
 	void *args[] = {src, &w, &h, &bits, &bayer, &r_col, &r_row, &rm->d_luma[c]};
-	JD_TRY(JD_CU(cu, cuLaunchKernel(rm->luma_fn, (unsigned)((w + THREADS - 1) / THREADS),
-					(unsigned)h, 1, THREADS, 1, 1, 0, cu->stream[0], args, NULL)));
+	JD_TRY(
+	    JD_CU(cu, cuLaunchKernel(rm->luma_fn, (unsigned)((w + THREADS - 1) / THREADS),
+				     (unsigned)h, 1, THREADS, 1, 1, 0, cu->stream[0], args, NULL)));
 	*src = rm->d_luma[c];
 	*fmt = JD_PIX_GREY;
 	return 0;
@@ -119,23 +120,13 @@ int jd__cuda_remap_run(struct jd_cuda *cu, struct jd_cuda_frame *f)
 		JD_TRY(luma_step(cu, f, c, &src[c], &fmt[c]));
 		luma_at(fmt[c], &step[c], &off[c]);
 	}
-	void *args[] = {&rm->d_sx[0],
-			&rm->d_sy[0],
-			&rm->d_sx[1],
-			&rm->d_sy[1],
-			&src[0],
-			&src[1],
-			&s->d_left,
-			&s->d_right,
-			&step[0],
-			&off[0],
-			&step[1],
-			&off[1],
-			&w,
-			&h};
+	void *args[] = {
+	    &rm->d_sx[0], &rm->d_sy[0], &rm->d_sx[1], &rm->d_sy[1], &src[0], &src[1], &s->d_left,
+	    &s->d_right,  &step[0],	&off[0],      &step[1],	    &off[1], &w,      &h};
 
-	return JD_CU(cu, cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS),
-					(unsigned)h, 2, THREADS, 1, 1, 0, cu->stream[0], args, NULL));
+	return JD_CU(cu,
+		     cuLaunchKernel(rm->fn, (unsigned)((w + THREADS - 1) / THREADS), (unsigned)h, 2,
+				    THREADS, 1, 1, 0, cu->stream[0], args, NULL));
 }
 
 int jd__cuda_remap_download(struct jd_cuda *cu, struct jd_cuda_frame *f)

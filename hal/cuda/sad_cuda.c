@@ -38,8 +38,8 @@ static size_t strip_smem(int tw, int win, int smax)
 	size_t pw = (size_t)tw + win - 1, rrow = (pw + JD_SAD_DG + 7) / 4 * 4;
 	size_t tws = (size_t)tw + JD_SAD_SEG; /* items slide past the tile's end */
 
-	return sizeof(uint32_t) * ((size_t)JD_SAD_DG * JD_SAD_VSTRIDE(pw, packed(win)) + 2 * tws +
-				   (size_t)smax) +
+	return sizeof(uint32_t) *
+		   ((size_t)JD_SAD_DG * JD_SAD_VSTRIDE(pw, packed(win)) + 2 * tws + (size_t)smax) +
 	       2 * rrow;
 }
 
@@ -105,11 +105,12 @@ int jd_cuda_sad_init(struct jd_cuda_sad *s, struct jd_cuda *cu, const struct jd_
 	s->refine_smem = refine_smem(p);
 	if (p->sad.subpixel && s->refine_smem > 48 * 1024) {
 		if (s->refine_smem > (size_t)cu->smem_optin) {
-			snprintf(cu->err, sizeof(cu->err),
-				 "sad --subpixel on %s: window %d up to disparity %d needs %zu bytes of "
-				 "shared memory, the GPU has %d",
-				 cu->name, p->sad.window, p->min_disp + p->ndisp - 1, s->refine_smem,
-				 cu->smem_optin);
+			snprintf(
+			    cu->err, sizeof(cu->err),
+			    "sad --subpixel on %s: window %d up to disparity %d needs %zu bytes of "
+			    "shared memory, the GPU has %d",
+			    cu->name, p->sad.window, p->min_disp + p->ndisp - 1, s->refine_smem,
+			    cu->smem_optin);
 			return -EINVAL;
 		}
 		JD_TRY(JD_CU(cu, cuFuncSetAttribute(s->refine,
@@ -174,8 +175,8 @@ static int strips(struct jd_cuda_sad *s, const struct jd_match_params *p, jd_cud
 					 cu->stream[0])));
 	JD_TRY(
 	    JD_CU(cu, cuLaunchKernel(s->fn, (unsigned)((h + rows - 1) / rows), (unsigned)s->groups,
-				     (unsigned)((w + tile - 1) / tile), strip_threads(tile, win), 1, 1,
-				     (unsigned)s->smem, cu->stream[0], args, NULL)));
+				     (unsigned)((w + tile - 1) / tile), strip_threads(tile, win), 1,
+				     1, (unsigned)s->smem, cu->stream[0], args, NULL)));
 	return JD_CU(cu, cuLaunchKernel(s->finish, (unsigned)((w + 127) / 128), (unsigned)h, 1, 128,
 					1, 1, 0, cu->stream[0], fargs, NULL));
 }
@@ -202,10 +203,11 @@ int jd_cuda_sad_submit(struct jd_cuda_sad *s, const struct jd_match_params *p,
 	}
 	if (p->sad.subpixel) {
 		void *ra[] = {&dl, &dr, &w, &h, &stride, &nd, &md, &win, &raw, &ostride};
-		JD_TRY(JD_CU(cu, cuLaunchKernel(s->refine,
-						(unsigned)((w + REFINE_THREADS - 1) / REFINE_THREADS),
-						(unsigned)h, 1, REFINE_THREADS, 1, 1,
-						(unsigned)s->refine_smem, cu->stream[0], ra, NULL)));
+		JD_TRY(
+		    JD_CU(cu, cuLaunchKernel(s->refine,
+					     (unsigned)((w + REFINE_THREADS - 1) / REFINE_THREADS),
+					     (unsigned)h, 1, REFINE_THREADS, 1, 1,
+					     (unsigned)s->refine_smem, cu->stream[0], ra, NULL)));
 	}
 	/* The rest of jd_sad_ref(): fill after the left-right check, median. */
 	JD_TRY(jd_cuda_post_run(&s->post, cu, raw, scratch, w, h, p->sad.lr_check && p->sad.fill,

@@ -14,11 +14,11 @@
 
 struct jd_cuda_sad {
 	struct jd_cuda *cu;
-	jd_cufunction fn;	/* the strip kernel, or the row kernel for rows too wide for it */
-	jd_cufunction finish;	/* keys to the map (strip kernel only) */
-	jd_cufunction refine;	/* the sub-pixel fit, when p asks */
-	size_t refine_smem;	/* its shared memory a block */
-	int strips;		/* the strip kernel (its block and shared memory fit), else the row kernel */
+	jd_cufunction fn;     /* the strip kernel, or the row kernel for rows too wide for it */
+	jd_cufunction finish; /* keys to the map (strip kernel only) */
+	jd_cufunction refine; /* the sub-pixel fit, when p asks */
+	size_t refine_smem;   /* its shared memory a block */
+	int strips; /* the strip kernel (its block and shared memory fit), else the row kernel */
 	int groups, rows, tile; /* its grid: disparity groups, rows a block, columns a block */
 	int w, h;
 	size_t smem;

@@ -37,14 +37,15 @@ static int take_out(struct jd_cuda *cu, size_t bytes, void **host, jd_cudevicept
 int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cuda_sense *s)
 {
 	static const char *const names[] = {
-	    "jd_sense_mask_conf_cuda", "jd_sense_score_cuda",	  "jd_sense_rows_cuda",
-	    "jd_sense_objpx_cuda",     "jd_sense_morph_cuda",	  "jd_sense_ccl_init_cuda",
-	    "jd_sense_ccl_merge_cuda", "jd_sense_ccl_final_cuda", "jd_sense_blobs_cuda",
-	    "jd_sense_count_cuda",     "jd_sense_measure_cuda",	  "jd_sense_axes_cuda",
-	    "jd_sense_candidates_cuda", "jd_sense_grow_cuda", "jd_sense_ccl_stats_cuda"};
-	jd_cufunction *fns[] = {&s->mask_conf, &s->score,     &s->rows,	     &s->objpx, &s->morph,
-				&s->ccl_init,  &s->ccl_merge, &s->ccl_final, &s->blobs, &s->count,
-				&s->measure,   &s->axes,      &s->candidates, &s->grow, &s->ccl_stats};
+	    "jd_sense_mask_conf_cuda",	"jd_sense_score_cuda",	   "jd_sense_rows_cuda",
+	    "jd_sense_objpx_cuda",	"jd_sense_morph_cuda",	   "jd_sense_ccl_init_cuda",
+	    "jd_sense_ccl_merge_cuda",	"jd_sense_ccl_final_cuda", "jd_sense_blobs_cuda",
+	    "jd_sense_count_cuda",	"jd_sense_measure_cuda",   "jd_sense_axes_cuda",
+	    "jd_sense_candidates_cuda", "jd_sense_grow_cuda",	   "jd_sense_ccl_stats_cuda"};
+	jd_cufunction *fns[] = {&s->mask_conf,	&s->score,    &s->rows,	     &s->objpx,
+				&s->morph,	&s->ccl_init, &s->ccl_merge, &s->ccl_final,
+				&s->blobs,	&s->count,    &s->measure,   &s->axes,
+				&s->candidates, &s->grow,     &s->ccl_stats};
 	int w = f->w, h = f->h;
 	size_t n = (size_t)w * h;
 	void *p;

@@ -140,20 +140,20 @@ int jd_cuda_sgm_init(struct jd_cuda_sgm *s, struct jd_cuda *cu, const struct jd_
 		     int w, int h)
 {
 	static const char *const names[JD_CUDA_SGM_NFN] = {
-	    "jd_census_cuda",	"jd_sgm_path_c0",   "jd_sgm_path_c1",  "jd_sgm_path_c2",
-	    "jd_sgm_path_c3",	"jd_sgm_path_c4",   "jd_sgm_path_c5",  "jd_sgm_path_c6",
-	    "jd_sgm_path_c7",	"jd_sgm_path_c8",   "jd_sgm_path_c9",  "jd_sgm_path_c10",
-	    "jd_sgm_path_c11",	"jd_sgm_path_c12",  "jd_sgm_path_c13", "jd_sgm_path_a0",
-	    "jd_sgm_path_a1",	"jd_sgm_path_a2",   "jd_sgm_path_a3",  "jd_sgm_path_a4",
-	    "jd_sgm_path_a5",	"jd_sgm_path_a6",   "jd_sgm_path_a7",  "jd_sgm_path_a8",
-	    "jd_sgm_path_a9",	"jd_sgm_path_a10",  "jd_sgm_path_a11", "jd_sgm_path_a12",
-	    "jd_sgm_path_a13",	"jd_sgm_path_m0",   "jd_sgm_path_m1",  "jd_sgm_path_m2",
-	    "jd_sgm_path_m3",	"jd_sgm_path_m4",   "jd_sgm_path_m5",  "jd_sgm_path_m6",
-	    "jd_sgm_path_m7",	"jd_sgm_path_m8",   "jd_sgm_path_m9",  "jd_sgm_path_m10",
-	    "jd_sgm_path_m11",	"jd_sgm_path_m12",  "jd_sgm_path_m13", "jd_sgm_select_0",
-	    "jd_sgm_select_1",	"jd_sgm_select_2",  "jd_sgm_select_3", "jd_sgm_select_4",
-	    "jd_sgm_select_5",	"jd_sgm_select_6",  "jd_sgm_select_7", "jd_sgm_select_8",
-	    "jd_sgm_select_9",	"jd_sgm_select_10", "jd_sgm_select_11", "jd_sgm_select_12",
+	    "jd_census_cuda",  "jd_sgm_path_c0",   "jd_sgm_path_c1",   "jd_sgm_path_c2",
+	    "jd_sgm_path_c3",  "jd_sgm_path_c4",   "jd_sgm_path_c5",   "jd_sgm_path_c6",
+	    "jd_sgm_path_c7",  "jd_sgm_path_c8",   "jd_sgm_path_c9",   "jd_sgm_path_c10",
+	    "jd_sgm_path_c11", "jd_sgm_path_c12",  "jd_sgm_path_c13",  "jd_sgm_path_a0",
+	    "jd_sgm_path_a1",  "jd_sgm_path_a2",   "jd_sgm_path_a3",   "jd_sgm_path_a4",
+	    "jd_sgm_path_a5",  "jd_sgm_path_a6",   "jd_sgm_path_a7",   "jd_sgm_path_a8",
+	    "jd_sgm_path_a9",  "jd_sgm_path_a10",  "jd_sgm_path_a11",  "jd_sgm_path_a12",
+	    "jd_sgm_path_a13", "jd_sgm_path_m0",   "jd_sgm_path_m1",   "jd_sgm_path_m2",
+	    "jd_sgm_path_m3",  "jd_sgm_path_m4",   "jd_sgm_path_m5",   "jd_sgm_path_m6",
+	    "jd_sgm_path_m7",  "jd_sgm_path_m8",   "jd_sgm_path_m9",   "jd_sgm_path_m10",
+	    "jd_sgm_path_m11", "jd_sgm_path_m12",  "jd_sgm_path_m13",  "jd_sgm_select_0",
+	    "jd_sgm_select_1", "jd_sgm_select_2",  "jd_sgm_select_3",  "jd_sgm_select_4",
+	    "jd_sgm_select_5", "jd_sgm_select_6",  "jd_sgm_select_7",  "jd_sgm_select_8",
+	    "jd_sgm_select_9", "jd_sgm_select_10", "jd_sgm_select_11", "jd_sgm_select_12",
 	    "jd_sgm_select_13"};
 	size_t n = (size_t)w * h;
 
@@ -248,7 +248,7 @@ static int launch_paths(struct jd_cuda_sgm *s, const struct jd_match_params *p, 
 	int lines = w + h - 1; /* the most any direction has: the diagonals */
 	int md = p->min_disp, v = s->variant;
 	int per_block = (JD_SGM_PATH_THREADS / 32) * (32 / s->lanes); /* scanlines */
-	int fn = (s->nlevels > 0 ? JD_CUDA_SGM_PATH_LEVELS
+	int fn = (s->nlevels > 0		  ? JD_CUDA_SGM_PATH_LEVELS
 		  : g->cost == JD_SGM_COST_CENSUS ? JD_CUDA_SGM_PATH_CENSUS
 						  : JD_CUDA_SGM_PATH_AD) +
 		 v;
@@ -318,7 +318,7 @@ int jd_cuda_sgm_submit(struct jd_cuda_sgm *s, const struct jd_match_params *p,
 	long long slice = (long long)s->slice;
 	jd_cudeviceptr lev = s->d_vol + s->levels_at, dmt = s->d_vol + s->mt_at;
 	void *as[] = {&s->d_vol, &slice, &s->nbytes, &lev, &s->nlevels, &dmt, &w,
-		      &nd,	 &md,	 &uniq,	     &sub, &lr,		 &lrd, &raw};
+		      &nd,	 &md,	 &uniq,	     &sub, &lr,		&lrd, &raw};
 	JD_TRY(launch(cu, s->fn[JD_CUDA_SGM_SELECT + s->variant], (unsigned)h, 1, SELECT_THREADS,
 		      select_smem(w), as));
 	/* The rest of jd_sgm_ref(): fill, median (into the spare map). */

@@ -37,8 +37,8 @@ struct jd_cuda_sgm {
 	 * direction's are.
 	 */
 	jd_cudeviceptr d_vol;
-	size_t slice;		/* bytes a slice of t: a pixel every jd_cuda_sgm_pixel_bytes() */
-	int nbytes, nlevels;	/* directions that add t, and levels */
+	size_t slice;	     /* bytes a slice of t: a pixel every jd_cuda_sgm_pixel_bytes() */
+	int nbytes, nlevels; /* directions that add t, and levels */
 	unsigned dirs_bytes, dirs_levels; /* their indices, four bits each, first lowest */
 	size_t levels_at, mt_at;	  /* where in d_vol the slices of levels and min t start */
 	int k, lanes, variant;	/* disparities a lane, lanes a pixel, the kernels\' shape */

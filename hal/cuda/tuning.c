@@ -11,11 +11,11 @@
 #include "../in_file.h"
 #include "../out_file.h"
 
-#define FAIL(...)                                                                             \
-	do {                                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                                           \
-		fclose(f);                                                                    \
-		return -EINVAL;                                                               \
+#define FAIL(...)                                                                                  \
+	do {                                                                                       \
+		snprintf(err, errlen, __VA_ARGS__);                                                \
+		fclose(f);                                                                         \
+		return -EINVAL;                                                                    \
 	} while (0)
 
 int jd_tuning_load(const char *path, struct jd_tuning *t, char *err, size_t errlen)
@@ -49,8 +49,8 @@ int jd_tuning_load(const char *path, struct jd_tuning *t, char *err, size_t errl
 			have_gpu = t->gpu[0] != '\0';
 		} else if (!strncmp(s, "sm_count ", 9)) {
 			if (sscanf(s + 9, "%d %c", &t->sm_count, &extra) != 1 || t->sm_count < 1) {
-				FAIL("%s:%d: sm_count: expected a positive number, got '%s'", path, ln,
-				     s + 9);
+				FAIL("%s:%d: sm_count: expected a positive number, got '%s'", path,
+				     ln, s + 9);
 			}
 			have_sm = 1;
 		} else if (!strncmp(s, "driver ", 7)) {
@@ -61,7 +61,8 @@ int jd_tuning_load(const char *path, struct jd_tuning *t, char *err, size_t errl
 			have_drv = 1;
 		} else if (!strncmp(s, "fatbin ", 7)) {
 			if (sscanf(s + 7, "%" SCNx64 " %c", &t->fatbin, &extra) != 1) {
-				FAIL("%s:%d: fatbin: expected a hex hash, got '%s'", path, ln, s + 7);
+				FAIL("%s:%d: fatbin: expected a hex hash, got '%s'", path, ln,
+				     s + 7);
 			}
 			have_fat = 1;
 		} else if (!strncmp(s, "bp ", 3)) {
@@ -72,7 +73,8 @@ int jd_tuning_load(const char *path, struct jd_tuning *t, char *err, size_t errl
 				   &extra) != 8 ||
 			    (strcmp(st, "f16") && strcmp(st, "f32")) || e.w < 1 || e.h < 1 ||
 			    e.nd < 2 || !(e.ms > 0) || !(e.default_ms > 0)) {
-				FAIL("%s:%d: expected 'bp f16|f32 WxH NDISP VARIANT MS default VARIANT "
+				FAIL("%s:%d: expected 'bp f16|f32 WxH NDISP VARIANT MS default "
+				     "VARIANT "
 				     "MS', got '%s'",
 				     path, ln, s);
 			}
@@ -87,7 +89,10 @@ int jd_tuning_load(const char *path, struct jd_tuning *t, char *err, size_t errl
 	fclose(f);
 	if (!have_gpu || !have_sm || !have_drv || !have_fat) {
 		snprintf(err, errlen, "%s: missing %s", path,
-			 !have_gpu ? "gpu" : !have_sm ? "sm_count" : !have_drv ? "driver" : "fatbin");
+			 !have_gpu   ? "gpu"
+			 : !have_sm  ? "sm_count"
+			 : !have_drv ? "driver"
+				     : "fatbin");
 		return -EINVAL;
 	}
 	return 0;
@@ -100,15 +105,17 @@ int jd_tuning_save(const char *path, const struct jd_tuning *t, char *err, size_
 	size_t n = 0;
 
 	/* one line per entry, each well under 160 characters (names are short, numbers bounded) */
-	n += (size_t)snprintf(text, sizeof(text),
-			      "# jetdepth tuning file, written by `jetdepth tune`: the fastest "
-			      "configuration\n# of each kernel on this GPU, driver and build (kernel "
-			      "times in ms).\ngpu %s\nsm_count %d\ndriver %d\nfatbin %016" PRIx64 "\n",
-			      t->gpu, t->sm_count, t->driver, t->fatbin);
+	n += (size_t)snprintf(
+	    text, sizeof(text),
+	    "# jetdepth tuning file, written by `jetdepth tune`: the fastest "
+	    "configuration\n# of each kernel on this GPU, driver and build (kernel "
+	    "times in ms).\ngpu %s\nsm_count %d\ndriver %d\nfatbin %016" PRIx64 "\n",
+	    t->gpu, t->sm_count, t->driver, t->fatbin);
 	for (int i = 0; i < t->n && n < sizeof(text); i++) {
 		const struct jd_tuning_entry *e = &t->e[i];
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s %s %dx%d %d %s %.4f default %s %.4f\n",
-				      e->kernel, e->fp16 ? "f16" : "f32", e->w, e->h, e->nd, e->variant,
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "%s %s %dx%d %d %s %.4f default %s %.4f\n", e->kernel,
+				      e->fp16 ? "f16" : "f32", e->w, e->h, e->nd, e->variant,
 				      (double)e->ms, e->default_variant, (double)e->default_ms);
 	}
 	if (n >= sizeof(text)) {
@@ -133,8 +140,8 @@ int jd_tuning_matches(const struct jd_tuning *t, const char *gpu, int sm_count, 
 	}
 	if (t->fatbin != fatbin) {
 		snprintf(why, whylen,
-			 "it was made for other kernels (fatbin %016" PRIx64 ", this build has %016" PRIx64
-			 ")",
+			 "it was made for other kernels (fatbin %016" PRIx64
+			 ", this build has %016" PRIx64 ")",
 			 t->fatbin, fatbin);
 		return 0;
 	}

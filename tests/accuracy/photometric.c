@@ -71,7 +71,8 @@ static float *read_pfm(const char *path, int w, int h)
 	float *d = NULL;
 
 	if (f && fscanf(f, "%2s %d %d %lf", kind, &pw, &ph, &scale) == 4 && !strcmp(kind, "Pf") &&
-	    pw == w && ph == h && scale < 0 && fgetc(f) != EOF && (d = malloc(sizeof(float) * w * h))) {
+	    pw == w && ph == h && scale < 0 && fgetc(f) != EOF &&
+	    (d = malloc(sizeof(float) * w * h))) {
 		for (int y = h - 1; y >= 0; y--) {
 			if (fread(d + (size_t)y * w, sizeof(float), (size_t)w, f) != (size_t)w) {
 				free(d);
@@ -113,11 +114,13 @@ static int unclipped(char **argv)
 			for (int dy = -CLIP_R; keep && dy <= CLIP_R; dy++) {
 				for (int dx = -CLIP_R; keep && dx <= CLIP_R; dx++) {
 					int yy = y + dy, xl = x + dx, xx = xr + dx;
-					if (yy < 0 || yy >= h || xl < 0 || xl >= w || xx < 0 || xx >= w) {
+					if (yy < 0 || yy >= h || xl < 0 || xl >= w || xx < 0 ||
+					    xx >= w) {
 						continue;
 					}
 					size_t row = (size_t)yy * w;
-					keep = l[row + xl] % 255 && r[row + xx] % 255 && c[row + xx] % 255;
+					keep = l[row + xl] % 255 && r[row + xx] % 255 &&
+					       c[row + xx] % 255;
 				}
 			}
 			m[i] = keep ? 255 : 0;
@@ -160,7 +163,9 @@ int main(int argc, char **argv)
 		for (int x = 0; x < w; x++) {
 			double r2 = ((x - cx) * (x - cx) + (y - cy) * (y - cy)) / r2max;
 			double v = px[(size_t)y * w + x] * gain * (1.0 - vig * r2) + offset;
-			px[(size_t)y * w + x] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : floor(v + 0.5));
+			px[(size_t)y * w + x] = (unsigned char)(v < 0	  ? 0
+								: v > 255 ? 255
+									  : floor(v + 0.5));
 		}
 	}
 	int rc = write_pgm(argv[2], px, w, h);

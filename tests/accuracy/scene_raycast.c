@@ -71,8 +71,8 @@ static void to_world(const struct frame *f, const double v[3], double out[3])
 }
 
 /* Slab test of the ray (a0 + t ra) against [lo, hi]; the entry's axis and side. */
-static double slabs(const double a0[3], const double ra[3], const double lo[3],
-		    const double hi[3], int *axis, double *side)
+static double slabs(const double a0[3], const double ra[3], const double lo[3], const double hi[3],
+		    int *axis, double *side)
 {
 	double t0 = 0, t1 = INFINITY;
 
@@ -118,7 +118,8 @@ static double hit_obj(const struct jd_scene_obj *ob, const double a0[3], const d
 	}
 	if (ob->kind == JD_SCENE_SPHERE) {
 		double r = ob->sx, oc[3] = {a0[0] - ob->u, a0[1] - ob->v, a0[2] - r};
-		double a = dot(ra, ra), b = dot(oc, ra), cc = dot(oc, oc) - r * r, disc = b * b - a * cc;
+		double a = dot(ra, ra), b = dot(oc, ra), cc = dot(oc, oc) - r * r,
+		       disc = b * b - a * cc;
 		if (disc < 0) {
 			return INFINITY;
 		}
@@ -159,14 +160,16 @@ static double hit_obj(const struct jd_scene_obj *ob, const double a0[3], const d
 static void cast(const struct jd_scene *s, const struct frame *f, const double c[3],
 		 const double r[3], struct hit *h)
 {
-	double oc[3] = {c[0] - f->o[0], c[1] - f->o[1], c[2] - f->o[2]}, a0[3], ra[3], nt[3] = {0, 0, 1};
+	double oc[3] = {c[0] - f->o[0], c[1] - f->o[1], c[2] - f->o[2]}, a0[3], ra[3],
+	       nt[3] = {0, 0, 1};
 
 	to_table(f, oc, a0);
 	to_table(f, r, ra);
 	*h = (struct hit){(FAR_MM - c[2]) / r[2], -2, {0, 0, -1}, 0.6};
 	if (fabs(ra[2]) > 1e-12) {
 		double t = -a0[2] / ra[2];
-		if (t > 0 && t < h->t && (s->table_v_min == 0 || a0[1] + t * ra[1] >= s->table_v_min)) {
+		if (t > 0 && t < h->t &&
+		    (s->table_v_min == 0 || a0[1] + t * ra[1] >= s->table_v_min)) {
 			*h = (struct hit){t, -1, {f->up[0], f->up[1], f->up[2]}, 0.8};
 		}
 	}
@@ -212,7 +215,8 @@ static double noise3(const double p[3], double scale, uint32_t seed)
 		for (int k = 0; k < 3; k++) {
 			wgt *= (c >> k & 1) ? fr[k] : 1 - fr[k];
 		}
-		v += wgt * (hash3(i[0] + (c & 1), i[1] + (c >> 1 & 1), i[2] + (c >> 2 & 1), seed) >> 8) /
+		v += wgt *
+		     (hash3(i[0] + (c & 1), i[1] + (c >> 1 & 1), i[2] + (c >> 2 & 1), seed) >> 8) /
 		     16777216.0;
 	}
 	return v;
@@ -231,8 +235,8 @@ static double shade(const struct jd_scene *s, const struct frame *f, const doubl
 	return 255.0 * h->albedo * (0.4 + 0.6 * lam) * (0.25 + 0.75 * tex);
 }
 
-void jd_scene_init(struct jd_scene *s, int w, int h, double f, double tilt_deg,
-		   double azimuth_deg, double distance_mm)
+void jd_scene_init(struct jd_scene *s, int w, int h, double f, double tilt_deg, double azimuth_deg,
+		   double distance_mm)
 {
 	memset(s, 0, sizeof(*s));
 	s->cam = (struct jd_camera_model){(float)f, w / 2.0f, h / 2.0f, 60.0f};
@@ -272,21 +276,25 @@ static void render_view(struct jd_scene *s, const struct frame *f, double cx_mm,
 		for (int x = 0; x < s->w; x++) {
 			double sum = 0;
 			for (int k = 0; k < 4; k++) {
-				double sx = x + (k & 1 ? 0.25 : -0.25), sy = y + (k & 2 ? 0.25 : -0.25);
+				double sx = x + (k & 1 ? 0.25 : -0.25),
+				       sy = y + (k & 2 ? 0.25 : -0.25);
 				double r[3];
 				undistort(s, (sx - ccx) / fo, (sy - ccy) / fo, r);
 				sum += shade(s, f, c, r, &h);
 			}
 			uint32_t z = hash3(x, y, cx_mm > 0, s->seed + 99);
 			double v = sum / 4 + ((z >> 8) / 16777216.0 - 0.5) * 4.0;
-			im->data[(size_t)y * im->stride + x] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5);
+			im->data[(size_t)y * im->stride + x] = (uint8_t)(v < 0	   ? 0
+									 : v > 255 ? 255
+										   : v + 0.5);
 			if (!label) {
 				continue;
 			}
 			double r[3];
 			undistort(s, (x - ccx) / fo, (y - ccy) / fo, r);
 			cast(s, f, c, r, &h);
-			int8_t k = h.obj >= 0 && s->o[h.obj].kind != JD_SCENE_WALL ? (int8_t)h.obj : -1;
+			int8_t k =
+			    h.obj >= 0 && s->o[h.obj].kind != JD_SCENE_WALL ? (int8_t)h.obj : -1;
 			label[(size_t)y * s->w + x] = k;
 			if (k >= 0) {
 				for (int i = 0; i < 3; i++) {

@@ -47,8 +47,8 @@ struct jd_scene {
 };
 
 /** A scene at w x h with focal length f, baseline 60 mm, the table tilted and at distance. */
-void jd_scene_init(struct jd_scene *s, int w, int h, double f, double tilt_deg,
-		   double azimuth_deg, double distance_mm);
+void jd_scene_init(struct jd_scene *s, int w, int h, double f, double tilt_deg, double azimuth_deg,
+		   double distance_mm);
 
 /**
  * Render the pair (w x h, stride w) and the left view's labels (-1: no object, else the

@@ -63,8 +63,8 @@ int main(void)
 	for (uint32_t seed = 0; seed < 2; seed++) {
 		jd_synth_render_seeded(seed, 0, ND, &l, &rs, &gt);
 		sense(&gt, &cam, &truth, &wk.exec);
-		JD_CHECK(truth.plane.valid && truth.nobjects > 0, "seed %u: the truth has %d objects",
-			 seed, truth.nobjects);
+		JD_CHECK(truth.plane.valid && truth.nobjects > 0,
+			 "seed %u: the truth has %d objects", seed, truth.nobjects);
 		for (int kind = 0; kind < 3; kind++) {
 			for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
 				struct jd_match_params p;
@@ -103,14 +103,17 @@ int main(void)
 							best = &got.objects[g];
 						}
 					}
-					double off = best ? fabs(best->distance_mm - o->distance_mm) /
-								o->distance_mm
-							  : 1.0;
-					JD_CHECK(off < 0.01, "seed %u %s %s: object %d at %.0f mm off by "
-							     "%.2f %%",
+					double off =
+					    best ? fabs(best->distance_mm - o->distance_mm) /
+						       o->distance_mm
+						 : 1.0;
+					JD_CHECK(off < 0.01,
+						 "seed %u %s %s: object %d at %.0f mm off by "
+						 "%.2f %%",
 						 seed, what, kinds[kind], t, (double)o->distance_mm,
 						 100 * off);
-					printf("seed %u %-3s %-20s object %d: %.0f mm, off by %.2f %%\n",
+					printf("seed %u %-3s %-20s object %d: %.0f mm, off by %.2f "
+					       "%%\n",
 					       seed, what, kinds[kind], t, (double)o->distance_mm,
 					       100 * off);
 				}

@@ -164,17 +164,19 @@ static void check(struct jd_scene *s, const char *name, int ndisp)
 			if (k < 0) {
 				phantoms++;
 				const struct jd_object *o = &res.objects[i];
-				printf("%s %-3s phantom at (%.0f, %.0f) px, %ld px, %.0f mm, %.0f mm "
-				       "high, footprint %.0f x %.0f mm, box %d %d %d %d\n",
-				       name, what, (double)o->centroid_px[0], (double)o->centroid_px[1],
-				       o->area_px, (double)o->distance_mm, (double)o->height_mm,
-				       (double)o->length_mm, (double)o->width_mm, o->bbox[0], o->bbox[1],
-				       o->bbox[2], o->bbox[3]);
+				printf(
+				    "%s %-3s phantom at (%.0f, %.0f) px, %ld px, %.0f mm, %.0f mm "
+				    "high, footprint %.0f x %.0f mm, box %d %d %d %d\n",
+				    name, what, (double)o->centroid_px[0],
+				    (double)o->centroid_px[1], o->area_px, (double)o->distance_mm,
+				    (double)o->height_mm, (double)o->length_mm, (double)o->width_mm,
+				    o->bbox[0], o->bbox[1], o->bbox[2], o->bbox[3]);
 				continue;
 			}
 			count[k]++;
-			mine[k] = mine[k] && mine[k]->area_px > res.objects[i].area_px ? mine[k]
-										: &res.objects[i];
+			mine[k] = mine[k] && mine[k]->area_px > res.objects[i].area_px
+				      ? mine[k]
+				      : &res.objects[i];
 		}
 		JD_CHECK(report_only || phantoms == 0, "%s %s: %d phantom objects", name, what,
 			 phantoms);
@@ -188,26 +190,33 @@ static void check(struct jd_scene *s, const char *name, int ndisp)
 			double share = o ? (double)o->area_px / area : 0.0;
 			double ce = o ? sqrt(pow(o->centroid_mm[0] - s->centroid[k][0], 2) +
 					     pow(o->centroid_mm[1] - s->centroid[k][1], 2) +
-					     pow(o->centroid_mm[2] - s->centroid[k][2], 2)) / dist
+					     pow(o->centroid_mm[2] - s->centroid[k][2], 2)) /
+					    dist
 				      : 1.0;
-			printf("%s %-3s object %d (%s): %s, %.0f mm, distance off %.2f %%, centroid off "
+			printf("%s %-3s object %d (%s): %s, %.0f mm, distance off %.2f %%, "
+			       "centroid off "
 			       "%.2f %%, area %.0f %% of %ld px%s\n",
 			       name, what, k,
-			       s->o[k].kind == JD_SCENE_BOX ? "box"
-			       : s->o[k].kind == JD_SCENE_SPHERE ? "sphere" : "cylinder",
-			       count[k] == 0 ? "MISSED" : count[k] > 1 ? "SPLIT" : "found", dist,
-			       100 * off, 100 * ce, 100 * share, s->area[k],
+			       s->o[k].kind == JD_SCENE_BOX	 ? "box"
+			       : s->o[k].kind == JD_SCENE_SPHERE ? "sphere"
+								 : "cylinder",
+			       count[k] == 0  ? "MISSED"
+			       : count[k] > 1 ? "SPLIT"
+					      : "found",
+			       dist, 100 * off, 100 * ce, 100 * share, s->area[k],
 			       o && o->area_px > 1.5 * area ? " (merged?)" : "");
 			if (report_only) {
 				continue;
 			}
 			JD_CHECK(count[k] == 1, "%s %s: object %d reported %d times", name, what, k,
 				 count[k]);
-			JD_CHECK(off < 0.01, "%s %s: object %d at %.0f mm off by %.2f %%", name, what,
-				 k, dist, 100 * off);
-			JD_CHECK(ce < 0.01, "%s %s: object %d's centroid %.2f %% of its distance off",
-				 name, what, k, 100 * ce);
-			/* thin objects far off lose their one-pixel borders: 25 mm is 19 px at 1.3 m */
+			JD_CHECK(off < 0.01, "%s %s: object %d at %.0f mm off by %.2f %%", name,
+				 what, k, dist, 100 * off);
+			JD_CHECK(ce < 0.01,
+				 "%s %s: object %d's centroid %.2f %% of its distance off", name,
+				 what, k, 100 * ce);
+			/* thin objects far off lose their one-pixel borders: 25 mm is 19 px at 1.3
+			 * m */
 			double least = s->area[k] >= 2000 ? 0.9 : 0.75;
 			JD_CHECK(share >= least && share <= 1.1,
 				 "%s %s: object %d has %.0f %% of its %ld px", name, what, k,

@@ -80,8 +80,8 @@ static void sample(struct samples *s, int i, int frames)
 		s->fds[s->n] = open_fds();
 		s->n++;
 		if (frames >= 10000) {
-			printf("  sample %d at %d of %d: resident %ld KiB, open files %ld\n", s->n - 1, i,
-			       frames, s->rss[s->n - 1], s->fds[s->n - 1]);
+			printf("  sample %d at %d of %d: resident %ld KiB, open files %ld\n",
+			       s->n - 1, i, frames, s->rss[s->n - 1], s->fds[s->n - 1]);
 			fflush(stdout);
 		}
 	}
@@ -97,7 +97,8 @@ static void check_samples(const struct samples *s, const char *what)
 	printf("%s: resident KiB", what);
 	for (int i = 0; i < s->n; i++) {
 		printf(" %ld", s->rss[i]);
-		grow = i >= base && s->rss[i] - s->rss[base] > grow ? s->rss[i] - s->rss[base] : grow;
+		grow =
+		    i >= base && s->rss[i] - s->rss[base] > grow ? s->rss[i] - s->rss[base] : grow;
 		JD_CHECK(s->fds[i] == s->fds[0], "%s: open files %ld -> %ld at sample %d", what,
 			 s->fds[0], s->fds[i], i);
 	}
@@ -116,20 +117,22 @@ static int matches(const struct jd_sense_result *r, const struct jd_synth_object
 		const float *c = r->objects[i].centroid_px;
 		int in = 0;
 		for (int k = 0; k < nb; k++) {
-			if (c[0] >= b[k].x0 && c[0] < b[k].x1 && c[1] >= b[k].y0 && c[1] < b[k].y1) {
+			if (c[0] >= b[k].x0 && c[0] < b[k].x1 && c[1] >= b[k].y0 &&
+			    c[1] < b[k].y1) {
 				found[k] = in = 1;
 			}
 		}
 		if (!in) {
-			snprintf(why, len, "object %d at (%.0f, %.0f) is in no box", i, (double)c[0],
-				 (double)c[1]);
+			snprintf(why, len, "object %d at (%.0f, %.0f) is in no box", i,
+				 (double)c[0], (double)c[1]);
 			return 0;
 		}
 	}
 	for (int k = 0; k < nb; k++) {
 		if (!found[k]) {
 			snprintf(why, len, "box %d (%.0f..%.0f, %.0f..%.0f) not found", k,
-				 (double)b[k].x0, (double)b[k].x1, (double)b[k].y0, (double)b[k].y1);
+				 (double)b[k].x0, (double)b[k].x1, (double)b[k].y0,
+				 (double)b[k].y1);
 			return 0;
 		}
 	}
@@ -155,7 +158,8 @@ static void synthetic(int frames)
 	for (int i = 0; i < frames; i++) {
 		if (i > 0) {
 			long a = jd_allocations;
-			sample(&smp, i, frames); /* the probe's own allocations are not the loop's */
+			sample(&smp, i,
+			       frames); /* the probe's own allocations are not the loop's */
 			before += jd_allocations - a;
 		}
 		int rc = jd_daemon_step(d, &st);
@@ -166,7 +170,8 @@ static void synthetic(int frames)
 		seen++;
 		int nb = jd_synth_objects(0, (int)st.frame, W, H, ND, boxes);
 		char w2[200];
-		if (st.sense && st.sense->plane.valid && matches(st.sense, boxes, nb, w2, sizeof(w2))) {
+		if (st.sense && st.sense->plane.valid &&
+		    matches(st.sense, boxes, nb, w2, sizeof(w2))) {
 			good++;
 		} else if (!why[0]) {
 			snprintf(why, sizeof(why), "frame %lld: %s", st.frame,
@@ -207,7 +212,8 @@ static void jpeg_files(int steps)
 		for (int s = 0; s < 2; s++) {
 			unsigned char *jpg = NULL;
 			unsigned long len = 0;
-			tjCompress2(tj, s ? r : l, W, W, H, TJPF_GRAY, &jpg, &len, TJSAMP_GRAY, 95, 0);
+			tjCompress2(tj, s ? r : l, W, W, H, TJPF_GRAY, &jpg, &len, TJSAMP_GRAY, 95,
+				    0);
 			if (k == 3 && s == 0) {
 				len = len * 2 / 3; /* truncated */
 			}
@@ -216,7 +222,8 @@ static void jpeg_files(int steps)
 					jpg[i] ^= 0x5a; /* bit-flipped */
 				}
 			}
-			snprintf(path, sizeof(path), "%s/%s/%03d.jpg", root, s ? "right" : "left", k);
+			snprintf(path, sizeof(path), "%s/%s/%03d.jpg", root, s ? "right" : "left",
+				 k);
 			FILE *f = fopen(path, "wb");
 			JD_CHECK(f && fwrite(jpg, 1, len, f) == len, "write %s", path);
 			fclose(f);
@@ -267,8 +274,8 @@ static void jpeg_files(int steps)
 	check_samples(&smp, "files");
 	JD_CHECK(read == accounted, "frames read %lu, accounted for %lu", read, accounted);
 	JD_CHECK(outstanding == 0, "%ld allocation(s) in the loop not freed", outstanding);
-	JD_CHECK(c->drop_corrupt >= (unsigned long)steps / n / 3, "corrupt JPEGs dropped and counted: %lu",
-		 c->drop_corrupt);
+	JD_CHECK(c->drop_corrupt >= (unsigned long)steps / n / 3,
+		 "corrupt JPEGs dropped and counted: %lu", c->drop_corrupt);
 	JD_CHECK(frames >= steps * 6 / 8 - 2, "the good pairs came through: %d frames", frames);
 	JD_CHECK(with_boxes == frames, "objects in every frame: %d of %d", with_boxes, frames);
 	jd_daemon_deinit(d);
@@ -288,12 +295,14 @@ int main(int argc, char **argv)
 		H = 120;
 		ND = 16;
 	}
-	algo = getenv("JD_SOAK_ALGO") && !strcmp(getenv("JD_SOAK_ALGO"), "sad") ? JD_ALGO_SAD : algo;
+	algo =
+	    getenv("JD_SOAK_ALGO") && !strcmp(getenv("JD_SOAK_ALGO"), "sad") ? JD_ALGO_SAD : algo;
 	if (strcmp(part, "files") != 0) {
 		synthetic(frames);
 	}
 	if (strcmp(part, "synthetic") != 0) {
-		/* 24 steps over the 8 pairs at least; as many steps as synthetic frames in a soak */
+		/* 24 steps over the 8 pairs at least; as many steps as synthetic frames in a soak
+		 */
 		jpeg_files(frames > 24 ? frames : 24);
 	}
 	return jd_test_done("e2e.daemon");

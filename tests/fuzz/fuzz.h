@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
  * The input as a file (the parsers read paths): one per process and slot, rewritten every
- * call (left in /dev/shm or /tmp; the runners remove jd_fuzz_PID_*). suffix selects a reader where the name matters (".pfm").
+ * call (left in /dev/shm or /tmp; the runners remove jd_fuzz_PID_*). suffix selects a reader where
+ * the name matters (".pfm").
  */
 static inline const char *fuzz_file(int slot, const char *suffix, const uint8_t *data, size_t n)
 {

@@ -1,5 +1,5 @@
 /*
- * The MJPEG frame decoder (hal/camera/jpeg.c) as the capture path uses it: the header's size, then
+ * The MJPEG frame decoder (hal/image/jpeg.c) as the capture path uses it: the header's size, then
  * a decode into a fixed frame of that size when it fits the largest frame boot allows here
  * (640x480), and into a frame of the wrong size (must be refused, nothing written).
  */
@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int rc;
 		if ((long)(w + 1) * h <= (long)sizeof(frame) &&
 		    (rc = jd_jpeg_decode_gray(&j, data, size, &wrong)) != -ERANGE) {
-			fprintf(stderr, "a %dx%d JPEG decoded into %dx%d: %d (%s)\n", w, h, w + 1, h,
-				rc, j.err);
+			fprintf(stderr, "a %dx%d JPEG decoded into %dx%d: %d (%s)\n", w, h, w + 1,
+				h, rc, j.err);
 			abort(); /* a size mismatch must be refused */
 		}
 	}

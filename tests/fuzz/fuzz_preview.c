@@ -3,7 +3,8 @@
  * one server for the process, each input sent as the bytes of one connection, the reply
  * read for at most 20 ms, the connection closed (streams included). Every 256 inputs a
  * well-formed GET /status must still be answered with 200 within 12 s (half-open connections
- * hold the connection limit until the server's 10 s idle timeout): no input may take the server down.
+ * hold the connection limit until the server's 10 s idle timeout): no input may take the server
+ * down.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -89,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	exchange(data, size, reply, sizeof(reply));
 	if (++count % 256 == 0) {
-		static const char req[] = "GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+		static const char req[] =
+		    "GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
 		long n = exchange((const uint8_t *)req, sizeof(req) - 1, reply, sizeof(reply) - 1);
 		int tries = 0;
 		for (; tries < 1200 && n <= 0; tries++) {
@@ -97,10 +99,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 * 10 s idle timeout (measured: up to 8.5 s); until then they count
 			 * against the connection limit */
 			usleep(10000);
-			n = exchange((const uint8_t *)req, sizeof(req) - 1, reply, sizeof(reply) - 1);
+			n = exchange((const uint8_t *)req, sizeof(req) - 1, reply,
+				     sizeof(reply) - 1);
 		}
 		if (n < 12 || memcmp(reply, "HTTP/1.1 200", 12) != 0) {
-			fprintf(stderr, "preview health: %ld bytes: %.60s\n", n, n > 0 ? reply : "");
+			fprintf(stderr, "preview health: %ld bytes: %.60s\n", n,
+				n > 0 ? reply : "");
 			abort(); /* the server no longer answers */
 		}
 	}

@@ -41,8 +41,8 @@ static void rewrite(struct fake_dev *d, struct v4l2_buffer *b, uint8_t *mem)
 	uint32_t used = take(4);
 	b->bytesused = used & 0x80000000u ? used & 0x7fffffffu : used % (2u * W * H + 16);
 	b->sequence += take(1);
-	b->timestamp.tv_usec = (suseconds_t)((uint32_t)b->timestamp.tv_usec + take(1) * 997u) %
-			       1000000;
+	b->timestamp.tv_usec =
+	    (suseconds_t)((uint32_t)b->timestamp.tv_usec + take(1) * 997u) % 1000000;
 	size_t n = take(1) * 16;
 	n = n < left ? n : left;
 	n = n < FAKE_BUF_BYTES ? n : FAKE_BUF_BYTES;

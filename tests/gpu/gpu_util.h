@@ -68,9 +68,9 @@ static inline enum jd_gpu_memory gpu_memory(void)
 {
 	const char *m = getenv("JD_GPU_MEMORY");
 
-	return !m ? JD_GPU_MEMORY_AUTO
+	return !m			  ? JD_GPU_MEMORY_AUTO
 	       : strcmp(m, "mapped") == 0 ? JD_GPU_MEMORY_MAPPED
-	       : strcmp(m, "copy") == 0   ? JD_GPU_MEMORY_COPY
+	       : strcmp(m, "copy") == 0	  ? JD_GPU_MEMORY_COPY
 					  : JD_GPU_MEMORY_AUTO;
 }
 

@@ -41,8 +41,8 @@ static long nonfinite_messages(struct jd_cuda *cu, const struct jd_cuda_bp *s)
  * First real element (not a sink slot) where a level's buffer differs from the reference's,
  * as "row y colour c d slot", or -1. es: bytes an element.
  */
-static long level_diff(const uint8_t *dev, const uint8_t *ref, int w, int h, int hp, int nd,
-		       int es, int *where)
+static long level_diff(const uint8_t *dev, const uint8_t *ref, int w, int h, int hp, int nd, int es,
+		       int *where)
 {
 	for (int y = 0; y < h; y++) {
 		for (int c = 0; c < 2; c++) {
@@ -80,23 +80,26 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 		int where[3] = {0, 0, 0};
 		static const char *const dir[4] = {"up", "down", "left", "right"};
 
-		JD_CHECK(s->lv[lv].hp == v[lv].hp, "level %d: %d slots on the GPU, %d in the reference",
-			 lv, s->lv[lv].hp, v[lv].hp);
+		JD_CHECK(s->lv[lv].hp == v[lv].hp,
+			 "level %d: %d slots on the GPU, %d in the reference", lv, s->lv[lv].hp,
+			 v[lv].hp);
 		/*
 		 * where level 0's costs are made inside the kernels (up to 128 disparities), its
 		 * messages and level 1's costs check them
 		 */
-		JD_CHECK(s->lv[lv].data || (lv == 0 && nd <= 128), "level %d: data costs not stored",
-			 lv);
+		JD_CHECK(s->lv[lv].data || (lv == 0 && nd <= 128),
+			 "level %d: data costs not stored", lv);
 		if (s->lv[lv].data) {
 			JD_CHECK(gpu_download(cu, dev, s->lv[lv].data, bytes) == 0, "%s", cu->err);
-			JD_CHECK(level_diff(dev, v[lv].data, v[lv].w, v[lv].h, v[lv].hp, nd, es,
-					    where) < 0,
-				 "stage data costs, level %d (%dx%d): row %d colour %d d %d differs",
-				 lv, v[lv].w, v[lv].h, where[0], where[1], where[2]);
+			JD_CHECK(
+			    level_diff(dev, v[lv].data, v[lv].w, v[lv].h, v[lv].hp, nd, es, where) <
+				0,
+			    "stage data costs, level %d (%dx%d): row %d colour %d d %d differs", lv,
+			    v[lv].w, v[lv].h, where[0], where[1], where[2]);
 		}
 		for (int k = 0; k < 4; k++) {
-			JD_CHECK(gpu_download(cu, dev, s->lv[lv].msg[k], bytes) == 0, "%s", cu->err);
+			JD_CHECK(gpu_download(cu, dev, s->lv[lv].msg[k], bytes) == 0, "%s",
+				 cu->err);
 			JD_CHECK(level_diff(dev, v[lv].msg[k], v[lv].w, v[lv].h, v[lv].hp, nd, es,
 					    where) < 0,
 				 "stage message update, level %d (%dx%d), messages from %s: row %d "
@@ -227,7 +230,8 @@ int main(void)
 				p.bp.levels = 3;
 				p.bp.fp16 = fp16;
 				p.bp.subpixel = v % 2;
-				/* the _h kernels' bound: half arithmetic at levels 0 and 1, not at 2 */
+				/* the _h kernels' bound: half arithmetic at levels 0 and 1, not at
+				 * 2 */
 				p.bp.disc_k = v % 3 == 2 ? 40.0f : 0.0f;
 				gpu_count(&t, compare(&p, &l, &r, &wk.exec, "variant", names[v]));
 				gpu_free_pair(&l, &r);

@@ -37,8 +37,8 @@ static long first_diff(const struct jd_match_params *p, const struct jd_image *l
 	for (long i = 0; i < (long)w * h && first < 0; i++) {
 		if (ref[i] != gpu[i]) {
 			first = i;
-			printf("  pixel %ld (%ld, %ld): reference %d, gpu %d, disparity %g\n", i, i % w,
-			       i / w, ref[i], gpu[i], (double)d->data[i]);
+			printf("  pixel %ld (%ld, %ld): reference %d, gpu %d, disparity %g\n", i,
+			       i % w, i / w, ref[i], gpu[i], (double)d->data[i]);
 		}
 	}
 	free(ws);
@@ -118,7 +118,7 @@ static int check(const struct jd_match_params *p, const struct jd_image *l,
 	struct jd_disp a = {malloc(sizeof(float) * w * h), w, h, w};
 	struct jd_disp b = {malloc(sizeof(float) * w * h), w, h, w};
 	unsigned char *ca = malloc((size_t)w * h);
-	int min_conf = (w + h) % 90; /* 0 for some sizes: nothing distrusted */
+	int min_conf = (w + h) % 90;		     /* 0 for some sizes: nothing distrusted */
 	float dmax = w % 2 ? (float)p->ndisp : 0.0f; /* 0: the colour map is black */
 	/* a camera whose principal point is off the middle, a baseline of 60 mm */
 	struct jd_camera_model cam = {0.9f * (float)w, 0.45f * (float)w, 0.55f * (float)h, 60.0f};
@@ -262,7 +262,10 @@ int main(void)
 		for (int algo = 0; algo < 4; algo++) {
 			struct jd_match_params p;
 
-			jd_params_default(&p, algo == 3 ? JD_ALGO_BP : algo == 2 ? JD_ALGO_SAD : JD_ALGO_SGM,
+			jd_params_default(&p,
+					  algo == 3   ? JD_ALGO_BP
+					  : algo == 2 ? JD_ALGO_SAD
+						      : JD_ALGO_SGM,
 					  sizes[i][2]);
 			if (algo == 1) {
 				p.sgm.fill = 0; /* the left-right check's rejects stay invalid */

@@ -38,8 +38,10 @@ static void make_tables(int w, int h, int kind, unsigned seed, struct jd_remap m
 				float r2 = (dx * dx + dy * dy) / (cx * cx + cy * cy);
 
 				if (kind == 0) {
-					mx[i] = cx + (cosf(a) * dx - sinf(a) * dy) * (1 + 0.05f * r2);
-					my[i] = cy + (sinf(a) * dx + cosf(a) * dy) * (1 + 0.05f * r2);
+					mx[i] =
+					    cx + (cosf(a) * dx - sinf(a) * dy) * (1 + 0.05f * r2);
+					my[i] =
+					    cy + (sinf(a) * dx + cosf(a) * dy) * (1 + 0.05f * r2);
 				} else {
 					unsigned v = jd_test_rand(&seed);
 					mx[i] = (float)((int)(v % (unsigned)(w + 8)) - 4) +
@@ -63,9 +65,11 @@ static void make_tables(int w, int h, int kind, unsigned seed, struct jd_remap m
  * 12-bit RGGB and Y10, 5 8-bit BGGR and 10-bit GBRG (the device's own luma step).
  */
 #define LAYOUTS 5
-static const enum jd_pixfmt layouts[LAYOUTS][2] = {
-    {JD_PIX_GREY, JD_PIX_GREY},	    {JD_PIX_YUYV, JD_PIX_UYVY},	    {JD_PIX_UYVY, JD_PIX_GREY},
-    {JD_PIX_RGGB12, JD_PIX_Y10}, {JD_PIX_BGGR8, JD_PIX_GBRG10}};
+static const enum jd_pixfmt layouts[LAYOUTS][2] = {{JD_PIX_GREY, JD_PIX_GREY},
+						   {JD_PIX_YUYV, JD_PIX_UYVY},
+						   {JD_PIX_UYVY, JD_PIX_GREY},
+						   {JD_PIX_RGGB12, JD_PIX_Y10},
+						   {JD_PIX_BGGR8, JD_PIX_GBRG10}};
 
 /*
  * A deep mono or raw Bayer frame of the gray scene img: a Bayer site keeps its colour's share
@@ -112,8 +116,9 @@ static void camera_luma(const struct jd_image *img, enum jd_pixfmt fmt, struct j
 		unsigned char *o = out->data + (size_t)y * out->stride;
 		if (jd_pixfmt_is_bayer(fmt)) {
 			int up = y > 0 ? y - 1 : 1, down = y < h - 1 ? y + 1 : h - 2;
-			jd_gray_from_bayer_ref(raw + up * pitch, raw + y * pitch, raw + down * pitch, w,
-					       bits, r_col, (y & 1) == r_row, o);
+			jd_gray_from_bayer_ref(raw + up * pitch, raw + y * pitch,
+					       raw + down * pitch, w, bits, r_col, (y & 1) == r_row,
+					       o);
 		} else {
 			jd_gray_from_mono16_ref(raw + y * pitch, w, bits, o);
 		}
@@ -135,7 +140,8 @@ static void camera_frame(const struct jd_image *img, enum jd_pixfmt fmt, unsigne
 	for (int y = 0; y < img->height; y++) {
 		for (int x = 0; x < img->width; x++) {
 			unsigned char *px = dst + ((size_t)y * img->width + x) * step;
-			px[step - 1 - off] = (unsigned char)jd_test_rand(&seed); /* chroma or luma */
+			px[step - 1 - off] =
+			    (unsigned char)jd_test_rand(&seed); /* chroma or luma */
 			px[off] = img->data[(size_t)y * img->stride + x];
 		}
 	}
@@ -169,7 +175,8 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 	r = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	got = (struct jd_image){malloc((size_t)w * h), w, h, w};
 	got_r = (struct jd_image){malloc((size_t)w * h), w, h, w};
-	/* the reference rectifies the luma the cameras' layouts give (deep and Bayer: their rule) */
+	/* the reference rectifies the luma the cameras' layouts give (deep and Bayer: their rule)
+	 */
 	struct jd_image seen[2] = {raw_l, raw_r};
 	for (int c = 0; c < 2 && lend > 3; c++) {
 		seen[c] = (struct jd_image){malloc((size_t)w * h), w, h, w};
@@ -182,8 +189,7 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 	}
 	size_t n = jd_match_mem_required(&p, w, h, jd_exec_workers(ex));
 	void *ws = malloc(n);
-	JD_CHECK(jd_match_run(NULL, &p, &l, &r, &ref, ws, n, ex) == 0,
-		 "reference %s", name);
+	JD_CHECK(jd_match_run(NULL, &p, &l, &r, &ref, ws, n, ex) == 0, "reference %s", name);
 
 	g = (struct gpu_rig){.p = &p, .w = w, .h = h, .stages = JD_CUDA_STAGE_REMAP};
 	int rc = gpu_rig_boot(&g, gpu_memory());
@@ -223,7 +229,8 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 			unsigned char *lr = jd_cuda_frame_rectified(f, 1);
 			JD_CHECK(ll && lr && out.data != own && out.stride == w,
 				 "%s %dx%d: lent map or pair missing", name, w, h);
-			JD_CHECK(own[0] == -12345.0f, "%s %dx%d: a lent map was copied", name, w, h);
+			JD_CHECK(own[0] == -12345.0f, "%s %dx%d: a lent map was copied", name, w,
+				 h);
 			if (ll && lr) {
 				memcpy(got.data, ll, (size_t)w * h);
 				memcpy(got_r.data, lr, (size_t)w * h);
@@ -235,9 +242,11 @@ static int check(int algo, int w, int h, int kind, int lend, const struct jd_exe
 		}
 		long first = gpu_first_diff(&ref, &out);
 		JD_CHECK(img < 0, "%s %dx%d tables %d lend %d: rectified pixel %ld: ref %d gpu %d",
-			 name, w, h, kind, lend, img, img >= 0 ? l.data[img] : 0, img >= 0 ? got.data[img] : 0);
-		JD_CHECK(first < 0, "%s %dx%d tables %d lend %d: disparity pixel %ld: ref %g gpu %g",
-			 name, w, h, kind, lend, first, first >= 0 ? ref.data[first] : 0.0,
+			 name, w, h, kind, lend, img, img >= 0 ? l.data[img] : 0,
+			 img >= 0 ? got.data[img] : 0);
+		JD_CHECK(first < 0,
+			 "%s %dx%d tables %d lend %d: disparity pixel %ld: ref %g gpu %g", name, w,
+			 h, kind, lend, first, first >= 0 ? ref.data[first] : 0.0,
 			 first >= 0 ? out.data[first] : 0.0);
 		same = img < 0 && first < 0;
 	}

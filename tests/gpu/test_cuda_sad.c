@@ -21,8 +21,8 @@ static void check_stage(const char *stage, const struct jd_disp *want, const str
 {
 	long at = gpu_first_diff(want, got);
 
-	JD_CHECK(at < 0, "stage %s %dx%d win %d nd %d: pixel %ld ref %g gpu %g", stage,
-		 want->width, want->height, win, nd, at, at < 0 ? 0.0 : want->data[at],
+	JD_CHECK(at < 0, "stage %s %dx%d win %d nd %d: pixel %ld ref %g gpu %g", stage, want->width,
+		 want->height, win, nd, at, at < 0 ? 0.0 : want->data[at],
 		 at < 0 ? 0.0 : got->data[at]);
 }
 
@@ -52,9 +52,11 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 
 		for (int v = 0; v < 2; v++) {
 			jd_rank_ref(v ? r : l, s->frame.rank.window, &ranked, NULL);
-			JD_CHECK(gpu_download(cu, dev, s->frame.rank.d_out[v], n) == 0, "%s", cu->err);
-			JD_CHECK(memcmp(dev, ranked.data, n) == 0, "stage rank (%s) %dx%d window %d",
-				 v ? "right" : "left", w, h, s->frame.rank.window);
+			JD_CHECK(gpu_download(cu, dev, s->frame.rank.d_out[v], n) == 0, "%s",
+				 cu->err);
+			JD_CHECK(memcmp(dev, ranked.data, n) == 0,
+				 "stage rank (%s) %dx%d window %d", v ? "right" : "left", w, h,
+				 s->frame.rank.window);
 		}
 		free(ranked.data);
 		free(dev);
@@ -67,14 +69,16 @@ static void stage_checks(const struct jd_match_params *p, const struct jd_image 
 	memcpy(want.data, map.data, sizeof(float) * n);
 	jd_fill_invalid_ref(&want, NULL);
 	JD_CHECK(gpu_upload(cu, s->frame.d_out, map.data, sizeof(float) * n) == 0 &&
-		     jd_cuda_post_run(&s->post, cu, s->frame.d_out, s->d_med, w, h, 1, 0, &res) == 0 &&
+		     jd_cuda_post_run(&s->post, cu, s->frame.d_out, s->d_med, w, h, 1, 0, &res) ==
+			 0 &&
 		     gpu_download(cu, got.data, res, sizeof(float) * n) == 0,
 		 "%s", cu->err);
 	check_stage("fill", &want, &got, p->sad.window, p->ndisp);
 	/* the median alone, frame's map -> the median's buffer */
 	jd_median3x3_ref(&map, &want, NULL);
 	JD_CHECK(gpu_upload(cu, s->frame.d_out, map.data, sizeof(float) * n) == 0 &&
-		     jd_cuda_post_run(&s->post, cu, s->frame.d_out, s->d_med, w, h, 0, 1, &res) == 0 &&
+		     jd_cuda_post_run(&s->post, cu, s->frame.d_out, s->d_med, w, h, 0, 1, &res) ==
+			 0 &&
 		     gpu_download(cu, got.data, res, sizeof(float) * n) == 0,
 		 "%s", cu->err);
 	check_stage("median", &want, &got, p->sad.window, p->ndisp);
@@ -144,7 +148,12 @@ int main(void)
 	    {.w = 33, .h = 17, .window = 3, .nd = 7, .min_disp = 0, .lr_check = 0, .median = 0},
 	    {.w = 1, .h = 1, .window = 1, .nd = 1, .min_disp = 0, .lr_check = 0, .median = 0},
 	    {.w = 200, .h = 50, .window = 31, .nd = 100, .min_disp = 0, .lr_check = 1, .median = 1},
-	    {.w = 1242, .h = 375, .window = 11, .nd = 128, .min_disp = 0, .lr_check = 1,
+	    {.w = 1242,
+	     .h = 375,
+	     .window = 11,
+	     .nd = 128,
+	     .min_disp = 0,
+	     .lr_check = 1,
 	     .median = 1},
 	    {.w = 2100, .h = 24, .window = 5, .nd = 64, .min_disp = 0, .lr_check = 1, .median = 1},
 	    /* two disparities a word with a group cut short (40 = 16 + 16 + 8), over two tiles */

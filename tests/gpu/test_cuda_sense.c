@@ -26,7 +26,8 @@ static void show(const char *who, const struct jd_sense_result *r)
 {
 	printf("  %s: table %s (%ld inliers, a %.9g b %.9g c %.9g), %d objects%s\n", who,
 	       jd_table_verdict_name(r->plane.verdict), r->plane.inliers, (double)r->plane.a,
-	       (double)r->plane.b, (double)r->plane.c, r->nobjects, r->truncated ? ", truncated" : "");
+	       (double)r->plane.b, (double)r->plane.c, r->nobjects,
+	       r->truncated ? ", truncated" : "");
 	for (int i = 0; i < r->nobjects && i < 4; i++) {
 		const struct jd_object *o = &r->objects[i];
 		printf("    #%d area %ld box %d,%d-%d,%d centroid %.9g %.9g %.9g yaw %.9g\n", o->id,
@@ -282,8 +283,8 @@ int main(void)
 		ok += pipeline(1280, 720, 128, JD_MIN_CONFIDENCE_DEFAULT, 1, &total);
 		ok += direct(640, 480, 64, &total);
 	}
-	printf("%d of %d cases identical to the reference (%d with a table, %d with objects)\n",
-	       ok, total, with_table, with_objects);
+	printf("%d of %d cases identical to the reference (%d with a table, %d with objects)\n", ok,
+	       total, with_table, with_objects);
 	JD_CHECK(with_table >= total / 3 && with_objects >= total / 3,
 		 "too few cases find a table and objects: the comparison proves little");
 	return jd_test_done("gpu.cuda_sense");

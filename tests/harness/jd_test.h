@@ -11,23 +11,22 @@
 
 static int jd_test_failures;
 
-#define JD_CHECK(cond, ...)                                                                   \
-	do {                                                                                  \
-		if (!(cond)) {                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,      \
-				#cond);                                                       \
-			fprintf(stderr, __VA_ARGS__);                                         \
-			fputc('\n', stderr);                                                  \
-			jd_test_failures++;                                                   \
-		}                                                                             \
+#define JD_CHECK(cond, ...)                                                                        \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			jd_test_failures++;                                                        \
+		}                                                                                  \
 	} while (0)
 
-#define JD_SKIP(...)                                                                          \
-	do {                                                                                  \
-		printf("SKIP: ");                                                             \
-		printf(__VA_ARGS__);                                                          \
-		printf("\n");                                                                 \
-		exit(77);                                                                     \
+#define JD_SKIP(...)                                                                               \
+	do {                                                                                       \
+		printf("SKIP: ");                                                                  \
+		printf(__VA_ARGS__);                                                               \
+		printf("\n");                                                                      \
+		exit(77);                                                                          \
 	} while (0)
 
 /* Print a summary and turn the failure count into the exit code. */

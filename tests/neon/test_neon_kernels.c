@@ -74,12 +74,14 @@ static void test_gray_deep(const struct jd_kernels *k)
 			if (d > 8) {
 				jd_gray_from_mono16_ref(r[0], n, d, a);
 				k->gray_from_mono16(r[0], n, d, b);
-				JD_CHECK(jd_test_first_diff(a, b, n) < 0, "gray_mono16 n=%d bits %d", n,
-					 d);
+				JD_CHECK(jd_test_first_diff(a, b, n) < 0,
+					 "gray_mono16 n=%d bits %d", n, d);
 			}
 			for (int phase = 0; d <= 12 && phase < 4; phase++) {
-				jd_gray_from_bayer_ref(r[0], r[1], r[2], n, d, phase & 1, phase >> 1, a);
-				k->gray_from_bayer(r[0], r[1], r[2], n, d, phase & 1, phase >> 1, b);
+				jd_gray_from_bayer_ref(r[0], r[1], r[2], n, d, phase & 1,
+						       phase >> 1, a);
+				k->gray_from_bayer(r[0], r[1], r[2], n, d, phase & 1, phase >> 1,
+						   b);
 				JD_CHECK(jd_test_first_diff(a, b, n) < 0,
 					 "gray_bayer n=%d bits %d phase %d", n, d, phase);
 			}

@@ -43,7 +43,7 @@ static struct topic {
 	enum qos qos;
 	const char *encoding; /* images */
 	dds_entity_t reader;
-	int n;			  /* samples received */
+	int n; /* samples received */
 	int32_t last_sec;
 	uint32_t last_nsec;
 	void *sample;
@@ -56,18 +56,18 @@ static struct topic {
      Q_LATCHED, NULL, 0, 0, 0, 0, NULL},
     {"disparity", "disparity", &stereo_msgs_msg_dds__DisparityImage__desc, K_DISP, Q_SENSOR,
      "32FC1", 0, 0, 0, 0, NULL},
-    {"depth", "depth", &sensor_msgs_msg_dds__Image__desc, K_IMAGE, Q_SENSOR, "32FC1", 0, 0, 0,
+    {"depth", "depth", &sensor_msgs_msg_dds__Image__desc, K_IMAGE, Q_SENSOR, "32FC1", 0, 0, 0, 0,
+     NULL},
+    {"confidence", "confidence", &sensor_msgs_msg_dds__Image__desc, K_IMAGE, Q_SENSOR, "mono8", 0,
+     0, 0, 0, NULL},
+    {"points", "points", &sensor_msgs_msg_dds__PointCloud2__desc, K_CLOUD, Q_SENSOR, NULL, 0, 0, 0,
      0, NULL},
-    {"confidence", "confidence", &sensor_msgs_msg_dds__Image__desc, K_IMAGE, Q_SENSOR, "mono8",
-     0, 0, 0, 0, NULL},
-    {"points", "points", &sensor_msgs_msg_dds__PointCloud2__desc, K_CLOUD, Q_SENSOR, NULL, 0, 0,
-     0, 0, NULL},
-    {"objects", "objects", &vision_msgs_msg_dds__Detection3DArray__desc, K_DET, Q_RELIABLE, NULL,
-     0, 0, 0, 0, NULL},
-    {"table", "table", &geometry_msgs_msg_dds__PoseStamped__desc, K_POSE, Q_RELIABLE, NULL, 0, 0,
-     0, 0, NULL},
-    {"markers", "markers", &visualization_msgs_msg_dds__MarkerArray__desc, K_MARKERS,
-     Q_RELIABLE, NULL, 0, 0, 0, 0, NULL},
+    {"objects", "objects", &vision_msgs_msg_dds__Detection3DArray__desc, K_DET, Q_RELIABLE, NULL, 0,
+     0, 0, 0, NULL},
+    {"table", "table", &geometry_msgs_msg_dds__PoseStamped__desc, K_POSE, Q_RELIABLE, NULL, 0, 0, 0,
+     0, NULL},
+    {"markers", "markers", &visualization_msgs_msg_dds__MarkerArray__desc, K_MARKERS, Q_RELIABLE,
+     NULL, 0, 0, 0, 0, NULL},
 };
 #define NTOPICS (int)(sizeof(topics) / sizeof(topics[0]))
 
@@ -78,7 +78,7 @@ static FILE *jsonl, *samples, *devnull; /* jsonl: where describe() writes now */
 
 #define CHECK(cond, ...)                                                                           \
 	do {                                                                                       \
-		if (!(cond) && failures++ < 20) {                                                   \
+		if (!(cond) && failures++ < 20) {                                                  \
 			fprintf(stderr, "ros2_listen: " __VA_ARGS__);                              \
 			fputc('\n', stderr);                                                       \
 		}                                                                                  \
@@ -102,8 +102,9 @@ static uint32_t sum8(const uint8_t *p, uint32_t n)
 
 static void header(struct topic *t, const std_msgs_msg_dds__Header_ *h)
 {
-	fprintf(jsonl, "\"header\":{\"stamp\":{\"sec\":%" PRId32 ",\"nanosec\":%" PRIu32
-		       "},\"frame_id\":\"%s\"}",
+	fprintf(jsonl,
+		"\"header\":{\"stamp\":{\"sec\":%" PRId32 ",\"nanosec\":%" PRIu32
+		"},\"frame_id\":\"%s\"}",
 		h->stamp.sec, h->stamp.nanosec, h->frame_id);
 	CHECK(!strcmp(h->frame_id, frame_id), "%s: frame_id '%s', expected '%s'", t->name,
 	      h->frame_id, frame_id);
@@ -129,8 +130,9 @@ static void inner_header(const struct topic *t, const std_msgs_msg_dds__Header_ 
 static void image(struct topic *t, const sensor_msgs_msg_dds__Image_ *m, const char *enc)
 {
 	int bpp = !strcmp(enc, "32FC1") ? 4 : 1;
-	fprintf(jsonl, "\"height\":%u,\"width\":%u,\"encoding\":\"%s\",\"is_bigendian\":%u,"
-		       "\"step\":%u,\"data_length\":%u,\"data_sum\":%u",
+	fprintf(jsonl,
+		"\"height\":%u,\"width\":%u,\"encoding\":\"%s\",\"is_bigendian\":%u,"
+		"\"step\":%u,\"data_length\":%u,\"data_sum\":%u",
 		m->height, m->width, m->encoding, m->is_bigendian, m->step, m->data._length,
 		sum8(m->data._buffer, m->data._length));
 	CHECK(!strcmp(m->encoding, enc), "%s: encoding %s, expected %s", t->name, m->encoding, enc);
@@ -143,8 +145,9 @@ static void image(struct topic *t, const sensor_msgs_msg_dds__Image_ *m, const c
 
 static void pose(const geometry_msgs_msg_dds__Pose_ *p)
 {
-	fprintf(jsonl, "{\"position\":{\"x\":%.17g,\"y\":%.17g,\"z\":%.17g},\"orientation\":{\"x\":"
-		       "%.17g,\"y\":%.17g,\"z\":%.17g,\"w\":%.17g}}",
+	fprintf(jsonl,
+		"{\"position\":{\"x\":%.17g,\"y\":%.17g,\"z\":%.17g},\"orientation\":{\"x\":"
+		"%.17g,\"y\":%.17g,\"z\":%.17g,\"w\":%.17g}}",
 		p->position.x, p->position.y, p->position.z, p->orientation.x, p->orientation.y,
 		p->orientation.z, p->orientation.w);
 }
@@ -165,9 +168,11 @@ static void doubles(const char *name, const double *v, int n)
 
 static void roi(const char *name, const sensor_msgs_msg_dds__RegionOfInterest_ *r)
 {
-	fprintf(jsonl, "\"%s\":{\"x_offset\":%u,\"y_offset\":%u,\"height\":%u,\"width\":%u,"
-		       "\"do_rectify\":%s}",
-		name, r->x_offset, r->y_offset, r->height, r->width, r->do_rectify ? "true" : "false");
+	fprintf(jsonl,
+		"\"%s\":{\"x_offset\":%u,\"y_offset\":%u,\"height\":%u,\"width\":%u,"
+		"\"do_rectify\":%s}",
+		name, r->x_offset, r->y_offset, r->height, r->width,
+		r->do_rectify ? "true" : "false");
 }
 
 /* Decoded fields of one sample as JSON (the names ROS 2's definitions use). */
@@ -184,8 +189,8 @@ static void describe(struct topic *t, const void *s)
 	case K_INFO: {
 		const sensor_msgs_msg_dds__CameraInfo_ *m = s;
 		header(t, &m->header);
-		fprintf(jsonl, ",\"height\":%u,\"width\":%u,\"distortion_model\":\"%s\",", m->height,
-			m->width, m->distortion_model);
+		fprintf(jsonl, ",\"height\":%u,\"width\":%u,\"distortion_model\":\"%s\",",
+			m->height, m->width, m->distortion_model);
 		doubles("d", m->d._buffer, (int)m->d._length);
 		fputc(',', jsonl);
 		doubles("k", m->k, 9);
@@ -225,11 +230,13 @@ static void describe(struct topic *t, const void *s)
 		fprintf(jsonl, ",\"height\":%u,\"width\":%u,\"fields\":[", m->height, m->width);
 		for (uint32_t i = 0; i < m->fields._length; i++) {
 			const sensor_msgs_msg_dds__PointField_ *f = &m->fields._buffer[i];
-			fprintf(jsonl, "%s{\"name\":\"%s\",\"offset\":%u,\"datatype\":%u,\"count\":%u}",
+			fprintf(jsonl,
+				"%s{\"name\":\"%s\",\"offset\":%u,\"datatype\":%u,\"count\":%u}",
 				i ? "," : "", f->name, f->offset, f->datatype, f->count);
 		}
-		fprintf(jsonl, "],\"is_bigendian\":%s,\"point_step\":%u,\"row_step\":%u,"
-			       "\"data_length\":%u,\"data_sum\":%u,\"is_dense\":%s",
+		fprintf(jsonl,
+			"],\"is_bigendian\":%s,\"point_step\":%u,\"row_step\":%u,"
+			"\"data_length\":%u,\"data_sum\":%u,\"is_dense\":%s",
 			m->is_bigendian ? "true" : "false", m->point_step, m->row_step,
 			m->data._length, sum8(m->data._buffer, m->data._length),
 			m->is_dense ? "true" : "false");
@@ -253,8 +260,9 @@ static void describe(struct topic *t, const void *s)
 			for (uint32_t k = 0; k < d->results._length; k++) {
 				const vision_msgs_msg_dds__ObjectHypothesisWithPose_ *h =
 				    &d->results._buffer[k];
-				fprintf(jsonl, "%s{\"hypothesis\":{\"class_id\":\"%s\",\"score\":%.17g},"
-					       "\"pose\":{\"pose\":",
+				fprintf(jsonl,
+					"%s{\"hypothesis\":{\"class_id\":\"%s\",\"score\":%.17g},"
+					"\"pose\":{\"pose\":",
 					k ? "," : "", h->hypothesis.class_id, h->hypothesis.score);
 				pose(&h->pose.pose);
 				fputc(',', jsonl);
@@ -287,26 +295,29 @@ static void describe(struct topic *t, const void *s)
 			const visualization_msgs_msg_dds__Marker_ *k = &m->markers._buffer[i];
 			fputs(i ? ",{" : "{", jsonl);
 			inner_header(t, &k->header);
-			fprintf(jsonl, ",\"ns\":\"%s\",\"id\":%d,\"type\":%d,\"action\":%d,\"pose\":",
+			fprintf(jsonl,
+				",\"ns\":\"%s\",\"id\":%d,\"type\":%d,\"action\":%d,\"pose\":",
 				k->ns, k->id, k->type, k->action);
 			pose(&k->pose);
 			fputc(',', jsonl);
 			vec3("scale", k->scale.x, k->scale.y, k->scale.z);
-			fprintf(jsonl, ",\"color\":{\"r\":%.9g,\"g\":%.9g,\"b\":%.9g,\"a\":%.9g},"
-				       "\"lifetime\":{\"sec\":%d,\"nanosec\":%u},\"frame_locked\":%s,"
-				       "\"points\":%u,\"colors\":%u,\"texture_resource\":\"%s\","
-				       "\"texture\":{",
+			fprintf(jsonl,
+				",\"color\":{\"r\":%.9g,\"g\":%.9g,\"b\":%.9g,\"a\":%.9g},"
+				"\"lifetime\":{\"sec\":%d,\"nanosec\":%u},\"frame_locked\":%s,"
+				"\"points\":%u,\"colors\":%u,\"texture_resource\":\"%s\","
+				"\"texture\":{",
 				k->color.r, k->color.g, k->color.b, k->color.a, k->lifetime.sec,
 				k->lifetime.nanosec, k->frame_locked ? "true" : "false",
 				k->points._length, k->colors._length, k->texture_resource);
 			inner_header(t, &k->texture.header);
-			fprintf(jsonl, ",\"format\":\"%s\",\"data\":%u},\"uv_coordinates\":%u,"
-				       "\"text\":\"%s\",\"mesh_resource\":\"%s\",\"mesh_file\":{"
-				       "\"filename\":\"%s\",\"data\":%u},"
-				       "\"mesh_use_embedded_materials\":%s}",
-				k->texture.format, k->texture.data._length, k->uv_coordinates._length,
-				k->text, k->mesh_resource, k->mesh_file.filename,
-				k->mesh_file.data._length,
+			fprintf(jsonl,
+				",\"format\":\"%s\",\"data\":%u},\"uv_coordinates\":%u,"
+				"\"text\":\"%s\",\"mesh_resource\":\"%s\",\"mesh_file\":{"
+				"\"filename\":\"%s\",\"data\":%u},"
+				"\"mesh_use_embedded_materials\":%s}",
+				k->texture.format, k->texture.data._length,
+				k->uv_coordinates._length, k->text, k->mesh_resource,
+				k->mesh_file.filename, k->mesh_file.data._length,
 				k->mesh_use_embedded_materials ? "true" : "false");
 		}
 		fputc(']', jsonl);
@@ -336,8 +347,9 @@ static dds_qos_t *qos_of(enum qos q)
 int main(int argc, char **argv)
 {
 	if (argc < 6) {
-		fprintf(stderr,
-			"usage: ros2_listen DIR NAMESPACE WIDTH HEIGHT FRAME_ID [SECONDS [IDLE]]\n");
+		fprintf(
+		    stderr,
+		    "usage: ros2_listen DIR NAMESPACE WIDTH HEIGHT FRAME_ID [SECONDS [IDLE]]\n");
 		return 2;
 	}
 	const char *dir = argv[1], *ns = argv[2];
@@ -356,7 +368,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* the domain as ROS 2 reads it (the tests give each run its own: no cross-talk) */
-	dds_domainid_t domain = getenv("ROS_DOMAIN_ID") ? (dds_domainid_t)atoi(getenv("ROS_DOMAIN_ID")) : 0;
+	dds_domainid_t domain =
+	    getenv("ROS_DOMAIN_ID") ? (dds_domainid_t)atoi(getenv("ROS_DOMAIN_ID")) : 0;
 	if (!getenv("CYCLONEDDS_URI") || !*getenv("CYCLONEDDS_URI")) {
 		dds_entity_t dom = dds_create_domain(domain, config);
 		if (dom < 0) {
@@ -402,7 +415,8 @@ int main(int argc, char **argv)
 				CHECK(size <= sizeof(buf), "%s: %u bytes", t->name, size);
 				if (size <= sizeof(buf)) {
 					ddsi_serdata_to_ser(sd, 0, size, buf);
-					snprintf(path, sizeof(path), "%s/%s.%d.cdr", dir, t->file, t->n);
+					snprintf(path, sizeof(path), "%s/%s.%d.cdr", dir, t->file,
+						 t->n);
 					FILE *f = t->n < 3 ? fopen(path, "wb") : NULL;
 					if (f) {
 						fwrite(buf, 1, size, f);
@@ -410,8 +424,8 @@ int main(int argc, char **argv)
 					}
 				}
 				memset(t->sample, 0, t->type->m_size);
-				CHECK(ddsi_serdata_to_sample(sd, t->sample, NULL, NULL), "%s: not decoded",
-				      t->name);
+				CHECK(ddsi_serdata_to_sample(sd, t->sample, NULL, NULL),
+				      "%s: not decoded", t->name);
 				/* the first three of each topic written out; every one checked */
 				jsonl = t->n < 3 ? samples : devnull;
 				fprintf(jsonl, "{\"topic\":\"%s\",\"n\":%d,\"bytes\":%u,\"msg\":{",

@@ -54,7 +54,8 @@ int main(int argc, char **argv)
 	snprintf(c.ns, sizeof(c.ns), "%s", ns);
 	c.enabled = 1;
 	struct jd_ros2_rig rig = jd_ros2_rig_of(d);
-	JD_CHECK(jd_ros2_start(&ros2, &c, &rig, jd_daemon_info(d)->app_mem, bytes) == 0, "%s", ros2.err);
+	JD_CHECK(jd_ros2_start(&ros2, &c, &rig, jd_daemon_info(d)->app_mem, bytes) == 0, "%s",
+		 ros2.err);
 
 	long warmup = frames / 10, loop_allocs = 0, blocks[SAMPLES] = {0};
 	size_t heap[SAMPLES] = {0};

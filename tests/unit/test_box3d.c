@@ -1,7 +1,7 @@
 /*
- * algo/geometry/box3d.h: objects' boxes and the table's frame as poses (the ROS 2 topics' geometry).
- * A table tilted 40 degrees about x, an object on it with a known yaw: the box's axes, centre
- * and size; the quaternion of known rotations; the table's origin on the optical axis.
+ * algo/geometry/box3d.h: objects' boxes and the table's frame as poses (the ROS 2 topics'
+ * geometry). A table tilted 40 degrees about x, an object on it with a known yaw: the box's axes,
+ * centre and size; the quaternion of known rotations; the table's origin on the optical axis.
  */
 #include <math.h>
 #include <string.h>
@@ -84,7 +84,8 @@ int main(void)
 	axes(b.q, x, y, z);
 	float u[3], centre[3];
 	for (int i = 0; i < 3; i++) {
-		u[i] = cosf(30 * (float)M_PI / 180) * pl.e1[i] + sinf(30 * (float)M_PI / 180) * pl.e2[i];
+		u[i] = cosf(30 * (float)M_PI / 180) * pl.e1[i] +
+		       sinf(30 * (float)M_PI / 180) * pl.e2[i];
 		centre[i] = o.footprint_mm[i] + 50 * up[i];
 	}
 	JD_CHECK(near3(x, u, 1e-5f) && near3(z, up, 1e-5f), "box axes: x %g %g %g", x[0], x[1],

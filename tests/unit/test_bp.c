@@ -102,8 +102,10 @@ static void test_census_costs(void)
 				int hd = x - d >= 0 ? __builtin_popcount(code_at(lc, y * w + x) ^
 									 code_at(rc, y * w + x - d))
 						    : 15;
-				float want = rintf(16.0f * p.bp.lambda * (float)(hd < 15 ? hd : 15)) / 16.0f;
-				size_t o = (size_t)(2 * y + c) * nd * lv[0].hp + 1 + (size_t)d * lv[0].hp + i;
+				float want =
+				    rintf(16.0f * p.bp.lambda * (float)(hd < 15 ? hd : 15)) / 16.0f;
+				size_t o = (size_t)(2 * y + c) * nd * lv[0].hp + 1 +
+					   (size_t)d * lv[0].hp + i;
 
 				bad += ((const float *)lv[0].data)[o] != want;
 				checked++;
@@ -220,12 +222,12 @@ int main(void)
 	jd_params_default(&p, JD_ALGO_BP, 16);
 	p.bp.levels = 9;
 	JD_CHECK(jd_params_validate(&p, 384, 288, err, sizeof(err)) == -EINVAL &&
-			 strstr(err, "--levels 9"),
+		     strstr(err, "--levels 9"),
 		 "%s", err);
 	p.bp.levels = 5;
 	p.bp.lambda = -1.0f;
 	JD_CHECK(jd_params_validate(&p, 384, 288, err, sizeof(err)) == -EINVAL &&
-			 strstr(err, "--lambda"),
+		     strstr(err, "--lambda"),
 		 "%s", err);
 	jd_workers_deinit(&w);
 	return jd_test_done("unit.bp");

@@ -53,7 +53,8 @@ static void ros_file(const char *p, const struct jd_calib_camera *c, const char 
 	fprintf(f, "image_width: %d\nimage_height: %d\ncamera_name: %s\n", W, H, name);
 	fprintf(f, "camera_matrix:\n  rows: 3\n  cols: 3\n  data: ");
 	list(f, c->K, 9);
-	fprintf(f, "\ndistortion_model: plumb_bob\ndistortion_coefficients:\n  rows: 1\n  cols: 5\n  data: ");
+	fprintf(f, "\ndistortion_model: plumb_bob\ndistortion_coefficients:\n  rows: 1\n  cols: "
+		   "5\n  data: ");
 	list(f, c->D, 5);
 	fprintf(f, "\nrectification_matrix:\n  rows: 3\n  cols: 3\n  data: ");
 	list(f, c->R, 9);
@@ -124,7 +125,8 @@ static void check_rig(const struct jd_stereo_calib *truth, const struct jd_stere
 			const double *P = c->cam[i].P;
 			uv[i][0] = P[0] * pts[i][0] / pts[i][2] + P[2];
 			uv[i][1] = P[5] * pts[i][1] / pts[i][2] + P[6];
-			inside &= uv[i][0] > 1 && uv[i][0] < W - 2 && uv[i][1] > 1 && uv[i][1] < H - 2;
+			inside &=
+			    uv[i][0] > 1 && uv[i][0] < W - 2 && uv[i][1] > 1 && uv[i][1] < H - 2;
 		}
 		double ru[2], rv[2];
 		project_raw(&truth->cam[0], X, &ru[0], &rv[0]);
@@ -174,8 +176,10 @@ int main(void)
 	JD_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 	/* The rig: barrel distortion, decentred a little; the right camera 60 mm to the right,
 	 * turned by about a degree. */
-	const double K0[9] = {500, 0, 322, 0, 502, 238, 0, 0, 1}, K1[9] = {505, 0, 318, 0, 504, 243, 0, 0, 1};
-	const double D0[5] = {-0.12, 0.03, 0.001, -0.0008, 0}, D1[5] = {-0.1, 0.02, -0.0005, 0.001, 0};
+	const double K0[9] = {500, 0, 322, 0, 502, 238, 0, 0, 1},
+		     K1[9] = {505, 0, 318, 0, 504, 243, 0, 0, 1};
+	const double D0[5] = {-0.12, 0.03, 0.001, -0.0008, 0},
+		     D1[5] = {-0.1, 0.02, -0.0005, 0.001, 0};
 	const double om[3] = {0.01, -0.015, 0.004};
 	memcpy(truth.cam[0].K, K0, sizeof(K0));
 	memcpy(truth.cam[1].K, K1, sizeof(K1));
@@ -188,7 +192,8 @@ int main(void)
 	truth.have_rt = 1;
 	double back[3], Rb[9];
 	jd_rodrigues_inv(truth.R, back);
-	JD_CHECK(fabs(back[0] - om[0]) < 1e-12 && fabs(back[2] - om[2]) < 1e-12, "rodrigues round trip");
+	JD_CHECK(fabs(back[0] - om[0]) < 1e-12 && fabs(back[2] - om[2]) < 1e-12,
+		 "rodrigues round trip");
 	jd_rodrigues(back, Rb);
 
 	/* OpenCV, without R1 R2 P1 P2: we rectify. */

@@ -17,7 +17,8 @@ static void test_rank(void)
 {
 	enum { W = 23, H = 11 };
 	uint8_t a[W * H], b[W * H], ra[W * H], rb[W * H];
-	struct jd_image ia = {a, W, H, W}, ib = {b, W, H, W}, oa = {ra, W, H, W}, ob = {rb, W, H, W};
+	struct jd_image ia = {a, W, H, W}, ib = {b, W, H, W}, oa = {ra, W, H, W},
+			ob = {rb, W, H, W};
 	unsigned seed = 7;
 
 	memset(a, 90, sizeof(a));
@@ -38,8 +39,8 @@ static void test_rank(void)
 	for (int win = 3; win <= JD_RANK_WINDOW_MAX; win += 2) {
 		jd_rank_ref(&ia, win, &oa, NULL);
 		jd_rank_ref(&ib, win, &ob, NULL);
-		JD_CHECK(memcmp(ra, rb, sizeof(ra)) == 0, "window %d: gain and offset change a rank",
-			 win);
+		JD_CHECK(memcmp(ra, rb, sizeof(ra)) == 0,
+			 "window %d: gain and offset change a rank", win);
 	}
 }
 
@@ -78,7 +79,8 @@ static void test_rank_definition(void)
 			jd_rank_ref(&in, win, &o, NULL);
 			for (int y = 0; y < h; y++) {
 				for (int x = 0; x < w; x++) {
-					bad += out[y * w + x] != rank_by_definition(im, w, h, x, y, win);
+					bad += out[y * w + x] !=
+					       rank_by_definition(im, w, h, x, y, win);
 					total++;
 				}
 			}
@@ -149,8 +151,8 @@ static void test_confidence(void)
 	void *ws = malloc(n);
 	JD_CHECK(jd_confidence_ref(&pr.l, &pr.r, &pr.d, NULL, right, ws, n, NULL) == 0, "runs");
 	JD_CHECK(right[y * W + 50] == 0, "invalid is 0");
-	JD_CHECK(right[y * W + 22] == 0 && right[y * W + 27] == 0,
-		 "covered columns are 0: %d %d", right[y * W + 22], right[y * W + 27]);
+	JD_CHECK(right[y * W + 22] == 0 && right[y * W + 27] == 0, "covered columns are 0: %d %d",
+		 right[y * W + 22], right[y * W + 27]);
 	JD_CHECK(right[y * W + 12] > 0, "an uncovered background pixel is not: %d",
 		 right[y * W + 12]);
 

@@ -32,7 +32,8 @@ static int read_png(const char *path, int w, int h, int depth, unsigned *v)
 		png_init_io(png, f);
 		png_read_info(png, info);
 		if ((int)png_get_image_width(png, info) == w &&
-		    (int)png_get_image_height(png, info) == h && png_get_bit_depth(png, info) == depth &&
+		    (int)png_get_image_height(png, info) == h &&
+		    png_get_bit_depth(png, info) == depth &&
 		    png_get_color_type(png, info) == PNG_COLOR_TYPE_GRAY) {
 			for (int y = 0; y < h; y++) {
 				png_read_row(png, row, NULL);
@@ -86,14 +87,14 @@ static void check_size(int w, int h)
 		JD_CHECK(access(p, F_OK) != 0, "%s left behind", p);
 	}
 	snprintf(p, sizeof(p), "%s/disparity_u16.png", dir);
-	JD_CHECK(read_png(p, w, h, 16, got) == 0, "%s: libpng cannot read it as %dx%d 16-bit grey", p,
-		 w, h);
+	JD_CHECK(read_png(p, w, h, 16, got) == 0, "%s: libpng cannot read it as %dx%d 16-bit grey",
+		 p, w, h);
 	long bad = -1;
 	for (size_t i = 0; i < n && bad < 0; i++) {
 		float v = d.data[i];
 		unsigned want = !jd_disp_is_valid(v) || v <= 0 ? 0
-				: v * 256 >= 65535		? 65535
-								: (unsigned)lrintf(v * 256);
+				: v * 256 >= 65535	       ? 65535
+							       : (unsigned)lrintf(v * 256);
 		bad = got[i] == want && got[i] == jd_png_u16_value(v) ? -1 : (long)i;
 	}
 	JD_CHECK(bad < 0, "%dx%d: pixel %ld: disparity %g stored as %u", w, h, bad,

@@ -34,8 +34,8 @@ int main(void)
 	JD_CHECK(!jd_disp_is_valid(out[8]), "invalid stays invalid");
 
 	/* Fill takes the farther (smaller) of the two neighbours; an empty row stays empty. */
-	float row[7] = {8, JD_DISP_INVALID, JD_DISP_INVALID, 3, JD_DISP_INVALID, 5,
-			JD_DISP_INVALID};
+	float row[7] = {8, JD_DISP_INVALID, JD_DISP_INVALID, 3, JD_DISP_INVALID,
+			5, JD_DISP_INVALID};
 	struct jd_disp f = {row, 7, 1, 7};
 	jd_fill_invalid_ref(&f, NULL);
 	JD_CHECK(row[1] == 3 && row[2] == 3, "between 8 and 3: 3 (%g %g)", (double)row[1],

@@ -22,16 +22,18 @@ int main(void)
 	/* x 0.5 m, a half turn about x (easy_handeye's YAML) */
 	static const double half_x[16] = {1, 0, 0, 500, 0, -1, 0, -100, 0, 0, -1, 800, 0, 0, 0, 1};
 
-	JD_CHECK(jd_extrinsics_parse("pose", "translation:\n  x: 0.5\n  y: -0.1\n  z: 0.8\n"
-					     "rotation:\n  x: 1.0\n  y: 0\n  z: 0\n  w: 0\n",
+	JD_CHECK(jd_extrinsics_parse("pose",
+				     "translation:\n  x: 0.5\n  y: -0.1\n  z: 0.8\n"
+				     "rotation:\n  x: 1.0\n  y: 0\n  z: 0\n  w: 0\n",
 				     m, err, sizeof(err)) == 0 &&
 		     near(m, half_x),
 		 "tf pose: %s", err);
 	JD_CHECK(jd_extrinsics_parse("pose", "0.5 -0.1 0.8 1 0 0 0", m, err, sizeof(err)) == 0 &&
 		     near(m, half_x),
 		 "bare line");
-	JD_CHECK(jd_extrinsics_parse("m", "rows: 4\ncols: 4\ndt: d\ndata: [1, 0, 0, 500, 0, -1, 0, "
-					  "-100, 0, 0, -1, 800, 0, 0, 0, 1]\nunits: mm\n",
+	JD_CHECK(jd_extrinsics_parse("m",
+				     "rows: 4\ncols: 4\ndt: d\ndata: [1, 0, 0, 500, 0, -1, 0, "
+				     "-100, 0, 0, -1, 800, 0, 0, 0, 1]\nunits: mm\n",
 				     m, err, sizeof(err)) == 0 &&
 		     near(m, half_x),
 		 "OpenCV matrix in mm: %s", err);

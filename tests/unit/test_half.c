@@ -48,7 +48,8 @@ int main(void)
 	JD_CHECK(checked > 1000000, "sweep covered %ld floats", checked);
 #else
 	/* clang 14 on x86-64 (the fuzz preset) has no _Float16: the fixed cases below only. */
-	printf("no _Float16 in this compiler: the sweeps against it are not run, the fixed cases are\n");
+	printf("no _Float16 in this compiler: the sweeps against it are not run, the fixed cases "
+	       "are\n");
 	(void)checked;
 #endif
 	/* Exact ties round to even: 1 + 2^-11 -> 1.0, 1 + 3 * 2^-11 -> 1 + 2^-9. */

@@ -34,7 +34,7 @@ static void expect_error(const char *file, const char *needle)
 	char err[512] = "";
 
 	JD_CHECK(jd_image_read(file, &im, err, sizeof(err)) != 0 && strstr(err, needle) &&
-			 strstr(err, file),
+		     strstr(err, file),
 		 "%s: expected '%s', got '%s'", file, needle, err);
 }
 
@@ -131,8 +131,9 @@ int main(void)
 	/* A failed write leaves nothing behind, not even the temporary. */
 	/* A scale that runs to the end of the file, or is no number: refused, never overread. */
 	{
-		static const char *const bad[] = {"Pf\n1 1\n-111111111111111111111111111111111111111",
-						  "Pf 1 1 -", "Pf 1 1 nan\n1234", "Pf 1 1 -1x\n1234"};
+		static const char *const bad[] = {
+		    "Pf\n1 1\n-111111111111111111111111111111111111111", "Pf 1 1 -",
+		    "Pf 1 1 nan\n1234", "Pf 1 1 -1x\n1234"};
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			struct jd_disp bd;
 			FILE *bf = fopen(path("bad.pfm"), "wb");
@@ -144,10 +145,10 @@ int main(void)
 		}
 	}
 	JD_CHECK(jd_pfm_write("/nonexistent-dir/x.pfm", &d, err, sizeof(err)) != 0 &&
-			 strstr(err, "/nonexistent-dir/x.pfm"),
+		     strstr(err, "/nonexistent-dir/x.pfm"),
 		 "%s", err);
 	JD_CHECK(jd_disp_write(path("x.txt"), &d, err, sizeof(err)) != 0 &&
-			 strstr(err, "unknown output format"),
+		     strstr(err, "unknown output format"),
 		 "%s", err);
 	JD_CHECK(access(path("x.txt"), F_OK) != 0, "nothing written for a bad extension");
 

@@ -40,7 +40,7 @@ static void rows(void)
 		const struct jd_matcher *m = jd_matchers[i];
 		enum jd_algo a;
 		JD_CHECK(m->defaults && m->validate && m->mem_required && m->run && m->overlap &&
-				 m->main_kernel && m->label && m->opts && m->nopts > 0,
+			     m->main_kernel && m->label && m->opts && m->nopts > 0,
 			 "row %s incomplete", m->name);
 		JD_CHECK(jd_algo_parse(m->name, &a) == 0 && a == m->algo && jd_matcher_of(a) == m,
 			 "row %s: --algo does not find it", m->name);
@@ -59,7 +59,7 @@ static void rows(void)
 	JD_CHECK(!jd_prefilter_rank_on(&p) && !jd_prefilter_census_on(&p), "sgm auto");
 	p.prefilter = JD_PREFILTER_CENSUS;
 	JD_CHECK(jd_params_validate(&p, 450, 375, err, sizeof(err)) == -EINVAL &&
-			 strstr(err, "--prefilter census"),
+		     strstr(err, "--prefilter census"),
 		 "sgm took census: '%s'", err);
 }
 
@@ -94,9 +94,10 @@ static void every_option(void)
 				break;
 			}
 			int code = code_of(o->name, off);
-			JD_CHECK(code >= JD_CLI_MATCHER_OPT_BASE, "--%s%s has no code", off ? "no-" : "",
+			JD_CHECK(code >= JD_CLI_MATCHER_OPT_BASE, "--%s%s has no code",
+				 off ? "no-" : "", o->name);
+			JD_CHECK(jd_cli_matcher_own_option(code, arg, &p) == 1, "--%s refused",
 				 o->name);
-			JD_CHECK(jd_cli_matcher_own_option(code, arg, &p) == 1, "--%s refused", o->name);
 			memcpy(&iv, (char *)&p + o->offset, sizeof(iv));
 			memcpy(&fv, (char *)&p + o->offset, sizeof(fv));
 			int ok = o->kind == JD_MOPT_INT	     ? iv == 3
@@ -116,14 +117,13 @@ static void shared_and_bad(void)
 
 	jd_params_default(&p, JD_ALGO_SGM, 64);
 	JD_CHECK(jd_cli_matcher_own_option(code_of("fill", 1), NULL, &p) == 1 && !p.sgm.fill &&
-			 !p.sad.fill,
+		     !p.sad.fill,
 		 "--no-fill set one matcher only");
 	JD_CHECK(jd_cli_matcher_own_option(code_of("subpixel", 0), NULL, &p) == 1 &&
-			 p.sgm.subpixel && p.bp.subpixel && p.sad.subpixel,
+		     p.sgm.subpixel && p.bp.subpixel && p.sad.subpixel,
 		 "--subpixel set one matcher only");
 	JD_CHECK(jd_cli_matcher_own_option(code_of("p1", 0), "x", &p) == -EINVAL, "--p1 x");
-	JD_CHECK(jd_cli_matcher_own_option(code_of("cost", 0), "sad", &p) == -EINVAL,
-		 "--cost sad");
+	JD_CHECK(jd_cli_matcher_own_option(code_of("cost", 0), "sad", &p) == -EINVAL, "--cost sad");
 	JD_CHECK(p.sgm.p1 == 25 && p.sgm.cost == JD_SGM_COST_CENSUS, "a refused value landed");
 	JD_CHECK(jd_cli_matcher_own_option(OPT_ALGO, "bp", &p) == 0, "--algo taken as own");
 	JD_CHECK(strcmp(jd_cli_matcher_names(), "bp, sgm or sad") == 0, "names '%s'",
@@ -141,8 +141,8 @@ static void help(void)
 		 "SGM's subpixel on");
 	/* each matcher's defaults beside its heading, from its row: what auto and 0 mean */
 	JD_CHECK(strstr(h, " SAD: prefilter rank, rank window 9, tile overlap 10\n") &&
-			 strstr(h, " SGM: prefilter none, rank window 7, tile overlap 128\n") &&
-			 strstr(h, " BP: prefilter census, rank window 7, tile overlap 22\n"),
+		     strstr(h, " SGM: prefilter none, rank window 7, tile overlap 128\n") &&
+		     strstr(h, " BP: prefilter census, rank window 7, tile overlap 22\n"),
 		 "headings with the defaults");
 }
 

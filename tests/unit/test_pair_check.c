@@ -24,12 +24,12 @@ int main(void)
 	struct jd_pair_check pc;
 
 	jd_synth_render(0, ND, &li, &ri, NULL);
-	JD_CHECK(verdict(left, right, &pc) == JD_PAIR_OK, "the synthetic pair: verdict %d (%d of %d)",
-		 pc.verdict, pc.confident, pc.patches);
+	JD_CHECK(verdict(left, right, &pc) == JD_PAIR_OK,
+		 "the synthetic pair: verdict %d (%d of %d)", pc.verdict, pc.confident, pc.patches);
 	JD_CHECK(pc.positive > 0 && pc.negative == 0, "good pair: %d positive, %d negative",
 		 pc.positive, pc.negative);
-	JD_CHECK(verdict(right, left, &pc) == JD_PAIR_SWAPPED, "swapped: verdict %d (%d neg, %d pos)",
-		 pc.verdict, pc.negative, pc.positive);
+	JD_CHECK(verdict(right, left, &pc) == JD_PAIR_SWAPPED,
+		 "swapped: verdict %d (%d neg, %d pos)", pc.verdict, pc.negative, pc.positive);
 	/* the right view 5 rows down: a raw (unrectified) pair */
 	memcpy(tmp, right, sizeof(tmp));
 	memmove(tmp + 5 * W, right, (size_t)(H - 5) * W);
@@ -43,7 +43,8 @@ int main(void)
 		float f = shift[k] < 0 ? 1.0f + shift[k] : shift[k];
 		int up = shift[k] < 0 ? 0 : 1; /* rows come from above (down shift) or below */
 		for (int y = 0; y < H; y++) {
-			int y0 = up ? (y > 0 ? y - 1 : 0) : y, y1 = up ? y : (y + 1 < H ? y + 1 : y);
+			int y0 = up ? (y > 0 ? y - 1 : 0) : y,
+			    y1 = up ? y : (y + 1 < H ? y + 1 : y);
 			for (int x = 0; x < W; x++) {
 				float a = right[y0 * W + x], b = right[y1 * W + x];
 				/* down: f of the row above; up: 1 - f of the row below */

@@ -35,7 +35,8 @@ int main(void)
 	p.sgm.p2 = 5000;
 	expect(&p, 450, 375, "--p2 5000: too large");
 	p.sgm.p2 = 256; /* path costs are bytes: 255 is the largest exact P2 */
-	expect(&p, 450, 375, "--p2 256: too large; path costs are bytes, so P2 must be at most 255");
+	expect(&p, 450, 375,
+	       "--p2 256: too large; path costs are bytes, so P2 must be at most 255");
 	p.sgm.p2 = 255;
 	JD_CHECK(jd_params_validate(&p, 450, 375, err, sizeof(err)) == 0, "--p2 255: %s", err);
 	p.sgm.p2 = 200;

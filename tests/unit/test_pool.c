@@ -53,12 +53,12 @@ int main(void)
 	JD_CHECK(jd_arena_take(&a, 4096, "matcher.sgm", &p3) == -ENOMEM, "too big");
 	JD_CHECK(p3 == NULL, "no pointer on failure");
 	JD_CHECK(strstr(jd_arena_last_error(&a), "matcher.sgm") &&
-			 strstr(jd_arena_last_error(&a), "short by"),
+		     strstr(jd_arena_last_error(&a), "short by"),
 		 "error names the tag and shortfall: %s", jd_arena_last_error(&a));
 	jd_arena_seal(&a);
 	JD_CHECK(jd_arena_take(&a, 1, "late", &p3) == -EPERM, "sealed arena refuses");
 	JD_CHECK(strstr(jd_arena_last_error(&a), "late") &&
-			 strstr(jd_arena_last_error(&a), "sealed"),
+		     strstr(jd_arena_last_error(&a), "sealed"),
 		 "error names the request: %s", jd_arena_last_error(&a));
 	JD_CHECK(a.nregions == 2, "failed takes leave no region: %d", a.nregions);
 	jd_arena_deinit(&a);

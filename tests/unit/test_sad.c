@@ -48,8 +48,8 @@ static void test_subpixel(const struct jd_exec *ex)
 			n++;
 		}
 	}
-	JD_CHECK(err_fit < 0.5 * err_whole, "mean error whole %.3f, refined %.3f px",
-		 err_whole / n, err_fit / n);
+	JD_CHECK(err_fit < 0.5 * err_whole, "mean error whole %.3f, refined %.3f px", err_whole / n,
+		 err_fit / n);
 	free(whole);
 	free_pair(&pr);
 }
@@ -75,7 +75,8 @@ int main(void)
 	/* The defaults (left-right check, fill, median) keep the interior exact too. */
 	jd_params_default(&p, JD_ALGO_SAD, 16);
 	JD_CHECK(run_matcher(&p, &pr, 3, &w.exec) == 0, "run");
-	JD_CHECK(share_equal(&pr.d, 14, 9.0f) == 1.0, "defaults: %.4f", share_equal(&pr.d, 14, 9.0f));
+	JD_CHECK(share_equal(&pr.d, 14, 9.0f) == 1.0, "defaults: %.4f",
+		 share_equal(&pr.d, 14, 9.0f));
 	for (int i = 0; i < 131 * 47; i++) {
 		JD_CHECK(jd_disp_is_valid(pr.d.data[i]), "fill leaves no invalid pixel (%d)", i);
 	}
@@ -84,8 +85,7 @@ int main(void)
 	struct jd_disp keep = {malloc(sizeof(float) * 131 * 47), 131, 47, 131};
 	memcpy(keep.data, pr.d.data, sizeof(float) * 131 * 47);
 	JD_CHECK(run_matcher(&p, &pr, 1, NULL) == 0, "serial run");
-	JD_CHECK(memcmp(keep.data, pr.d.data, sizeof(float) * 131 * 47) == 0,
-		 "serial == threaded");
+	JD_CHECK(memcmp(keep.data, pr.d.data, sizeof(float) * 131 * 47) == 0, "serial == threaded");
 	free(keep.data);
 
 	/* Minimum disparity: searching 5..20 still finds 9; searching 10.. cannot. */
@@ -95,14 +95,13 @@ int main(void)
 
 	/* Too small a workspace is refused, not overrun. */
 	void *tiny = malloc(64);
-	JD_CHECK(jd_sad_ref(&p, &pr.l, &pr.r, &pr.d, tiny, 64, NULL) == -ENOMEM,
-		 "small workspace");
+	JD_CHECK(jd_sad_ref(&p, &pr.l, &pr.r, &pr.d, tiny, 64, NULL) == -ENOMEM, "small workspace");
 	free(tiny);
 
 	/* Even window refused by validation with the option named. */
 	p.sad.window = 4;
 	JD_CHECK(jd_params_validate(&p, 131, 47, err, sizeof(err)) == -EINVAL &&
-			 strstr(err, "--window 4"),
+		     strstr(err, "--window 4"),
 		 "%s", err);
 	free_pair(&pr);
 	test_subpixel(&w.exec);

@@ -31,7 +31,7 @@ struct box {
 };
 
 struct scene {
-	double n[3], k; /* table: n . P = k (mm), n towards the table */
+	double n[3], k;	    /* table: n . P = k (mm), n towards the table */
 	double table_v_min; /* the table ends at this v (a wall may stand there); 0: no end */
 	double invalid;	    /* share of table pixels without disparity (an untextured table) */
 	int nbox;
@@ -98,7 +98,8 @@ static void render(struct scene *s, struct jd_disp *d)
 						}
 						continue;
 					}
-					double ta = (lo[k] - a0[k]) / ra[k], tb = (hi[k] - a0[k]) / ra[k];
+					double ta = (lo[k] - a0[k]) / ra[k],
+					       tb = (hi[k] - a0[k]) / ra[k];
 					t0 = fmax(t0, fmin(ta, tb));
 					t1 = fmin(t1, fmax(ta, tb));
 				}
@@ -212,16 +213,17 @@ static void check_scene(struct scene *s, const char *what)
 		double err = 1e30;
 		for (int o = 0; o < res.nobjects; o++) {
 			const float *c = res.objects[o].centroid_mm;
-			double e = sqrt((c[0] - t[0]) * (c[0] - t[0]) + (c[1] - t[1]) * (c[1] - t[1]) +
-					(c[2] - t[2]) * (c[2] - t[2]));
+			double e =
+			    sqrt((c[0] - t[0]) * (c[0] - t[0]) + (c[1] - t[1]) * (c[1] - t[1]) +
+				 (c[2] - t[2]) * (c[2] - t[2]));
 			if (e < err) {
 				err = e;
 				best = &res.objects[o];
 			}
 		}
 		JD_CHECK(best && err < 0.02 * dist,
-			 "%s box %d: centroid off by %.1f mm at %.0f mm (%.2f %%)", what, b, err, dist,
-			 100 * err / dist);
+			 "%s box %d: centroid off by %.1f mm at %.0f mm (%.2f %%)", what, b, err,
+			 dist, 100 * err / dist);
 		JD_CHECK(best && fabs(best->height_mm - s->b[b].height) < 0.1 * s->b[b].height,
 			 "%s box %d: height %.1f mm, true %.1f", what, b,
 			 best ? (double)best->height_mm : 0.0, s->b[b].height);
@@ -233,12 +235,14 @@ static void check_scene(struct scene *s, const char *what)
 			check_grasp(s, &s->b[b], best, what, b);
 		}
 		if (best) {
-			printf("%s box %d: footprint %.0f x %.0f mm yaw %.1f, cut %d, quality %.2f\n",
-			       what, b, (double)best->length_mm, (double)best->width_mm,
-			       (double)best->yaw_deg, best->cut, (double)best->quality);
+			printf(
+			    "%s box %d: footprint %.0f x %.0f mm yaw %.1f, cut %d, quality %.2f\n",
+			    what, b, (double)best->length_mm, (double)best->width_mm,
+			    (double)best->yaw_deg, best->cut, (double)best->quality);
 		}
 		if (best) {
-			printf("%s box %d: found at %.0f mm, centroid off by %.1f mm (%.2f %%), height "
+			printf("%s box %d: found at %.0f mm, centroid off by %.1f mm (%.2f %%), "
+			       "height "
 			       "%.1f mm (true %.0f)\n",
 			       what, b, (double)best->distance_mm, err, 100 * err / dist,
 			       (double)best->height_mm, s->b[b].height);
@@ -293,9 +297,9 @@ static void check_no_table(struct scene *s)
 	render(s, &d);
 	JD_CHECK(sense_map(&d, &res) == 0 && !res.plane.valid &&
 		     res.plane.verdict == JD_TABLE_LOW_SUPPORT && res.nobjects == 0,
-		 "untextured table: plane %d (%s, %.1f %% of the view), %d objects", res.plane.valid,
-		 jd_table_verdict_name(res.plane.verdict), 100.0 * res.plane.roi_share,
-		 res.nobjects);
+		 "untextured table: plane %d (%s, %.1f %% of the view), %d objects",
+		 res.plane.valid, jd_table_verdict_name(res.plane.verdict),
+		 100.0 * res.plane.roi_share, res.nobjects);
 }
 
 /* Fixed point (jd__sense_fix): rounded to the nearest, ties to even; clamped either way. */

@@ -36,10 +36,10 @@ static void test_recurrence_by_hand(void)
 		for (int i = 0; i < 12; i++) {
 			/* 8 paths add the two diagonals, each = C on a single row. */
 			int extra = paths == 8 ? 2 * cost[i] : 0;
-			JD_CHECK(sf[i] == fwd4[i] + extra, "paths %d fwd[%d] = %d, want %d", paths, i,
-				 sf[i], fwd4[i] + extra);
-			JD_CHECK(sb[i] == bwd4[i] + extra, "paths %d bwd[%d] = %d, want %d", paths, i,
-				 sb[i], bwd4[i] + extra);
+			JD_CHECK(sf[i] == fwd4[i] + extra, "paths %d fwd[%d] = %d, want %d", paths,
+				 i, sf[i], fwd4[i] + extra);
+			JD_CHECK(sb[i] == bwd4[i] + extra, "paths %d bwd[%d] = %d, want %d", paths,
+				 i, sb[i], bwd4[i] + extra);
 		}
 		free(ws);
 	}
@@ -84,7 +84,7 @@ static void test_vertical_levels(void)
 
 static void test_paths_add_up_to_sweeps(void)
 {
-	static const int dirs[8][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1},
+	static const int dirs[8][2] = {{1, 0},	{0, 1},	 {1, 1},   {-1, 1},
 				       {-1, 0}, {0, -1}, {-1, -1}, {1, -1}};
 	const int w = 23, h = 17, nd = 9;
 	size_t n = (size_t)w * h * nd;

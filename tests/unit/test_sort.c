@@ -41,8 +41,10 @@ int main(void)
 		for (int kind = 0; kind < 4; kind++) {
 			for (int i = 0; i < n; i++) {
 				unsigned v = jd_test_rand(&seed);
-				f[i] = kind == 0 ? (float)(v % 1000) : kind == 1 ? (float)i
-				       : kind == 2 ? (float)(n - i) : 1.0f;
+				f[i] = kind == 0   ? (float)(v % 1000)
+				       : kind == 1 ? (float)i
+				       : kind == 2 ? (float)(n - i)
+						   : 1.0f;
 				r[i] = (struct rec){(int)(v % 17), i, {0}};
 			}
 			memcpy(g, f, sizeof(float) * (size_t)n);

@@ -42,16 +42,17 @@ static void geometry(void)
 			jd_tiling_init(&t, h, n, 5);
 			for (int i = 0; i < t.n; i++) {
 				jd_tiling_strip(&t, i, &c0, &c1, &w0);
-				JD_CHECK(w0 >= 0 && w0 + t.run_h <= h && w0 <= c0 && c1 <= w0 + t.run_h,
-					 "h %d n %d strip %d: window %d+%d, core %d..%d", h, n, i, w0,
-					 t.run_h, c0, c1);
+				JD_CHECK(w0 >= 0 && w0 + t.run_h <= h && w0 <= c0 &&
+					     c1 <= w0 + t.run_h,
+					 "h %d n %d strip %d: window %d+%d, core %d..%d", h, n, i,
+					 w0, t.run_h, c0, c1);
 				for (int y = c0; y < c1; y++) {
 					covered[y]++;
 				}
 			}
 			for (int y = 0; y < h; y++) {
-				JD_CHECK(covered[y] == 1, "h %d n %d: row %d covered %d times", h, n, y,
-					 covered[y]);
+				JD_CHECK(covered[y] == 1, "h %d n %d: row %d covered %d times", h,
+					 n, y, covered[y]);
 			}
 		}
 	}
@@ -137,8 +138,8 @@ int main(void)
 			struct jd_match_params p;
 
 			jd_params_default(&p, algos[a], nd);
-			double share = compare(&p, &dl, &dr, 4, jd_tiling_default_overlap(&p), &dgt,
-					       pairs[i]);
+			double share =
+			    compare(&p, &dl, &dr, 4, jd_tiling_default_overlap(&p), &dgt, pairs[i]);
 			JD_CHECK(algos[a] == JD_ALGO_BP ? share < 10.0 : share == 0.0,
 				 "%s %s tiled differs on %.3f%%", pairs[i], jd_algo_name(algos[a]),
 				 share);

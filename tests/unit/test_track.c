@@ -1,4 +1,5 @@
-/* Object tracks (algo/sense/track.h): ids that stay with moving objects, velocities, ends, new ids. */
+/* Object tracks (algo/sense/track.h): ids that stay with moving objects, velocities, ends, new ids.
+ */
 #include <math.h>
 #include <string.h>
 

@@ -39,8 +39,8 @@ int main(void)
 			c.nworkers = n;
 			jd_exec_run(&w.exec, NITEMS, task, &c);
 			for (int i = 0; i < NITEMS; i++) {
-				JD_CHECK(atomic_load(&c.hits[i]) == 1, "n=%d item %d ran %d times", n,
-					 i, atomic_load(&c.hits[i]));
+				JD_CHECK(atomic_load(&c.hits[i]) == 1, "n=%d item %d ran %d times",
+					 n, i, atomic_load(&c.hits[i]));
 			}
 			JD_CHECK(atomic_load(&c.bad_worker) == 0, "worker id out of range");
 		}

@@ -125,9 +125,8 @@ static int set_ctrl_fd(int fd, const char *name, int value)
 	while (ioctl(fd, VIDIOC_QUERYCTRL, &q) == 0) {
 		if (strcmp((const char *)q.name, name) == 0) {
 			struct v4l2_ext_control ctrl = {.id = q.id, .value = value};
-			struct v4l2_ext_controls cs = {.which = V4L2_CTRL_WHICH_CUR_VAL,
-						       .count = 1,
-						       .controls = &ctrl};
+			struct v4l2_ext_controls cs = {
+			    .which = V4L2_CTRL_WHICH_CUR_VAL, .count = 1, .controls = &ctrl};
 			if (ioctl(fd, VIDIOC_S_EXT_CTRLS, &cs) < 0) {
 				printf("control '%s': %s\n", name, strerror(errno));
 				return -1;
@@ -257,8 +256,9 @@ static void controls(void)
 			continue;
 		}
 		want.set |= 1u << k;
-		want.value[k] = k == JD_CTL_EXPOSURE ? q.maximum * 100 : k == JD_CTL_GAIN ? q.maximum
-											  : 0;
+		want.value[k] = k == JD_CTL_EXPOSURE ? q.maximum * 100
+				: k == JD_CTL_GAIN   ? q.maximum
+						     : 0;
 	}
 	if (fd >= 0) {
 		close(fd);
@@ -274,13 +274,15 @@ static void controls(void)
 			if (want.set & 1u << k) {
 				int got = c.cam[1].got.value[k];
 				ok = (c.cam[1].got.set & 1u << k) && got == want.value[k];
-				snprintf(said + strlen(said), sizeof(said) - strlen(said), " %s %d -> %d;",
+				snprintf(said + strlen(said), sizeof(said) - strlen(said),
+					 " %s %d -> %d;",
 					 jd_cam_control_name((enum jd_cam_control)k), want.value[k],
 					 got);
 			}
 		}
 		if (!ok) {
-			snprintf(said + strlen(said), sizeof(said) - strlen(said), " (%.200s)", c.err);
+			snprintf(said + strlen(said), sizeof(said) - strlen(said), " (%.200s)",
+				 c.err);
 		}
 		jd_capture_deinit(&c);
 	}
@@ -288,7 +290,8 @@ static void controls(void)
 		struct jd_capture_config cfg = {.kind = JD_CAPTURE_V4L2};
 		strcpy(cfg.v4l2.device[0], "/dev/video0");
 		strcpy(cfg.v4l2.device[1], "/dev/video1");
-		cfg.cam = (struct jd_cam_config){W, H, 25, JD_PIX_YUYV, 4, 2000, {1u << lacking, {1, 1, 1, 1}, 0}};
+		cfg.cam = (struct jd_cam_config){
+		    W, H, 25, JD_PIX_YUYV, 4, 2000, {1u << lacking, {1, 1, 1, 1}, 0}};
 		ok = jd_capture_init(&c, &cfg, mem, sizeof(mem), NULL) != 0 &&
 		     strstr(c.err, "the driver has no such control");
 		snprintf(said + strlen(said), sizeof(said) - strlen(said), " asking for %s: %.200s",

@@ -3,7 +3,7 @@
  * `eval` and the files camera), so that the same file gives the same pixels everywhere:
  * PGM/PPM (P5/P6, any maxval to 65535) and PNG (any type and depth, no gamma applied), each
  * sample scaled and converted by algo/convert.h's jd_gray_from_samples(). JPEG goes through
- * hal/camera/jpeg.h, the cameras' MJPEG decoder. No allocation but libpng's own state.
+ * hal/image/jpeg.h, the cameras' MJPEG decoder. No allocation but libpng's own state.
  */
 #ifndef JD_HAL_IMAGE_DECODE_H
 #define JD_HAL_IMAGE_DECODE_H
@@ -28,7 +28,7 @@ struct jd_image_info {
 enum jd_image_kind jd_image_kind_of(const uint8_t *buf, size_t len);
 
 /**
- * The size and scratch of a PNM or PNG file in buf (JPEG: hal/camera/jpeg.h). @retval 0, or
+ * The size and scratch of a PNM or PNG file in buf (JPEG: hal/image/jpeg.h). @retval 0, or
  * -EINVAL with err saying "what: reason" (what names the file or frame)
  */
 int jd_image_probe(const uint8_t *buf, size_t len, const char *what, struct jd_image_info *info,

@@ -35,7 +35,10 @@ static size_t entry(unsigned char *p, int kind, int sm, int major, int minor, in
 	put(p + 26, (uint64_t)major, 2);
 	put(p + 28, (uint64_t)sm, 4);
 	if (kind == JD_FATBIN_ELF) {
-		memcpy(p + 64, "\x7f" "ELF\x02\x01\x01", 7);
+		memcpy(p + 64,
+		       "\x7f"
+		       "ELF\x02\x01\x01",
+		       7);
 		p[64 + 7] = abi == 8 ? 0x41 : 0x33;
 		p[64 + 8] = (unsigned char)abi;
 	}
@@ -64,7 +67,10 @@ static void hand_made(void)
 	JD_CHECK(im[1].kind == JD_FATBIN_PTX && im[1].ptx_major == 7 && im[1].ptx_minor == 8,
 		 "compute_87 PTX 7.8: %d.%d", im[1].ptx_major, im[1].ptx_minor);
 	JD_CHECK(jd_fatbin_images(b, n - 1, im, 8) < 0, "a cut fatbin is refused");
-	JD_CHECK(jd_fatbin_images("\x7f" "ELF0000000000000", 16, im, 8) < 0, "not a fatbin");
+	JD_CHECK(jd_fatbin_images("\x7f"
+				  "ELF0000000000000",
+				  16, im, 8) < 0,
+		 "not a fatbin");
 	int k = jd_fatbin_images(b, n, im, 8);
 	JD_CHECK(jd_fatbin_needs(im, k, 87, msg, sizeof(msg)) == 11040 &&
 		     strstr(msg, "CUDA 11.4 driver or newer (JetPack 5.1+ on Orin)"),
@@ -114,8 +120,8 @@ static int built(const char *path)
 	int k = jd_fatbin_images(buf, n, im, 32);
 	JD_CHECK(k > 0 && k <= 32, "%s: %d images", path, k);
 	for (int i = 0; i < k && i < 32; i++) {
-		printf("  %s sm %d: %s %d.%d, ELF OS/ABI 0x%x ABI %d\n", path,
-		       im[i].sm, im[i].kind == JD_FATBIN_PTX ? "PTX" : "cubin", im[i].ptx_major,
+		printf("  %s sm %d: %s %d.%d, ELF OS/ABI 0x%x ABI %d\n", path, im[i].sm,
+		       im[i].kind == JD_FATBIN_PTX ? "PTX" : "cubin", im[i].ptx_major,
 		       im[i].ptx_minor, im[i].elf_osabi, im[i].elf_abi_version);
 	}
 	for (const char *s = all; *s;) {
@@ -125,7 +131,8 @@ static int built(const char *path)
 				continue;
 			}
 			if (im[i].kind == JD_FATBIN_ELF) {
-				cubin = old ? im[i].elf_abi_version < 8 && im[i].elf_osabi != 0x41 : 1;
+				cubin =
+				    old ? im[i].elf_abi_version < 8 && im[i].elf_osabi != 0x41 : 1;
 			} else if (old) {
 				int need = jd_fatbin_ptx_driver(im[i].ptx_major, im[i].ptx_minor);
 				ptx = need > 0 && need <= 12020;
@@ -150,5 +157,7 @@ int main(int argc, char **argv)
 {
 	hand_made();
 	int rc = argc > 1 ? built(argv[1]) : 0;
-	return jd_test_failures ? jd_test_done("fatbin_images") : rc ? rc : jd_test_done("fatbin_images");
+	return jd_test_failures ? jd_test_done("fatbin_images")
+	       : rc		? rc
+				: jd_test_done("fatbin_images");
 }

@@ -33,8 +33,10 @@ void fake_v4l2_reset(void)
 		d->max_w = 640;
 		d->max_h = 480;
 		d->max_fps = 30;
-		/* a UVC camera's: exposure 1..5000 (0.1 ms), gain 0..255, aperture priority, AWB on */
-		static const int lo[4] = {1, 0, 1, 0}, hi[4] = {5000, 255, 3, 1}, def[4] = {166, 64, 3, 1};
+		/* a UVC camera's: exposure 1..5000 (0.1 ms), gain 0..255, aperture priority, AWB on
+		 */
+		static const int lo[4] = {1, 0, 1, 0}, hi[4] = {5000, 255, 3, 1},
+				 def[4] = {166, 64, 3, 1};
 		for (int k = 0; k < 4; k++) {
 			d->has_ctl[k] = 1;
 			d->ctl[k] = def[k];
@@ -102,9 +104,9 @@ static size_t frame_bytes(const struct fake_dev *d)
 }
 
 static const uint32_t fake_cids[4] = {V4L2_CID_EXPOSURE_ABSOLUTE, V4L2_CID_GAIN,
-				       V4L2_CID_EXPOSURE_AUTO, V4L2_CID_AUTO_WHITE_BALANCE};
-static const char *const fake_ctl_names[4] = {"Exposure Time, Absolute", "Gain",
-					      "Auto Exposure", "White Balance, Automatic"};
+				      V4L2_CID_EXPOSURE_AUTO, V4L2_CID_AUTO_WHITE_BALANCE};
+static const char *const fake_ctl_names[4] = {"Exposure Time, Absolute", "Gain", "Auto Exposure",
+					      "White Balance, Automatic"};
 
 /* The control with this id (next: the first present after it, by id order), or -1. */
 static int ctl_index(const struct fake_dev *d, uint32_t id, int next)
@@ -138,7 +140,8 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 	switch (req) {
 	case VIDIOC_QUERYCTRL: {
 		struct v4l2_queryctrl *q = arg;
-		int k = ctl_index(d, q->id & ~V4L2_CTRL_FLAG_NEXT_CTRL, (q->id & V4L2_CTRL_FLAG_NEXT_CTRL) != 0);
+		int k = ctl_index(d, q->id & ~V4L2_CTRL_FLAG_NEXT_CTRL,
+				  (q->id & V4L2_CTRL_FLAG_NEXT_CTRL) != 0);
 		if (k < 0) {
 			return fail(EINVAL);
 		}
@@ -175,7 +178,8 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		memset(c, 0, sizeof(*c));
 		strcpy((char *)c->driver, "fake");
 		strcpy((char *)c->card, "Fake camera");
-		c->capabilities = V4L2_CAP_DEVICE_CAPS | V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING;
+		c->capabilities =
+		    V4L2_CAP_DEVICE_CAPS | V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING;
 		c->device_caps = d->capture ? V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING
 					    : V4L2_CAP_VIDEO_OUTPUT;
 		return 0;
@@ -200,7 +204,8 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		d->w = (int)p->width;
 		d->h = (int)p->height;
 		d->fourcc = p->pixelformat;
-		p->bytesperline = d->fourcc == V4L2_PIX_FMT_MJPEG ? 0 : (uint32_t)(frame_bytes(d) / d->h);
+		p->bytesperline =
+		    d->fourcc == V4L2_PIX_FMT_MJPEG ? 0 : (uint32_t)(frame_bytes(d) / d->h);
 		p->sizeimage = (uint32_t)frame_bytes(d);
 		return 0;
 	}
@@ -270,7 +275,8 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		/* luma 0..: the frame's sequence, so tests can tell frames apart */
 		size_t nbytes = frame_bytes(d);
 		if (fake_dqbuf_hook) {
-			memset(d->mem[idx], (int)(b->sequence & 0xff), nbytes); /* the hook writes it */
+			memset(d->mem[idx], (int)(b->sequence & 0xff),
+			       nbytes); /* the hook writes it */
 		} else {
 			for (size_t i = 0; i < nbytes; i++) {
 				d->mem[idx][i] = d->fourcc == V4L2_PIX_FMT_YUYV && (i & 1)
@@ -352,7 +358,8 @@ static void *fake_mmap(void *addr, size_t len, int prot, int flags, int fd, off_
 	(void)addr;
 	(void)prot;
 	(void)flags;
-	if (!d || len != FAKE_BUF_BYTES || off % FAKE_BUF_BYTES || off / FAKE_BUF_BYTES >= d->nbuf) {
+	if (!d || len != FAKE_BUF_BYTES || off % FAKE_BUF_BYTES ||
+	    off / FAKE_BUF_BYTES >= d->nbuf) {
 		errno = EINVAL;
 		return MAP_FAILED;
 	}

@@ -115,17 +115,19 @@ int main(void)
 		for (int s = 0; s < 2; s++) {
 			unsigned char *jpg = NULL;
 			unsigned long len = 0;
-			JD_CHECK(tjCompress2(tj, s ? right[k] : left[k], W, W, H, TJPF_GRAY, &jpg, &len,
-					     TJSAMP_GRAY, 95, 0) == 0,
+			JD_CHECK(tjCompress2(tj, s ? right[k] : left[k], W, W, H, TJPF_GRAY, &jpg,
+					     &len, TJSAMP_GRAY, 95, 0) == 0,
 				 "compress");
 			if (k == 1 && s == 0) {
-				JD_CHECK(jd_test_damage_jpeg_header(jpg, len), "a start-of-frame marker");
+				JD_CHECK(jd_test_damage_jpeg_header(jpg, len),
+					 "a start-of-frame marker");
 			}
 			if (k == 2 && s == 0) {
 				len /= 2;
 			}
 			if (k == 4 && s == 1) {
-				for (unsigned long i = len / 2; i < len / 2 + 40 && i + 2 < len; i++) {
+				for (unsigned long i = len / 2; i < len / 2 + 40 && i + 2 < len;
+				     i++) {
 					jpg[i] ^= 0x5a;
 				}
 			}
@@ -165,13 +167,13 @@ int main(void)
 	memset(longdir + 11, 'd', 250);
 	longdir[261] = '\0';
 	JD_CHECK(run_capture(&c, longdir, 0, NULL, &pairs) == -ENAMETOOLONG &&
-			 strstr(c.err, "a directory name longer than"),
+		     strstr(c.err, "a directory name longer than"),
 		 "a directory too long for its sides refused: %s", c.err);
 	char toolong[400] = "files:/";
 	memset(toolong + 7, 'd', 300);
 	toolong[307] = '\0';
 	JD_CHECK(jd_capture_parse(toolong, &cfg0, err0, sizeof(err0)) == -EINVAL &&
-			 strstr(err0, "a directory name longer than 255"),
+		     strstr(err0, "a directory name longer than 255"),
 		 "--camera files:DIR too long refused, not cut: %s", err0);
 
 	/* The --camera spec. */
@@ -184,7 +186,8 @@ int main(void)
 	JD_CHECK(jd_capture_parse("v4l2:/dev/video0", &cfg, err, sizeof(err)) == -EINVAL &&
 		     strstr(err, "v4l2:/dev/video0"),
 		 "one device is not a stereo camera: %s", err);
-	JD_CHECK(jd_capture_parse("files:", &cfg, err, sizeof(err)) == -EINVAL, "files without DIR");
+	JD_CHECK(jd_capture_parse("files:", &cfg, err, sizeof(err)) == -EINVAL,
+		 "files without DIR");
 	JD_CHECK(jd_capture_parse("usb", &cfg, err, sizeof(err)) == -EINVAL, "unknown kind");
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

@@ -6,10 +6,9 @@
 #include <turbojpeg.h>
 
 /* The smallest header that reads: SOI, a 1x1 8-bit one-component SOF0, SOS, EOI. */
-static const unsigned char probe_header[] = {0xff, 0xd8, 0xff, 0xc0, 0x00, 0x0b, 0x08,
-					     0x00, 0x01, 0x00, 0x01, 0x01, 0x01, 0x11,
-					     0x00, 0xff, 0xda, 0x00, 0x08, 0x01, 0x01,
-					     0x00, 0x00, 0x3f, 0x00, 0xff, 0xd9};
+static const unsigned char probe_header[] = {0xff, 0xd8, 0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x01,
+					     0x00, 0x01, 0x01, 0x01, 0x11, 0x00, 0xff, 0xda, 0x00,
+					     0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00, 0xff, 0xd9};
 
 int jd_jpeg_init(struct jd_jpeg *j)
 {
@@ -93,8 +92,8 @@ int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int 
 	const unsigned char *b = data;
 	if (b[0] != 0xff || b[1] != 0xd8) {
 		snprintf(j->err, sizeof(j->err),
-			 "not a JPEG: starts with 0x%02x 0x%02x, not the start-of-image marker", b[0],
-			 b[1]);
+			 "not a JPEG: starts with 0x%02x 0x%02x, not the start-of-image marker",
+			 b[0], b[1]);
 		return -EBADMSG;
 	}
 	if (tjDecompressHeader3(j->tj, data, (unsigned long)bytes, w, h, &sub, &cs) != 0) {
@@ -103,8 +102,9 @@ int jd_jpeg_size(struct jd_jpeg *j, const void *data, size_t bytes, int *w, int 
 	}
 	if (cs == TJCS_CMYK || cs == TJCS_YCCK) {
 		/* the library has no CMYK to grey; its own message says only "unsupported" */
-		snprintf(j->err, sizeof(j->err), "a CMYK JPEG (print colours): only greyscale and "
-						 "colour (YCbCr, RGB) JPEGs are read; save it as RGB");
+		snprintf(j->err, sizeof(j->err),
+			 "a CMYK JPEG (print colours): only greyscale and "
+			 "colour (YCbCr, RGB) JPEGs are read; save it as RGB");
 		return -EBADMSG;
 	}
 	return 0;

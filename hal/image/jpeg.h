@@ -18,9 +18,9 @@
 #include "../../algo/jd_image.h"
 
 struct jd_jpeg {
-	void *tj;    /* tjhandle */
-	void *spare; /* a second handle for a reset that did not take; NULL once used */
-	void *retired; /* the handle the spare replaced, destroyed at deinit */
+	void *tj;	      /* tjhandle */
+	void *spare;	      /* a second handle for a reset that did not take; NULL once used */
+	void *retired;	      /* the handle the spare replaced, destroyed at deinit */
 	unsigned long resets; /* failures the handle was reset after */
 	char err[256];
 };

@@ -7,10 +7,10 @@
 
 #include "../../algo/convert.h"
 
-#define ERR(...)                                                                              \
-	do {                                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                                           \
-		return -EINVAL;                                                               \
+#define ERR(...)                                                                                   \
+	do {                                                                                       \
+		snprintf(err, errlen, __VA_ARGS__);                                                \
+		return -EINVAL;                                                                    \
 	} while (0)
 
 enum jd_image_kind jd_image_kind_of(const uint8_t *buf, size_t len)
@@ -45,7 +45,8 @@ int jd_pnm_number(const uint8_t *buf, size_t len, size_t *pos, long *v)
 	size_t p = *pos;
 
 	for (;;) {
-		while (p < len && (buf[p] == ' ' || buf[p] == '\t' || buf[p] == '\r' || buf[p] == '\n')) {
+		while (p < len &&
+		       (buf[p] == ' ' || buf[p] == '\t' || buf[p] == '\r' || buf[p] == '\n')) {
 			p++;
 		}
 		if (p < len && buf[p] == '#') {
@@ -159,8 +160,8 @@ static int png_run(const uint8_t *buf, size_t len, const char *what, struct jd_i
 		   size_t errlen)
 {
 	struct png_src src = {buf, len, 0, ""};
-	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_src_error,
-						 png_src_warning);
+	png_structp png =
+	    png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_src_error, png_src_warning);
 	png_infop pi = png ? png_create_info_struct(png) : NULL;
 	volatile int rc = -EINVAL;
 
@@ -198,7 +199,8 @@ static int png_run(const uint8_t *buf, size_t len, const char *what, struct jd_i
 	} else if (scratch_bytes < info->scratch) {
 		snprintf(err, errlen,
 			 "%s: an interlaced PNG needs the whole image in memory: de-interlace it "
-			 "for a files camera", what);
+			 "for a files camera",
+			 what);
 	} else {
 		for (int pass = 0; pass < passes; pass++) {
 			for (int y = 0; y < h; y++) {
@@ -213,7 +215,8 @@ static int png_run(const uint8_t *buf, size_t len, const char *what, struct jd_i
 		}
 		for (int y = 0; passes > 1 && y < h; y++) {
 			jd_gray_from_samples(scratch + (size_t)y * rowbytes, w, channels, wide,
-					     wide ? 65535u : 255u, out->data + (size_t)y * out->stride);
+					     wide ? 65535u : 255u,
+					     out->data + (size_t)y * out->stride);
 		}
 		rc = 0;
 	}

@@ -59,7 +59,8 @@ static void test_pairing(void)
 	jd_pair_take(&p, &l, &r);
 	JD_CHECK(l.index == 5 && r.index == 2, "left %d right %d", l.index, r.index);
 	/* The right camera far behind: its frames go until it catches up. */
-	JD_CHECK(jd_pair_offer(&p, 0, &(struct jd_cam_frame){.ts_ns = 5000000000ull}, &rel) == 0, "left held");
+	JD_CHECK(jd_pair_offer(&p, 0, &(struct jd_cam_frame){.ts_ns = 5000000000ull}, &rel) == 0,
+		 "left held");
 	JD_CHECK(jd_pair_offer(&p, 1, &(struct jd_cam_frame){.ts_ns = 4000000000ull, .index = 7},
 			       &rel) == JD_PAIR_RELEASE &&
 		     rel.index == 7,
@@ -94,12 +95,12 @@ static void test_formats(void)
 		enum jd_pixfmt f;
 		uint32_t v4l2;
 	} cc[] = {
-	    {JD_PIX_GREY, V4L2_PIX_FMT_GREY},	  {JD_PIX_YUYV, V4L2_PIX_FMT_YUYV},
-	    {JD_PIX_UYVY, V4L2_PIX_FMT_UYVY},	  {JD_PIX_MJPEG, V4L2_PIX_FMT_MJPEG},
-	    {JD_PIX_Y10, V4L2_PIX_FMT_Y10},	  {JD_PIX_Y12, V4L2_PIX_FMT_Y12},
-	    {JD_PIX_Y16, V4L2_PIX_FMT_Y16},	  {JD_PIX_RGGB8, V4L2_PIX_FMT_SRGGB8},
-	    {JD_PIX_BGGR8, V4L2_PIX_FMT_SBGGR8},	  {JD_PIX_GBRG8, V4L2_PIX_FMT_SGBRG8},
-	    {JD_PIX_GRBG8, V4L2_PIX_FMT_SGRBG8},	  {JD_PIX_RGGB10, V4L2_PIX_FMT_SRGGB10},
+	    {JD_PIX_GREY, V4L2_PIX_FMT_GREY},	   {JD_PIX_YUYV, V4L2_PIX_FMT_YUYV},
+	    {JD_PIX_UYVY, V4L2_PIX_FMT_UYVY},	   {JD_PIX_MJPEG, V4L2_PIX_FMT_MJPEG},
+	    {JD_PIX_Y10, V4L2_PIX_FMT_Y10},	   {JD_PIX_Y12, V4L2_PIX_FMT_Y12},
+	    {JD_PIX_Y16, V4L2_PIX_FMT_Y16},	   {JD_PIX_RGGB8, V4L2_PIX_FMT_SRGGB8},
+	    {JD_PIX_BGGR8, V4L2_PIX_FMT_SBGGR8},   {JD_PIX_GBRG8, V4L2_PIX_FMT_SGBRG8},
+	    {JD_PIX_GRBG8, V4L2_PIX_FMT_SGRBG8},   {JD_PIX_RGGB10, V4L2_PIX_FMT_SRGGB10},
 	    {JD_PIX_BGGR10, V4L2_PIX_FMT_SBGGR10}, {JD_PIX_GBRG10, V4L2_PIX_FMT_SGBRG10},
 	    {JD_PIX_GRBG10, V4L2_PIX_FMT_SGRBG10}, {JD_PIX_RGGB12, V4L2_PIX_FMT_SRGGB12},
 	    {JD_PIX_BGGR12, V4L2_PIX_FMT_SBGGR12}, {JD_PIX_GBRG12, V4L2_PIX_FMT_SGBRG12},
@@ -113,7 +114,8 @@ static void test_formats(void)
 	JD_CHECK(jd_pixfmt_parse("BGGR8", &f) == 0 && f == JD_PIX_BGGR8 &&
 		     jd_pixfmt_parse("GRBG12", &f) == 0 && f == JD_PIX_GRBG12,
 		 "Bayer aliases");
-	JD_CHECK(jd_pixfmt_pixel_bytes(JD_PIX_RGGB8) == 1 && jd_pixfmt_pixel_bytes(JD_PIX_RGGB10) == 2 &&
+	JD_CHECK(jd_pixfmt_pixel_bytes(JD_PIX_RGGB8) == 1 &&
+		     jd_pixfmt_pixel_bytes(JD_PIX_RGGB10) == 2 &&
 		     jd_pixfmt_pixel_bytes(JD_PIX_Y16) == 2 && jd_pixfmt_bits(JD_PIX_Y12) == 12 &&
 		     jd_pixfmt_is_bayer(JD_PIX_BGGR12) && !jd_pixfmt_is_bayer(JD_PIX_Y10),
 		 "depths and containers");
@@ -144,7 +146,8 @@ static void mosaic(uint8_t *m, int w, int h, const char *order, const unsigned r
 static void test_deep_luma(void)
 {
 	static const char *const orders[4] = {"RGGB", "BGGR", "GBRG", "GRBG"};
-	static const enum jd_pixfmt fmts[4] = {JD_PIX_RGGB8, JD_PIX_BGGR8, JD_PIX_GBRG8, JD_PIX_GRBG8};
+	static const enum jd_pixfmt fmts[4] = {JD_PIX_RGGB8, JD_PIX_BGGR8, JD_PIX_GBRG8,
+					       JD_PIX_GRBG8};
 	enum { W = 7, H = 5 };
 	uint8_t m[2 * W * H], out[W];
 
@@ -159,11 +162,13 @@ static void test_deep_luma(void)
 			const size_t stride = (size_t)W * (wide ? 2 : 1);
 			for (int y = 0; y < H; y++) {
 				int up = y > 0 ? y - 1 : 1, down = y < H - 1 ? y + 1 : H - 2;
-				jd_gray_from_bayer_ref(m + up * stride, m + y * stride, m + down * stride,
-						       W, wide ? 12 : 8, r_col, (y & 1) == r_row, out);
+				jd_gray_from_bayer_ref(m + up * stride, m + y * stride,
+						       m + down * stride, W, wide ? 12 : 8, r_col,
+						       (y & 1) == r_row, out);
 				for (int x = 0; x < W; x++) {
 					JD_CHECK(out[x] == 152, "%s %s (%d, %d): %d, want 152",
-						 orders[o], wide ? "12-bit" : "8-bit", x, y, out[x]);
+						 orders[o], wide ? "12-bit" : "8-bit", x, y,
+						 out[x]);
 				}
 			}
 		}
@@ -187,11 +192,11 @@ static void test_synth(void)
 	struct jd_cam_synth_config sc = {.width = w, .height = h, .ndisp = 32};
 	char err[200];
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes - 1, &sc, err, sizeof(err)) == -ENOMEM &&
-			 strstr(err, "too small"),
+		     strstr(err, "too small"),
 		 "too small: %s", err);
 	sc.fmt = JD_PIX_MJPEG;
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == -EINVAL &&
-			 strstr(err, "every layout but MJPG"),
+		     strstr(err, "every layout but MJPG"),
 		 "MJPEG refused: %s", err);
 	sc.fmt = JD_PIX_GREY;
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == 0, "init");
@@ -227,10 +232,11 @@ static void test_synth(void)
 	unsigned char *copy = malloc((size_t)w * h);
 	memcpy(copy, l2.data, (size_t)w * h);
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == 0 &&
-			 jd_cam_start(&cam[0]) == 0,
+		     jd_cam_start(&cam[0]) == 0,
 		 "again");
 	for (int k = 0; k <= 2; k++) {
-		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && jd_cam_requeue(&cam[0], &l2) == 0, "frame %d", k);
+		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && jd_cam_requeue(&cam[0], &l2) == 0,
+			 "frame %d", k);
 	}
 	JD_CHECK(memcmp(copy, l2.data, (size_t)w * h) == 0, "frame 2 is frame 2");
 	/* The boxes: each one's centre has its disparity in the truth. */
@@ -240,17 +246,19 @@ static void test_synth(void)
 	JD_CHECK(jd_cam_truth(&cam[0], &l2, &t2) == 0, "truth of frame 2");
 	JD_CHECK(nobj == 3, "%d boxes", nobj);
 	for (int i = 0; i < nobj; i++) {
-		int cx = (int)((obj[i].x0 + obj[i].x1) / 2), cy = (int)((obj[i].y0 + obj[i].y1) / 2);
+		int cx = (int)((obj[i].x0 + obj[i].x1) / 2),
+		    cy = (int)((obj[i].y0 + obj[i].y1) / 2);
 		JD_CHECK(t2.data[cy * w + cx] == obj[i].disparity, "box %d: truth %g, box %g", i,
 			 (double)t2.data[cy * w + cx], (double)obj[i].disparity);
 	}
 	/* Another seed is another scene, and again the same every time. */
 	sc.seed = 5;
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == 0 &&
-			 jd_cam_start(&cam[0]) == 0,
+		     jd_cam_start(&cam[0]) == 0,
 		 "seed 5");
 	for (int k = 0; k <= 2; k++) {
-		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && jd_cam_requeue(&cam[0], &l2) == 0, "frame %d", k);
+		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && jd_cam_requeue(&cam[0], &l2) == 0,
+			 "frame %d", k);
 	}
 	JD_CHECK(memcmp(copy, l2.data, (size_t)w * h) != 0, "seed 5 differs from seed 0");
 	/* Replay: frame 2 is frame 0's image again, unrendered, with its own number and time. */
@@ -258,11 +266,12 @@ static void test_synth(void)
 	sc.seed = 0;
 	sc.replay = 1;
 	JD_CHECK(jd_cam_synth_init(cam, mem, bytes, &sc, err, sizeof(err)) == 0 &&
-			 jd_cam_start(&cam[0]) == 0,
+		     jd_cam_start(&cam[0]) == 0,
 		 "replay rig");
 	uint64_t ts0 = 0;
 	for (int k = 0; k <= 2; k++) {
-		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && l2.seq == (uint32_t)k, "replay frame %d", k);
+		JD_CHECK(jd_cam_dequeue(&cam[0], &l2) == 0 && l2.seq == (uint32_t)k,
+			 "replay frame %d", k);
 		if (k == 0) {
 			memcpy(f0, l2.data, (size_t)w * h);
 			ts0 = l2.ts_ns;

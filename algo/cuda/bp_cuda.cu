@@ -15,7 +15,7 @@
 #include "../bp/bp_census.h"
 #include "../bp/bp_gauss.h"
 #include "../match/subpixel.h"
-#include "bp_cuda.h"
+#include "bp_launch.h"
 
 #define BP_INF __int_as_float(0x7f800000)
 

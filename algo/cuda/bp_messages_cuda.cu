@@ -421,7 +421,8 @@ static __device__ void iterate(const T *data, T *m0, T *m1, T *m2, T *m3, const 
  * pixels' data and four incoming vectors into shared memory with cp.async (16 bytes a copy,
  * L1 bypassed: about 50 KB in flight a block at nd 128 in fp16), then each thread computes
  * its message from there with h in registers. The register kernel's loads waited behind the
- * register-bound compute of 12 warps an SM (docs/perf_log.md step 19); here a block's copies run
+ * register-bound compute of 12 warps an SM (H100, 900x750/128 fp16: a level-0 iteration 723 us,
+ * DRAM 34 %, half the stalls on L1TEX scoreboard); here a block's copies run
  * while the SM's other blocks compute.
  *
  * A tile row (one disparity) holds bp_tile::w elements. Own-level rows start at slot i0 - 1

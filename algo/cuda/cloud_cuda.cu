@@ -9,7 +9,7 @@
  */
 #include <stdint.h>
 
-#include "cloud_cuda.h"
+#include "cloud_launch.h"
 
 /* z of pixel i, or +inf where it has none (distrusted, invalid, zero or negative). */
 __device__ static float jd_cloud_z(const float *disp, const uint8_t *conf, int min_conf, float fb,

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "../match/subpixel.h"
-#include "sad_cuda.h"
+#include "sad_launch.h"
 
 static __device__ __forceinline__ int clampi(int v, int lo, int hi)
 {

@@ -2,7 +2,7 @@
  * Sensing's per-pixel work on the GPU, the twin of algo/sense*.c: the hypotheses' scores, each
  * row's sums for the plane, the object mask, its opening and closing, and the 8-connected
  * labelling with each blob's area and box. The host (hal/cuda/sense_cuda.c) decides from these
- * figures with the reference's own functions (algo/sense/sense_priv.h), so the result is
+ * figures with the reference's own functions (algo/sense/sense_planner.h), so the result is
  * jd_sense_run()'s. Arithmetic is spelled with _rn intrinsics where the reference's C has
  * a product then a sum (nvcc would fuse them; the reference is built -ffp-contract=off), and
  * sums that are not exact run in the reference's order: one thread adds a row left to right.
@@ -10,8 +10,8 @@
  * are ordered (its labels number the blobs by that pixel); union-find with atomicMin always
  * links a root to a smaller one, so every blob's root is that pixel.
  */
-#include "../sense/sense_priv.h"
-#include "sense_cuda.h"
+#include "../sense/sense_planner.h"
+#include "sense_launch.h"
 
 static __device__ __forceinline__ int jd_sense_valid_d(float d)
 {
@@ -27,7 +27,7 @@ static __device__ __forceinline__ double jd_sense_resid(float d, int x, int y, d
 }
 
 /*
- * The hypotheses' candidates (jd__sense_hypotheses_by()): out[k] is the map's value at the
+ * The hypotheses' candidates (jd_sense_hypotheses_by()): out[k] is the map's value at the
  * pixel the seed's draws 2k and 2k+1 give in the ROI, so that only these values cross.
  */
 extern "C" __global__ void jd_sense_candidates_cuda(const float *__restrict__ disp, int w, int x0,
@@ -85,7 +85,7 @@ extern "C" __global__ void jd_sense_score_cuda(const float *__restrict__ disp, i
 
 /*
  * One block a ROI row (dynamic shared memory: the row's x1 - x0 floats); thread 0 adds in
- * the reference's order. fit 0: jd__sense_row_lsq()'s record, fit 1: jd__sense_row_fit()'s.
+ * the reference's order. fit 0: jd_sense_row_lsq()'s record, fit 1: jd_sense_row_fit()'s.
  */
 extern "C" __global__ void jd_sense_rows_cuda(const float *__restrict__ disp, int w, int x0, int y0,
 					      int x1, double p0, double p1, double p2, float tol,
@@ -154,7 +154,7 @@ static __device__ __forceinline__ float jd_sense_height(const jd_sense_px_args &
 }
 
 /*
- * jd__sense_object_px() over the map: mask the strong pixels, weak every object pixel, strong
+ * jd_sense_object_px() over the map: mask the strong pixels, weak every object pixel, strong
  * or weak (as the reference's mask_row()): grid (ceil(w / 128), h).
  */
 extern "C" __global__ void jd_sense_objpx_cuda(const float *__restrict__ disp, jd_sense_px_args a,
@@ -259,7 +259,7 @@ static __device__ void jd_sense_unite(int *parent, int a, int b)
 	}
 }
 
-/* jd__sense_joins(), with its product rounded alone. */
+/* jd_sense_joins(), with its product rounded alone. */
 static __device__ __forceinline__ int jd_sense_joins_d(float a, float b)
 {
 	if (!jd_sense_valid_d(a) || !jd_sense_valid_d(b)) {

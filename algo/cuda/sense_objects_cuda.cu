@@ -1,14 +1,14 @@
 /*
- * The objects' figures on the GPU (jd__sense_obj_rec), the twin of algo/sense/sense_gather.c: one
+ * The objects' figures on the GPU (jd_sense_obj_rec), the twin of algo/sense/sense_gather.c: one
  * block an object. Its pixels with a disparity go to its share of the scratches in any order
  * (a slot a warp), since nothing depends on their order: the sums are fixed-point integers
- * (jd__sense_fix) and the percentiles are exact order statistics, found by radix selection
+ * (jd_sense_fix) and the percentiles are exact order statistics, found by radix selection
  * where the reference uses quickselect. Arithmetic is spelled with _rn intrinsics, operation
  * for operation as the reference's C (built -ffp-contract=off). The plane is valid exactly
  * when a.fixed is 0 (sensing without a table uses the fixed threshold).
  */
-#include "../sense/sense_priv.h"
-#include "sense_cuda.h"
+#include "../sense/sense_planner.h"
+#include "sense_launch.h"
 
 #define JD_SOBJ_FULL 0xffffffffu
 
@@ -130,7 +130,7 @@ static __device__ void jd_sobj_sums(long long *v, int m, long long *sh)
 	__syncthreads();
 }
 
-/* jd__sense_fix(). */
+/* jd_sense_fix(). */
 static __device__ __forceinline__ long long jd_sobj_fix(double v, double unit, double lim)
 {
 	double q = __dmul_rn(v, unit);
@@ -168,7 +168,7 @@ enum { S_X, S_Y, S_KEPT, S_C, S_U = S_C + 3, S_V, S_UU, S_VV, S_UV, S_NTOP, S_T,
 extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
     jd_sense_measure_cuda(const float *__restrict__ disp, const int *__restrict__ label,
 			  jd_sense_px_args a, const int *obj, int *__restrict__ px,
-			  float *__restrict__ vd, float *__restrict__ vh, jd__sense_obj_rec *rec)
+			  float *__restrict__ vd, float *__restrict__ vh, jd_sense_obj_rec *rec)
 {
 	__shared__ jd_sobj_hist sel;
 	__shared__ long long sh[S_N * 32];
@@ -178,7 +178,7 @@ extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
 	int lab = o[JD_SOBJ_LABEL], x0 = o[JD_SOBJ_X0], y0 = o[JD_SOBJ_Y0];
 	int bw = o[JD_SOBJ_X1] - x0 + 1, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	long long area = (long long)bw * (o[JD_SOBJ_Y1] - y0 + 1), s[S_N] = {0};
-	jd__sense_obj_rec *out = rec + blockIdx.x;
+	jd_sense_obj_rec *out = rec + blockIdx.x;
 
 	px += o[JD_SOBJ_OFFSET];
 	vd += o[JD_SOBJ_OFFSET];
@@ -215,7 +215,7 @@ extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
 	int n = count;
 	if (n == 0) {
 		if (!threadIdx.x) {
-			*out = jd__sense_obj_rec{};
+			*out = jd_sense_obj_rec{};
 		}
 		return;
 	}
@@ -241,7 +241,7 @@ extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
 	}
 	jd_sobj_sums(s, S_U, sh);
 	if (!a.fixed) {
-		/* jd__sense_obj_centroid(), then point_sums()'s second loop */
+		/* jd_sense_obj_centroid(), then point_sums()'s second loop */
 		double cp[3];
 		for (int c = 0; c < 3; c++) {
 			cp[c] = (double)__double2float_rn(__ddiv_rn(
@@ -271,7 +271,7 @@ extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
 		jd_sobj_sums(s + S_U, S_N - S_U, sh);
 	}
 	if (!threadIdx.x) {
-		jd__sense_obj_rec r = {};
+		jd_sense_obj_rec r = {};
 		r.n = n;
 		r.sx = s[S_X];
 		r.sy = s[S_Y];
@@ -302,7 +302,7 @@ extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
 extern "C" __global__ void __launch_bounds__(JD_SOBJ_THREADS)
     jd_sense_axes_cuda(jd_sense_px_args a, const int *obj, const double *ax,
 		       const int *__restrict__ px, const float *__restrict__ vd,
-		       float *__restrict__ va, float *__restrict__ vb, jd__sense_obj_rec *rec)
+		       float *__restrict__ va, float *__restrict__ vb, jd_sense_obj_rec *rec)
 {
 	__shared__ jd_sobj_hist sel;
 	__shared__ float q[4];

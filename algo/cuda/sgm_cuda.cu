@@ -15,7 +15,7 @@
 #include "../sgm/sgm_census.h"
 #include "../sgm/sgm_levels.h"
 #include "dpx.h"
-#include "sgm_cuda.h"
+#include "sgm_launch.h"
 
 /*
  * Cache hints: the path volume is written once and read once, far apart, so its stores and the

@@ -6,7 +6,7 @@
 
 #include "jd_carve.h"
 #include "jd_status.h"
-#include "sense_priv.h"
+#include "sense_planner.h"
 
 void jd_sense_default(struct jd_sense_params *sp)
 {
@@ -42,7 +42,7 @@ const char *jd_table_verdict_name(enum jd_table_verdict v)
  * Workspace: two masks, labels, the union-find parents (then per-label counts), two
  * scratches, each row's figures, the blobs, and the table's extent's hull.
  */
-static void layout(struct jd_carve *c, int w, int h, struct jd__sense_ws *s)
+static void layout(struct jd_carve *c, int w, int h, struct jd_sense_ws *s)
 {
 	size_t n = (size_t)w * h;
 
@@ -56,21 +56,21 @@ static void layout(struct jd_carve *c, int w, int h, struct jd__sense_ws *s)
 	s->scratch2 = jd_carve(c, sizeof(float) * n);
 	s->rows = jd_carve(c, sizeof(double) * JD_SROW_FIELDS * (size_t)h);
 	s->max_blobs = JD_SENSE_MAX_BLOBS(n);
-	s->blobs = jd_carve(c, sizeof(struct jd__sense_blob) * (size_t)s->max_blobs);
+	s->blobs = jd_carve(c, sizeof(struct jd_sense_blob) * (size_t)s->max_blobs);
 	s->hull = jd_carve(c, sizeof(double) * 2 * (2 * (size_t)h + 1));
 }
 
 size_t jd_sense_mem_required(int width, int height)
 {
 	struct jd_carve c;
-	struct jd__sense_ws s;
+	struct jd_sense_ws s;
 
 	jd_carve_init(&c, NULL, 0);
 	layout(&c, width, height, &s);
 	return jd_carve_total(&c);
 }
 
-int jd__sense_carve(void *mem, size_t bytes, int w, int h, struct jd__sense_ws *s)
+int jd_sense_carve(void *mem, size_t bytes, int w, int h, struct jd_sense_ws *s)
 {
 	struct jd_carve c;
 
@@ -80,10 +80,10 @@ int jd__sense_carve(void *mem, size_t bytes, int w, int h, struct jd__sense_ws *
 	return c.overflow ? -ENOMEM : 0;
 }
 
-int jd__sense_check(const struct jd_sense_params *sp, const struct jd_camera_model *cam, int w,
-		    int h, struct jd__sense_roi *r)
+int jd_sense_check(const struct jd_sense_params *sp, const struct jd_camera_model *cam, int w,
+		   int h, struct jd_sense_roi *r)
 {
-	*r = (struct jd__sense_roi){sp->roi[0], sp->roi[1], sp->roi[2], sp->roi[3]};
+	*r = (struct jd_sense_roi){sp->roi[0], sp->roi[1], sp->roi[2], sp->roi[3]};
 	if (!(cam->f > 0) || !(cam->baseline_mm > 0) || !isfinite(cam->cx) || !isfinite(cam->cy) ||
 	    sp->ransac_iters < 1 || !(sp->plane_tol > 0) || sp->min_area_px < 1 ||
 	    !(sp->min_area_mm2 >= 0)) {
@@ -93,7 +93,7 @@ int jd__sense_check(const struct jd_sense_params *sp, const struct jd_camera_mod
 		return -EINVAL; /* an object's pixel is (y << 16 | x) in an int32 */
 	}
 	if (!r->x0 && !r->y0 && !r->x1 && !r->y1) {
-		*r = (struct jd__sense_roi){0, 0, w, h};
+		*r = (struct jd_sense_roi){0, 0, w, h};
 	}
 	if (r->x0 < 0 || r->y0 < 0 || r->x1 > w || r->y1 > h || r->x0 >= r->x1 || r->y0 >= r->y1) {
 		return -EINVAL;
@@ -104,7 +104,7 @@ int jd__sense_check(const struct jd_sense_params *sp, const struct jd_camera_mod
 /* Hypotheses drawn in order (deterministic), scored in parallel, the first best kept. */
 struct score_job {
 	const struct jd_disp *dm;
-	const struct jd__sense_roi *r;
+	const struct jd_sense_roi *r;
 	int step;
 	float tol;
 	double plane[JD_SENSE_MAX_HYPOTHESES][3];
@@ -116,12 +116,12 @@ static void score_one(void *ctx, int i, int worker)
 	struct score_job *j = ctx;
 
 	(void)worker;
-	j->count[i] = jd__sense_score(j->dm, j->r, j->step, j->plane[i], j->tol);
+	j->count[i] = jd_sense_score(j->dm, j->r, j->step, j->plane[i], j->tol);
 }
 
 static void fit_plane(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		      const struct jd_disp *dm, const struct jd__sense_roi *r,
-		      struct jd__sense_ws *s, struct jd_plane *pl, const struct jd_exec *ex)
+		      const struct jd_disp *dm, const struct jd_sense_roi *r, struct jd_sense_ws *s,
+		      struct jd_plane *pl, const struct jd_exec *ex)
 {
 	long npix = (long)(r->x1 - r->x0) * (r->y1 - r->y0), nvalid = 0;
 	int nrows = r->y1 - r->y0;
@@ -131,38 +131,38 @@ static void fit_plane(const struct jd_sense_params *sp, const struct jd_camera_m
 	pl->verdict = JD_TABLE_NOT_FITTED;
 	for (int y = r->y0; y < r->y1; y++) {
 		for (int x = r->x0; x < r->x1; x++) {
-			nvalid += jd__sense_valid(jd_disp_row(dm, y)[x]);
+			nvalid += jd_sense_valid(jd_disp_row(dm, y)[x]);
 		}
 	}
 	if (nvalid < 3) {
 		return;
 	}
-	struct score_job job = {dm, r, jd__sense_grid_step(r), sp->plane_tol, {{0}}, {0}};
-	int n = jd__sense_hypotheses(sp, dm, r, job.plane);
+	struct score_job job = {dm, r, jd_sense_grid_step(r), sp->plane_tol, {{0}}, {0}};
+	int n = jd_sense_hypotheses(sp, dm, r, job.plane);
 	jd_exec_run(ex, n, score_one, &job);
-	if (jd__sense_best(sp, cam, (const double(*)[3])job.plane, job.count, n, best)) {
+	if (jd_sense_best(sp, cam, (const double(*)[3])job.plane, job.count, n, best)) {
 		return;
 	}
 	/* Least squares on every inlier, twice (the inliers move with the plane). */
 	long inliers = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (int y = r->y0; y < r->y1; y++) {
-			jd__sense_row_lsq(dm, r, y, best, sp->plane_tol,
-					  s->rows + (size_t)(y - r->y0) * JD_SROW_FIELDS);
+			jd_sense_row_lsq(dm, r, y, best, sp->plane_tol,
+					 s->rows + (size_t)(y - r->y0) * JD_SROW_FIELDS);
 		}
-		jd__sense_rows_add(s->rows, nrows, sum);
-		if (jd__sense_lsq_solve(sum, sol)) {
+		jd_sense_rows_add(s->rows, nrows, sum);
+		if (jd_sense_lsq_solve(sum, sol)) {
 			break;
 		}
 		memcpy(best, sol, sizeof(best));
 		inliers = (long)sum[JD_SROW_N];
 	}
 	for (int y = r->y0; y < r->y1; y++) {
-		jd__sense_row_fit(dm, r, y, best, sp->plane_tol,
-				  s->rows + (size_t)(y - r->y0) * JD_SROW_FIELDS);
+		jd_sense_row_fit(dm, r, y, best, sp->plane_tol,
+				 s->rows + (size_t)(y - r->y0) * JD_SROW_FIELDS);
 	}
-	jd__sense_rows_add(s->rows, nrows, sum);
-	jd__sense_plane(sp, cam, best, inliers, nvalid, npix, sum[JD_SROW_RSS], pl);
+	jd_sense_rows_add(s->rows, nrows, sum);
+	jd_sense_plane(sp, cam, best, inliers, nvalid, npix, sum[JD_SROW_RSS], pl);
 }
 
 struct mask_job {
@@ -170,7 +170,7 @@ struct mask_job {
 	const struct jd_camera_model *cam;
 	const struct jd_disp *disp;
 	const struct jd_plane *plane;
-	const struct jd__sense_roi *r;
+	const struct jd_sense_roi *r;
 	uint8_t *mask, *weak;
 	int fixed;
 };
@@ -183,7 +183,7 @@ static void mask_row(void *ctx, int y, int worker)
 
 	(void)worker;
 	for (int x = 0; x < w; x++) {
-		int v = jd__sense_object_px(j->sp, j->cam, j->plane, j->r, j->fixed, x, y, row[x]);
+		int v = jd_sense_object_px(j->sp, j->cam, j->plane, j->r, j->fixed, x, y, row[x]);
 		j->mask[(size_t)y * w + x] = (uint8_t)(v == JD_SENSE_PX_STRONG);
 		j->weak[(size_t)y * w + x] = (uint8_t)(v != 0);
 	}
@@ -247,13 +247,13 @@ static int32_t find(int32_t *parent, int32_t i)
 	return i;
 }
 
-/* Do two neighbouring object pixels belong together (jd__sense_joins)? */
+/* Do two neighbouring object pixels belong together (jd_sense_joins)? */
 static int joins(const struct jd_disp *dm, size_t i, size_t j)
 {
 	int w = dm->width;
 
-	return jd__sense_joins(jd_disp_row(dm, (int)(i / w))[i % w],
-			       jd_disp_row(dm, (int)(j / w))[j % w]);
+	return jd_sense_joins(jd_disp_row(dm, (int)(i / w))[i % w],
+			      jd_disp_row(dm, (int)(j / w))[j % w]);
 }
 
 /*
@@ -261,7 +261,7 @@ static int joins(const struct jd_disp *dm, size_t i, size_t j)
  * roots' ids. @return max label
  */
 static long label8(const uint8_t *mask, const struct jd_disp *dm, int w, int h,
-		   struct jd__sense_ws *s)
+		   struct jd_sense_ws *s)
 {
 	long next = 1;
 
@@ -339,13 +339,13 @@ static int32_t least_neighbour(const struct jd_disp *dm, const int32_t *label, i
 }
 
 /*
- * The weak pixels join the blobs of the strong ones (sense_priv.h): JD_SENSE_GROW_PASSES
+ * The weak pixels join the blobs of the strong ones (sense_planner.h): JD_SENSE_GROW_PASSES
  * passes, in each of which an unlabelled weak pixel takes the least label of its neighbours
  * labelled before the pass, where they join. Weak pixels never join two blobs, so an object's
  * rim cannot bridge it to its neighbour. The pending pixels are a list (scratch2), their new
  * labels another (scratch), applied after the pass.
  */
-static void grow(const struct jd_disp *dm, int w, int h, struct jd__sense_ws *s)
+static void grow(const struct jd_disp *dm, int w, int h, struct jd_sense_ws *s)
 {
 	int32_t *pend = (int32_t *)s->scratch2, *next = (int32_t *)s->scratch;
 	long np = 0;
@@ -380,8 +380,8 @@ static void grow(const struct jd_disp *dm, int w, int h, struct jd__sense_ws *s)
  * max_blobs: out->truncated beyond). Areas count in the parent array (its union-find job is
  * done), which then maps a label to its blob.
  */
-static long blobs_of(const struct jd_sense_params *sp, struct jd__sense_ws *s, int w, int h,
-		     long nl, struct jd_sense_result *out)
+static long blobs_of(const struct jd_sense_params *sp, struct jd_sense_ws *s, int w, int h, long nl,
+		     struct jd_sense_result *out)
 {
 	size_t n = (size_t)w * h;
 	long nb = 0;
@@ -402,7 +402,7 @@ static long blobs_of(const struct jd_sense_params *sp, struct jd__sense_ws *s, i
 			out->truncated = 1;
 			break;
 		}
-		s->blobs[nb] = (struct jd__sense_blob){(int32_t)i, area, {w, h, -1, -1}};
+		s->blobs[nb] = (struct jd_sense_blob){(int32_t)i, area, {w, h, -1, -1}};
 		s->parent[i] = (int32_t)++nb;
 	}
 	for (int y = 0; y < h; y++) {
@@ -425,18 +425,18 @@ int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model 
 		 struct jd_sense_result *out, const struct jd_exec *ex)
 {
 	int w = disp->width, h = disp->height;
-	struct jd__sense_ws s;
-	struct jd__sense_roi r;
+	struct jd_sense_ws s;
+	struct jd_sense_roi r;
 
 	memset(out, 0, sizeof(*out));
-	JD_TRY(jd__sense_check(sp, cam, w, h, &r));
-	if (jd__sense_carve(mem, ws_bytes, w, h, &s)) {
+	JD_TRY(jd_sense_check(sp, cam, w, h, &r));
+	if (jd_sense_carve(mem, ws_bytes, w, h, &s)) {
 		return -ENOMEM;
 	}
 	if (!sp->use_fixed) {
 		fit_plane(sp, cam, disp, &r, &s, &out->plane, ex);
 	}
-	jd__sense_extent(cam, &r, &out->plane, w, &s);
+	jd_sense_extent(cam, &r, &out->plane, w, &s);
 	/* Object pixels: above the table (or past the fixed threshold without one). */
 	struct mask_job mj = {sp, cam,	disp,	&out->plane,
 			      &r, s.m0, s.weak, sp->use_fixed || !out->plane.valid};
@@ -452,8 +452,8 @@ int jd_sense_run(const struct jd_sense_params *sp, const struct jd_camera_model 
 	}
 	grow(disp, w, h, &s);
 	long nb = blobs_of(sp, &s, w, h, nl, out);
-	struct jd__sense_ref_gather rg = {cam, disp, &out->plane, &s, ex, {0}};
-	struct jd__sense_gather g;
-	jd__sense_ref_gather_init(&rg, &g);
-	return jd__sense_objects(sp, cam, &r, &s, s.blobs, nb, &g, out);
+	struct jd_sense_ref_gather rg = {cam, disp, &out->plane, &s, ex, {0}};
+	struct jd_sense_gather g;
+	jd_sense_ref_gather_init(&rg, &g);
+	return jd_sense_objects(sp, cam, &r, &s, s.blobs, nb, &g, out);
 }

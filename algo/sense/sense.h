@@ -12,7 +12,7 @@
  * Objects: pixels more than min_height_mm above that plane (towards the camera), cleaned by
  * a 3x3 opening then closing, labelled 8-connected where neighbouring disparities agree
  * (objects that touch in the image but not in depth come apart), then grown into the pixels
- * above it by half as much (an object's lower rim; sense_priv.h); blobs smaller than
+ * above it by half as much (an object's lower rim; sense_planner.h); blobs smaller than
  * min_area_px, mostly without disparity, smaller where they stand than min_area_mm2, or
  * whose footprint is not inside the table's extent (walls and background surfaces behind the
  * table: a vertical surface's footprint is its base line, the table's edge) are dropped. Per

@@ -1,14 +1,14 @@
 /*
- * The reference's gathering of each object's figures (sense_priv.h, jd__sense_obj_rec) from
+ * The reference's gathering of each object's figures (sense_planner.h, jd_sense_obj_rec) from
  * its pixels: the GPU's twin is algo/cuda/sense_objects_cuda.cu's measure and axes kernels, which
  * must give the same records, so the arithmetic here is spelled for them to follow (each
  * product rounded alone: jd_algo is built -ffp-contract=off).
  */
 #include <math.h>
 
-#include "sense_priv.h"
+#include "sense_planner.h"
 
-long long jd__sense_fix(double v, double unit, double lim)
+long long jd_sense_fix(double v, double unit, double lim)
 {
 	double q = v * unit;
 
@@ -16,7 +16,7 @@ long long jd__sense_fix(double v, double unit, double lim)
 	return llrint(q);
 }
 
-void jd__sense_obj_centroid(const struct jd__sense_obj_rec *rec, float c[3])
+void jd_sense_obj_centroid(const struct jd_sense_obj_rec *rec, float c[3])
 {
 	for (int i = 0; i < 3; i++) {
 		c[i] = (float)((double)rec->c[i] / JD_SENSE_FIX / (double)rec->kept);
@@ -91,7 +91,7 @@ struct obj_ws {
 	float *a, *b;
 };
 
-static struct obj_ws share(const struct jd__sense_ref_gather *rg, int i)
+static struct obj_ws share(const struct jd_sense_ref_gather *rg, int i)
 {
 	long o = rg->offset[i];
 
@@ -99,7 +99,7 @@ static struct obj_ws share(const struct jd__sense_ref_gather *rg, int i)
 }
 
 /* The object's pixels with a disparity (px) and their disparities (a). @return how many */
-static long pixels(const struct jd__sense_ref_gather *rg, const struct jd__sense_blob *b,
+static long pixels(const struct jd_sense_ref_gather *rg, const struct jd_sense_blob *b,
 		   const struct obj_ws *ws)
 {
 	const struct jd_disp *dm = rg->dm;
@@ -109,7 +109,7 @@ static long pixels(const struct jd__sense_ref_gather *rg, const struct jd__sense
 		const float *row = jd_disp_row(dm, y);
 		const int32_t *lr = rg->s->label + (size_t)y * dm->width;
 		for (int x = b->bbox[0]; x <= b->bbox[2]; x++) {
-			if (lr[x] == b->label && jd__sense_valid(row[x])) {
+			if (lr[x] == b->label && jd_sense_valid(row[x])) {
 				ws->px[n] = y << 16 | x;
 				ws->a[n++] = row[x];
 			}
@@ -119,8 +119,8 @@ static long pixels(const struct jd__sense_ref_gather *rg, const struct jd__sense
 }
 
 /* Sums over the object's points: those within [lo, hi], then about their centroid. */
-static void point_sums(const struct jd__sense_ref_gather *rg, const struct obj_ws *ws,
-		       struct jd__sense_obj_rec *rec)
+static void point_sums(const struct jd_sense_ref_gather *rg, const struct obj_ws *ws,
+		       struct jd_sense_obj_rec *rec)
 {
 	const struct jd_plane *pl = rg->pl;
 	long n = (long)rec->n;
@@ -131,7 +131,7 @@ static void point_sums(const struct jd__sense_ref_gather *rg, const struct obj_w
 		if (d >= rec->lo && d <= rec->hi) {
 			point3(rg->cam, (float)px_x(ws->px[k]), (float)px_y(ws->px[k]), d, p);
 			for (int i = 0; i < 3; i++) {
-				rec->c[i] += jd__sense_fix(p[i], JD_SENSE_FIX, JD_SENSE_FIX_LIM);
+				rec->c[i] += jd_sense_fix(p[i], JD_SENSE_FIX, JD_SENSE_FIX_LIM);
 			}
 			rec->kept++;
 		}
@@ -140,16 +140,14 @@ static void point_sums(const struct jd__sense_ref_gather *rg, const struct obj_w
 		return;
 	}
 	float cm[3], top_h = 0.9f * rec->top;
-	jd__sense_obj_centroid(rec, cm);
+	jd_sense_obj_centroid(rec, cm);
 	double cp[3] = {cm[0], cm[1], cm[2]};
 	double cu = along(cp, pl->e1), cv = along(cp, pl->e2);
 	for (long k = 0; k < n; k++) {
 		float x = (float)px_x(ws->px[k]), y = (float)px_y(ws->px[k]), d = ws->a[k];
 		point3(rg->cam, x, y, d, p);
-		long long u =
-		    jd__sense_fix(along(p, pl->e1) - cu, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
-		long long v =
-		    jd__sense_fix(along(p, pl->e2) - cv, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
+		long long u = jd_sense_fix(along(p, pl->e1) - cu, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
+		long long v = jd_sense_fix(along(p, pl->e2) - cv, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM);
 		rec->su += u;
 		rec->sv += v;
 		rec->suu += u * u;
@@ -157,7 +155,7 @@ static void point_sums(const struct jd__sense_ref_gather *rg, const struct obj_w
 		rec->suv += u * v;
 		if (jd_plane_height_mm(pl, rg->cam, x, y, d) >= top_h) {
 			for (int i = 0; i < 3; i++) {
-				rec->t[i] += jd__sense_fix(p[i], JD_SENSE_FIX, JD_SENSE_FIX_LIM);
+				rec->t[i] += jd_sense_fix(p[i], JD_SENSE_FIX, JD_SENSE_FIX_LIM);
 			}
 			rec->ntop++;
 		}
@@ -165,21 +163,21 @@ static void point_sums(const struct jd__sense_ref_gather *rg, const struct obj_w
 }
 
 struct batch {
-	struct jd__sense_ref_gather *rg;
-	const struct jd__sense_blob *b;
+	struct jd_sense_ref_gather *rg;
+	const struct jd_sense_blob *b;
 	const double (*ax)[2];
-	struct jd__sense_obj_rec *rec;
+	struct jd_sense_obj_rec *rec;
 };
 
 static void first_one(void *ctx, int i, int worker)
 {
 	const struct batch *j = ctx;
 	struct obj_ws ws = share(j->rg, i);
-	struct jd__sense_obj_rec *rec = &j->rec[i];
+	struct jd_sense_obj_rec *rec = &j->rec[i];
 	long n = pixels(j->rg, &j->b[i], &ws), sx = 0, sy = 0;
 
 	(void)worker;
-	*rec = (struct jd__sense_obj_rec){.n = n};
+	*rec = (struct jd_sense_obj_rec){.n = n};
 	if (n == 0) {
 		return;
 	}
@@ -211,7 +209,7 @@ static void axes_one(void *ctx, int i, int worker)
 	const struct jd_plane *pl = j->rg->pl;
 	const double *ax = j->ax[i];
 	struct obj_ws ws = share(j->rg, i);
-	struct jd__sense_obj_rec *rec = &j->rec[i];
+	struct jd_sense_obj_rec *rec = &j->rec[i];
 	long n = (long)rec->n;
 
 	(void)worker;
@@ -231,10 +229,9 @@ static void axes_one(void *ctx, int i, int worker)
 	rec->b1 = kth(ws.b, n, n * 98 / 100);
 }
 
-static int ref_first(void *ctx, const struct jd__sense_blob *b, int k,
-		     struct jd__sense_obj_rec *rec)
+static int ref_first(void *ctx, const struct jd_sense_blob *b, int k, struct jd_sense_obj_rec *rec)
 {
-	struct jd__sense_ref_gather *rg = ctx;
+	struct jd_sense_ref_gather *rg = ctx;
 	struct batch j = {rg, b, NULL, rec};
 
 	for (int i = 0; i < k; i++) {
@@ -244,8 +241,8 @@ static int ref_first(void *ctx, const struct jd__sense_blob *b, int k,
 	return 0;
 }
 
-static int ref_axes(void *ctx, const struct jd__sense_blob *b, int k, const double (*ax)[2],
-		    struct jd__sense_obj_rec *rec)
+static int ref_axes(void *ctx, const struct jd_sense_blob *b, int k, const double (*ax)[2],
+		    struct jd_sense_obj_rec *rec)
 {
 	struct batch j = {ctx, b, ax, rec};
 
@@ -253,7 +250,7 @@ static int ref_axes(void *ctx, const struct jd__sense_blob *b, int k, const doub
 	return 0;
 }
 
-void jd__sense_ref_gather_init(struct jd__sense_ref_gather *rg, struct jd__sense_gather *g)
+void jd_sense_ref_gather_init(struct jd_sense_ref_gather *rg, struct jd_sense_gather *g)
 {
-	*g = (struct jd__sense_gather){ref_first, ref_axes, rg};
+	*g = (struct jd_sense_gather){ref_first, ref_axes, rg};
 }

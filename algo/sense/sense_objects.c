@@ -1,7 +1,7 @@
 /*
  * The objects on the table (sense.h): which pixels stand above it, and from the blobs the
  * labelling found, each object's measures and its grasp, finished from the figures its
- * pixels gave (jd__sense_obj_rec: the reference's gathering in sense_gather.c, or the GPU's).
+ * pixels gave (jd_sense_obj_rec: the reference's gathering in sense_gather.c, or the GPU's).
  * The reference (sense.c) and the GPU's host side (hal/cuda/sense_cuda.c) both end here.
  */
 #include <math.h>
@@ -9,7 +9,7 @@
 
 #include "jd_sort.h"
 #include "jd_status.h"
-#include "sense_priv.h"
+#include "sense_planner.h"
 
 float jd_plane_height_mm(const struct jd_plane *p, const struct jd_camera_model *cam, float x,
 			 float y, float d)
@@ -20,11 +20,11 @@ float jd_plane_height_mm(const struct jd_plane *p, const struct jd_camera_model 
 	return p->k_mm - (p->n[0] * px + p->n[1] * py + p->n[2] * z);
 }
 
-int jd__sense_object_px(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-			const struct jd_plane *pl, const struct jd__sense_roi *r, int fixed, int x,
-			int y, float d)
+int jd_sense_object_px(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		       const struct jd_plane *pl, const struct jd_sense_roi *r, int fixed, int x,
+		       int y, float d)
 {
-	if (!(x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1 && jd__sense_valid(d))) {
+	if (!(x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1 && jd_sense_valid(d))) {
 		return 0;
 	}
 	if (fixed) {
@@ -47,7 +47,7 @@ int jd__sense_object_px(const struct jd_sense_params *sp, const struct jd_camera
 }
 
 /* How far (mm) the point lies inside the table's extent (negative: outside). */
-static double inside_extent(const struct jd__sense_ws *s, const double p[2])
+static double inside_extent(const struct jd_sense_ws *s, const double p[2])
 {
 	double area = 0.0, best = INFINITY;
 	int n = s->nhull;
@@ -72,7 +72,7 @@ static double inside_extent(const struct jd__sense_ws *s, const double p[2])
 
 /* The object's measures from its first figures. */
 static void measures(const struct jd_camera_model *cam, const struct jd_plane *pl,
-		     const struct jd__sense_obj_rec *rec, struct jd_object *o)
+		     const struct jd_sense_obj_rec *rec, struct jd_object *o)
 {
 	double n = (double)rec->n;
 
@@ -86,7 +86,7 @@ static void measures(const struct jd_camera_model *cam, const struct jd_plane *p
 	 * The centroid of its visible surface: the mean of its pixels' 3D points, each at its
 	 * own depth, the 2 % nearest and farthest (stray disparities) left out.
 	 */
-	jd__sense_obj_centroid(rec, o->centroid_mm);
+	jd_sense_obj_centroid(rec, o->centroid_mm);
 	float z = cam->f * cam->baseline_mm / o->median_disp;
 	o->distance_mm =
 	    sqrtf(o->centroid_mm[0] * o->centroid_mm[0] + o->centroid_mm[1] * o->centroid_mm[1] +
@@ -98,7 +98,7 @@ static void measures(const struct jd_camera_model *cam, const struct jd_plane *p
 }
 
 /* The footprint's principal axis (cos, sin) from its sums about the centroid. @return angle */
-static double axis(const struct jd__sense_obj_rec *rec, double ax[2])
+static double axis(const struct jd_sense_obj_rec *rec, double ax[2])
 {
 	double n = (double)rec->n, mu = (double)rec->su / n, mv = (double)rec->sv / n;
 	double cuu = (double)rec->suu / n - mu * mu, cvv = (double)rec->svv / n - mv * mv;
@@ -114,8 +114,8 @@ static double axis(const struct jd__sense_obj_rec *rec, double ax[2])
  * rectangle along its principal axis, from the 2nd to the 98th percentile each way, and the
  * top face's centre. @return how far the footprint's centre lies inside the table's extent
  */
-static double footprint(const struct jd_plane *pl, const struct jd__sense_ws *s,
-			const struct jd__sense_obj_rec *rec, double ang, const double ax[2],
+static double footprint(const struct jd_plane *pl, const struct jd_sense_ws *s,
+			const struct jd_sense_obj_rec *rec, double ang, const double ax[2],
 			struct jd_object *o)
 {
 	double ca = 0.5 * (rec->a0 + rec->a1), cb = 0.5 * (rec->b0 + rec->b1);
@@ -144,7 +144,7 @@ static double footprint(const struct jd_plane *pl, const struct jd__sense_ws *s,
 /* The largest first, the first in label order among equals. */
 static int by_size(const void *pa, const void *pb)
 {
-	const struct jd__sense_blob *a = pa, *b = pb;
+	const struct jd_sense_blob *a = pa, *b = pb;
 
 	if (a->area != b->area) {
 		return a->area > b->area ? -1 : 1;
@@ -154,15 +154,15 @@ static int by_size(const void *pa, const void *pb)
 
 /* A batch being measured: each blob's record, object and axis. */
 struct batch {
-	struct jd__sense_obj_rec rec[JD_SENSE_MAX_OBJECTS];
+	struct jd_sense_obj_rec rec[JD_SENSE_MAX_OBJECTS];
 	struct jd_object obj[JD_SENSE_MAX_OBJECTS];
 	double ax[JD_SENSE_MAX_OBJECTS][2], ang[JD_SENSE_MAX_OBJECTS];
 };
 
 /* Blob b's object up to its grasp: measures, border cut, quality. */
-static void begin(const struct jd_camera_model *cam, const struct jd__sense_roi *r,
-		  const struct jd_plane *pl, const struct jd__sense_blob *b,
-		  const struct jd__sense_obj_rec *rec, struct jd_object *o)
+static void begin(const struct jd_camera_model *cam, const struct jd_sense_roi *r,
+		  const struct jd_plane *pl, const struct jd_sense_blob *b,
+		  const struct jd_sense_obj_rec *rec, struct jd_object *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->area_px = b->area;
@@ -183,7 +183,7 @@ static void begin(const struct jd_camera_model *cam, const struct jd__sense_roi 
  * top the view shows need not.
  */
 static double on_table_margin(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-			      const struct jd__sense_roi *r, const struct jd_object *o)
+			      const struct jd_sense_roi *r, const struct jd_object *o)
 {
 	double d = o->median_disp;
 
@@ -195,8 +195,8 @@ static double on_table_margin(const struct jd_sense_params *sp, const struct jd_
 
 /* Is it an object? With a plane, its grasp first. */
 static int finish(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		  const struct jd__sense_roi *r, const struct jd_plane *pl,
-		  const struct jd__sense_ws *s, const struct jd__sense_obj_rec *rec, double ang,
+		  const struct jd_sense_roi *r, const struct jd_plane *pl,
+		  const struct jd_sense_ws *s, const struct jd_sense_obj_rec *rec, double ang,
 		  const double ax[2], struct jd_object *o)
 {
 	double inside = INFINITY;
@@ -214,10 +214,10 @@ static int finish(const struct jd_sense_params *sp, const struct jd_camera_model
 		 (double)o->area_px * mm_px * mm_px < sp->min_area_mm2);
 }
 
-int jd__sense_objects(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		      const struct jd__sense_roi *r, const struct jd__sense_ws *s,
-		      struct jd__sense_blob *blobs, long nblobs, const struct jd__sense_gather *g,
-		      struct jd_sense_result *out)
+int jd_sense_objects(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		     const struct jd_sense_roi *r, const struct jd_sense_ws *s,
+		     struct jd_sense_blob *blobs, long nblobs, const struct jd_sense_gather *g,
+		     struct jd_sense_result *out)
 {
 	const struct jd_plane *pl = &out->plane;
 	struct batch bt;
@@ -231,7 +231,7 @@ int jd__sense_objects(const struct jd_sense_params *sp, const struct jd_camera_m
 			break;
 		}
 		int k = JD_SENSE_MAX_OBJECTS - out->nobjects;
-		const struct jd__sense_blob *b = blobs + next;
+		const struct jd_sense_blob *b = blobs + next;
 		k = nblobs - next < k ? (int)(nblobs - next) : k;
 		JD_TRY(g->first(g->ctx, b, k, bt.rec));
 		for (int i = 0; i < k; i++) {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sense_priv.h"
+#include "sense_planner.h"
 
 static uint32_t rnd(uint32_t *s)
 {
@@ -42,7 +42,7 @@ static int solve3(const double m[3][3], const double r[3], double x[3])
 	return 0;
 }
 
-int jd__sense_grid_step(const struct jd__sense_roi *r)
+int jd_sense_grid_step(const struct jd_sense_roi *r)
 {
 	long npix = (long)(r->x1 - r->x0) * (r->y1 - r->y0);
 	int step = 1;
@@ -53,8 +53,8 @@ int jd__sense_grid_step(const struct jd__sense_roi *r)
 	return step;
 }
 
-int jd__sense_hypotheses_by(const struct jd_sense_params *sp, const struct jd__sense_roi *r,
-			    jd__sense_pick_fn pick, void *ctx, double (*plane)[3])
+int jd_sense_hypotheses_by(const struct jd_sense_params *sp, const struct jd_sense_roi *r,
+			   jd_sense_pick_fn pick, void *ctx, double (*plane)[3])
 {
 	uint32_t seed = sp->seed ? sp->seed : 1;
 	long k = 0;
@@ -67,7 +67,7 @@ int jd__sense_hypotheses_by(const struct jd_sense_params *sp, const struct jd__s
 			int x = r->x0 + (int)(rnd(&seed) % (uint32_t)(r->x1 - r->x0));
 			int y = r->y0 + (int)(rnd(&seed) % (uint32_t)(r->y1 - r->y0));
 			float d = pick(ctx, k, x, y);
-			if (jd__sense_valid(d)) {
+			if (jd_sense_valid(d)) {
 				a[got][0] = x;
 				a[got][1] = y;
 				a[got][2] = 1.0;
@@ -87,13 +87,13 @@ static float pick_map(void *ctx, long k, int x, int y)
 	return jd_disp_row(ctx, y)[x];
 }
 
-int jd__sense_hypotheses(const struct jd_sense_params *sp, const struct jd_disp *dm,
-			 const struct jd__sense_roi *r, double (*plane)[3])
+int jd_sense_hypotheses(const struct jd_sense_params *sp, const struct jd_disp *dm,
+			const struct jd_sense_roi *r, double (*plane)[3])
 {
-	return jd__sense_hypotheses_by(sp, r, pick_map, (void *)dm, plane);
+	return jd_sense_hypotheses_by(sp, r, pick_map, (void *)dm, plane);
 }
 
-void jd__sense_draws(const struct jd_sense_params *sp, long n, uint32_t *draws)
+void jd_sense_draws(const struct jd_sense_params *sp, long n, uint32_t *draws)
 {
 	uint32_t seed = sp->seed ? sp->seed : 1;
 
@@ -105,11 +105,11 @@ void jd__sense_draws(const struct jd_sense_params *sp, long n, uint32_t *draws)
 /* Is d an inlier of d = pl[0] x + pl[1] y + pl[2]? (The GPU's twin is sense_cuda.cu's.) */
 static int inlier(float d, int x, int y, const double pl[3], float tol)
 {
-	return jd__sense_valid(d) && fabs(d - (pl[0] * x + pl[1] * y + pl[2])) <= tol;
+	return jd_sense_valid(d) && fabs(d - (pl[0] * x + pl[1] * y + pl[2])) <= tol;
 }
 
-long jd__sense_score(const struct jd_disp *dm, const struct jd__sense_roi *r, int step,
-		     const double pl[3], float tol)
+long jd_sense_score(const struct jd_disp *dm, const struct jd_sense_roi *r, int step,
+		    const double pl[3], float tol)
 {
 	long n = 0;
 
@@ -122,8 +122,8 @@ long jd__sense_score(const struct jd_disp *dm, const struct jd__sense_roi *r, in
 	return n;
 }
 
-int jd__sense_best(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		   const double (*plane)[3], const long *count, int n, double best[3])
+int jd_sense_best(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		  const double (*plane)[3], const long *count, int n, double best[3])
 {
 	long best_n = -1;
 
@@ -143,8 +143,8 @@ int jd__sense_best(const struct jd_sense_params *sp, const struct jd_camera_mode
 	return best_n < 0 ? -1 : 0;
 }
 
-void jd__sense_row_lsq(const struct jd_disp *dm, const struct jd__sense_roi *r, int y,
-		       const double pl[3], float tol, double *rec)
+void jd_sense_row_lsq(const struct jd_disp *dm, const struct jd_sense_roi *r, int y,
+		      const double pl[3], float tol, double *rec)
 {
 	const float *row = jd_disp_row(dm, y);
 
@@ -167,8 +167,8 @@ void jd__sense_row_lsq(const struct jd_disp *dm, const struct jd__sense_roi *r, 
 	}
 }
 
-void jd__sense_row_fit(const struct jd_disp *dm, const struct jd__sense_roi *r, int y,
-		       const double pl[3], float tol, double *rec)
+void jd_sense_row_fit(const struct jd_disp *dm, const struct jd_sense_roi *r, int y,
+		      const double pl[3], float tol, double *rec)
 {
 	const float *row = jd_disp_row(dm, y);
 	float a = (float)pl[0], b = (float)pl[1], c = (float)pl[2];
@@ -177,7 +177,7 @@ void jd__sense_row_fit(const struct jd_disp *dm, const struct jd__sense_roi *r, 
 	memset(rec, 0, JD_SROW_FIELDS * sizeof(double));
 	for (int x = r->x0; x < r->x1; x++) {
 		float d = row[x];
-		if (!jd__sense_valid(d)) {
+		if (!jd_sense_valid(d)) {
 			continue;
 		}
 		double e = d - (pl[0] * x + pl[1] * y + pl[2]);
@@ -194,7 +194,7 @@ void jd__sense_row_fit(const struct jd_disp *dm, const struct jd__sense_roi *r, 
 	rec[JD_SROW_HI] = hi;
 }
 
-void jd__sense_rows_add(const double *rows, int nrows, double *sum)
+void jd_sense_rows_add(const double *rows, int nrows, double *sum)
 {
 	memset(sum, 0, JD_SROW_FIELDS * sizeof(double));
 	for (int y = 0; y < nrows; y++) {
@@ -204,7 +204,7 @@ void jd__sense_rows_add(const double *rows, int nrows, double *sum)
 	}
 }
 
-int jd__sense_lsq_solve(const double *s, double sol[3])
+int jd_sense_lsq_solve(const double *s, double sol[3])
 {
 	double m[3][3] = {{s[JD_SROW_XX], s[JD_SROW_XY], s[JD_SROW_X]},
 			  {s[JD_SROW_XY], s[JD_SROW_YY], s[JD_SROW_Y]},
@@ -217,9 +217,9 @@ int jd__sense_lsq_solve(const double *s, double sol[3])
 	return solve3(m, v, sol);
 }
 
-void jd__sense_plane(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		     const double best[3], long inliers, long nvalid, long npix, double rss,
-		     struct jd_plane *pl)
+void jd_sense_plane(const struct jd_sense_params *sp, const struct jd_camera_model *cam,
+		    const double best[3], long inliers, long nvalid, long npix, double rss,
+		    struct jd_plane *pl)
 {
 	pl->inliers = inliers;
 	pl->roi_share = (float)pl->inliers / (float)npix;
@@ -285,8 +285,8 @@ static double turn(const double o[2], const double a[2], const double b[2])
  * chain over points already in (y, x) order), then mapped onto the table (a projective map
  * keeps the hull convex). s->nhull = 0 when there is none.
  */
-void jd__sense_extent(const struct jd_camera_model *cam, const struct jd__sense_roi *r,
-		      const struct jd_plane *pl, int w, struct jd__sense_ws *s)
+void jd_sense_extent(const struct jd_camera_model *cam, const struct jd_sense_roi *r,
+		     const struct jd_plane *pl, int w, struct jd_sense_ws *s)
 {
 	double(*pts)[2] = (double(*)[2])s->scratch; /* 4 h doubles fit: w >= 8 */
 	int np = 0, k = 0;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../algo/bp/bp.h"
-#include "../../algo/cuda/bp_cuda.h"
+#include "../../algo/cuda/bp_launch.h"
 #include "../../algo/jd_status.h"
 #include "../../algo/match/prefilter.h"
 

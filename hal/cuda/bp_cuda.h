@@ -10,7 +10,7 @@
 #ifndef JD_HAL_CUDA_BP_H
 #define JD_HAL_CUDA_BP_H
 
-#include "../../algo/cuda/bp_cuda.h"
+#include "../../algo/cuda/bp_launch.h"
 #include "../../algo/jd_exec.h"
 #include "../../algo/jd_image.h"
 #include "../../algo/match/jd_params.h"

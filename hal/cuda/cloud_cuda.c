@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../algo/cuda/cloud_cuda.h"
+#include "../../algo/cuda/cloud_launch.h"
 #include "../../algo/geometry/depth.h"
 #include "../../algo/jd_status.h"
 

@@ -106,8 +106,9 @@ struct jd_cuda {
 	int mapped; /* JD_GPU_MEMORY_MAPPED in effect: pinned_dev is its device view */
 	/*
 	 * Wait for the GPU by polling its event every 50 us (the default): the driver's blocking
-	 * waits malloc and free on the calling thread, the frame loop's ($JD_CUDA_WAIT=block
-	 * uses them all the same; docs/perf_log.md step 68).
+	 * waits malloc and free on the calling thread, the frame loop's: 16 a frame on the H100
+	 * with driver 580, none with polling, at the same frame rate ($JD_CUDA_WAIT=block uses them
+	 * all the same).
 	 */
 	int poll;
 	jd_cudeviceptr pinned_dev;

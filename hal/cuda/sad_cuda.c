@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/cuda/sad_cuda.h"
+#include "../../algo/cuda/sad_launch.h"
 #include "../../algo/jd_status.h"
 
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, THREADS = 256, REFINE_THREADS = 128 };
@@ -46,8 +46,8 @@ static size_t strip_smem(int tw, int win, int smax)
 /*
  * Rows a block: whole waves of STRIP_RESIDENT blocks an SM (a half-empty last wave cost up to
  * 25 % at 720p), with strips short enough that a wave is not one long tail (at most 72 rows)
- * and long enough to pay for their first 2 rad + 1 rows (at least 8). Measured on the H100
- * (docs/perf_log.md step 33): 1280x720/128 0.389 -> 0.342 ms at 66 rows, one wave.
+ * and long enough to pay for their first 2 rad + 1 rows (at least 8). Measured on the H100:
+ * 1280x720/128 0.389 -> 0.342 ms at 66 rows, one wave.
  */
 enum { STRIP_RESIDENT = 2, STRIP_ROWS_MIN = 8, STRIP_ROWS_MAX = 72 };
 

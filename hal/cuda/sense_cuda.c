@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../algo/cuda/sense_cuda.h"
+#include "../../algo/cuda/sense_launch.h"
 #include "../../algo/jd_status.h"
-#include "../../algo/sense/sense_priv.h"
+#include "../../algo/sense/sense_planner.h"
 
 enum { THREADS = 128, SCORE_THREADS = 256, ROW_THREADS = 128 };
 
@@ -87,7 +87,7 @@ int jd_cuda_sense_take(struct jd_cuda *cu, struct jd_cuda_frame *f, struct jd_cu
 	JD_TRY(take_out(cu, sizeof(double) * 2 * JD_SENSE_MAX_OBJECTS, &p, &s->d_ax));
 	s->h_ax = p;
 	JD_TRY(
-	    take_out(cu, sizeof(struct jd__sense_obj_rec) * JD_SENSE_MAX_OBJECTS, &p, &s->d_recs));
+	    take_out(cu, sizeof(struct jd_sense_obj_rec) * JD_SENSE_MAX_OBJECTS, &p, &s->d_recs));
 	s->h_recs = p;
 	JD_TRY(take_out(cu, sizeof(uint32_t) * 2 * JD_CUDA_SENSE_CANDIDATES, &p, &s->d_draws));
 	s->h_draws = p;
@@ -150,7 +150,7 @@ static int launch(struct jd_cuda *cu, jd_cufunction fn, unsigned gx, unsigned gy
 
 /* One pass of row records against plane pl (fit 0: least squares, 1: residual and extent). */
 static int rows_pass(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
-		     const struct jd__sense_roi *r, const double pl[3], float tol, int fit)
+		     const struct jd_sense_roi *r, const double pl[3], float tol, int fit)
 {
 	int w = s->w, x0 = r->x0, y0 = r->y0, x1 = r->x1, nrows = r->y1 - r->y0;
 	double p0 = pl[0], p1 = pl[1], p2 = pl[2];
@@ -162,7 +162,7 @@ static int rows_pass(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 	return wait_queued(cu, s);
 }
 
-/* The candidates' values the host draws from (jd__sense_hypotheses_by()). */
+/* The candidates' values the host draws from (jd_sense_hypotheses_by()). */
 struct candidates {
 	const float *value;
 	long n;
@@ -188,7 +188,7 @@ static float pick_candidate(void *ctx, long k, int x, int y)
  * pixels). @return how many, or -ERANGE: the draw needs more candidates than the stage holds
  */
 static int draw_hypotheses(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
-			   const struct jd_sense_params *sp, const struct jd__sense_roi *r,
+			   const struct jd_sense_params *sp, const struct jd_sense_roi *r,
 			   double (*planes)[3])
 {
 	uint32_t seed = sp->seed ? sp->seed : 1;
@@ -199,7 +199,7 @@ static int draw_hypotheses(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudev
 
 	if (s->draws_seed != seed) {
 		/* the seed's stream, once: the same for every frame */
-		jd__sense_draws(sp, JD_CUDA_SENSE_CANDIDATES, s->h_draws);
+		jd_sense_draws(sp, JD_CUDA_SENSE_CANDIDATES, s->h_draws);
 		JD_TRY(send(cu, s->d_draws, s->h_draws,
 			    sizeof(uint32_t) * 2 * JD_CUDA_SENSE_CANDIDATES));
 		s->draws_seed = seed;
@@ -210,13 +210,13 @@ static int draw_hypotheses(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudev
 	JD_TRY(fetch(cu, s->h_cand, s->d_cand, sizeof(float) * (size_t)first));
 	JD_TRY(wait_queued(cu, s));
 	struct candidates c = {s->h_cand, first, 0};
-	int got = jd__sense_hypotheses_by(sp, r, pick_candidate, &c, planes);
+	int got = jd_sense_hypotheses_by(sp, r, pick_candidate, &c, planes);
 	if (c.ran_out && first < need) {
 		JD_TRY(fetch(cu, s->h_cand + first, s->d_cand + sizeof(float) * (size_t)first,
 			     sizeof(float) * (size_t)(need - first)));
 		JD_TRY(wait_queued(cu, s));
 		c = (struct candidates){s->h_cand, need, 0};
-		got = jd__sense_hypotheses_by(sp, r, pick_candidate, &c, planes);
+		got = jd_sense_hypotheses_by(sp, r, pick_candidate, &c, planes);
 	}
 	return c.ran_out ? -ERANGE : got;
 }
@@ -224,12 +224,12 @@ static int draw_hypotheses(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudev
 /* fit_plane() of sense.c, its passes over the map on the GPU. @retval 0, -EIO, -ERANGE */
 static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
 		     const struct jd_sense_params *sp, const struct jd_camera_model *cam,
-		     const struct jd__sense_roi *r, struct jd__sense_ws *ws, struct jd_plane *pl)
+		     const struct jd_sense_roi *r, struct jd_sense_ws *ws, struct jd_plane *pl)
 {
 	static long count[JD_SENSE_MAX_HYPOTHESES];
 	double(*planes)[3] = (double(*)[3])s->h_planes;
 	long npix = (long)(r->x1 - r->x0) * (r->y1 - r->y0), nvalid = 0, inliers = 0;
-	int nrows = r->y1 - r->y0, step = jd__sense_grid_step(r), w = s->w;
+	int nrows = r->y1 - r->y0, step = jd_sense_grid_step(r), w = s->w;
 	int x0 = r->x0, y0 = r->y0, x1 = r->x1, y1 = r->y1;
 	float tol = sp->plane_tol;
 	double best[3], sol[3], sum[JD_SROW_FIELDS];
@@ -259,22 +259,22 @@ static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 	for (int i = 0; i < n; i++) {
 		count[i] = (long)s->h_scores[i];
 	}
-	if (jd__sense_best(sp, cam, (const double(*)[3])planes, count, n, best)) {
+	if (jd_sense_best(sp, cam, (const double(*)[3])planes, count, n, best)) {
 		return 0;
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		JD_TRY(rows_pass(cu, s, disp, r, best, tol, 0));
-		jd__sense_rows_add(s->h_rows, nrows, sum);
-		if (jd__sense_lsq_solve(sum, sol)) {
+		jd_sense_rows_add(s->h_rows, nrows, sum);
+		if (jd_sense_lsq_solve(sum, sol)) {
 			break;
 		}
 		memcpy(best, sol, sizeof(best));
 		inliers = (long)sum[JD_SROW_N];
 	}
 	JD_TRY(rows_pass(cu, s, disp, r, best, tol, 1));
-	jd__sense_rows_add(s->h_rows, nrows, sum);
+	jd_sense_rows_add(s->h_rows, nrows, sum);
 	memcpy(ws->rows, s->h_rows, sizeof(double) * JD_SROW_FIELDS * (size_t)nrows);
-	jd__sense_plane(sp, cam, best, inliers, nvalid, npix, sum[JD_SROW_RSS], pl);
+	jd_sense_plane(sp, cam, best, inliers, nvalid, npix, sum[JD_SROW_RSS], pl);
 	return 0;
 }
 
@@ -282,7 +282,7 @@ static int fit_plane(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr
 static struct jd_sense_px_args px_args(const struct jd_cuda_sense *s,
 				       const struct jd_sense_params *sp,
 				       const struct jd_camera_model *cam,
-				       const struct jd__sense_roi *r, const struct jd_plane *pl)
+				       const struct jd_sense_roi *r, const struct jd_plane *pl)
 {
 	return (struct jd_sense_px_args){cam->f,
 					 cam->cx,
@@ -306,7 +306,7 @@ static struct jd_sense_px_args px_args(const struct jd_cuda_sense *s,
 
 /*
  * The object mask: its strong pixels opened and closed and labelled, the labels grown into the
- * weak pixels (sense_priv.h): the blobs' count (may pass max_blobs).
+ * weak pixels (sense_planner.h): the blobs' count (may pass max_blobs).
  */
 static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudeviceptr disp,
 			 struct jd_sense_px_args *px, int min_area, long *nblobs)
@@ -354,7 +354,7 @@ static int label_objects(struct jd_cuda *cu, struct jd_cuda_sense *s, jd_cudevic
 	return wait_queued(cu, s);
 }
 
-/* The objects' records gathered on the GPU (jd__sense_gather; sense_objects_cuda.cu). */
+/* The objects' records gathered on the GPU (jd_sense_gather; sense_objects_cuda.cu). */
 struct gpu_gather {
 	struct jd_cuda *cu;
 	struct jd_cuda_sense *s;
@@ -364,7 +364,7 @@ struct gpu_gather {
 
 /* Launch one of the object kernels over k objects, bring their records back and wait. */
 static int objects_pass(struct gpu_gather *g, jd_cufunction fn, int k, void **args,
-			struct jd__sense_obj_rec *rec)
+			struct jd_sense_obj_rec *rec)
 {
 	struct jd_cuda *cu = g->cu;
 	size_t bytes = sizeof(*rec) * (size_t)k;
@@ -376,8 +376,7 @@ static int objects_pass(struct gpu_gather *g, jd_cufunction fn, int k, void **ar
 	return 0;
 }
 
-static int gpu_first(void *ctx, const struct jd__sense_blob *b, int k,
-		     struct jd__sense_obj_rec *rec)
+static int gpu_first(void *ctx, const struct jd_sense_blob *b, int k, struct jd_sense_obj_rec *rec)
 {
 	struct gpu_gather *g = ctx;
 	struct jd_cuda_sense *s = g->s;
@@ -396,8 +395,8 @@ static int gpu_first(void *ctx, const struct jd__sense_blob *b, int k,
 	return objects_pass(g, s->measure, k, a, rec);
 }
 
-static int gpu_axes(void *ctx, const struct jd__sense_blob *b, int k, const double (*ax)[2],
-		    struct jd__sense_obj_rec *rec)
+static int gpu_axes(void *ctx, const struct jd_sense_blob *b, int k, const double (*ax)[2],
+		    struct jd_sense_obj_rec *rec)
 {
 	struct gpu_gather *g = ctx;
 	struct jd_cuda_sense *s = g->s;
@@ -426,8 +425,8 @@ int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct 
 		      const struct jd_camera_model *cam, void *ws, size_t ws_bytes,
 		      struct jd_sense_result *out, const struct jd_exec *ex)
 {
-	struct jd__sense_roi r;
-	struct jd__sense_ws w;
+	struct jd_sense_roi r;
+	struct jd_sense_ws w;
 	struct jd_disp map;
 	long nblobs = 0;
 	int rc;
@@ -437,8 +436,8 @@ int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct 
 		snprintf(cu->err, sizeof(cu->err), "GPU sensing: no collected frame");
 		return -ENOENT;
 	}
-	JD_TRY(jd__sense_check(sp, cam, s->w, s->h, &r));
-	if (jd__sense_carve(ws, ws_bytes, s->w, s->h, &w)) {
+	JD_TRY(jd_sense_check(sp, cam, s->w, s->h, &r));
+	if (jd_sense_carve(ws, ws_bytes, s->w, s->h, &w)) {
 		return -ENOMEM;
 	}
 	jd_cudeviceptr disp = s->d_disp[s->last];
@@ -449,15 +448,15 @@ int jd_cuda_sense_run(struct jd_cuda *cu, struct jd_cuda_sense *s, const struct 
 		}
 		JD_TRY(rc);
 	}
-	jd__sense_extent(cam, &r, &out->plane, s->w, &w);
+	jd_sense_extent(cam, &r, &out->plane, s->w, &w);
 	struct gpu_gather gg = {cu, s, disp, px_args(s, sp, cam, &r, &out->plane)};
 	JD_TRY(label_objects(cu, s, disp, &gg.px, sp->min_area_px, &nblobs));
 	if (nblobs > s->max_blobs) {
 		goto on_host; /* more blobs than the list holds: the reference knows which first */
 	}
-	struct jd__sense_blob *blobs = (struct jd__sense_blob *)s->h_blobs; /* in no order */
-	struct jd__sense_gather g = {gpu_first, gpu_axes, &gg};
-	return jd__sense_objects(sp, cam, &r, &w, blobs, nblobs, &g, out);
+	struct jd_sense_blob *blobs = (struct jd_sense_blob *)s->h_blobs; /* in no order */
+	struct jd_sense_gather g = {gpu_first, gpu_axes, &gg};
+	return jd_sense_objects(sp, cam, &r, &w, blobs, nblobs, &g, out);
 on_host:
 	s->on_host++;
 	JD_TRY(bring_map(cu, s, &map));

@@ -14,12 +14,12 @@
 
 #include "../../algo/jd_exec.h"
 #include "../../algo/sense/sense.h"
-#include "../../algo/sense/sense_priv.h"
+#include "../../algo/sense/sense_planner.h"
 #include "cuda.h"
 #include "frame_cuda.h"
 
 /*
- * The plane hypotheses' candidates the stage gathers (jd__sense_hypotheses_by(): 64 for each
+ * The plane hypotheses' candidates the stage gathers (jd_sense_hypotheses_by(): 64 for each
  * of 256 iterations, so the default 200 never run out; more, and a frame whose draw runs out
  * is sensed on the host), and how many come back before the draw asks for the rest.
  */
@@ -40,7 +40,7 @@ struct jd_cuda_sense {
 	double *h_rows;
 	int32_t *h_blobs, *h_nblobs, *h_objs;
 	double *h_ax;
-	struct jd__sense_obj_rec *h_recs;
+	struct jd_sense_obj_rec *h_recs;
 	jd_cudeviceptr d_draws, d_cand; /* the seed's stream; each candidate's value */
 	uint32_t *h_draws, draws_seed;	/* draws_seed: the seed h_draws holds (0: none) */
 	float *h_cand;

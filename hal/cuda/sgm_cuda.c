@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../algo/cuda/sgm_cuda.h"
+#include "../../algo/cuda/sgm_launch.h"
 #include "../../algo/jd_status.h"
 #include "../../algo/sgm/sgm_levels.h"
 

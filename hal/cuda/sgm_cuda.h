@@ -87,7 +87,7 @@ int jd_cuda_sgm_summand(const struct jd_cuda_sgm *s, int levels, const uint8_t *
 
 /**
  * For the GPU tests' stage checks, after a frame: direction dir of the path kernels' table
- * (algo/cuda/sgm_cuda.h, the 4- or 8-path one as p says) alone, into its slice of d_vol
+ * (algo/cuda/sgm_launch.h, the 4- or 8-path one as p says) alone, into its slice of d_vol
  * (at dir * slice), from the last frame's census (or images) and guide. Queued on stream 0.
  * @retval 0, -EINVAL (no such direction), -EIO (cu->err)
  */

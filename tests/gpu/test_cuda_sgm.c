@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../algo/cuda/sgm_cuda.h"
+#include "../../algo/cuda/sgm_launch.h"
 #include "cuda/sgm_cuda.h"
 #include "gpu_util.h"
 #include "jd_test_data.h"

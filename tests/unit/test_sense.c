@@ -18,7 +18,7 @@
 
 #include "jd_test.h"
 #include "sense.h"
-#include "sense_priv.h"
+#include "sense_planner.h"
 #include "workers.h"
 
 static struct jd_workers wk;
@@ -302,16 +302,16 @@ static void check_no_table(struct scene *s)
 		 100.0 * res.plane.roi_share, res.nobjects);
 }
 
-/* Fixed point (jd__sense_fix): rounded to the nearest, ties to even; clamped either way. */
+/* Fixed point (jd_sense_fix): rounded to the nearest, ties to even; clamped either way. */
 static void check_fixed_point(void)
 {
-	JD_CHECK(jd__sense_fix(1.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 0 &&
-		     jd__sense_fix(3.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 2 &&
-		     jd__sense_fix(-3.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == -2 &&
-		     jd__sense_fix(10.26, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM) == 164,
+	JD_CHECK(jd_sense_fix(1.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 0 &&
+		     jd_sense_fix(3.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 2 &&
+		     jd_sense_fix(-3.0 / 128, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == -2 &&
+		     jd_sense_fix(10.26, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM) == 164,
 		 "fixed point: rounding");
-	JD_CHECK(jd__sense_fix(1e12, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 2147483647LL &&
-		     jd__sense_fix(-1e300, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM) == -131071,
+	JD_CHECK(jd_sense_fix(1e12, JD_SENSE_FIX, JD_SENSE_FIX_LIM) == 2147483647LL &&
+		     jd_sense_fix(-1e300, JD_SENSE_FIXC, JD_SENSE_FIXC_LIM) == -131071,
 		 "fixed point: clamping");
 }
 

@@ -2,8 +2,8 @@
  * What sensing's object kernels take (sense_cuda.cu, sense_objects_cuda.cu), shared with the
  * host that fills it (hal/cuda/sense_cuda.c): plain floats and ints, one layout in C and CUDA.
  */
-#ifndef JD_ALGO_CUDA_SENSE_CUDA_H
-#define JD_ALGO_CUDA_SENSE_CUDA_H
+#ifndef JD_ALGO_CUDA_SENSE_LAUNCH_H
+#define JD_ALGO_CUDA_SENSE_LAUNCH_H
 
 struct jd_sense_px_args {
 	float f, cx, cy, baseline_mm; /* the camera (jd_camera_model) */

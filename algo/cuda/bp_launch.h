@@ -2,8 +2,8 @@
  * What the BP kernels (algo/cuda/bp_cuda.cu, bp_messages_cuda.cu) and their host
  * (hal/cuda/bp_cuda.c) share, so that both see one layout and one launch shape.
  */
-#ifndef JD_ALGO_CUDA_BP_CUDA_H
-#define JD_ALGO_CUDA_BP_CUDA_H
+#ifndef JD_ALGO_CUDA_BP_LAUNCH_H
+#define JD_ALGO_CUDA_BP_LAUNCH_H
 
 /*
  * Disparities a thread of the coarse-cost kernel covers (its grid's z: nd / JD_BP_DCHUNK): a

@@ -2,8 +2,8 @@
  * What the SGM kernels (algo/cuda/sgm_cuda.cu) and their host (hal/cuda/sgm_cuda.c, whose stage
  * checks run one direction at a time) share: the path kernel's directions and block shape.
  */
-#ifndef JD_ALGO_CUDA_SGM_CUDA_H
-#define JD_ALGO_CUDA_SGM_CUDA_H
+#ifndef JD_ALGO_CUDA_SGM_LAUNCH_H
+#define JD_ALGO_CUDA_SGM_LAUNCH_H
 
 /* Threads a block of the path kernels (jd_sgm_path_*): four warps. */
 #define JD_SGM_PATH_THREADS 128

@@ -3,6 +3,15 @@
 #include "cli.h"
 #include "run_outputs.h"
 
+struct dump_state {
+	float *mem; /* the depth a dump writes */
+};
+
+static struct dump_state *own(struct jd_run_outputs *r)
+{
+	return jd_run_output_state(r, &jd_run_output_dump);
+}
+
 static int on(const struct jd_run_options *o)
 {
 	return o->dump_dir[0] != '\0';
@@ -10,7 +19,7 @@ static int on(const struct jd_run_options *o)
 
 static void carve(struct jd_run_outputs *r, struct jd_carve *c)
 {
-	r->dump_mem = jd_carve(c, jd_dump_mem_required(r->w, r->h));
+	own(r)->mem = jd_carve(c, jd_dump_mem_required(r->w, r->h));
 }
 
 static int check(struct jd_run_outputs *r)
@@ -42,7 +51,7 @@ static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 	}
 	*r->dump_requested = 0;
 	int nd = jd_dump_frame(r->o->dump_dir, st->map, st->conf, st->left,
-			       jd_daemon_info(r->d)->model, r->dump_mem, err, sizeof(err));
+			       jd_daemon_info(r->d)->model, own(r)->mem, err, sizeof(err));
 	if (nd < 0) {
 		fprintf(stderr,
 			"jetdepth: dump: %s; no file of this frame was kept (the loop goes "
@@ -54,5 +63,10 @@ static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 	}
 }
 
-const struct jd_run_output jd_run_output_dump = {
-    .name = "dump", .on = on, .carve = carve, .check = check, .want = want, .frame = frame};
+const struct jd_run_output jd_run_output_dump = {.name = "dump",
+						 .state_bytes = sizeof(struct dump_state),
+						 .on = on,
+						 .carve = carve,
+						 .check = check,
+						 .want = want,
+						 .frame = frame};

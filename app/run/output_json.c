@@ -5,6 +5,16 @@
 #include "cli.h"
 #include "run_outputs.h"
 
+struct json_state {
+	struct jd_publisher pub;
+	int publish_errors;
+};
+
+static struct json_state *own(struct jd_run_outputs *r)
+{
+	return jd_run_output_state(r, &jd_run_output_json);
+}
+
 static int on(const struct jd_run_options *o)
 {
 	return o->json || o->udp[0];
@@ -17,9 +27,10 @@ static int check(struct jd_run_outputs *r)
 				"(redirect it to a file or a pipe, or use --udp)\n");
 		return JD_EXIT_USAGE;
 	}
-	if (jd_publish_init(&r->pub, r->o->json ? STDOUT_FILENO : -1,
-			    r->o->udp[0] ? r->o->udp : NULL)) {
-		fprintf(stderr, "jetdepth: %s\n", r->pub.err);
+	struct jd_publisher *p = &own(r)->pub;
+
+	if (jd_publish_init(p, r->o->json ? STDOUT_FILENO : -1, r->o->udp[0] ? r->o->udp : NULL)) {
+		fprintf(stderr, "jetdepth: %s\n", p->err);
 		return JD_EXIT_USAGE;
 	}
 	return 0;
@@ -27,18 +38,19 @@ static int check(struct jd_run_outputs *r)
 
 static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 {
-	int rc = f->len > 0 ? jd_publish(&r->pub, f->line, (size_t)f->len) : 0;
+	struct json_state *s = own(r);
+	int rc = f->len > 0 ? jd_publish(&s->pub, f->line, (size_t)f->len) : 0;
 
 	if (rc == -EAGAIN) {
 		/* a reader that stopped reading: it loses frames, the robot's other outputs none */
-		if (r->pub.out_dropped == 1) {
+		if (s->pub.out_dropped == 1) {
 			fprintf(stderr, "jetdepth: --json: %s (said once, then counted)\n",
-				r->pub.err);
+				s->pub.err);
 		}
 		return;
 	}
-	if (rc && !r->publish_errors++) {
-		fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n", r->pub.err);
+	if (rc && !s->publish_errors++) {
+		fprintf(stderr, "jetdepth: publish: %s (said once, then counted)\n", s->pub.err);
 	}
 	if (rc == -EPIPE) {
 		/* the reader of --json left: nobody reads what follows; stop */
@@ -50,7 +62,8 @@ static void frame(struct jd_run_outputs *r, const struct jd_run_frame *f)
 
 static void stop(struct jd_run_outputs *r)
 {
-	struct jd_publisher *p = &r->pub;
+	struct json_state *s = own(r);
+	struct jd_publisher *p = &s->pub;
 
 	if (jd_publish_drain(p, 500)) {
 		fprintf(stderr, "jetdepth: --json: %s\n", p->err);
@@ -61,7 +74,7 @@ static void stop(struct jd_run_outputs *r)
 			"reading\n",
 			p->out_dropped);
 	}
-	if (r->publish_errors) {
+	if (s->publish_errors) {
 		fprintf(stderr,
 			"jetdepth: publish: %lu of %lld frame(s) reached every output; stdout: %lu "
 			"line(s) written, %lu lost; udp: %lu datagram(s) sent, %lu send error(s)\n",
@@ -72,8 +85,12 @@ static void stop(struct jd_run_outputs *r)
 			r->rc = JD_EXIT_RUNTIME;
 		}
 	}
-	jd_publish_deinit(&r->pub);
+	jd_publish_deinit(p);
 }
 
-const struct jd_run_output jd_run_output_json = {
-    .name = "json", .on = on, .check = check, .frame = frame, .stop = stop};
+const struct jd_run_output jd_run_output_json = {.name = "json",
+						 .state_bytes = sizeof(struct json_state),
+						 .on = on,
+						 .check = check,
+						 .frame = frame,
+						 .stop = stop};

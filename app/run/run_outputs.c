@@ -1,5 +1,8 @@
 #include "run_outputs.h"
 
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,10 +17,48 @@ static const struct jd_run_output *const outputs[] = {&jd_run_output_dump, &jd_r
 						      &jd_run_output_console};
 
 #define NOUTPUTS (int)(sizeof(outputs) / sizeof(outputs[0]))
+_Static_assert(NOUTPUTS <= JD_RUN_OUTPUTS_MAX, "JD_RUN_OUTPUTS_MAX: too small for the table");
 
 static int is_on(const struct jd_run_outputs *r, int i)
 {
 	return !outputs[i]->on || outputs[i]->on(r->o);
+}
+
+void *jd_run_output_state(const struct jd_run_outputs *r, const struct jd_run_output *row)
+{
+	for (int i = 0; i < NOUTPUTS; i++) {
+		if (outputs[i] == row) {
+			return r->state[i];
+		}
+	}
+	return NULL;
+}
+
+/* Each on row's own block, out of one allocation at boot (zeroed). @retval 0 or -ENOMEM */
+static int take_states(struct jd_run_outputs *r)
+{
+	const size_t align = _Alignof(max_align_t);
+	size_t at[NOUTPUTS], total = 0;
+
+	for (int i = 0; i < NOUTPUTS; i++) {
+		at[i] = total;
+		if (is_on(r, i)) {
+			total += (outputs[i]->state_bytes + align - 1) / align * align;
+		}
+	}
+	if (total == 0) {
+		return 0;
+	}
+	r->state_mem = calloc(1, total);
+	if (!r->state_mem) {
+		return -ENOMEM;
+	}
+	for (int i = 0; i < NOUTPUTS; i++) {
+		if (is_on(r, i) && outputs[i]->state_bytes) {
+			r->state[i] = (char *)r->state_mem + at[i];
+		}
+	}
+	return 0;
 }
 
 static void carve_all(struct jd_run_outputs *r, struct jd_carve *c)
@@ -40,6 +81,10 @@ int jd_run_outputs_check(struct jd_run_outputs *r, const struct jd_run_options *
 	r->w = o->w;
 	r->h = o->h;
 	r->colour_far = (float)(o->p.min_disp + o->p.ndisp);
+	if (take_states(r)) {
+		fprintf(stderr, "jetdepth: boot: no memory for the outputs' state\n");
+		return JD_EXIT_RUNTIME;
+	}
 	for (int i = 0; i < NOUTPUTS; i++) {
 		int rc = is_on(r, i) && outputs[i]->check ? outputs[i]->check(r) : 0;
 		if (rc) {
@@ -93,6 +138,7 @@ static int report(struct jd_run_outputs *r, const struct jd_frame_stats *st, con
 {
 	const struct jd_run_options *o = r->o;
 	const struct jd_capture *cap = jd_daemon_cameras(r->d);
+	struct jd_ros2 *ros2 = jd_run_output_ros2_of(r);
 	struct jd_daemon_progress pr;
 
 	jd_daemon_progress(r->d, &pr);
@@ -109,7 +155,7 @@ static int report(struct jd_run_outputs *r, const struct jd_frame_stats *st, con
 				      st->sense ? st->tracks : NULL,
 				      o->sense.have_extrinsics ? o->sense.base_from_camera : NULL,
 				      pr.calib_dy_px,
-				      o->ros2.enabled ? jd_ros2_stamp_ns(&r->ros2, st->ts_ns) : 0,
+				      ros2 ? jd_ros2_stamp_ns(ros2, st->ts_ns) : 0,
 				      o->id,
 				      (long)getpid(),
 				      {cap->cam[0].device, cap->cam[1].device},
@@ -154,4 +200,7 @@ void jd_run_outputs_stop(struct jd_run_outputs *r)
 		}
 	}
 	r->open = 0;
+	free(r->state_mem);
+	r->state_mem = NULL;
+	memset(r->state, 0, sizeof(r->state));
 }

@@ -36,7 +36,10 @@ struct jd_run_frame {
 	struct jd_run_tally tally; /* done counts this frame */
 };
 
-/* The outputs' state: each row keeps its own part here. */
+/* The most rows the table holds. */
+#define JD_RUN_OUTPUTS_MAX 8
+
+/* What the outputs share; each row's own state is its opaque block (jd_run_output_state()). */
 struct jd_run_outputs {
 	const struct jd_run_options *o;
 	struct jd_daemon *d;
@@ -44,21 +47,13 @@ struct jd_run_outputs {
 	int w, h;
 	float colour_far;		       /* the preview's colour map's end: the search's */
 	volatile sig_atomic_t *dump_requested; /* SIGUSR1 came: the next frame is dumped */
-	int stop;		 /* an output asks the loop to stop (--json's reader left) */
-	int rc;			 /* the exit code an output failed with (0: none) */
-	unsigned open;		 /* the rows checked and started, a bit each */
-	size_t app_bytes;	 /* their share of the boot memory, counted at check */
-	long long frames;	 /* frames handed to the outputs so far */
-	struct jd_publisher pub; /* JSON lines */
-	int publish_errors;
-	struct jd_preview preview;
-	void *preview_mem;
-	size_t preview_bytes;
-	int gpu_picture; /* the GPU composes the next frame's picture */
-	struct jd_ros2 ros2;
-	void *ros2_mem;
-	size_t ros2_bytes;
-	float *dump_mem; /* the depth a dump writes */
+	int stop;	  /* an output asks the loop to stop (--json's reader left) */
+	int rc;		  /* the exit code an output failed with (0: none) */
+	unsigned open;	  /* the rows checked and started, a bit each */
+	size_t app_bytes; /* their share of the boot memory, counted at check */
+	long long frames; /* frames handed to the outputs so far */
+	void *state[JD_RUN_OUTPUTS_MAX]; /* each on row's own block, in table order */
+	void *state_mem;		 /* all of them, taken once at check */
 };
 
 /*
@@ -67,6 +62,7 @@ struct jd_run_outputs {
  */
 struct jd_run_output {
 	const char *name;
+	size_t state_bytes; /* its own state: zeroed at check, kept to the end */
 	int (*on)(const struct jd_run_options *o);
 	/** Its share of the boot memory, carved in table order (c counts first: no base). */
 	void (*carve)(struct jd_run_outputs *r, struct jd_carve *c);
@@ -105,6 +101,12 @@ void jd_run_outputs_idle(struct jd_run_outputs *r, const char *state, const stru
 
 /** Stop every open output, last first. */
 void jd_run_outputs_stop(struct jd_run_outputs *r);
+
+/** @p row's own state in @p r (its state_bytes), or NULL: the row is off or keeps none. */
+void *jd_run_output_state(const struct jd_run_outputs *r, const struct jd_run_output *row);
+
+/** The ROS 2 row's node, for what reports its clock and counters; NULL when it is off. */
+struct jd_ros2 *jd_run_output_ros2_of(const struct jd_run_outputs *r);
 
 /* the rows, in the order of the table (run_outputs.c) */
 extern const struct jd_run_output jd_run_output_dump, jd_run_output_preview, jd_run_output_ros2,

@@ -3,6 +3,8 @@
 #include "cli.h"
 #include "run_outputs.h"
 
+extern const struct jd_run_output jd_run_output_dump; /* this file's row, at its end */
+
 struct dump_state {
 	float *mem; /* the depth a dump writes */
 };

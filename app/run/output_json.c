@@ -5,6 +5,8 @@
 #include "cli.h"
 #include "run_outputs.h"
 
+extern const struct jd_run_output jd_run_output_json; /* this file's row, at its end */
+
 struct json_state {
 	struct jd_publisher pub;
 	int publish_errors;

@@ -4,6 +4,8 @@
 #include "run_outputs.h"
 #include "run_status.h"
 
+extern const struct jd_run_output jd_run_output_preview; /* this file's row, at its end */
+
 struct preview_state {
 	struct jd_preview preview;
 	void *mem;

@@ -3,6 +3,8 @@
 #include "cli.h"
 #include "run_outputs.h"
 
+extern const struct jd_run_output jd_run_output_ros2; /* this file's row, at its end */
+
 struct ros2_state {
 	struct jd_ros2 ros2;
 	void *mem;

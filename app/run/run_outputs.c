@@ -10,6 +10,10 @@
 #include "../formats/report.h"
 #include "cli.h"
 
+/* The rows, each defined in its own output_<name>.c. */
+extern const struct jd_run_output jd_run_output_dump, jd_run_output_preview, jd_run_output_ros2,
+    jd_run_output_json, jd_run_output_console;
+
 /* In the order a frame meets them: a dump before the preview reuses its pair, the JSON line
  * last but the console's, which --json silences. Stopped the other way round. */
 static const struct jd_run_output *const outputs[] = {&jd_run_output_dump, &jd_run_output_preview,

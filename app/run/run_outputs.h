@@ -108,8 +108,4 @@ void *jd_run_output_state(const struct jd_run_outputs *r, const struct jd_run_ou
 /** The ROS 2 row's node, for what reports its clock and counters; NULL when it is off. */
 struct jd_ros2 *jd_run_output_ros2_of(const struct jd_run_outputs *r);
 
-/* the rows, in the order of the table (run_outputs.c) */
-extern const struct jd_run_output jd_run_output_dump, jd_run_output_preview, jd_run_output_ros2,
-    jd_run_output_json, jd_run_output_console;
-
 #endif

@@ -1,6 +1,6 @@
 /*
  * The system calls the V4L2 driver makes, behind a table, so that unit tests can put a fake
- * device (tests/unit/fake_v4l2.c) where the kernel would be. jd_v4l2_sys_libc is the real one.
+ * device (tests/harness/fake_v4l2.c) where the kernel would be. jd_v4l2_sys_libc is the real one.
  */
 #ifndef JD_HAL_V4L2_SYS_H
 #define JD_HAL_V4L2_SYS_H

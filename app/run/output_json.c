@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "../net/publish.h"
 #include "cli.h"
 #include "run_outputs.h"
 

@@ -1,5 +1,6 @@
 /* The browser preview: the frame's picture (the GPU's where it composes it) and /status. */
 #include "../../hal/clock.h"
+#include "../net/preview.h"
 #include "cli.h"
 #include "run_outputs.h"
 #include "run_status.h"

@@ -1,13 +1,12 @@
 #include "run_outputs.h"
 
-#include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../../hal/camera/capture.h"
 #include "../formats/report.h"
+#include "../ros2/ros2.h"
 #include "cli.h"
 
 /* The rows, each defined in its own output_<name>.c. */
@@ -38,18 +37,25 @@ void *jd_run_output_state(const struct jd_run_outputs *r, const struct jd_run_ou
 	return NULL;
 }
 
-/* Each on row's own block, out of one allocation at boot (zeroed). @retval 0 or -ENOMEM */
-static int take_states(struct jd_run_outputs *r)
+/* Each on row's own block, in table order (c counts first: no base). */
+static void carve_states(struct jd_run_outputs *r, struct jd_carve *c)
 {
-	const size_t align = _Alignof(max_align_t);
-	size_t at[NOUTPUTS], total = 0;
-
 	for (int i = 0; i < NOUTPUTS; i++) {
-		at[i] = total;
-		if (is_on(r, i)) {
-			total += (outputs[i]->state_bytes + align - 1) / align * align;
+		if (is_on(r, i) && outputs[i]->state_bytes) {
+			r->state[i] = jd_carve(c, outputs[i]->state_bytes);
 		}
 	}
+}
+
+/* The rows' own state, counted, then carved from one zeroed allocation at boot. @retval 0, -ENOMEM
+ */
+static int take_states(struct jd_run_outputs *r)
+{
+	struct jd_carve c;
+
+	jd_carve_init(&c, NULL, 0);
+	carve_states(r, &c);
+	size_t total = jd_carve_total(&c);
 	if (total == 0) {
 		return 0;
 	}
@@ -57,11 +63,8 @@ static int take_states(struct jd_run_outputs *r)
 	if (!r->state_mem) {
 		return -ENOMEM;
 	}
-	for (int i = 0; i < NOUTPUTS; i++) {
-		if (is_on(r, i) && outputs[i]->state_bytes) {
-			r->state[i] = (char *)r->state_mem + at[i];
-		}
-	}
+	jd_carve_init(&c, r->state_mem, total);
+	carve_states(r, &c);
 	return 0;
 }
 

@@ -14,9 +14,6 @@
 
 #include "../../algo/jd_carve.h"
 #include "../loop/daemon.h"
-#include "../net/preview.h"
-#include "../net/publish.h"
-#include "../ros2/ros2.h"
 #include "run_options.h"
 
 /* What the run has done so far, for the outputs that report it (the preview's /status). */
@@ -104,6 +101,8 @@ void jd_run_outputs_stop(struct jd_run_outputs *r);
 
 /** @p row's own state in @p r (its state_bytes), or NULL: the row is off or keeps none. */
 void *jd_run_output_state(const struct jd_run_outputs *r, const struct jd_run_output *row);
+
+struct jd_ros2;
 
 /** The ROS 2 row's node, for what reports its clock and counters; NULL when it is off. */
 struct jd_ros2 *jd_run_output_ros2_of(const struct jd_run_outputs *r);
